@@ -1,0 +1,60 @@
+// Bundles the extension host code (node, cjs), the standalone sandbox CLI, and one browser bundle
+// per webview plus the notebook renderer. `--production` minifies; `--only=<name>` builds one entry.
+import * as esbuild from 'esbuild';
+import { cpSync, existsSync, mkdirSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+
+const production = process.argv.includes('--production');
+const only = process.argv.find((a) => a.startsWith('--only='))?.slice('--only='.length);
+
+const common = { bundle: true, sourcemap: !production, minify: production, logLevel: 'warning' };
+
+/** Node-side bundles. */
+const nodeEntries = {
+  extension: { entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'] },
+  sandbox: { entryPoints: ['src/sandbox/cli.ts'], outfile: 'dist/sandbox-cli.js', external: [] },
+};
+
+/** Browser bundles: every folder in webview/ with an index.ts becomes dist/webview/<folder>.js. */
+function webviewEntries() {
+  if (!existsSync('webview')) return {};
+  const entries = {};
+  for (const dir of readdirSync('webview', { withFileTypes: true })) {
+    if (!dir.isDirectory()) continue;
+    const entry = join('webview', dir.name, 'index.ts');
+    if (!existsSync(entry)) continue;
+    // The notebook renderer is loaded by VS Code as an ES module, the panels as plain scripts.
+    const isRenderer = dir.name === 'renderer';
+    entries[`webview:${dir.name}`] = {
+      entryPoints: [entry],
+      outfile: isRenderer ? 'dist/renderer.js' : `dist/webview/${dir.name}.js`,
+      platform: 'browser',
+      format: isRenderer ? 'esm' : 'iife',
+      target: 'es2022',
+    };
+  }
+  return entries;
+}
+
+function copySqlWasm() {
+  // sql.js loads its WebAssembly from beside the bundle at run time.
+  mkdirSync('dist', { recursive: true });
+  cpSync('node_modules/sql.js/dist/sql-wasm.wasm', 'dist/sql-wasm.wasm');
+}
+
+const all = { ...nodeEntries, ...webviewEntries() };
+const selected = Object.entries(all).filter(([name]) => !only || name === only || name.startsWith(`${only}:`));
+if (selected.length === 0) {
+  console.error(`esbuild.mjs: nothing matches --only=${only}; known: ${Object.keys(all).join(', ')}`);
+  process.exit(1);
+}
+await Promise.all(
+  selected.map(([name, options]) => {
+    if (name.startsWith('webview:')) {
+      return esbuild.build({ ...common, ...options });
+    }
+    if (!existsSync(options.entryPoints[0])) return Promise.resolve();
+    return esbuild.build({ ...common, platform: 'node', format: 'cjs', target: 'node20', ...options });
+  }),
+);
+copySqlWasm();
