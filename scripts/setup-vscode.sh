@@ -45,7 +45,7 @@ if [ ! -d "$CS/lib/vscode/node_modules" ]; then
   (cd "$CS" && npm_config_user_agent="npm/11 node/v24.0.0 linux x64" sh ./postinstall.sh >&2)
 fi
 
-version=$("$NODE24/bin/node" "$CS/out/node/entry.js" --version 2>/dev/null | head -1 || true)
+version=$("$NODE24/bin/node" "$CS/out/node/entry.js" --version 2>/dev/null | grep "with Code" | head -1 || true)
 case "$version" in
   *"with Code"*) log "code-server: $version" ;;
   *) log "code-server did not report a version (got: '$version')"; exit 1 ;;
