@@ -36,10 +36,13 @@ function webviewEntries() {
   return entries;
 }
 
-function copySqlWasm() {
-  // sql.js loads its WebAssembly from beside the bundle at run time.
-  mkdirSync('dist', { recursive: true });
+function copyRuntimeAssets() {
+  // sql.js loads its WebAssembly from beside the bundle at run time; webviews load the codicon font
+  // from dist/codicons (inside their localResourceRoots).
+  mkdirSync('dist/codicons', { recursive: true });
   cpSync('node_modules/sql.js/dist/sql-wasm.wasm', 'dist/sql-wasm.wasm');
+  cpSync('node_modules/@vscode/codicons/dist/codicon.css', 'dist/codicons/codicon.css');
+  cpSync('node_modules/@vscode/codicons/dist/codicon.ttf', 'dist/codicons/codicon.ttf');
 }
 
 const all = { ...nodeEntries, ...webviewEntries() };
@@ -57,4 +60,4 @@ await Promise.all(
     return esbuild.build({ ...common, platform: 'node', format: 'cjs', target: 'node20', ...options });
   }),
 );
-copySqlWasm();
+copyRuntimeAssets();
