@@ -1,0 +1,377 @@
+// One error type for every API family. `message` is a sentence a user can act on; the other fields
+// are for logs and for code that branches on `kind`. Nothing here ever carries a credential.
+import type { ZodError } from 'zod';
+import { redact } from './log';
+
+export type ApiErrorKind =
+  | 'auth'
+  | 'forbidden'
+  | 'notFound'
+  | 'validation'
+  | 'conflict'
+  | 'rateLimited'
+  | 'server'
+  | 'network'
+  | 'timeout'
+  | 'protocol'
+  | 'cancelled';
+
+export type ApiFamily = 'platform' | 'data' | 'ai';
+
+export interface ApiErrorInit {
+  status?: number;
+  serverMessage?: string;
+  requestId?: string;
+  code?: string;
+  retryAfterMs?: number;
+  method?: string;
+  url?: string;
+  /** For stream errors: the 1-based line of the NDJSON body. */
+  line?: number;
+  cause?: unknown;
+}
+
+export class ApiError extends Error {
+  override readonly name = 'ApiError';
+  readonly kind: ApiErrorKind;
+  readonly status?: number;
+  readonly serverMessage?: string;
+  readonly requestId?: string;
+  readonly code?: string;
+  readonly retryAfterMs?: number;
+  readonly method?: string;
+  readonly url?: string;
+  readonly line?: number;
+
+  constructor(kind: ApiErrorKind, message: string, init: ApiErrorInit = {}) {
+    super(redact(message), init.cause !== undefined ? { cause: init.cause } : undefined);
+    this.kind = kind;
+    this.status = init.status;
+    this.serverMessage = init.serverMessage !== undefined ? redact(init.serverMessage) : undefined;
+    this.requestId = init.requestId;
+    this.code = init.code;
+    this.retryAfterMs = init.retryAfterMs;
+    this.method = init.method;
+    this.url = init.url !== undefined ? safeUrl(init.url) : undefined;
+    this.line = init.line;
+  }
+}
+
+export function isApiError(e: unknown): e is ApiError {
+  return e instanceof ApiError;
+}
+
+/** Per-call wording: `forbiddenHint` replaces the generic 403 sentence; `messages` any kind's sentence. */
+export interface ErrorHints {
+  forbiddenHint?: string;
+  messages?: Partial<Record<ApiErrorKind, string>>;
+  /** What was being done, e.g. "Loading deployments" (prefixes generic messages). */
+  action?: string;
+}
+
+/** A URL without user-info and without query values that look secret. */
+export function safeUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    u.username = '';
+    u.password = '';
+    return redact(u.toString());
+  } catch {
+    return redact(url);
+  }
+}
+
+export interface ErrorBodyInfo {
+  serverMessage?: string;
+  requestId?: string;
+  code?: string;
+  type?: string;
+}
+
+/** Pulls the server's message out of the error shapes the three families use. */
+export function parseErrorBody(text: string | undefined): ErrorBodyInfo {
+  if (!text) return {};
+  const trimmed = text.trim();
+  let value: unknown;
+  try {
+    value = JSON.parse(trimmed);
+  } catch {
+    // Plain text or HTML error pages: keep a short, single-line excerpt.
+    const plain = trimmed
+      .replace(/<[^>]*>/g, ' ')
+      .replace(/\s+/g, ' ')
+      .trim();
+    return plain ? { serverMessage: plain.slice(0, 300) } : {};
+  }
+  if (typeof value !== 'object' || value === null) return {};
+  const o = value as Record<string, unknown>;
+  const str = (v: unknown): string | undefined => (typeof v === 'string' && v ? v : undefined);
+  let serverMessage =
+    str(o.error) ?? str(o.detail) ?? str(o.message) ?? str(o.error_description) ?? str(o.title);
+  if (!serverMessage && typeof o.error === 'object' && o.error !== null) {
+    const inner = o.error as Record<string, unknown>;
+    serverMessage = str(inner.message) ?? str(inner.detail);
+  }
+  if (!serverMessage && Array.isArray(o.errors) && o.errors.length > 0) {
+    const first = o.errors[0] as unknown;
+    serverMessage =
+      typeof first === 'string' ? first : str((first as Record<string, unknown> | null)?.message);
+  }
+  return {
+    serverMessage,
+    requestId: str(o.requestId) ?? str(o.request_id),
+    code: str(o.code) ?? str(o.scimType),
+    type: str(o.type),
+  };
+}
+
+export interface HttpErrorContext {
+  family: ApiFamily;
+  status: number;
+  bodyText?: string;
+  headerRequestId?: string;
+  retryAfterMs?: number;
+  method: string;
+  url: string;
+  hints?: ErrorHints;
+}
+
+const sentence = (s: string | undefined): string => {
+  if (!s) return '';
+  const t = s.trim();
+  return /[.!?]$/.test(t) ? t : t + '.';
+};
+
+/** Maps a non-2xx response to an ApiError with a message that says what to do. */
+export function errorFromResponse(ctx: HttpErrorContext): ApiError {
+  const info = parseErrorBody(ctx.bodyText);
+  const { status, family } = ctx;
+  const server = info.serverMessage;
+  const requestId = info.requestId ?? ctx.headerRequestId;
+  let kind: ApiErrorKind;
+  if (status === 401) kind = 'auth';
+  else if (status === 403) {
+    // The Data API answers 403 for a bad or missing token.
+    kind = family === 'data' && server && /token|authorization header/i.test(server) ? 'auth' : 'forbidden';
+  } else if (status === 404) kind = 'notFound';
+  else if (status === 409) kind = 'conflict';
+  else if (status === 429) kind = 'rateLimited';
+  else if (status === 408 || status === 504) kind = status === 408 ? 'timeout' : 'server';
+  else if (status >= 500) kind = 'server';
+  else if (status >= 400) kind = 'validation';
+  else kind = 'protocol';
+
+  const tokenWord = family === 'ai' ? 'API key' : family === 'data' ? 'Data API token' : 'token';
+  const detail = server ? ` The server said: ${sentence(server)}` : '';
+  const override =
+    ctx.hints?.messages?.[kind] ?? (kind === 'forbidden' ? ctx.hints?.forbiddenHint : undefined);
+  const action = ctx.hints?.action ? `${ctx.hints.action} failed: ` : '';
+  let message: string;
+  if (override) {
+    message = sentence(override) + (kind === 'forbidden' || kind === 'auth' ? '' : detail);
+  } else {
+    switch (kind) {
+      case 'auth':
+        message = `${action}The ${tokenWord} was rejected (${status}). Check or refresh the ${tokenWord} in the profile.${detail}`;
+        break;
+      case 'forbidden':
+        message = `${action}You are not allowed to do this (403). Use a ${tokenWord} of a user with the needed permissions.${detail}`;
+        break;
+      case 'notFound':
+        message = `${action}Not found (404): the item may have been deleted or the URL in the profile is wrong.${detail}`;
+        break;
+      case 'conflict':
+        message = `${action}The request conflicts with the current state (409). Refresh and try again.${detail}`;
+        break;
+      case 'rateLimited': {
+        const wait =
+          ctx.retryAfterMs !== undefined ? ` in ${Math.ceil(ctx.retryAfterMs / 1000)} s` : ' later';
+        message = `${action}The service is rate limiting requests (429). Try again${wait}.${detail}`;
+        break;
+      }
+      case 'validation':
+        message = `${action}The server rejected the request (${status}).${detail || ' Check the input.'}`;
+        break;
+      case 'timeout':
+        message = `${action}The server timed out (${status}). Try again.${detail}`;
+        break;
+      case 'server':
+        message = `${action}The service failed (${status}). Try again later.${detail}`;
+        break;
+      default:
+        message = `${action}Unexpected response status ${status}.${detail}`;
+    }
+  }
+  if (requestId && kind !== 'auth' && kind !== 'forbidden') message += ` (request id ${requestId})`;
+  return new ApiError(kind, message, {
+    status,
+    serverMessage: server,
+    requestId,
+    code: info.code ?? info.type,
+    retryAfterMs: ctx.retryAfterMs,
+    method: ctx.method,
+    url: ctx.url,
+  });
+}
+
+const NETWORK_CODES = new Set([
+  'ECONNRESET',
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EPIPE',
+  'ETIMEDOUT',
+  'UND_ERR_SOCKET',
+  'UND_ERR_CLOSED',
+  'UND_ERR_DESTROYED',
+]);
+
+const TIMEOUT_CODES = new Set([
+  'UND_ERR_CONNECT_TIMEOUT',
+  'UND_ERR_HEADERS_TIMEOUT',
+  'UND_ERR_BODY_TIMEOUT',
+  'ETIMEDOUT',
+]);
+
+const TLS_CODES = /^(CERT_|UNABLE_TO_|SELF_SIGNED|DEPTH_ZERO|ERR_TLS_CERT|ERR_SSL|HOSTNAME_MISMATCH)/;
+
+function errCode(e: unknown): string | undefined {
+  let cur: unknown = e;
+  for (let i = 0; i < 5 && cur && typeof cur === 'object'; i++) {
+    const c = (cur as { code?: unknown }).code;
+    if (typeof c === 'string' && c !== 'UND_ERR_SOCKET' && c !== 'UND_ERR_ABORTED') return c;
+    cur = (cur as { cause?: unknown }).cause;
+  }
+  const top = (e as { code?: unknown } | null)?.code;
+  return typeof top === 'string' ? top : undefined;
+}
+
+function errMessage(e: unknown): string {
+  const parts: string[] = [];
+  let cur: unknown = e;
+  for (let i = 0; i < 4 && cur && typeof cur === 'object'; i++) {
+    const m = (cur as { message?: unknown }).message;
+    if (typeof m === 'string' && m && !parts.includes(m)) parts.push(m);
+    cur = (cur as { cause?: unknown }).cause;
+  }
+  return parts.join(': ');
+}
+
+/** True for connection resets worth retrying on idempotent requests. */
+export function isConnectionReset(e: unknown): boolean {
+  const code = errCode(e);
+  const top = (e as { code?: unknown } | null)?.code;
+  if (code === 'ECONNRESET' || code === 'EPIPE' || top === 'UND_ERR_SOCKET' || code === 'UND_ERR_SOCKET')
+    return true;
+  return /other side closed|socket hang up|ECONNRESET/i.test(errMessage(e));
+}
+
+export interface TransportErrorContext {
+  method: string;
+  url: string;
+  origin: string;
+  timedOut?: boolean;
+  cancelled?: boolean;
+  viaProxy?: string;
+}
+
+/** Maps a thrown transport error (undici/node) to an ApiError. */
+export function errorFromTransport(e: unknown, ctx: TransportErrorContext): ApiError {
+  if (isApiError(e)) return e;
+  const base = { method: ctx.method, url: ctx.url, cause: e };
+  const code = errCode(e);
+  if (ctx.cancelled) {
+    return new ApiError('cancelled', 'The request was cancelled.', { ...base, code: 'ABORTED' });
+  }
+  if (ctx.timedOut || (code && TIMEOUT_CODES.has(code))) {
+    const what =
+      code === 'UND_ERR_CONNECT_TIMEOUT'
+        ? 'Connecting to'
+        : code === 'UND_ERR_BODY_TIMEOUT'
+          ? 'Receiving data from'
+          : 'Waiting for';
+    return new ApiError(
+      'timeout',
+      `${what} ${ctx.origin} timed out. Check your network${ctx.viaProxy ? ' and proxy' : ''} and try again.`,
+      { ...base, code },
+    );
+  }
+  const msg = errMessage(e);
+  if (code && TLS_CODES.test(code)) {
+    return new ApiError(
+      'network',
+      `The TLS certificate of ${ctx.origin} is not trusted (${code}). If you are behind a corporate proxy, ` +
+        `add its CA certificate to the extra CA certificates setting (or NODE_EXTRA_CA_CERTS), or turn off http.proxyStrictSSL.`,
+      { ...base, code },
+    );
+  }
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') {
+    return new ApiError(
+      'network',
+      `Could not resolve ${ctx.origin}. Check the URL in the profile and your network.`,
+      {
+        ...base,
+        code,
+      },
+    );
+  }
+  if (code === 'ECONNREFUSED') {
+    return new ApiError(
+      'network',
+      `${ctx.viaProxy ? `The proxy ${ctx.viaProxy}` : ctx.origin} refused the connection. Check the URL${ctx.viaProxy ? ' and proxy settings' : ''} and that the service is running.`,
+      { ...base, code },
+    );
+  }
+  if (isConnectionReset(e) || (code && NETWORK_CODES.has(code))) {
+    return new ApiError(
+      'network',
+      `The connection to ${ctx.origin} was interrupted (${code ?? 'reset'}). Try again.`,
+      { ...base, code: code ?? 'ECONNRESET' },
+    );
+  }
+  if (ctx.viaProxy && (code === 'UND_ERR_ABORTED' || /proxy|tunnel/i.test(msg))) {
+    return new ApiError(
+      'network',
+      `The proxy ${ctx.viaProxy ?? ''} failed: ${msg}. Check the proxy settings.`,
+      {
+        ...base,
+        code,
+      },
+    );
+  }
+  if (code && /^(HPE_|UND_ERR_RES_|UND_ERR_INFO)/.test(code)) {
+    return new ApiError('protocol', `${ctx.origin} sent a malformed HTTP response (${code}).`, {
+      ...base,
+      code,
+    });
+  }
+  return new ApiError('network', `Request to ${ctx.origin} failed: ${msg || String(e)}`, { ...base, code });
+}
+
+/** "items[2].id" style path for a zod issue. */
+export function issuePath(path: readonly PropertyKey[]): string {
+  let out = '';
+  for (const p of path) {
+    if (typeof p === 'number') out += `[${p}]`;
+    else out += (out ? '.' : '') + String(p);
+  }
+  return out || '(root)';
+}
+
+/** A 'protocol' ApiError naming the fields of the response that did not match. */
+export function zodProtocolError(error: ZodError, what: string, requestId?: string): ApiError {
+  const parts = error.issues.slice(0, 5).map((i) => {
+    const path = issuePath(i.path);
+    if (i.code === 'invalid_type' && /received undefined/.test(i.message))
+      return `missing required field "${path}"`;
+    return `"${path}": ${i.message}`;
+  });
+  const more = error.issues.length > 5 ? ` (and ${error.issues.length - 5} more)` : '';
+  return new ApiError(
+    'protocol',
+    `Unexpected response from ${what}: ${parts.join('; ')}${more}. The service may be newer than this extension.`,
+    { requestId, code: 'SCHEMA', cause: error },
+  );
+}

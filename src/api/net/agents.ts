@@ -1,0 +1,87 @@
+// Shared, reference-counted undici dispatchers: one keep-alive pool per origin and network settings,
+// so every client talking to the same host reuses its connections.
+import { Agent, ProxyAgent, type Dispatcher } from 'undici';
+import { buildCa, networkKey, resolveProxy, type Env, type NetworkSettings } from './network';
+
+export interface DispatcherLease {
+  dispatcher: Dispatcher;
+  /** Redacted-safe proxy URL when the connection goes through a proxy. */
+  proxy?: string;
+  warnings: string[];
+  release(): Promise<void>;
+}
+
+interface Entry {
+  dispatcher: Dispatcher;
+  proxy?: string;
+  refs: number;
+}
+
+const DEFAULTS = {
+  connectTimeoutMs: 15_000,
+  headersTimeoutMs: 120_000,
+  bodyTimeoutMs: 120_000,
+  idleTimeoutMs: 30_000,
+};
+
+export class DispatcherRegistry {
+  private readonly entries = new Map<string, Entry>();
+
+  constructor(private readonly env: Env = process.env) {}
+
+  /** A dispatcher for `origin` with `settings`; shared with other holders of the same pair. */
+  acquire(origin: URL, settings: NetworkSettings = {}): DispatcherLease {
+    const proxy = resolveProxy(origin, settings, this.env);
+    const { ca, warnings } = buildCa(settings, this.env);
+    const key = `${origin.origin}|${networkKey(settings, proxy, ca)}`;
+    let entry = this.entries.get(key);
+    if (!entry) {
+      entry = { dispatcher: create(settings, proxy, ca), proxy, refs: 0 };
+      this.entries.set(key, entry);
+    }
+    entry.refs++;
+    let released = false;
+    const e = entry;
+    return {
+      dispatcher: e.dispatcher,
+      proxy,
+      warnings,
+      release: async () => {
+        if (released) return;
+        released = true;
+        e.refs--;
+        if (e.refs <= 0 && this.entries.get(key) === e) {
+          this.entries.delete(key);
+          await e.dispatcher.close().catch(() => undefined);
+        }
+      },
+    };
+  }
+
+  get size(): number {
+    return this.entries.size;
+  }
+}
+
+function create(settings: NetworkSettings, proxy: string | undefined, ca: string[] | undefined): Dispatcher {
+  const rejectUnauthorized = settings.proxyStrictSSL !== false;
+  const timeouts = {
+    headersTimeout: settings.headersTimeoutMs ?? DEFAULTS.headersTimeoutMs,
+    bodyTimeout: settings.bodyTimeoutMs ?? DEFAULTS.bodyTimeoutMs,
+    keepAliveTimeout: settings.idleTimeoutMs ?? DEFAULTS.idleTimeoutMs,
+    connectTimeout: settings.connectTimeoutMs ?? DEFAULTS.connectTimeoutMs,
+  };
+  const tls = { ...(ca ? { ca } : {}), rejectUnauthorized, timeout: timeouts.connectTimeout };
+  if (proxy) {
+    return new ProxyAgent({
+      uri: proxy,
+      ...timeouts,
+      requestTls: tls,
+      proxyTls: tls,
+    });
+  }
+  return new Agent({ ...timeouts, connect: tls });
+}
+
+/** The registry used when a client is not given one: shares pools across all clients of the process. */
+export const sharedDispatchers = new DispatcherRegistry();
