@@ -352,7 +352,7 @@ export class HttpClient {
         throw errorFromResponse({
           family: this.family,
           status,
-          bodyText,
+          bodyText: bodyText === undefined ? undefined : redact(bodyText, [credential]),
           headerRequestId: resRequestId,
           retryAfterMs,
           method,
@@ -413,10 +413,11 @@ export class HttpClient {
     if (res.status < 200 || res.status >= 300) {
       const bodyText = await readText(res.body, MAX_ERROR_BODY).catch(() => undefined);
       call.done();
+      const credential = headers.authorization?.replace(/^(Bearer|Api-Key) /, '');
       throw errorFromResponse({
         family: this.family,
         status: res.status,
-        bodyText,
+        bodyText: bodyText === undefined ? undefined : redact(bodyText, [credential]),
         headerRequestId: resRequestId,
         retryAfterMs: parseRetryAfter(res.headers.get('retry-after')),
         method,

@@ -1,0 +1,103 @@
+// Small loopback servers and iterator helpers for the API client tests.
+import * as http from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+
+export interface Recorded {
+  method: string;
+  url: string;
+  headers: http.IncomingHttpHeaders;
+  body: string;
+  remotePort: number | undefined;
+}
+
+export interface TestServer {
+  url: string;
+  port: number;
+  requests: Recorded[];
+  close(): Promise<void>;
+}
+
+export type Handler = (
+  req: http.IncomingMessage,
+  res: http.ServerResponse,
+  body: string,
+  n: number,
+) => void | Promise<void>;
+
+/** A node:http server on 127.0.0.1:0 that records each request (with its body) before handling it. */
+export async function startServer(handler: Handler): Promise<TestServer> {
+  const requests: Recorded[] = [];
+  const sockets = new Set<Socket>();
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const body = Buffer.concat(chunks).toString('utf8');
+      requests.push({
+        method: req.method ?? '',
+        url: req.url ?? '',
+        headers: req.headers,
+        body,
+        remotePort: req.socket.remotePort,
+      });
+      Promise.resolve(handler(req, res, body, requests.length)).catch((e: unknown) => {
+        res.destroy(e as Error);
+      });
+    });
+  });
+  server.on('connection', (s) => {
+    sockets.add(s);
+    s.on('close', () => sockets.delete(s));
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const port = (server.address() as AddressInfo).port;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    port,
+    requests,
+    close: () =>
+      new Promise<void>((r) => {
+        for (const s of sockets) s.destroy();
+        server.close(() => r());
+      }),
+  };
+}
+
+export function sendJson(
+  res: http.ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): void {
+  const text = JSON.stringify(body);
+  res.writeHead(status, {
+    'content-type': 'application/json',
+    'content-length': Buffer.byteLength(text),
+    ...headers,
+  });
+  res.end(text);
+}
+
+export async function collect<T>(it: AsyncIterable<T>): Promise<T[]> {
+  const out: T[] = [];
+  for await (const x of it) out.push(x);
+  return out;
+}
+
+/** Runs `fn` and returns what it threw (fails when it does not throw). */
+export async function rejection(fn: () => Promise<unknown>): Promise<unknown> {
+  try {
+    await fn();
+  } catch (e) {
+    return e;
+  }
+  throw new Error('expected a rejection');
+}
+
+export function deferred<T = void>(): { promise: Promise<T>; resolve(v: T): void } {
+  let resolve!: (v: T) => void;
+  const promise = new Promise<T>((r) => (resolve = r));
+  return { promise, resolve };
+}
+
+export const FAST_RETRY = { retries: 3, baseDelayMs: 1, maxDelayMs: 5, maxRetryAfterMs: 5_000 };
