@@ -22,7 +22,7 @@ export type Handler = (
   res: http.ServerResponse,
   body: string,
   n: number,
-) => void | Promise<void>;
+) => unknown;
 
 /** A node:http server on 127.0.0.1:0 that records each request (with its body) before handling it. */
 export async function startServer(handler: Handler): Promise<TestServer> {

@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import * as net from 'node:net';
 import { z } from 'zod';
-import { ApiError, isApiError } from '../../../src/api/errors';
+import { type ApiError, isApiError } from '../../../src/api/errors';
 import {
   HttpClient,
   assertAllowedUrl,

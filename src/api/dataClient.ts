@@ -1,0 +1,315 @@
+// Data API client: JSON queries with the Continue-wait long poll, streamed SQL results, and the
+// data model's metadata (cached per deployment).
+import { randomUUID } from 'node:crypto';
+import { z } from 'zod';
+import { ApiError, zodProtocolError } from './errors';
+import { HttpClient, cancelledError, sleep, type NetworkSettings, type RetryPolicy } from './http';
+import type { ApiLogger } from './log';
+import type { DispatcherRegistry } from './net/agents';
+import { ndjsonLines } from './ndjson';
+import {
+  CONTINUE_WAIT,
+  CubeSqlSchemaLineSchema,
+  LoadResponseSchema,
+  MetaSchema,
+  type CubeSqlChunk,
+  type LoadQuery,
+  type LoadResponse,
+  type Meta,
+} from './schemas/data';
+
+export type { CubeSqlChunk } from './schemas/data';
+
+export interface DataProgress {
+  /** 1 for the first request, +1 for each Continue-wait re-send. */
+  attempt: number;
+  elapsedMs: number;
+}
+
+export interface DataClientOptions {
+  baseUrl: string;
+  token: () => Promise<string | undefined>;
+  network?: NetworkSettings;
+  logger?: ApiLogger;
+  /** Deployment id (or any key) under which `meta` is cached. */
+  cacheKey?: string;
+  /** Share one cache between clients of the same deployment. */
+  metaCache?: MetaCache;
+  retry?: RetryPolicy;
+  dispatchers?: DispatcherRegistry;
+  userAgent?: string;
+  /** Pause between Continue-wait re-sends (the official client re-sends at once). */
+  continueWaitDelayMs?: number;
+  /** Longest accepted NDJSON line of cubesql. */
+  maxLineBytes?: number;
+}
+
+export interface LoadOptions {
+  signal?: AbortSignal;
+  onProgress?(p: DataProgress): void;
+  /** Overall limit across all Continue-wait rounds. */
+  timeoutMs?: number;
+}
+
+export interface CubeSqlOptions {
+  signal?: AbortSignal;
+  timezone?: string;
+  onProgress?(p: DataProgress): void;
+  /** Overall limit, streaming included. */
+  timeoutMs?: number;
+  /** Send throwContinueWait (default true): a slow query answers one Continue-wait line, then we re-post. */
+  throwContinueWait?: boolean;
+  cache?: string;
+}
+
+/** Meta responses per cache key. */
+export class MetaCache {
+  private readonly entries = new Map<string, Meta>();
+  get(key: string): Meta | undefined {
+    return this.entries.get(key);
+  }
+  set(key: string, meta: Meta): void {
+    this.entries.set(key, meta);
+  }
+  delete(key: string): void {
+    this.entries.delete(key);
+  }
+  clear(): void {
+    this.entries.clear();
+  }
+}
+
+const isRecord = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** An error carried in a Data API body (HTTP 200 `{"error"}` or a trailing NDJSON line). */
+export function dataBodyError(body: Record<string, unknown>, fallbackRequestId?: string): ApiError {
+  const message = typeof body.error === 'string' ? body.error : 'Unknown error';
+  const requestId = typeof body.requestId === 'string' ? body.requestId : fallbackRequestId;
+  const userError = body.type === 'UserError';
+  const text = userError ? `The query is not valid: ${message}` : `The query failed: ${message}`;
+  return new ApiError(
+    userError ? 'validation' : 'server',
+    requestId && !userError ? `${text} (request id ${requestId})` : text,
+    { serverMessage: message, requestId, code: typeof body.type === 'string' ? body.type : undefined },
+  );
+}
+
+/** Links the caller's signal with an overall timeout; remembers which one fired. */
+class Deadline {
+  readonly ctl = new AbortController();
+  timedOut = false;
+  private timer: NodeJS.Timeout | undefined;
+  private readonly onAbort = (): void => this.ctl.abort();
+  constructor(
+    private readonly outer: AbortSignal | undefined,
+    readonly timeoutMs: number | undefined,
+  ) {
+    if (outer?.aborted) this.ctl.abort();
+    else outer?.addEventListener('abort', this.onAbort, { once: true });
+    if (timeoutMs !== undefined && timeoutMs > 0) {
+      this.timer = setTimeout(() => {
+        this.timedOut = true;
+        this.ctl.abort();
+      }, timeoutMs);
+    }
+  }
+  /** Rewrites a cancellation caused by the deadline into a 'timeout' error. */
+  translate(e: unknown, what: string): unknown {
+    if (this.timedOut) {
+      return new ApiError(
+        'timeout',
+        `${what} did not finish within ${Math.round((this.timeoutMs ?? 0) / 1000)} s. Narrow the query or raise the time limit.`,
+        { code: 'DEADLINE', cause: e },
+      );
+    }
+    return e;
+  }
+  check(): void {
+    if (this.ctl.signal.aborted)
+      throw this.timedOut ? this.translate(undefined, 'The query') : cancelledError();
+  }
+  dispose(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.outer?.removeEventListener('abort', this.onAbort);
+  }
+}
+
+export class DataClient {
+  readonly http: HttpClient;
+  private readonly opts: DataClientOptions;
+  private readonly metaCache: MetaCache;
+
+  constructor(opts: DataClientOptions) {
+    this.opts = opts;
+    this.metaCache = opts.metaCache ?? new MetaCache();
+    this.http = new HttpClient({
+      baseUrl: opts.baseUrl,
+      family: 'data',
+      auth: opts.token,
+      network: opts.network,
+      logger: opts.logger,
+      retry: opts.retry,
+      dispatchers: opts.dispatchers,
+      userAgent: opts.userAgent,
+    });
+  }
+
+  /**
+   * `POST /v1/load`. While the server answers `{"error": "Continue wait"}` the identical request is
+   * re-sent with the same `x-request-id` prefix (`<uuid>-span-<n>`).
+   */
+  async load(query: LoadQuery, opts: LoadOptions = {}): Promise<LoadResponse> {
+    const started = Date.now();
+    const deadline = new Deadline(opts.signal, opts.timeoutMs);
+    const prefix = randomUUID();
+    const body = { queryType: 'multi', query };
+    try {
+      for (let attempt = 1; ; attempt++) {
+        deadline.check();
+        const requestId = `${prefix}-span-${attempt}`;
+        const value = await this.http.json(
+          {
+            method: 'POST',
+            path: '/v1/load',
+            body,
+            signal: deadline.ctl.signal,
+            idempotent: true,
+            requestId,
+            action: 'The query',
+          },
+          z.unknown(),
+        );
+        if (isRecord(value) && typeof value.error === 'string') {
+          if (value.error !== CONTINUE_WAIT) throw dataBodyError(value, requestId);
+          opts.onProgress?.({ attempt, elapsedMs: Date.now() - started });
+          if (this.opts.continueWaitDelayMs) await sleep(this.opts.continueWaitDelayMs, deadline.ctl.signal);
+          continue;
+        }
+        const parsed = LoadResponseSchema.safeParse(value);
+        if (!parsed.success) throw zodProtocolError(parsed.error, 'POST /v1/load', requestId);
+        return parsed.data;
+      }
+    } catch (e) {
+      throw deadline.translate(e, 'The query');
+    } finally {
+      deadline.dispose();
+    }
+  }
+
+  /**
+   * `POST /v1/cubesql`, streamed: yields the schema, then each `{"data"}` batch as it arrives.
+   * Holds at most one line in memory. A trailing `{"error"}` line throws.
+   */
+  async *cubesql(sql: string, opts: CubeSqlOptions = {}): AsyncGenerator<CubeSqlChunk> {
+    const started = Date.now();
+    const deadline = new Deadline(opts.signal, opts.timeoutMs);
+    const prefix = randomUUID();
+    const body: Record<string, unknown> = { query: sql };
+    if (opts.timezone) body.timezone = opts.timezone;
+    if (opts.cache) body.cache = opts.cache;
+    if (opts.throwContinueWait !== false) body.throwContinueWait = true;
+    try {
+      for (let attempt = 1; ; attempt++) {
+        deadline.check();
+        const requestId = `${prefix}-span-${attempt}`;
+        const res = await this.http.request({
+          method: 'POST',
+          path: '/v1/cubesql',
+          body,
+          signal: deadline.ctl.signal,
+          idempotent: true,
+          requestId,
+          action: 'The SQL query',
+        });
+        let lines = 0;
+        let continueWait = false;
+        for await (const { value, line } of ndjsonLines(res.body, { maxLineBytes: this.opts.maxLineBytes })) {
+          if (!isRecord(value)) {
+            throw new ApiError('protocol', `Line ${line} of the SQL result is not a JSON object.`, {
+              line,
+              requestId: res.requestId,
+            });
+          }
+          if (value.data !== undefined) {
+            if (!Array.isArray(value.data)) {
+              throw new ApiError(
+                'protocol',
+                `Line ${line} of the SQL result has a "data" field that is not an array.`,
+                {
+                  line,
+                  requestId: res.requestId,
+                },
+              );
+            }
+            lines++;
+            yield { type: 'rows', rows: value.data as unknown[][] };
+          } else if (value.schema !== undefined) {
+            const parsed = CubeSqlSchemaLineSchema.safeParse(value);
+            if (!parsed.success)
+              throw zodProtocolError(parsed.error, `line ${line} of POST /v1/cubesql`, res.requestId);
+            lines++;
+            yield {
+              type: 'schema',
+              schema: parsed.data.schema,
+              lastRefreshTime: parsed.data.lastRefreshTime,
+            };
+          } else if (typeof value.error === 'string') {
+            if (value.error === CONTINUE_WAIT && lines === 0) {
+              continueWait = true;
+              break;
+            }
+            throw dataBodyError(value, res.requestId);
+          }
+          // Any other line shape is a newer server's addition: skip it.
+        }
+        if (!continueWait) {
+          if (lines === 0) {
+            throw new ApiError('protocol', 'The SQL query returned an empty response. Try again.', {
+              requestId: res.requestId,
+            });
+          }
+          return;
+        }
+        opts.onProgress?.({ attempt, elapsedMs: Date.now() - started });
+        if (this.opts.continueWaitDelayMs) await sleep(this.opts.continueWaitDelayMs, deadline.ctl.signal);
+      }
+    } catch (e) {
+      throw deadline.translate(e, 'The SQL query');
+    } finally {
+      deadline.dispose();
+    }
+  }
+
+  /** `GET /v1/meta`, cached per cache key until `refresh` is asked for. */
+  async meta(opts: { signal?: AbortSignal; refresh?: boolean; extended?: boolean } = {}): Promise<Meta> {
+    const key = `${this.opts.cacheKey ?? this.opts.baseUrl}${opts.extended ? '|extended' : ''}`;
+    if (!opts.refresh) {
+      const hit = this.metaCache.get(key);
+      if (hit) return hit;
+    }
+    const meta = await this.http.json(
+      {
+        method: 'GET',
+        path: '/v1/meta',
+        query: opts.extended ? { extended: '' } : undefined,
+        signal: opts.signal,
+        action: 'Loading the data model',
+      },
+      MetaSchema,
+    );
+    this.metaCache.set(key, meta);
+    return meta;
+  }
+
+  /** Forgets the cached meta of this client's key. */
+  invalidateMeta(): void {
+    const key = this.opts.cacheKey ?? this.opts.baseUrl;
+    this.metaCache.delete(key);
+    this.metaCache.delete(`${key}|extended`);
+  }
+
+  close(): Promise<void> {
+    return this.http.close();
+  }
+}

@@ -1,0 +1,174 @@
+// Data API wire shapes (load, cubesql, meta). Loose objects: fields the live service adds are kept.
+import { z } from 'zod';
+
+const primitive = z.union([z.string(), z.number(), z.boolean(), z.null()]);
+
+export const LoadFilterSchema: z.ZodType<LoadFilter> = z.lazy(() =>
+  z.union([
+    z.looseObject({ or: z.array(LoadFilterSchema) }),
+    z.looseObject({ and: z.array(LoadFilterSchema) }),
+    z.looseObject({
+      member: z.string().optional(),
+      dimension: z.string().optional(),
+      operator: z.string(),
+      values: z.array(z.string()).optional(),
+    }),
+  ]),
+);
+export type LoadFilter =
+  | { or: LoadFilter[]; [k: string]: unknown }
+  | { and: LoadFilter[]; [k: string]: unknown }
+  | { member?: string; dimension?: string; operator: string; values?: string[]; [k: string]: unknown };
+
+export const TimeDimensionSchema = z.looseObject({
+  dimension: z.string(),
+  granularity: z.string().optional(),
+  dateRange: z.union([z.string(), z.array(z.string())]).optional(),
+  compareDateRange: z.array(z.union([z.string(), z.array(z.string())])).optional(),
+});
+
+export const LoadQuerySchema = z.looseObject({
+  measures: z.array(z.string()).optional(),
+  dimensions: z.array(z.string()).optional(),
+  segments: z.array(z.string()).optional(),
+  timeDimensions: z.array(TimeDimensionSchema).optional(),
+  filters: z.array(LoadFilterSchema).optional(),
+  order: z
+    .union([
+      z.record(z.string(), z.enum(['asc', 'desc'])),
+      z.array(z.tuple([z.string(), z.enum(['asc', 'desc'])])),
+    ])
+    .optional(),
+  limit: z.number().int().optional(),
+  offset: z.number().int().optional(),
+  total: z.boolean().optional(),
+  ungrouped: z.boolean().optional(),
+  timezone: z.string().optional(),
+  responseFormat: z.enum(['default', 'compact', 'columnar']).optional(),
+});
+export type LoadQuery = z.infer<typeof LoadQuerySchema>;
+
+export const LoadRequestSchema = z.looseObject({
+  queryType: z.literal('multi').optional(),
+  query: z.union([LoadQuerySchema, z.array(LoadQuerySchema)]),
+  cache: z.enum(['stale-if-slow', 'stale-while-revalidate', 'must-revalidate', 'no-cache']).optional(),
+});
+export type LoadRequest = z.infer<typeof LoadRequestSchema>;
+
+export const MemberAnnotationSchema = z.looseObject({
+  title: z.string().optional(),
+  shortTitle: z.string().optional(),
+  type: z.string().optional(),
+  format: z.unknown().optional(),
+  meta: z.unknown().optional(),
+});
+
+export const AnnotationSchema = z.looseObject({
+  measures: z.record(z.string(), MemberAnnotationSchema),
+  dimensions: z.record(z.string(), MemberAnnotationSchema),
+  segments: z.record(z.string(), MemberAnnotationSchema),
+  timeDimensions: z.record(z.string(), MemberAnnotationSchema),
+});
+export type Annotation = z.infer<typeof AnnotationSchema>;
+
+export const LoadResultDataSchema = z.union([
+  z.array(z.record(z.string(), z.unknown())),
+  z.looseObject({ members: z.array(z.string()), dataset: z.array(z.array(primitive)) }),
+  z.looseObject({ members: z.array(z.string()), columns: z.array(z.array(primitive)) }),
+]);
+
+export const LoadResultSchema = z.looseObject({
+  query: z.record(z.string(), z.unknown()).optional(),
+  data: LoadResultDataSchema,
+  annotation: AnnotationSchema,
+  lastRefreshTime: z.string().optional(),
+  dataSource: z.string().optional(),
+  total: z.number().nullable().optional(),
+});
+export type LoadResult = z.infer<typeof LoadResultSchema>;
+
+export const LoadResponseSchema = z.looseObject({
+  queryType: z.string().optional(),
+  slowQuery: z.boolean().optional(),
+  pivotQuery: z.unknown().optional(),
+  results: z.array(LoadResultSchema),
+});
+export type LoadResponse = z.infer<typeof LoadResponseSchema>;
+
+/** `{"error": "Continue wait"}` or any other error object answered with HTTP 200. */
+export const DataErrorBodySchema = z.looseObject({
+  error: z.string(),
+  type: z.string().optional(),
+  requestId: z.string().optional(),
+});
+
+export const CONTINUE_WAIT = 'Continue wait';
+
+// meta
+
+export const MetaMemberSchema = z.looseObject({
+  name: z.string(),
+  title: z.string().optional(),
+  shortTitle: z.string().optional(),
+  type: z.string(),
+  description: z.string().optional(),
+  format: z.unknown().optional(),
+  aggType: z.string().optional(),
+  public: z.boolean().optional(),
+  isVisible: z.boolean().optional(),
+  granularities: z.array(z.looseObject({ name: z.string(), title: z.string().optional() })).optional(),
+  meta: z.unknown().optional(),
+});
+export type MetaMember = z.infer<typeof MetaMemberSchema>;
+
+export const MetaSegmentSchema = z.looseObject({
+  name: z.string(),
+  title: z.string().optional(),
+  shortTitle: z.string().optional(),
+  description: z.string().optional(),
+});
+
+export const MetaCubeSchema = z.looseObject({
+  name: z.string(),
+  title: z.string().optional(),
+  type: z.string().optional(),
+  description: z.string().optional(),
+  public: z.boolean().optional(),
+  measures: z.array(MetaMemberSchema),
+  dimensions: z.array(MetaMemberSchema),
+  segments: z.array(MetaSegmentSchema).optional().default([]),
+  folders: z.array(z.looseObject({ name: z.string(), members: z.array(z.unknown()) })).optional(),
+  joins: z.array(z.looseObject({ name: z.string(), relationship: z.string().optional() })).optional(),
+});
+export type MetaCube = z.infer<typeof MetaCubeSchema>;
+
+export const MetaSchema = z.looseObject({
+  cubes: z.array(MetaCubeSchema),
+  compilerId: z.string().optional(),
+});
+export type Meta = z.infer<typeof MetaSchema>;
+
+// cubesql
+
+export const CubeSqlColumnSchema = z.looseObject({
+  name: z.string(),
+  column_type: z.string(),
+  format: z.string().optional(),
+});
+export type CubeSqlColumn = z.infer<typeof CubeSqlColumnSchema>;
+
+export const CubeSqlSchemaLineSchema = z.looseObject({
+  schema: z.array(CubeSqlColumnSchema),
+  lastRefreshTime: z.string().optional(),
+});
+
+export const CubeSqlRequestSchema = z.object({
+  query: z.string(),
+  timezone: z.string().optional(),
+  cache: z.string().optional(),
+  throwContinueWait: z.boolean().optional(),
+});
+export type CubeSqlRequest = z.infer<typeof CubeSqlRequestSchema>;
+
+export type CubeSqlChunk =
+  { type: 'schema'; schema: CubeSqlColumn[]; lastRefreshTime?: string } | { type: 'rows'; rows: unknown[][] };

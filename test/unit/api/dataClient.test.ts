@@ -1,0 +1,412 @@
+import * as assert from 'node:assert/strict';
+import type { ServerResponse } from 'node:http';
+import * as net from 'node:net';
+import { DataClient, MetaCache, type DataClientOptions } from '../../../src/api/dataClient';
+import { isApiError, type ApiError } from '../../../src/api/errors';
+import { DispatcherRegistry } from '../../../src/api/net/agents';
+import type { CubeSqlChunk } from '../../../src/api/schemas/data';
+import { FAST_RETRY, collect, deferred, rejection, sendJson, startServer, type TestServer } from './helpers';
+
+const JWT = 'eyJhbGciOiJIUzI1NiJ9.eyJkZXBsb3ltZW50SWQiOjF9.c2lnbmF0dXJlLXNpZ25hdHVyZQ';
+
+const LOAD_OK = {
+  queryType: 'regularQuery',
+  slowQuery: false,
+  results: [
+    {
+      query: {},
+      data: [{ 'orders.status': 'shipped', 'orders.count': '700' }],
+      annotation: {
+        measures: { 'orders.count': { title: 'Orders Count', shortTitle: 'Count', type: 'number' } },
+        dimensions: {},
+        segments: {},
+        timeDimensions: {},
+      },
+      lastRefreshTime: '2025-01-13T12:00:00.000Z',
+      dataSource: 'default',
+      total: null,
+      newField: 'kept',
+    },
+  ],
+};
+
+function dc(s: TestServer, extra: Partial<DataClientOptions> = {}): DataClient {
+  return new DataClient({
+    baseUrl: s.url + '/cubejs-api',
+    token: async () => JWT,
+    retry: FAST_RETRY,
+    dispatchers: new DispatcherRegistry({}),
+    ...extra,
+  });
+}
+
+async function apiErr(fn: () => Promise<unknown>): Promise<ApiError> {
+  const e = await rejection(fn);
+  assert.ok(isApiError(e), `expected ApiError, got ${String(e)}`);
+  return e;
+}
+
+function ndjsonHead(res: ServerResponse): void {
+  res.writeHead(200, { 'content-type': 'application/json', 'transfer-encoding': 'chunked' });
+}
+
+describe('api/dataClient: load', () => {
+  it('re-sends on Continue wait with the same request-id prefix and reports progress', async () => {
+    const s = await startServer((_req, res, _b, n) =>
+      n < 3 ? sendJson(res, 200, { error: 'Continue wait' }) : sendJson(res, 200, LOAD_OK),
+    );
+    try {
+      const progress: number[] = [];
+      const out = await dc(s).load(
+        { measures: ['orders.count'], dimensions: ['orders.status'] },
+        { onProgress: (p) => progress.push(p.attempt) },
+      );
+      assert.equal(out.results[0].data.length, 1);
+      assert.equal((out.results[0] as Record<string, unknown>).newField, 'kept');
+      assert.deepEqual(progress, [1, 2]);
+      assert.equal(s.requests.length, 3);
+      const ids = s.requests.map((r) => String(r.headers['x-request-id']));
+      const prefix = ids[0].replace(/-span-1$/, '');
+      assert.match(prefix, /^[0-9a-f-]{36}$/);
+      assert.deepEqual(ids, [`${prefix}-span-1`, `${prefix}-span-2`, `${prefix}-span-3`]);
+      assert.ok(s.requests.every((r) => r.body === s.requests[0].body && r.url === '/cubejs-api/v1/load'));
+      assert.deepEqual(JSON.parse(s.requests[0].body), {
+        queryType: 'multi',
+        query: { measures: ['orders.count'], dimensions: ['orders.status'] },
+      });
+      assert.equal(s.requests[0].headers.authorization, JWT, 'raw JWT, no scheme');
+    } finally {
+      await s.close();
+    }
+  });
+
+  it('stops re-polling as soon as it is cancelled', async () => {
+    const s = await startServer((_req, res) => sendJson(res, 200, { error: 'Continue wait' }));
+    try {
+      const ctl = new AbortController();
+      const e = await apiErr(() =>
+        dc(s).load(
+          { measures: ['orders.count'] },
+          { signal: ctl.signal, onProgress: (p) => p.attempt === 3 && ctl.abort() },
+        ),
+      );
+      assert.equal(e.kind, 'cancelled');
+      assert.equal(s.requests.length, 3);
+    } finally {
+      await s.close();
+    }
+  });
+
+  it('fails with kind timeout when the overall limit passes', async () => {
+    const s = await startServer((_req, res) =>
+      setTimeout(() => sendJson(res, 200, { error: 'Continue wait' }), 10),
+    );
+    try {
+      const e = await apiErr(() => dc(s).load({ measures: ['orders.count'] }, { timeoutMs: 60 }));
+      assert.equal(e.kind, 'timeout');
+      assert.match(e.message, /did not finish/);
+    } finally {
+      await s.close();
+    }
+  });
+
+  it('maps UserError, 403 Invalid token and 200 {"error"} bodies', async () => {
+    const s = await startServer((req, res) => {
+      if (req.url!.includes('bad'))
+        return sendJson(res, 400, { type: 'UserError', error: "'orders.nope' not found", requestId: 'r1' });
+      if (req.url!.includes('tok')) return sendJson(res, 403, { error: 'Invalid token' });
+      sendJson(res, 200, { error: 'Query execution failed', requestId: 'r2' });
+    });
+    try {
+      const bad = await apiErr(() => dc(s, { baseUrl: s.url + '/bad' }).load({ measures: ['orders.nope'] }));
+      assert.equal(bad.kind, 'validation');
+      assert.equal(bad.serverMessage, "'orders.nope' not found");
+      const tok = await apiErr(() => dc(s, { baseUrl: s.url + '/tok' }).load({}));
+      assert.equal(tok.kind, 'auth');
+      assert.match(tok.message, /Data API token/);
+      const failed = await apiErr(() => dc(s).load({}));
+      assert.equal(failed.kind, 'server');
+      assert.equal(failed.requestId, 'r2');
+      assert.match(failed.message, /Query execution failed/);
+    } finally {
+      await s.close();
+    }
+  });
+
+  it('names the missing field of a malformed response', async () => {
+    const s = await startServer((_req, res) => sendJson(res, 200, { results: [{ data: [] }] }));
+    try {
+      const e = await apiErr(() => dc(s).load({}));
+      assert.equal(e.kind, 'protocol');
+      assert.match(e.message, /results\[0\]\.annotation/);
+    } finally {
+      await s.close();
+    }
+  });
+
+  it('retries a 503 of the idempotent query', async () => {
+    const s = await startServer((_req, res, _b, n) =>
+      n === 1 ? sendJson(res, 503, {}) : sendJson(res, 200, LOAD_OK),
+    );
+    try {
+      await dc(s).load({});
+      assert.equal(s.requests.length, 2);
+    } finally {
+      await s.close();
+    }
+  });
+});
+
+describe('api/dataClient: cubesql', () => {
+  it('yields the schema and each batch as it arrives', async () => {
+    const gate = deferred();
+    const s = await startServer(async (_req, res) => {
+      ndjsonHead(res);
+      res.write(
+        JSON.stringify({
+          schema: [
+            { name: 'status', column_type: 'String' },
+            { name: 'count', column_type: 'Int64' },
+          ],
+          lastRefreshTime: 't',
+        }) + '\n',
+      );
+      res.write('{"data":[["shipped","10"],["new","4"]]}\n');
+      await gate.promise; // the rest is only sent once the client has seen the first batch
+      res.write('{"data":[["canceled","1"]]}\n');
+      res.end();
+    });
+    try {
+      const got: CubeSqlChunk[] = [];
+      for await (const chunk of dc(s).cubesql('SELECT status, MEASURE(count) FROM orders GROUP BY 1', {
+        timezone: 'UTC',
+      })) {
+        got.push(chunk);
+        if (chunk.type === 'rows' && got.length === 2) gate.resolve();
+      }
+      assert.deepEqual(got, [
+        {
+          type: 'schema',
+          schema: [
+            { name: 'status', column_type: 'String' },
+            { name: 'count', column_type: 'Int64' },
+          ],
+          lastRefreshTime: 't',
+        },
+        {
+          type: 'rows',
+          rows: [
+            ['shipped', '10'],
+            ['new', '4'],
+          ],
+        },
+        { type: 'rows', rows: [['canceled', '1']] },
+      ]);
+      const body = JSON.parse(s.requests[0].body);
+      assert.deepEqual(body, {
+        query: 'SELECT status, MEASURE(count) FROM orders GROUP BY 1',
+        timezone: 'UTC',
+        throwContinueWait: true,
+      });
+      assert.equal(s.requests[0].url, '/cubejs-api/v1/cubesql');
+    } finally {
+      await s.close();
+    }
+  });
+
+  it('throws the trailing error line after the rows before it (UserError -> validation)', async () => {
+    const s = await startServer((req, res) => {
+      ndjsonHead(res);
+      res.write('{"schema":[{"name":"a","column_type":"Int64"}]}\n{"data":[["1"]]}\n');
+      const user = req.url!.startsWith('/user') ? { type: 'UserError' } : {};
+      res.end(JSON.stringify({ error: 'Division by zero', requestId: 'rid-9', ...user }) + '\n');
+    });
+    try {
+      const seen: CubeSqlChunk[] = [];
+      const e = await apiErr(async () => {
+        for await (const c of dc(s).cubesql('SELECT 1/0')) seen.push(c);
+      });
+      assert.equal(seen.length, 2);
+      assert.equal(e.kind, 'server');
+      assert.equal(e.requestId, 'rid-9');
+      assert.match(e.message, /Division by zero/);
+      const u = await apiErr(() => collect(dc(s, { baseUrl: s.url + '/user' }).cubesql('SELECT 1/0')));
+      assert.equal(u.kind, 'validation');
+      assert.equal(u.serverMessage, 'Division by zero');
+    } finally {
+      await s.close();
+    }
+  });
+
+  it('re-posts on a Continue-wait line, with progress and the same prefix', async () => {
+    const s = await startServer((_req, res, _b, n) => {
+      ndjsonHead(res);
+      if (n < 3) return res.end('{"error":"Continue wait"}\n');
+      res.end('{"schema":[{"name":"a","column_type":"Int64"}]}\n{"data":[["1"]]}\n');
+    });
+    try {
+      const progress: number[] = [];
+      const got = await collect(dc(s).cubesql('SELECT 1', { onProgress: (p) => progress.push(p.attempt) }));
+      assert.equal(got.length, 2);
+      assert.deepEqual(progress, [1, 2]);
+      const ids = s.requests.map((r) => String(r.headers['x-request-id']));
+      const prefix = ids[0].slice(0, 36);
+      assert.deepEqual(
+        ids,
+        [1, 2, 3].map((n) => `${prefix}-span-${n}`),
+      );
+    } finally {
+      await s.close();
+    }
+  });
+
+  it('surfaces errors sent before streaming, including bodies with Content-Length and Transfer-Encoding', async () => {
+    const s = await startServer((_req, res) =>
+      sendJson(res, 400, { type: 'UserError', error: 'Unknown column foo' }),
+    );
+    try {
+      const e = await apiErr(() => collect(dc(s).cubesql('SELECT foo')));
+      assert.equal(e.kind, 'validation');
+      assert.equal(e.serverMessage, 'Unknown column foo');
+    } finally {
+      await s.close();
+    }
+    const body = '{"type":"UserError","error":"Unknown column bar"}';
+    const raw = net.createServer((sock) =>
+      sock.once('data', () =>
+        sock.end(
+          `HTTP/1.1 400 Bad Request\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n` +
+            `Transfer-Encoding: chunked\r\n\r\n${body.length.toString(16)}\r\n${body}\r\n0\r\n\r\n`,
+        ),
+      ),
+    );
+    await new Promise<void>((r) => raw.listen(0, '127.0.0.1', r));
+    try {
+      const port = (raw.address() as net.AddressInfo).port;
+      const c = new DataClient({
+        baseUrl: `http://127.0.0.1:${port}`,
+        token: async () => JWT,
+        dispatchers: new DispatcherRegistry({}),
+      });
+      const e = await apiErr(() => collect(c.cubesql('SELECT bar')));
+      assert.equal(e.kind, 'validation');
+      assert.equal(e.serverMessage, 'Unknown column bar');
+    } finally {
+      raw.close();
+    }
+  });
+
+  it('closes the connection when the consumer stops early', async () => {
+    const closed = deferred();
+    const s = await startServer((req, res) => {
+      ndjsonHead(res);
+      res.write('{"schema":[{"name":"a","column_type":"Int64"}]}\n');
+      const timer = setInterval(() => res.write('{"data":[["1"],["2"]]}\n'), 2);
+      res.on('close', () => {
+        clearInterval(timer);
+        closed.resolve();
+      });
+      void req;
+    });
+    try {
+      let n = 0;
+      for await (const c of dc(s).cubesql('SELECT a FROM big')) {
+        if (c.type === 'rows' && ++n === 3) break;
+      }
+      await closed.promise; // hangs (test timeout) if the body were kept open
+    } finally {
+      await s.close();
+    }
+  });
+
+  it('a truncated or malformed line is a protocol error with its line number; a reset is a network error', async () => {
+    const s = await startServer((req, res) => {
+      ndjsonHead(res);
+      res.write('{"schema":[{"name":"a","column_type":"Int64"}]}\n{"data":[["1"]]}\n');
+      if (req.url!.includes('reset')) {
+        res.write('{"data":[["2"');
+        setTimeout(() => res.socket?.destroy(), 5);
+        return;
+      }
+      res.end('{"data":[["2"],\n');
+    });
+    try {
+      const e = await apiErr(() => collect(dc(s).cubesql('SELECT a')));
+      assert.equal(e.kind, 'protocol');
+      assert.equal(e.line, 3);
+      const r = await apiErr(() => collect(dc(s, { baseUrl: s.url + '/reset' }).cubesql('SELECT a')));
+      assert.equal(r.kind, 'network');
+    } finally {
+      await s.close();
+    }
+  });
+
+  it('cancels a stream in progress', async () => {
+    const s = await startServer((_req, res) => {
+      ndjsonHead(res);
+      res.write('{"schema":[{"name":"a","column_type":"Int64"}]}\n');
+    });
+    try {
+      const ctl = new AbortController();
+      const e = await apiErr(async () => {
+        for await (const c of dc(s).cubesql('SELECT a', { signal: ctl.signal }))
+          if (c.type === 'schema') ctl.abort();
+      });
+      assert.equal(e.kind, 'cancelled');
+    } finally {
+      await s.close();
+    }
+  });
+});
+
+describe('api/dataClient: meta', () => {
+  const META = {
+    cubes: [
+      {
+        name: 'orders',
+        title: 'Orders',
+        type: 'cube',
+        measures: [
+          { name: 'orders.count', title: 'Count', shortTitle: 'Count', type: 'number', aggType: 'count' },
+        ],
+        dimensions: [{ name: 'orders.status', type: 'string' }],
+        segments: [],
+      },
+    ],
+    compilerId: 'c1',
+  };
+
+  it('caches per cache key until refreshed', async () => {
+    const s = await startServer((_req, res) => sendJson(res, 200, META));
+    try {
+      const cache = new MetaCache();
+      const a = dc(s, { cacheKey: '1', metaCache: cache });
+      const m = await a.meta();
+      assert.equal(m.cubes[0].measures[0].name, 'orders.count');
+      await a.meta();
+      await dc(s, { cacheKey: '1', metaCache: cache }).meta();
+      assert.equal(s.requests.length, 1, 'one request for three calls on the same key');
+      await dc(s, { cacheKey: '2', metaCache: cache }).meta();
+      assert.equal(s.requests.length, 2);
+      await a.meta({ refresh: true });
+      assert.equal(s.requests.length, 3);
+      assert.equal(s.requests[0].method, 'GET');
+      assert.equal(s.requests[0].url, '/cubejs-api/v1/meta');
+    } finally {
+      await s.close();
+    }
+  });
+
+  it('reports a cube without measures as a protocol error naming the field', async () => {
+    const s = await startServer((_req, res) =>
+      sendJson(res, 200, { cubes: [{ name: 'x', dimensions: [] }] }),
+    );
+    try {
+      const e = await apiErr(() => dc(s).meta());
+      assert.equal(e.kind, 'protocol');
+      assert.match(e.message, /cubes\[0\]\.measures/);
+    } finally {
+      await s.close();
+    }
+  });
+});
