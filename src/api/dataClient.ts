@@ -2,7 +2,7 @@
 // data model's metadata (cached per deployment).
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
-import { ApiError, zodProtocolError } from './errors';
+import { ApiError, isApiError, zodProtocolError } from './errors';
 import { HttpClient, cancelledError, sleep, type NetworkSettings, type RetryPolicy } from './http';
 import type { ApiLogger } from './log';
 import type { DispatcherRegistry } from './net/agents';
@@ -209,6 +209,8 @@ export class DataClient {
     if (opts.timezone) body.timezone = opts.timezone;
     if (opts.cache) body.cache = opts.cache;
     if (opts.throwContinueWait !== false) body.throwContinueWait = true;
+    const maxEarlyResets = this.opts.retry?.retries ?? 2;
+    let earlyResets = 0;
     try {
       for (let attempt = 1; ; attempt++) {
         deadline.check();
@@ -224,44 +226,55 @@ export class DataClient {
         });
         let lines = 0;
         let continueWait = false;
-        for await (const { value, line } of ndjsonLines(res.body, { maxLineBytes: this.opts.maxLineBytes })) {
-          if (!isRecord(value)) {
-            throw new ApiError('protocol', `Line ${line} of the SQL result is not a JSON object.`, {
-              line,
-              requestId: res.requestId,
-            });
-          }
-          if (value.data !== undefined) {
-            if (!Array.isArray(value.data)) {
-              throw new ApiError(
-                'protocol',
-                `Line ${line} of the SQL result has a "data" field that is not an array.`,
-                {
-                  line,
-                  requestId: res.requestId,
-                },
-              );
+        try {
+          for await (const { value, line } of ndjsonLines(res.body, {
+            maxLineBytes: this.opts.maxLineBytes,
+          })) {
+            if (!isRecord(value)) {
+              throw new ApiError('protocol', `Line ${line} of the SQL result is not a JSON object.`, {
+                line,
+                requestId: res.requestId,
+              });
             }
-            lines++;
-            yield { type: 'rows', rows: value.data as unknown[][] };
-          } else if (value.schema !== undefined) {
-            const parsed = CubeSqlSchemaLineSchema.safeParse(value);
-            if (!parsed.success)
-              throw zodProtocolError(parsed.error, `line ${line} of POST /v1/cubesql`, res.requestId);
-            lines++;
-            yield {
-              type: 'schema',
-              schema: parsed.data.schema,
-              lastRefreshTime: parsed.data.lastRefreshTime,
-            };
-          } else if (typeof value.error === 'string') {
-            if (value.error === CONTINUE_WAIT && lines === 0) {
-              continueWait = true;
-              break;
+            if (value.data !== undefined) {
+              if (!Array.isArray(value.data)) {
+                throw new ApiError(
+                  'protocol',
+                  `Line ${line} of the SQL result has a "data" field that is not an array.`,
+                  {
+                    line,
+                    requestId: res.requestId,
+                  },
+                );
+              }
+              lines++;
+              yield { type: 'rows', rows: value.data as unknown[][] };
+            } else if (value.schema !== undefined) {
+              const parsed = CubeSqlSchemaLineSchema.safeParse(value);
+              if (!parsed.success)
+                throw zodProtocolError(parsed.error, `line ${line} of POST /v1/cubesql`, res.requestId);
+              lines++;
+              yield {
+                type: 'schema',
+                schema: parsed.data.schema,
+                lastRefreshTime: parsed.data.lastRefreshTime,
+              };
+            } else if (typeof value.error === 'string') {
+              if (value.error === CONTINUE_WAIT && lines === 0) {
+                continueWait = true;
+                break;
+              }
+              throw dataBodyError(value, res.requestId);
             }
-            throw dataBodyError(value, res.requestId);
+            // Any other line shape is a newer server's addition: skip it.
           }
-          // Any other line shape is a newer server's addition: skip it.
+        } catch (e) {
+          // A connection cut before anything was yielded: the query is idempotent, so ask again.
+          if (lines === 0 && isApiError(e) && e.kind === 'network' && earlyResets < maxEarlyResets) {
+            earlyResets++;
+            continue;
+          }
+          throw e;
         }
         if (!continueWait) {
           if (lines === 0) {

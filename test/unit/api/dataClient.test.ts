@@ -341,6 +341,25 @@ describe('api/dataClient: cubesql', () => {
     }
   });
 
+  it('re-posts when the connection is cut before the first line', async () => {
+    const s = await startServer((_req, res, _b, n) => {
+      ndjsonHead(res);
+      if (n === 1) {
+        res.write('{"sch');
+        setTimeout(() => res.socket?.destroy(), 5);
+        return;
+      }
+      res.end('{"schema":[{"name":"a","column_type":"Int64"}]}\n{"data":[["1"]]}\n');
+    });
+    try {
+      const got = await collect(dc(s).cubesql('SELECT a'));
+      assert.deepEqual(got[1], { type: 'rows', rows: [['1']] });
+      assert.equal(s.requests.length, 2);
+    } finally {
+      await s.close();
+    }
+  });
+
   it('cancels a stream in progress', async () => {
     const s = await startServer((_req, res) => {
       ndjsonHead(res);
