@@ -1,0 +1,40 @@
+// Server text is data, never markup. Labels and descriptions are plain strings in VS Code, but a
+// newline or a control character still breaks the row, and tooltips built as MarkdownString would
+// render links, images and command URIs: everything from the server goes through here first.
+
+const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g;
+
+/** One line of plain text: control characters and newlines become spaces, long text is cut. */
+export function plainText(value: unknown, max = 200): string {
+  const s = value === undefined || value === null ? '' : String(value);
+  const one = s.replace(CONTROL, ' ').replace(/\s+/g, ' ').trim();
+  return one.length > max ? `${one.slice(0, max - 1)}…` : one;
+}
+
+/**
+ * Escapes Markdown so the text renders literally inside a MarkdownString (which the explorer also
+ * builds with `isTrusted: false` and `supportHtml: false`): every punctuation character Markdown or
+ * HTML gives a meaning to gets a backslash.
+ */
+export function escapeMarkdown(value: unknown, max = 500): string {
+  return plainText(value, max).replace(/[\\`*_{}[\]()#+\-.!|<>~&:"'=$%@^]/g, (c) => `\\${c}`);
+}
+
+/** `key: value` lines for a tooltip, each value escaped; undefined and empty values are skipped. */
+export function tooltipLines(title: string, fields: [string, unknown][]): string {
+  const lines = [`**${escapeMarkdown(title)}**`];
+  for (const [k, v] of fields) {
+    if (v === undefined || v === null || v === '') continue;
+    lines.push(`${escapeMarkdown(k)}: ${escapeMarkdown(typeof v === 'object' ? JSON.stringify(v) : v)}`);
+  }
+  return lines.join('  \n');
+}
+
+/** The name a server object is known by, falling back to its id. */
+export function displayName(item: Record<string, unknown>, ...keys: string[]): string {
+  for (const k of [...keys, 'name', 'title']) {
+    const v = item[k];
+    if (typeof v === 'string' && v.trim() !== '') return plainText(v);
+  }
+  return `#${plainText(item['id'])}`;
+}
