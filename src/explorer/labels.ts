@@ -2,6 +2,7 @@
 // newline or a control character still breaks the row, and tooltips built as MarkdownString would
 // render links, images and command URIs: everything from the server goes through here first.
 
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
 const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g;
 
 /** One line of plain text: control characters and newlines become spaces, long text is cut. */
