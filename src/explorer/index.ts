@@ -1,0 +1,67 @@
+// The explorer feature: the tree view of the active profile's platform and its commands.
+import * as vscode from 'vscode';
+import type { Services } from '../services';
+import { ExplorerCommands } from './explorerCommands';
+import { ExplorerProvider, PAGE_SIZE_SETTING } from './explorerProvider';
+import { EXPLORER_VIEW_ID } from './ids';
+import { JSON_SCHEME, JsonDocumentProvider } from './jsonDocumentProvider';
+import type { ExplorerNode } from './nodes/types';
+import { ScriptedPrompter, type Prompter } from './prompter';
+
+/** What the explorer exposes to tests and to other features through the extension's API. */
+export interface ExplorerApi {
+  readonly provider: ExplorerProvider;
+  readonly view: vscode.TreeView<ExplorerNode>;
+  readonly commands: ExplorerCommands;
+  /** Answers the flows' questions from `answers` until `restore()` (tests drive flows with it). */
+  script(answers: (string | number | boolean | undefined)[], confirm?: boolean): ScriptedPrompter;
+  usePrompter(p: Prompter | undefined): void;
+}
+
+export function createExplorer(services: Services): { api: ExplorerApi; disposables: vscode.Disposable[] } {
+  const provider = new ExplorerProvider(() => services.clients.platform());
+  const view = vscode.window.createTreeView(EXPLORER_VIEW_ID, {
+    treeDataProvider: provider,
+    showCollapseAll: true,
+    canSelectMany: false,
+  });
+  const json = new JsonDocumentProvider();
+  const commands = new ExplorerCommands({ services, provider, view, json });
+  const updateDescription = () => {
+    view.description = provider.description();
+    // Shows the "clear" entries of the view's title menu only while a search, sort or filter is active.
+    void vscode.commands.executeCommand(
+      'setContext',
+      'dashboardPlatform.explorer.hasQuery',
+      !!view.description,
+    );
+  };
+  const disposables: vscode.Disposable[] = [
+    provider,
+    view,
+    json,
+    vscode.workspace.registerTextDocumentContentProvider(JSON_SCHEME, json),
+    ...commands.register(),
+    provider.onDidChangeDescription(updateDescription),
+    services.clients.onDidChange(() => provider.refresh()),
+    vscode.workspace.onDidChangeConfiguration((e) => {
+      if (e.affectsConfiguration(PAGE_SIZE_SETTING)) provider.refresh();
+    }),
+  ];
+  const api: ExplorerApi = {
+    provider,
+    view,
+    commands,
+    script(answers, confirm = true) {
+      const p = new ScriptedPrompter(answers, confirm);
+      commands.usePrompter(p);
+      return p;
+    },
+    usePrompter: (p) => commands.usePrompter(p),
+  };
+  return { api, disposables };
+}
+
+export function register(services: Services): vscode.Disposable[] {
+  return createExplorer(services).disposables;
+}

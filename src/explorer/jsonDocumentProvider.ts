@@ -1,0 +1,37 @@
+// Read-only editors of server objects: a `dashboard-platform-json:` document per object, with the
+// JSON pretty-printed. Content providers' documents cannot be edited or saved, which is the point.
+import * as vscode from 'vscode';
+
+export const JSON_SCHEME = 'dashboard-platform-json';
+
+export class JsonDocumentProvider implements vscode.TextDocumentContentProvider, vscode.Disposable {
+  private readonly contents = new Map<string, string>();
+  private readonly changed = new vscode.EventEmitter<vscode.Uri>();
+  readonly onDidChange = this.changed.event;
+
+  provideTextDocumentContent(uri: vscode.Uri): string {
+    return (
+      this.contents.get(uri.toString()) ??
+      '// This object is no longer loaded. Open it again from the explorer.\n'
+    );
+  }
+
+  /** Opens (or updates) the read-only document for `key` and shows it. */
+  async show(key: string, title: string, value: unknown): Promise<vscode.TextDocument> {
+    const safeTitle = title.replace(/[^\w.-]+/g, '-').replace(/^-+|-+$/g, '') || 'object';
+    const uri = vscode.Uri.from({ scheme: JSON_SCHEME, path: `/${safeTitle}.json`, query: key });
+    const text = `${JSON.stringify(value, null, 2)}\n`;
+    const existed = this.contents.has(uri.toString());
+    this.contents.set(uri.toString(), text);
+    if (existed) this.changed.fire(uri);
+    let doc = await vscode.workspace.openTextDocument(uri);
+    if (doc.languageId !== 'json') doc = await vscode.languages.setTextDocumentLanguage(doc, 'json');
+    await vscode.window.showTextDocument(doc, { preview: true });
+    return doc;
+  }
+
+  dispose(): void {
+    this.changed.dispose();
+    this.contents.clear();
+  }
+}

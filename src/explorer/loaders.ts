@@ -1,0 +1,136 @@
+// What each list of the explorer fetches, as plain functions of a client: one request a page, the
+// query built from the list's own state. No `vscode` here (the benchmark drives these in Node).
+import type { Page, PageParams } from '../api/paging';
+import type { NotificationFilter } from './notificationFilter';
+import type { PageFetcher } from './pagedList';
+
+/** Any server object: the explorer reads fields defensively and shows the rest as JSON. */
+export type Item = Record<string, unknown>;
+
+export type ReportSort = 'name' | 'createdAt' | 'updatedAt' | 'lastViewedAt';
+export const REPORT_SORTS: readonly ReportSort[] = ['name', 'createdAt', 'updatedAt', 'lastViewedAt'];
+
+export interface ReportQuery {
+  search?: string;
+  sortBy?: ReportSort;
+  folderId?: number;
+  externalWorkbookId?: string;
+}
+
+/**
+ * The part of PlatformClient the explorer's lists use. Structural, so the real client and test
+ * doubles both fit; every method takes an optional trailing AbortSignal.
+ */
+export interface ListingClient {
+  listDeployments(p?: PageParams, signal?: AbortSignal): Promise<Page<Item>>;
+  listEnvironments(deploymentId: number, p?: PageParams, signal?: AbortSignal): Promise<Page<Item>>;
+  listEnvVars(deploymentId: number, p?: PageParams, signal?: AbortSignal): Promise<Page<Item>>;
+  listFolders(
+    deploymentId: number,
+    p?: PageParams & { parentId?: number },
+    signal?: AbortSignal,
+  ): Promise<Page<Item>>;
+  listReports(deploymentId: number, p?: PageParams & ReportQuery, signal?: AbortSignal): Promise<Page<Item>>;
+  listWorkbooks(deploymentId: number, p?: PageParams, signal?: AbortSignal): Promise<Page<Item>>;
+  listNotifications(
+    deploymentId: number,
+    q?: PageParams & NotificationFilter,
+    signal?: AbortSignal,
+  ): Promise<Page<Item>>;
+  listRecipients(
+    deploymentId: number,
+    notificationId: number,
+    signal?: AbortSignal,
+  ): Promise<Page<Item> | Item[]>;
+  listUsers(p?: PageParams, signal?: AbortSignal): Promise<Page<Item>>;
+}
+
+export type ListKind =
+  | 'deployments'
+  | 'environments'
+  | 'folders'
+  | 'reports'
+  | 'workbooks'
+  | 'notifications'
+  | 'envVars'
+  | 'users'
+  | 'recipients';
+
+export interface ListSpec {
+  kind: ListKind;
+  deploymentId?: number;
+  /** Folders: the parent folder (undefined = top level). */
+  parentId?: number;
+  /** Recipients: the notification. */
+  notificationId?: number;
+  reportQuery?: ReportQuery;
+  notificationFilter?: NotificationFilter;
+}
+
+/** Why a list shows only one page, or undefined when it pages normally. */
+export function singlePageReason(spec: ListSpec): string | undefined {
+  if (spec.kind === 'reports' && spec.reportQuery?.sortBy === 'lastViewedAt')
+    return 'Sorted by last viewed: the server cannot page this order, so only the first page is shown.';
+  return undefined;
+}
+
+function page(p: { first: number; after?: string }): PageParams {
+  return p.after !== undefined ? { first: p.first, after: p.after } : { first: p.first };
+}
+
+function defined<T extends object>(o: T): Partial<T> {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined && v !== '')) as Partial<T>;
+}
+
+function need(n: number | undefined, what: string): number {
+  if (n === undefined) throw new Error(`The ${what} list has no deployment.`);
+  return n;
+}
+
+/** The page fetcher of one list: `client` is resolved per request, so a profile switch applies at once. */
+export function fetcherFor(spec: ListSpec, client: () => Promise<ListingClient>): PageFetcher<Item> {
+  return async (p) => {
+    const c = await client();
+    const s = p.signal;
+    switch (spec.kind) {
+      case 'deployments':
+        return c.listDeployments(page(p), s);
+      case 'environments':
+        return c.listEnvironments(need(spec.deploymentId, 'environments'), page(p), s);
+      case 'envVars':
+        return c.listEnvVars(need(spec.deploymentId, 'env variables'), page(p), s);
+      case 'folders':
+        return c.listFolders(
+          need(spec.deploymentId, 'folders'),
+          { ...page(p), ...(spec.parentId !== undefined ? { parentId: spec.parentId } : {}) },
+          s,
+        );
+      case 'reports':
+        return c.listReports(
+          need(spec.deploymentId, 'reports'),
+          // lastViewedAt cannot page: never send a cursor with it (the list asks for one page only).
+          { ...page(p), ...defined(spec.reportQuery ?? {}) },
+          s,
+        );
+      case 'workbooks':
+        return c.listWorkbooks(need(spec.deploymentId, 'workbooks'), page(p), s);
+      case 'notifications':
+        return c.listNotifications(
+          need(spec.deploymentId, 'notifications'),
+          { ...page(p), ...defined(spec.notificationFilter ?? {}) },
+          s,
+        );
+      case 'users':
+        return c.listUsers(page(p), s);
+      case 'recipients': {
+        const r = await c.listRecipients(
+          need(spec.deploymentId, 'recipients'),
+          need(spec.notificationId, 'recipients'),
+          s,
+        );
+        // Recipients come back in one response; shown as a single page.
+        return Array.isArray(r) ? { items: r, pageInfo: null } : { items: r.items, pageInfo: null };
+      }
+    }
+  };
+}

@@ -1,0 +1,92 @@
+// Nodes for single server objects, and the factories each list uses to build them. Folders and
+// notifications are items that are lists too (subfolders; recipients).
+import * as vscode from 'vscode';
+import type { Item } from '../loaders';
+import { ListNode, type ItemNodeFactory } from './listNode';
+import {
+  envVarLook,
+  environmentLook,
+  folderLook,
+  notificationLook,
+  recipientLook,
+  reportLook,
+  userLook,
+  workbookLook,
+  type Look,
+} from './render';
+import { ExplorerNode, type NodeKind, type TreeContext } from './types';
+
+export class ItemNode extends ExplorerNode {
+  constructor(
+    readonly kind: NodeKind,
+    parent: ExplorerNode,
+    private readonly item: Item,
+    private readonly look: (i: Item) => Look,
+  ) {
+    super(`${parent.id}/${kind}:${String(item['id'] ?? item['name'])}`, parent);
+  }
+
+  override get data(): Item {
+    return this.item;
+  }
+
+  toTreeItem(): vscode.TreeItem {
+    const l = this.look(this.item);
+    const t = new vscode.TreeItem(l.label, vscode.TreeItemCollapsibleState.None);
+    t.id = this.id;
+    if (l.description !== undefined) t.description = l.description;
+    t.iconPath = l.icon;
+    t.tooltip = l.tooltip;
+    t.contextValue = l.contextValue;
+    return t;
+  }
+}
+
+function leaf(kind: NodeKind, look: (i: Item) => Look): ItemNodeFactory {
+  return (list, item) => new ItemNode(kind, list, item, look);
+}
+
+export const environmentItem = leaf('environment', environmentLook);
+export const reportItem = leaf('report', reportLook);
+export const workbookItem = leaf('workbook', workbookLook);
+export const envVarItem = leaf('envVar', envVarLook);
+export const userItem = leaf('user', userLook);
+export const recipientItem = leaf('recipient', recipientLook);
+
+/** A folder: an item whose children are its subfolders (one paged request each level). */
+export function folderItem(ctx: TreeContext): ItemNodeFactory {
+  const make: ItemNodeFactory = (list, item) => {
+    const id = Number(item['id']);
+    return new ListNode(
+      ctx,
+      `${list.id}/folder:${id}`,
+      list,
+      'folder',
+      { kind: 'folders', deploymentId: list.deploymentId, parentId: id },
+      () => {
+        const l = folderLook(item);
+        return { ...l, emptyLabel: 'No subfolders' };
+      },
+      make,
+      item,
+    );
+  };
+  return make;
+}
+
+/** A notification: an item whose children are its recipients. */
+export function notificationItem(ctx: TreeContext): ItemNodeFactory {
+  return (list, item) => {
+    const id = Number(item['id']);
+    return new ListNode(
+      ctx,
+      `${list.id}/notification:${id}`,
+      list,
+      'notification',
+      { kind: 'recipients', deploymentId: list.deploymentId, notificationId: id },
+      () => ({ ...notificationLook(item), emptyLabel: 'No recipients' }),
+      recipientItem,
+      item,
+    );
+  };
+}

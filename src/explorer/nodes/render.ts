@@ -1,0 +1,198 @@
+// How each kind of server object looks in the tree: label, description, icon, tooltip and the
+// contextValue its menus key on. Every server string goes through labels.ts.
+import * as vscode from 'vscode';
+import { displayName, plainText, tooltipLines } from '../labels';
+import type { Item } from '../loaders';
+
+export interface Look {
+  label: string;
+  description?: string;
+  icon: vscode.ThemeIcon;
+  contextValue: string;
+  tooltip: vscode.MarkdownString;
+}
+
+/** A tooltip that renders nothing but the (already escaped) text: no HTML, no command links. */
+export function safeTooltip(markdown: string): vscode.MarkdownString {
+  const md = new vscode.MarkdownString(markdown, false);
+  md.isTrusted = false;
+  md.supportHtml = false;
+  return md;
+}
+
+function str(v: unknown): string | undefined {
+  return typeof v === 'string' && v !== '' ? v : typeof v === 'number' ? String(v) : undefined;
+}
+
+export function deploymentLook(d: Item): Look {
+  return {
+    label: displayName(d),
+    description: `#${plainText(d['id'])}`,
+    icon: new vscode.ThemeIcon('server-environment'),
+    contextValue: 'dp.deployment',
+    tooltip: safeTooltip(
+      tooltipLines(displayName(d), [
+        ['id', d['id']],
+        ['url', d['deploymentUrl']],
+        ['creation step', d['creationStep']],
+      ]),
+    ),
+  };
+}
+
+export function environmentLook(e: Item): Look {
+  const branch = str(e['branch']);
+  return {
+    label: plainText(e['type'] ?? `Environment ${plainText(e['id'])}`),
+    ...(branch !== undefined ? { description: plainText(branch) } : {}),
+    icon: new vscode.ThemeIcon('layers'),
+    contextValue: 'dp.environment',
+    tooltip: safeTooltip(
+      tooltipLines(`Environment ${plainText(e['id'])}`, [
+        ['type', e['type']],
+        ['branch', branch],
+      ]),
+    ),
+  };
+}
+
+export function folderLook(f: Item): Look {
+  return {
+    label: displayName(f),
+    icon: vscode.ThemeIcon.Folder,
+    contextValue: 'dp.folder',
+    tooltip: safeTooltip(
+      tooltipLines(displayName(f), [
+        ['id', f['id']],
+        ['path', f['folderPath']],
+      ]),
+    ),
+  };
+}
+
+export function reportLook(r: Item): Look {
+  const publicId = str(r['publicId']);
+  const workbook = str(r['externalWorkbookId']);
+  return {
+    label: displayName(r, 'name', 'title'),
+    ...(workbook !== undefined ? { description: `↔ ${plainText(workbook, 40)}` } : {}),
+    icon: new vscode.ThemeIcon('graph'),
+    contextValue: publicId !== undefined ? 'dp.report.public' : 'dp.report',
+    tooltip: safeTooltip(
+      tooltipLines(displayName(r, 'name', 'title'), [
+        ['id', r['id']],
+        ['public id', publicId],
+        ['folder', r['folderId']],
+        ['updated', r['updatedAt']],
+        ['external workbook', workbook],
+        ['result location', r['resultLocation']],
+      ]),
+    ),
+  };
+}
+
+export function workbookLook(w: Item): Look {
+  const published = w['dashboardPublished'] ?? w['publishedDashboard'];
+  return {
+    label: displayName(w),
+    ...(published ? { description: 'published' } : {}),
+    icon: new vscode.ThemeIcon('notebook'),
+    contextValue: 'dp.workbook',
+    tooltip: safeTooltip(
+      tooltipLines(displayName(w), [
+        ['id', w['id']],
+        ['slug', w['slug']],
+        ['updated', w['updatedAt']],
+      ]),
+    ),
+  };
+}
+
+export function notificationLook(n: Item): Look {
+  const enabled = n['isEnabled'] === true;
+  const schedule = plainText(n['humanReadableSchedule'] ?? n['cronExpression'] ?? `Notification ${n['id']}`);
+  return {
+    label: schedule,
+    description: [plainText(n['timezone']), plainText(n['notificationFormat'])]
+      .filter((s) => s !== '')
+      .join(' · '),
+    icon: new vscode.ThemeIcon(
+      enabled ? 'bell' : 'bell-slash',
+      enabled ? undefined : new vscode.ThemeColor('disabledForeground'),
+    ),
+    contextValue: enabled ? 'dp.notification.enabled' : 'dp.notification.disabled',
+    tooltip: safeTooltip(
+      tooltipLines(schedule, [
+        ['id', n['id']],
+        ['dashboard', n['dashboardId']],
+        ['cron', n['cronExpression']],
+        ['timezone', n['timezone']],
+        ['format', n['notificationFormat']],
+        ['enabled', enabled ? 'yes' : 'no'],
+      ]),
+    ),
+  };
+}
+
+export function recipientLook(r: Item): Look {
+  const type = plainText(r['type']);
+  const who =
+    str(r['email']) ??
+    str(r['username']) ??
+    (str(r['externalId']) !== undefined
+      ? `${plainText(r['embedTenantName'])}/${plainText(r['externalId'])}`
+      : undefined) ??
+    str(r['channelName']) ??
+    str(r['channelId']) ??
+    str(r['userId']) ??
+    '(recipient)';
+  const icon = type === 'SLACK' ? 'comment-discussion' : type === 'EMBED_USER' ? 'organization' : 'person';
+  return {
+    label: plainText(who),
+    description: type,
+    icon: new vscode.ThemeIcon(icon),
+    contextValue: 'dp.recipient',
+    tooltip: safeTooltip(
+      tooltipLines(plainText(who), [
+        ['type', type],
+        ['user id', r['userId']],
+        ['embed user id', r['embedUserId']],
+        ['tenant', r['embedTenantName']],
+        ['external id', r['externalId']],
+        ['channel', r['channelId']],
+      ]),
+    ),
+  };
+}
+
+export function envVarLook(v: Item): Look {
+  // Values may be secrets: the row shows the name only; "Open as JSON" shows everything on request.
+  return {
+    label: displayName(v),
+    description: '••••',
+    icon: new vscode.ThemeIcon('symbol-variable'),
+    contextValue: 'dp.envVar',
+    tooltip: safeTooltip(tooltipLines(displayName(v), [['value', 'hidden (open as JSON to see it)']])),
+  };
+}
+
+export function userLook(u: Item): Look {
+  const admin = u['isAdmin'] === true;
+  const label = plainText(u['email'] ?? u['username'] ?? `User ${u['id']}`);
+  return {
+    label,
+    description: [admin ? 'admin' : '', u['isDeactivated'] === true ? 'deactivated' : '']
+      .filter(Boolean)
+      .join(' · '),
+    icon: new vscode.ThemeIcon(admin ? 'shield' : 'person'),
+    contextValue: 'dp.user',
+    tooltip: safeTooltip(
+      tooltipLines(label, [
+        ['id', u['id']],
+        ['username', u['username']],
+        ['name', u['firstName']],
+        ['last login', u['lastLogin']],
+      ]),
+    ),
+  };
+}

@@ -1,0 +1,73 @@
+// The rows a list shows besides its items: "Load more", an error with Retry, "empty", and notes.
+import * as vscode from 'vscode';
+import { ExplorerCommand } from '../ids';
+import { plainText } from '../labels';
+import { ExplorerNode } from './types';
+
+export class LoadMoreNode extends ExplorerNode {
+  readonly kind = 'loadMore';
+  constructor(
+    parent: ExplorerNode,
+    private readonly shown: number,
+  ) {
+    // One id per list: the row stays in place (and selected) while pages are appended above it.
+    super(`${parent.id}/~more`, parent);
+  }
+  toTreeItem(): vscode.TreeItem {
+    const item = new vscode.TreeItem('Load more', vscode.TreeItemCollapsibleState.None);
+    item.id = this.id;
+    item.description = `${this.shown} shown`;
+    item.iconPath = new vscode.ThemeIcon('fold-down');
+    item.contextValue = 'dp.loadMore';
+    item.tooltip = 'Fetch the next page';
+    item.command = { command: ExplorerCommand.loadMore, title: 'Load more', arguments: [this.parent] };
+    return item;
+  }
+}
+
+export class ErrorNode extends ExplorerNode {
+  readonly kind = 'error';
+  constructor(
+    parent: ExplorerNode,
+    readonly message: string,
+    private readonly retryable = true,
+  ) {
+    super(`${parent.id}/~error`, parent);
+  }
+  toTreeItem(): vscode.TreeItem {
+    const item = new vscode.TreeItem(plainText(this.message, 300), vscode.TreeItemCollapsibleState.None);
+    item.id = this.id;
+    item.iconPath = new vscode.ThemeIcon('error', new vscode.ThemeColor('errorForeground'));
+    item.tooltip = plainText(this.message, 2000);
+    if (this.retryable) {
+      item.description = 'Retry';
+      item.contextValue = 'dp.error';
+      item.command = { command: ExplorerCommand.retry, title: 'Retry', arguments: [this.parent] };
+    } else {
+      item.contextValue = 'dp.message';
+    }
+    return item;
+  }
+}
+
+export class InfoNode extends ExplorerNode {
+  readonly kind: 'empty' | 'info';
+  constructor(
+    parent: ExplorerNode,
+    suffix: string,
+    readonly label: string,
+    kind: 'empty' | 'info' = 'info',
+    private readonly icon = kind === 'empty' ? 'circle-slash' : 'info',
+  ) {
+    super(`${parent.id}/~${suffix}`, parent);
+    this.kind = kind;
+  }
+  toTreeItem(): vscode.TreeItem {
+    const item = new vscode.TreeItem(this.label, vscode.TreeItemCollapsibleState.None);
+    item.id = this.id;
+    item.iconPath = new vscode.ThemeIcon(this.icon);
+    item.tooltip = this.label;
+    item.contextValue = this.kind === 'empty' ? 'dp.empty' : 'dp.message';
+    return item;
+  }
+}
