@@ -1,0 +1,45 @@
+// The one catch per command: log the failure, show a message with "Show Logs", stay silent on
+// cancellation. ApiError messages are already sentences for the user, so they are shown as they are.
+import * as vscode from 'vscode';
+import { isApiError } from './api/errors';
+import { COMMANDS, type CommandSpec } from './commands';
+import type { Services } from './services';
+import { errorMessage, isCancellation } from './log';
+
+export const SHOW_LOGS = 'Show Logs';
+
+/** Runs `fn`, reporting any failure to the user. Returns `fn`'s result, or undefined on failure. */
+export async function runCommand<T>(
+  services: Pick<Services, 'log'>,
+  fn: () => T | Promise<T>,
+  what = 'Command',
+): Promise<T | undefined> {
+  try {
+    return await fn();
+  } catch (e) {
+    if (isCancellation(e)) {
+      services.log.debug(`${what} cancelled`);
+      return undefined;
+    }
+    const message = errorMessage(e);
+    services.log.error(`${what} failed: ${message}`);
+    if (!isApiError(e) && e instanceof Error && e.stack) services.log.trace(e.stack);
+    void vscode.window.showErrorMessage(message, SHOW_LOGS).then((choice) => {
+      if (choice === SHOW_LOGS) services.log.show(true);
+    });
+    return undefined;
+  }
+}
+
+/** registerCommand + runCommand. The handler's result is returned to the caller (tests, other features). */
+export function registerCommand(
+  services: Pick<Services, 'log'>,
+  command: CommandSpec,
+  handler: (...args: never[]) => unknown,
+): vscode.Disposable {
+  return vscode.commands.registerCommand(command.id, (...args: unknown[]) =>
+    runCommand(services, () => (handler as (...a: unknown[]) => unknown)(...args), command.title),
+  );
+}
+
+export { COMMANDS };

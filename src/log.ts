@@ -1,0 +1,117 @@
+// The extension's one log. `createRedactingLog` wraps a LogOutputChannel so that every line (and
+// every error message) goes through `redact` from src/api/log.ts together with the secrets the
+// extension currently knows (tokens from SecretStorage, env vars, the sandbox). It only imports
+// vscode types, so the wrapping is unit-testable in plain Node with a fake channel.
+import type * as vscode from 'vscode';
+import { isApiError } from './api/errors';
+import { redact, type ApiLogger } from './api/log';
+
+/** Secrets known at run time; redacted from every log line even when no pattern matches them. */
+export class KnownSecrets {
+  private readonly values = new Set<string>();
+
+  add(...secrets: (string | undefined)[]): void {
+    for (const s of secrets) if (s && s.length >= 4) this.values.add(s);
+  }
+
+  delete(secret: string | undefined): void {
+    if (secret) this.values.delete(secret);
+  }
+
+  list(): string[] {
+    return [...this.values];
+  }
+}
+
+export function redactText(text: string, secrets: KnownSecrets): string {
+  return redact(text, secrets.list());
+}
+
+/** Error -> redacted one-line description (stack only at trace level, and redacted too). */
+function describe(value: unknown, secrets: KnownSecrets): string {
+  if (value instanceof Error) {
+    const extra = (value as { requestId?: string }).requestId;
+    return redactText(`${value.name}: ${value.message}${extra ? ` (request id ${extra})` : ''}`, secrets);
+  }
+  if (typeof value === 'string') return redactText(value, secrets);
+  try {
+    return redactText(JSON.stringify(value), secrets);
+  } catch {
+    return redactText(String(value), secrets);
+  }
+}
+
+function line(message: string | Error, args: unknown[], secrets: KnownSecrets): string {
+  const parts = [describe(message, secrets), ...args.map((a) => describe(a, secrets))];
+  return parts.join(' ');
+}
+
+/** A LogOutputChannel that redacts every message before it reaches `inner`. */
+export function createRedactingLog(
+  inner: vscode.LogOutputChannel,
+  secrets: KnownSecrets,
+): vscode.LogOutputChannel {
+  const r = (t: string): string => redactText(t, secrets);
+  const wrapped: vscode.LogOutputChannel = {
+    get name() {
+      return inner.name;
+    },
+    get logLevel() {
+      return inner.logLevel;
+    },
+    get onDidChangeLogLevel() {
+      return inner.onDidChangeLogLevel;
+    },
+    trace: (m: string, ...args: unknown[]) => inner.trace(line(m, args, secrets)),
+    debug: (m: string, ...args: unknown[]) => inner.debug(line(m, args, secrets)),
+    info: (m: string, ...args: unknown[]) => inner.info(line(m, args, secrets)),
+    warn: (m: string, ...args: unknown[]) => inner.warn(line(m, args, secrets)),
+    error: (m: string | Error, ...args: unknown[]) => inner.error(line(m, args, secrets)),
+    append: (v: string) => inner.append(r(v)),
+    appendLine: (v: string) => inner.appendLine(r(v)),
+    replace: (v: string) => inner.replace(r(v)),
+    clear: () => inner.clear(),
+    show: ((a?: unknown, b?: boolean) =>
+      typeof a === 'boolean' || a === undefined
+        ? inner.show(a)
+        : inner.show(a as vscode.ViewColumn, b)) as vscode.LogOutputChannel['show'],
+    hide: () => inner.hide(),
+    dispose: () => inner.dispose(),
+  };
+  return wrapped;
+}
+
+/** The log as an ApiLogger for src/api clients (already redacted by the channel). */
+export function apiLogger(log: vscode.LogOutputChannel): ApiLogger {
+  return {
+    trace: (m) => log.trace(m),
+    debug: (m) => log.debug(m),
+    info: (m) => log.info(m),
+    warn: (m) => log.warn(m),
+    error: (m) => log.error(m),
+  };
+}
+
+// How an unknown thrown value becomes a message for the user.
+
+/** Thrown by flows when the user dismisses an input; never reported. */
+export class UserCancelled extends Error {
+  override readonly name = 'UserCancelled';
+  constructor() {
+    super('Cancelled');
+  }
+}
+
+export function isCancellation(e: unknown): boolean {
+  if (e instanceof UserCancelled) return true;
+  if (isApiError(e)) return e.kind === 'cancelled';
+  if (e instanceof Error)
+    return e.name === 'AbortError' || e.name === 'Canceled' || e.name === 'CancellationError';
+  return false;
+}
+
+export function errorMessage(e: unknown): string {
+  if (isApiError(e)) return e.message;
+  if (e instanceof Error) return redact(e.message || e.name);
+  return redact(String(e));
+}

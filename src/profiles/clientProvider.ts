@@ -1,0 +1,252 @@
+// Builds the API clients for the active profile, caches them per profile, and drops (closes) them
+// when the profile is switched or edited, its secrets change, or the network settings change.
+// A Data API token is minted from the platform token when the profile has none.
+import * as vscode from 'vscode';
+import { ApiError } from '../api/errors';
+import type { ApiLogger } from '../api/log';
+import type { NetworkSettings } from '../api/http';
+import { DataClient } from '../api/dataClient';
+import { AiClient, type SessionSettings } from '../api/aiClient';
+import type { PlatformClient } from '../api/platformClient';
+import { dataApiUrlOf, type Profile } from './profileModel';
+import type { ActiveProfile, ProfileService } from './profileService';
+
+export interface ClientProvider {
+  /** For the active profile; throws a clear error if there is none or it has no token. */
+  platform(): Promise<PlatformClient>;
+  /** Mints a Data API token when only a platform token is set (deployment: argument or the profile's default). */
+  data(deploymentId?: number): Promise<DataClient>;
+  /** `agentUrl` defaults to the profile's first agent. */
+  ai(agentUrl?: string): Promise<AiClient>;
+  /** From the profile (externalId, email). */
+  sessionSettings(): SessionSettings;
+  /** Profile switched or edited, secrets or network changed: drop cached state. */
+  readonly onDidChange: vscode.Event<void>;
+}
+
+export interface PlatformClientOptions {
+  baseUrl: string;
+  token: () => Promise<string | undefined>;
+  network?: NetworkSettings;
+  logger?: ApiLogger;
+}
+
+export interface ClientProviderDeps {
+  profiles: ProfileService;
+  logger: ApiLogger;
+  network: () => Promise<NetworkSettings>;
+  createPlatform: (opts: PlatformClientOptions) => PlatformClient;
+}
+
+interface Closable {
+  close?(): Promise<void>;
+}
+
+interface MintedToken {
+  token: string;
+  expiresAt: number;
+}
+
+/** Seconds-since-epoch `exp` of a JWT, or undefined. */
+export function jwtExpiry(token: string): number | undefined {
+  const payload = token.split('.')[1];
+  if (!payload) return undefined;
+  try {
+    const json = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as { exp?: unknown };
+    return typeof json.exp === 'number' ? json.exp * 1000 : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+const MINT_MARGIN_MS = 60_000;
+const MINT_DEFAULT_LIFETIME_MS = 10 * 60_000;
+
+class ProfileClients {
+  platform: PlatformClient | undefined;
+  readonly data = new Map<string, DataClient>();
+  readonly ai = new Map<string, AiClient>();
+  readonly minted = new Map<number, MintedToken>();
+
+  async close(): Promise<void> {
+    const all: Closable[] = [
+      this.platform as Closable | undefined,
+      ...this.data.values(),
+      ...this.ai.values(),
+    ].filter((c): c is Closable => !!c);
+    this.platform = undefined;
+    this.data.clear();
+    this.ai.clear();
+    this.minted.clear();
+    await Promise.allSettled(all.map((c) => c.close?.()));
+  }
+}
+
+export class ProfileClientProvider implements ClientProvider, vscode.Disposable {
+  private readonly emitter = new vscode.EventEmitter<void>();
+  readonly onDidChange = this.emitter.event;
+  private readonly cache = new Map<string, ProfileClients>();
+  private networkPromise: Promise<NetworkSettings> | undefined;
+  private readonly disposables: vscode.Disposable[] = [];
+
+  constructor(private readonly deps: ClientProviderDeps) {
+    const { profiles } = deps;
+    this.disposables.push(
+      profiles.onDidChangeActiveProfile(() => this.reset()),
+      profiles.onDidChangeProfiles(() => this.reset()),
+      profiles.onDidChangeSecrets(() => this.reset()),
+      this.emitter,
+    );
+  }
+
+  /** Drops every cached client (and the network settings) and fires onDidChange. */
+  reset(): void {
+    const old = [...this.cache.values()];
+    this.cache.clear();
+    this.networkPromise = undefined;
+    void Promise.allSettled(old.map((c) => c.close()));
+    this.emitter.fire();
+  }
+
+  private network(): Promise<NetworkSettings> {
+    this.networkPromise ??= this.deps.network();
+    return this.networkPromise;
+  }
+
+  private async current(): Promise<{ active: ActiveProfile; profile: Profile; clients: ProfileClients }> {
+    const active = this.deps.profiles.active();
+    if (!active) {
+      throw new Error(
+        'No Dashboard Platform profile is active. Add a profile or choose "Sandbox" from the status bar.',
+      );
+    }
+    let profile = active.profile;
+    if (active.isSandbox) {
+      const h = await this.deps.profiles.sandbox.start();
+      profile = { ...profile, platformUrl: h.urls.platform, dataApiUrl: h.urls.dataApi };
+      profile = this.deps.profiles.active()?.profile ?? profile;
+    }
+    const key = profile.name.toLowerCase();
+    let clients = this.cache.get(key);
+    if (!clients) {
+      clients = new ProfileClients();
+      this.cache.set(key, clients);
+    }
+    return { active, profile, clients };
+  }
+
+  private async requireSecret(
+    profile: Profile,
+    kind: 'platformToken' | 'dataApiToken' | 'aiApiKey',
+    what: string,
+  ): Promise<string> {
+    const found = await this.deps.profiles.getSecret(kind, profile.name);
+    if (!found) {
+      throw new ApiError(
+        'auth',
+        `Profile "${profile.name}" has no ${what}. Run "Dashboard Platform: Set Token…" to add one.`,
+        { code: 'SIGNED_OUT' },
+      );
+    }
+    return found.value;
+  }
+
+  async platform(): Promise<PlatformClient> {
+    const { profile, clients } = await this.current();
+    if (clients.platform) return clients.platform;
+    const name = profile.name;
+    await this.requireSecret(profile, 'platformToken', 'platform API token');
+    clients.platform = this.deps.createPlatform({
+      baseUrl: profile.platformUrl,
+      token: async () => (await this.deps.profiles.getSecret('platformToken', name))?.value,
+      network: await this.network(),
+      logger: this.deps.logger,
+    });
+    return clients.platform;
+  }
+
+  async data(deploymentId?: number): Promise<DataClient> {
+    const { profile, clients } = await this.current();
+    const name = profile.name;
+    const own = await this.deps.profiles.getSecret('dataApiToken', name);
+    const deployment = deploymentId ?? profile.defaultDeploymentId;
+    const cacheKey = own ? `token:${deployment ?? ''}` : `mint:${deployment ?? ''}`;
+    const cached = clients.data.get(cacheKey);
+    if (cached) return cached;
+    let token: () => Promise<string | undefined>;
+    if (own) {
+      token = async () => (await this.deps.profiles.getSecret('dataApiToken', name))?.value;
+    } else {
+      if (deployment === undefined) {
+        throw new ApiError(
+          'validation',
+          `Profile "${name}" has no Data API token and no default deployment to mint one for. Set a Data API token or a default deployment in the profile.`,
+        );
+      }
+      await this.requireSecret(
+        profile,
+        'platformToken',
+        'platform API token (needed to mint a Data API token)',
+      );
+      token = () => this.mint(clients, deployment);
+    }
+    const client = new DataClient({
+      baseUrl: dataApiUrlOf(profile),
+      token,
+      network: await this.network(),
+      logger: this.deps.logger,
+      cacheKey: deployment !== undefined ? String(deployment) : profile.name,
+    });
+    clients.data.set(cacheKey, client);
+    return client;
+  }
+
+  private async mint(clients: ProfileClients, deploymentId: number): Promise<string> {
+    const cached = clients.minted.get(deploymentId);
+    if (cached && cached.expiresAt - MINT_MARGIN_MS > Date.now()) return cached.token;
+    const platform = await this.platform();
+    const token = await platform.mintDataApiToken(deploymentId);
+    const expiresAt = jwtExpiry(token) ?? Date.now() + MINT_DEFAULT_LIFETIME_MS;
+    clients.minted.set(deploymentId, { token, expiresAt });
+    this.deps.logger.debug(`Minted a Data API token for deployment ${deploymentId}`);
+    return token;
+  }
+
+  async ai(agentUrl?: string): Promise<AiClient> {
+    const { profile, clients } = await this.current();
+    const url = agentUrl ?? profile.agents[0]?.url;
+    if (!url) {
+      throw new ApiError(
+        'validation',
+        `Profile "${profile.name}" has no AI agent. Edit the profile to add an agent URL.`,
+      );
+    }
+    const cached = clients.ai.get(url);
+    if (cached) return cached;
+    await this.requireSecret(profile, 'aiApiKey', 'AI API key');
+    const name = profile.name;
+    const client = new AiClient({
+      baseUrl: url,
+      apiKey: async () => (await this.deps.profiles.getSecret('aiApiKey', name))?.value,
+      network: await this.network(),
+      logger: this.deps.logger,
+    });
+    clients.ai.set(url, client);
+    return client;
+  }
+
+  sessionSettings(): SessionSettings {
+    const s = this.deps.profiles.active()?.profile.session;
+    return {
+      ...(s?.externalId ? { externalId: s.externalId } : {}),
+      ...(s?.email ? { email: s.email } : {}),
+    };
+  }
+
+  dispose(): void {
+    for (const d of this.disposables.splice(0)) d.dispose();
+    const old = [...this.cache.values()];
+    this.cache.clear();
+    void Promise.allSettled(old.map((c) => c.close()));
+  }
+}

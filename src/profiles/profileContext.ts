@@ -1,0 +1,43 @@
+// Context keys for `when` clauses (viewsWelcome, menus):
+//   dashboardPlatform.profileState   'none' | 'signedOut' | 'ready'
+//   dashboardPlatform.hasStoredProfiles, dashboardPlatform.sandboxRunning
+import * as vscode from 'vscode';
+import type { ProfileService } from './profileService';
+
+export type ProfileState = 'none' | 'signedOut' | 'ready';
+
+export async function profileState(profiles: ProfileService): Promise<ProfileState> {
+  const active = profiles.active();
+  if (!active) return 'none';
+  if (active.isSandbox) return 'ready';
+  return (await profiles.getSecret('platformToken')) ? 'ready' : 'signedOut';
+}
+
+export function trackProfileContext(profiles: ProfileService): vscode.Disposable {
+  let generation = 0;
+  const update = async () => {
+    const mine = ++generation;
+    const state = await profileState(profiles).catch(() => 'signedOut' as const);
+    if (mine !== generation) return;
+    await vscode.commands.executeCommand('setContext', 'dashboardPlatform.profileState', state);
+    await vscode.commands.executeCommand(
+      'setContext',
+      'dashboardPlatform.hasStoredProfiles',
+      profiles.storedProfiles().length > 0,
+    );
+    await vscode.commands.executeCommand(
+      'setContext',
+      'dashboardPlatform.sandboxRunning',
+      !!profiles.sandbox.current,
+    );
+  };
+  const run = () => void update();
+  const subs = [
+    profiles.onDidChangeActiveProfile(run),
+    profiles.onDidChangeProfiles(run),
+    profiles.onDidChangeSecrets(run),
+    profiles.sandbox.onDidChange(run),
+  ];
+  run();
+  return { dispose: () => subs.forEach((s) => s.dispose()) };
+}

@@ -1,0 +1,197 @@
+// Connection profiles as stored in settings (non-secret parts only), parsed with zod. No vscode
+// import: parsing, URL rules and env-var names are unit-tested in plain Node.
+import { z } from 'zod';
+import { isLoopbackHost } from '../api/net/network';
+
+export const SANDBOX_PROFILE_NAME = 'Sandbox';
+
+/** Returns an error sentence for a URL the extension may not use, or undefined when it is fine. */
+export function validateUrl(value: string, what = 'URL'): string | undefined {
+  const text = value.trim();
+  if (!text) return `Enter the ${what}.`;
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    return `"${text}" is not a valid URL. Enter a full URL such as https://example.com/api.`;
+  }
+  if (url.username || url.password)
+    return `Do not put credentials in the ${what}; tokens are stored separately.`;
+  if (url.protocol === 'https:') return undefined;
+  if (url.protocol === 'http:') {
+    if (isLoopbackHost(url.hostname)) return undefined;
+    return `http:// is refused for ${url.host}: tokens would travel unencrypted. Use https:// (http:// is allowed only for localhost, 127.0.0.0/8 and ::1).`;
+  }
+  return `Unsupported scheme "${url.protocol}" in the ${what}. Use https://.`;
+}
+
+const AGENT_PATH = /\/api\/v1\/public\/[^/]+\/agents\/[^/]+\/?$/;
+
+/** Extra rule for AI agent URLs: `.../api/v1/public/{account}/agents/{agentId}`. */
+export function validateAgentUrl(value: string): string | undefined {
+  const base = validateUrl(value, 'AI agent URL');
+  if (base) return base;
+  const url = new URL(value.trim());
+  if (!AGENT_PATH.test(url.pathname)) {
+    return 'An AI agent URL ends with /api/v1/public/{account}/agents/{agentId}.';
+  }
+  return undefined;
+}
+
+/** Normalises a base URL: trimmed, no trailing slash. */
+export function normalizeUrl(value: string): string {
+  return value.trim().replace(/\/+$/, '');
+}
+
+const urlField = (what: string, check: (v: string) => string | undefined = (v) => validateUrl(v, what)) =>
+  z
+    .string()
+    .superRefine((v, ctx) => {
+      const problem = check(v);
+      if (problem) ctx.addIssue({ code: 'custom', message: problem });
+    })
+    .transform(normalizeUrl);
+
+export const PROFILE_COLORS = ['none', 'warning', 'error'] as const;
+export type ProfileColor = (typeof PROFILE_COLORS)[number];
+
+export const AgentSchema = z.looseObject({
+  label: z.string().trim().min(1, 'needs a label'),
+  url: urlField('AI agent URL', validateAgentUrl),
+});
+export type AgentRef = z.infer<typeof AgentSchema>;
+
+export const ProfileSchema = z.looseObject({
+  name: z
+    .string()
+    .trim()
+    .min(1, 'needs a name')
+    .max(64)
+    .refine((n) => n.toLowerCase() !== SANDBOX_PROFILE_NAME.toLowerCase(), {
+      message: `"${SANDBOX_PROFILE_NAME}" is the built-in profile; choose another name`,
+    }),
+  platformUrl: urlField('platform URL'),
+  dataApiUrl: urlField('Data API URL').optional(),
+  agents: z.array(AgentSchema).default([]),
+  defaultDeploymentId: z.number().int().positive().optional(),
+  production: z.boolean().optional(),
+  /** Environment label shown next to the name, e.g. "prod" or "staging". */
+  environment: z.string().trim().max(32).optional(),
+  /** Status bar colour; production profiles default to 'error'. */
+  color: z.enum(PROFILE_COLORS).optional(),
+  session: z.looseObject({ externalId: z.string().optional(), email: z.string().optional() }).optional(),
+});
+export type Profile = z.infer<typeof ProfileSchema>;
+/** What settings hold (before defaults/normalisation). */
+export type ProfileInput = z.input<typeof ProfileSchema>;
+
+export interface ParsedProfiles {
+  profiles: Profile[];
+  /** One sentence per rejected entry, naming the entry and the field. */
+  problems: string[];
+}
+
+/** Parses the `dashboardPlatform.profiles` setting: bad entries are skipped and reported, not fatal. */
+export function parseProfiles(raw: unknown): ParsedProfiles {
+  const profiles: Profile[] = [];
+  const problems: string[] = [];
+  if (raw === undefined || raw === null) return { profiles, problems };
+  if (!Array.isArray(raw)) {
+    return { profiles, problems: ['dashboardPlatform.profiles must be an array of profiles.'] };
+  }
+  const seen = new Set<string>();
+  raw.forEach((entry, i) => {
+    const result = ProfileSchema.safeParse(entry);
+    const label =
+      entry && typeof entry === 'object' && typeof (entry as { name?: unknown }).name === 'string'
+        ? `"${(entry as { name: string }).name}"`
+        : `#${i + 1}`;
+    if (!result.success) {
+      const issue = result.error.issues[0];
+      const path = issue?.path.join('.') || '(entry)';
+      problems.push(`Profile ${label} is ignored: ${path}: ${issue?.message ?? 'invalid'}`);
+      return;
+    }
+    const key = result.data.name.toLowerCase();
+    if (seen.has(key)) {
+      problems.push(`Profile ${label} is ignored: another profile has the same name.`);
+      return;
+    }
+    seen.add(key);
+    profiles.push(result.data);
+  });
+  return { profiles, problems };
+}
+
+/** Only the fields worth writing back to settings (drops defaults like an empty agents list? no: keeps it). */
+export function toSettingsValue(p: Profile): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...p };
+  for (const [k, v] of Object.entries(out)) if (v === undefined) delete out[k];
+  return out;
+}
+
+/** Derives the Data API URL from the platform URL when the profile does not name one. */
+export function dataApiUrlOf(p: Pick<Profile, 'platformUrl' | 'dataApiUrl'>): string {
+  if (p.dataApiUrl) return p.dataApiUrl;
+  const url = new URL(p.platformUrl);
+  url.pathname = url.pathname.replace(/\/api\/?$/, '') + '/cubejs-api';
+  return normalizeUrl(url.toString());
+}
+
+export function effectiveColor(p: Pick<Profile, 'production' | 'color'>): ProfileColor {
+  return p.color ?? (p.production ? 'error' : 'none');
+}
+
+// ---- secrets and environment variables ----
+
+export const SECRET_KINDS = ['platformToken', 'dataApiToken', 'aiApiKey'] as const;
+export type SecretKind = (typeof SECRET_KINDS)[number];
+
+export const SECRET_LABELS: Record<SecretKind, string> = {
+  platformToken: 'platform API token',
+  dataApiToken: 'Data API token',
+  aiApiKey: 'AI API key',
+};
+
+export const ENV_VARS: Record<SecretKind, string> = {
+  platformToken: 'DASHBOARD_PLATFORM_TOKEN',
+  dataApiToken: 'DASHBOARD_PLATFORM_DATA_API_TOKEN',
+  aiApiKey: 'DASHBOARD_PLATFORM_AI_API_KEY',
+};
+
+/** "My Prod (EU)" -> "MY_PROD_EU". */
+export function envSuffix(profileName: string): string {
+  return profileName
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toUpperCase()
+    .replace(/[^A-Z0-9]+/g, '_')
+    .replace(/^_+|_+$/g, '');
+}
+
+/** Env var names consulted for a secret, most specific first. Generic ones apply only to the active profile. */
+export function envVarNames(kind: SecretKind, profileName: string, active: boolean): string[] {
+  const names: string[] = [];
+  const suffix = envSuffix(profileName);
+  if (suffix) names.push(`${ENV_VARS[kind]}_${suffix}`);
+  if (active) names.push(ENV_VARS[kind]);
+  return names;
+}
+
+export function secretFromEnv(
+  kind: SecretKind,
+  profileName: string,
+  active: boolean,
+  env: Record<string, string | undefined>,
+): { value: string; variable: string } | undefined {
+  for (const variable of envVarNames(kind, profileName, active)) {
+    const value = env[variable]?.trim();
+    if (value) return { value, variable };
+  }
+  return undefined;
+}
+
+/** SecretStorage key of one secret of one profile. */
+export function secretKey(profileName: string, kind: SecretKind): string {
+  return `dashboardPlatform.profile.${encodeURIComponent(profileName)}.${kind}`;
+}

@@ -1,0 +1,6 @@
+// Loads src/sandbox lazily (first use of the Sandbox profile), so activation does not pay for it.
+import type { SandboxModule } from './sandboxProfile';
+
+export async function loadSandbox(): Promise<SandboxModule> {
+  throw new Error('src/sandbox/index.ts has not landed yet');
+}
