@@ -8,7 +8,7 @@ import type { NetworkSettings } from '../api/http';
 import { DataClient } from '../api/dataClient';
 import { AiClient, type SessionSettings } from '../api/aiClient';
 import type { PlatformClient } from '../api/platformClient';
-import { dataApiUrlOf, type Profile } from './profileModel';
+import { dataApiUrlOf, jwtExpiry, type Profile } from './profileModel';
 import type { ActiveProfile, ProfileService } from './profileService';
 
 export interface ClientProvider {
@@ -45,18 +45,6 @@ interface Closable {
 interface MintedToken {
   token: string;
   expiresAt: number;
-}
-
-/** Seconds-since-epoch `exp` of a JWT, or undefined. */
-export function jwtExpiry(token: string): number | undefined {
-  const payload = token.split('.')[1];
-  if (!payload) return undefined;
-  try {
-    const json = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as { exp?: unknown };
-    return typeof json.exp === 'number' ? json.exp * 1000 : undefined;
-  } catch {
-    return undefined;
-  }
 }
 
 const MINT_MARGIN_MS = 60_000;

@@ -195,3 +195,15 @@ export function secretFromEnv(
 export function secretKey(profileName: string, kind: SecretKind): string {
   return `dashboardPlatform.profile.${encodeURIComponent(profileName)}.${kind}`;
 }
+
+/** The `exp` of a JWT in milliseconds since the epoch, or undefined (opaque token). */
+export function jwtExpiry(token: string): number | undefined {
+  const payload = token.split('.')[1];
+  if (!payload) return undefined;
+  try {
+    const json = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as { exp?: unknown };
+    return typeof json.exp === 'number' ? json.exp * 1000 : undefined;
+  } catch {
+    return undefined;
+  }
+}
