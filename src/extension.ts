@@ -21,12 +21,15 @@ import { loadSandbox } from './profiles/sandboxLoader';
 import { SandboxManager, sandboxInfoLines, type SandboxHandleLike } from './profiles/sandboxProfile';
 import { ProfileStatusBar } from './profiles/statusBar';
 import type { Services } from './services';
+import { register as registerChat, type ChatFeature } from './chat';
 
 export interface ExtensionApi {
   services: Services;
   sandbox(): Promise<SandboxHandleLike>;
   statusBarText(): string;
   statusBarTooltip(): string;
+  /** The chat feature (panels, history), for the integration tests. */
+  chat: ChatFeature;
 }
 
 let sandboxManager: SandboxManager | undefined;
@@ -99,6 +102,8 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
   );
 
   // Features register here, each returning its disposables: context.subscriptions.push(...feature.register(services));
+  const chat = registerChat(services);
+  context.subscriptions.push(...chat.disposables);
 
   log.info(`Dashboard Platform activated in ${Date.now() - t0} ms`);
   return {
@@ -106,6 +111,7 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
     sandbox: () => sandbox.start(),
     statusBarText: () => statusBar.text,
     statusBarTooltip: () => statusBar.tooltipText,
+    chat: chat.feature,
   };
 }
 

@@ -1,0 +1,236 @@
+// One conversation with one agent: runs turns over the AI client's event stream and turns each
+// event into a small render operation for the webview. No `vscode` import, so it is unit-tested
+// in plain Node against the sandbox.
+import type { AiClient, ChatEvent, SessionSettings } from '../api';
+import { isApiError, newMessageId } from '../api';
+import type { HostToWebview, ToolResult } from '../shared/chatProtocol';
+
+export interface ChatSessionDeps {
+  client: Pick<AiClient, 'streamChat' | 'abort' | 'getChatState'>;
+  sessionSettings: SessionSettings;
+  post(op: HostToWebview): void;
+  log?: { warn(message: string): void };
+  /** Called when a turn ends with the chat's id (to record it in the history). */
+  onTurnEnded?(chatId: string | undefined, firstInput: string | undefined): void;
+}
+
+interface Turn {
+  input: string | undefined;
+  messageId: string;
+}
+
+export class ChatSession {
+  chatId: string | undefined;
+  private controller: AbortController | undefined;
+  private lastTurn: Turn | undefined;
+  private suspendedTurn: Turn | undefined;
+  private firstInput: string | undefined;
+  private running: Promise<void> | undefined;
+
+  constructor(private readonly deps: ChatSessionDeps) {}
+
+  get streaming(): boolean {
+    return this.controller !== undefined;
+  }
+
+  /** Resolves when the current turn (if any) has ended. */
+  idle(): Promise<void> {
+    return this.running ?? Promise.resolve();
+  }
+
+  send(text: string): Promise<void> {
+    this.firstInput ??= text;
+    return this.run({ input: text, messageId: newMessageId() });
+  }
+
+  /** Resumes a suspended turn: the same chatId and messageId, as the API asks. */
+  resume(): Promise<void> {
+    const turn = this.suspendedTurn;
+    if (!turn) return Promise.resolve();
+    return this.run(turn);
+  }
+
+  /** Sends the last turn's input again after a failure. */
+  retry(): Promise<void> {
+    const turn = this.lastTurn;
+    if (!turn?.input) return Promise.resolve();
+    return this.run({ input: turn.input, messageId: newMessageId() });
+  }
+
+  /** Stops the running turn at once and tells the server to abort it. */
+  async stop(): Promise<void> {
+    const controller = this.controller;
+    if (!controller) return;
+    controller.abort();
+    if (this.chatId) {
+      try {
+        await this.deps.client.abort(this.chatId, this.deps.sessionSettings);
+      } catch (e) {
+        this.deps.log?.warn(
+          `Aborting chat ${this.chatId} failed: ${e instanceof Error ? e.message : String(e)}`,
+        );
+      }
+    }
+    await this.idle();
+  }
+
+  newChat(): void {
+    this.controller?.abort();
+    this.chatId = undefined;
+    this.lastTurn = undefined;
+    this.suspendedTurn = undefined;
+    this.firstInput = undefined;
+    this.deps.post({ type: 'reset' });
+  }
+
+  /** Loads a chat's current state from the server (history, reload) and renders it. */
+  load(chatId: string): Promise<void> {
+    this.newChat();
+    this.chatId = chatId;
+    return this.consume(undefined, (signal) =>
+      this.deps.client.getChatState(chatId, this.deps.sessionSettings, signal),
+    );
+  }
+
+  private run(turn: Turn): Promise<void> {
+    if (this.controller) return Promise.resolve();
+    this.lastTurn = turn;
+    this.suspendedTurn = undefined;
+    return this.consume(turn, (signal) =>
+      this.deps.client.streamChat(
+        {
+          input: turn.input,
+          chatId: this.chatId,
+          messageId: turn.messageId,
+          sessionSettings: this.deps.sessionSettings,
+        },
+        signal,
+      ),
+    );
+  }
+
+  private consume(
+    turn: Turn | undefined,
+    open: (signal: AbortSignal) => AsyncIterable<ChatEvent>,
+  ): Promise<void> {
+    const controller = new AbortController();
+    this.controller = controller;
+    const post = this.deps.post;
+    post({
+      type: 'turnStarted',
+      turnId: turn?.messageId ?? `load-${this.chatId ?? ''}`,
+      userText: turn?.input,
+    });
+    const work = (async () => {
+      let endedByServer = false;
+      try {
+        for await (const event of open(controller.signal)) {
+          if (controller.signal.aborted) break;
+          endedByServer = this.render(event, turn) || endedByServer;
+        }
+        if (controller.signal.aborted && !endedByServer) post({ type: 'aborted' });
+      } catch (e) {
+        if (controller.signal.aborted || (isApiError(e) && e.kind === 'cancelled')) {
+          if (!endedByServer) post({ type: 'aborted' });
+        } else {
+          post({
+            type: 'error',
+            message: e instanceof Error ? e.message : String(e),
+            retryable: turn?.input !== undefined,
+          });
+        }
+      } finally {
+        this.controller = undefined;
+        this.running = undefined;
+        post({ type: 'turnEnded', chatId: this.chatId });
+        this.deps.onTurnEnded?.(this.chatId, this.firstInput);
+      }
+    })();
+    this.running = work;
+    return work;
+  }
+
+  /** Renders one event; true when it is a terminal marker (aborted, suspended). */
+  private render(event: ChatEvent, turn: Turn | undefined): boolean {
+    const post = this.deps.post;
+    switch (event.type) {
+      case 'cutoff':
+        if (event.chatId) this.chatId = event.chatId;
+        return false;
+      case 'message': {
+        const m = event.message;
+        if (m.role === 'user') {
+          post({ type: 'userMessage', id: m.id, text: m.content ?? '' });
+        } else if (event.delta !== undefined && m.isDelta) {
+          post({
+            type: 'assistantText',
+            id: m.id,
+            delta: event.delta,
+            thinking: m.thinking ?? undefined,
+            inProcess: true,
+          });
+        } else {
+          post({
+            type: 'assistantText',
+            id: m.id,
+            text: m.content ?? '',
+            thinking: m.thinking ?? undefined,
+            inProcess: m.isInProcess === true,
+          });
+        }
+        return false;
+      }
+      case 'toolCall': {
+        const { toolCall, message } = event;
+        const input = toolCall.input;
+        const sql =
+          input && typeof input === 'object' && typeof (input as { sql?: unknown }).sql === 'string'
+            ? (input as { sql: string }).sql
+            : undefined;
+        post({
+          type: 'toolCall',
+          id: message.id,
+          name: toolCall.name,
+          input,
+          sql,
+          result: asToolResult(toolCall.result),
+          resultText: toolCall.rawResult,
+        });
+        return false;
+      }
+      case 'final':
+        post({ type: 'final', id: event.message.id, markdown: event.message.content ?? '' });
+        return false;
+      case 'usage':
+        post({ type: 'usage', usage: event.usage });
+        return false;
+      case 'suspended':
+        this.suspendedTurn = turn ?? this.lastTurn;
+        post({ type: 'suspended' });
+        return true;
+      case 'aborted':
+        post({ type: 'aborted' });
+        return true;
+      case 'error':
+        post({ type: 'error', message: event.message, retryable: turn?.input !== undefined });
+        return true;
+    }
+  }
+}
+
+function asToolResult(result: unknown): ToolResult | undefined {
+  if (!result || typeof result !== 'object' || Array.isArray(result)) return undefined;
+  const r = result as Record<string, unknown>;
+  const out: ToolResult = {};
+  if (typeof r.error === 'string') out.error = r.error;
+  if (Array.isArray(r.schema)) {
+    out.schema = r.schema.filter(
+      (c): c is { name: string } =>
+        !!c && typeof c === 'object' && typeof (c as { name?: unknown }).name === 'string',
+    );
+  }
+  if (Array.isArray(r.data)) out.data = r.data.filter((row): row is unknown[] => Array.isArray(row));
+  if (typeof r.totalRows === 'number') out.totalRows = r.totalRows;
+  if (r.vegaSpec !== undefined) out.vegaSpec = r.vegaSpec;
+  return Object.keys(out).length > 0 ? out : undefined;
+}

@@ -1,0 +1,233 @@
+// Runs the real chat webview bundle in jsdom and feeds it hostile markdown and tool results: nothing
+// executable may reach the DOM, and streamed deltas must update one node, not re-render.
+import * as assert from 'node:assert/strict';
+import * as path from 'node:path';
+import { buildSync } from 'esbuild';
+import { JSDOM, VirtualConsole } from 'jsdom';
+import type { HostToWebview, WebviewToHost } from '../../src/shared/chatProtocol';
+
+const root = path.resolve(__dirname, '..', '..', '..');
+
+function bundle(): string {
+  const result = buildSync({
+    entryPoints: [path.join(root, 'webview', 'chat', 'index.ts')],
+    bundle: true,
+    write: false,
+    platform: 'browser',
+    format: 'iife',
+    target: 'es2022',
+    logLevel: 'silent',
+  });
+  return result.outputFiles[0]!.text;
+}
+
+interface Page {
+  window: JSDOM['window'];
+  sent: WebviewToHost[];
+  send(...ops: HostToWebview[]): void;
+  pwned(): boolean;
+}
+
+let code: string;
+
+function open(): Page {
+  const dom = new JSDOM('<!DOCTYPE html><html><body><div id="root"></div></body></html>', {
+    runScripts: 'dangerously',
+    pretendToBeVisual: true,
+    // jsdom has no canvas; Vega's text measuring falls back without it.
+    virtualConsole: new VirtualConsole(),
+    url: 'https://webview.invalid/index.html',
+  });
+  const win = dom.window as unknown as JSDOM['window'] & Record<string, unknown>;
+  const sent: WebviewToHost[] = [];
+  win.__pwned = false;
+  win.acquireVsCodeApi = () => ({
+    postMessage: (m: WebviewToHost) => sent.push(JSON.parse(JSON.stringify(m)) as WebviewToHost),
+    getState: () => undefined,
+    setState: () => undefined,
+  });
+  win.HTMLElement.prototype.scrollIntoView = () => undefined;
+  win.structuredClone = structuredClone; // Vega uses it at load; jsdom's window lacks it
+  win.eval(code);
+  return {
+    window: dom.window,
+    sent,
+    send: (...ops) => {
+      for (const op of ops) dom.window.dispatchEvent(new dom.window.MessageEvent('message', { data: op }));
+    },
+    pwned: () => win.__pwned === true,
+  };
+}
+
+const HOSTILE_MARKDOWN = [
+  'Revenue was **$1.2M** in *March*.',
+  '![remote](https://tracker.invalid/pixel.png)',
+  '<script>window.__pwned = true</script>',
+  '<img src=x onerror="window.__pwned = true">',
+  '<a href="javascript:window.__pwned=true">click</a>',
+  '[link](javascript:window.__pwned=true)',
+  '[data](data:text/html;base64,PHNjcmlwdD5hbGVydCgxKTwvc2NyaXB0Pg==)',
+  '<svg onload="window.__pwned = true"><script>window.__pwned = true</script></svg>',
+  '<svg><a xlink:href="javascript:window.__pwned=true"><text>x</text></a></svg>',
+  '<iframe src="https://example.invalid" onload="window.__pwned=true"></iframe>',
+  '<object data="javascript:window.__pwned=true"></object><embed src="javascript:1">',
+  '<div style="background:url(javascript:window.__pwned=true)" onclick="window.__pwned=true">styled</div>',
+  '<form action="javascript:1"><button formaction="javascript:1">go</button></form>',
+  '<details open ontoggle="window.__pwned=true">x</details>',
+  '<a href="https://example.invalid" target="_blank">ok link</a>',
+  '<meta http-equiv="refresh" content="0;url=javascript:1"><base href="javascript:/">',
+  // Unclosed mutation-XSS nesting last: the sanitizer drops it with everything it swallows.
+  '<math><mtext><table><mglyph><style><img src=x onerror="window.__pwned=true">',
+].join('\n\n');
+
+function assertNothingExecutable(page: Page): void {
+  const doc = page.window.document;
+  for (const tag of ['script', 'iframe', 'object', 'embed', 'form', 'meta', 'base', 'style', 'math']) {
+    assert.equal(
+      doc.querySelectorAll(`.transcript ${tag}, header ${tag}`).length,
+      0,
+      `no <${tag}> in the transcript`,
+    );
+  }
+  for (const svg of Array.from(doc.querySelectorAll('.transcript svg'))) {
+    assert.ok(svg.closest('.chart'), 'SVG only inside chart containers drawn by Vega');
+  }
+  for (const node of Array.from(doc.querySelectorAll('#root *'))) {
+    for (const attr of Array.from(node.attributes)) {
+      assert.ok(!/^on/i.test(attr.name), `no event handler attribute (${attr.name} on <${node.tagName}>)`);
+      if (/^(href|src|xlink:href|action|formaction|data)$/i.test(attr.name)) {
+        assert.ok(!/^\s*(javascript|data|vbscript):/i.test(attr.value), `no ${attr.value} in ${attr.name}`);
+      }
+    }
+  }
+  assert.equal(page.pwned(), false, 'no payload ran');
+}
+
+describe('chat webview rendering', () => {
+  before(function () {
+    this.timeout(60_000);
+    code = bundle();
+  });
+
+  it('renders hostile final markdown without anything executable', () => {
+    const page = open();
+    page.send(
+      { type: 'init', agentName: 'Analyst', allowRemoteImages: false },
+      { type: 'turnStarted', turnId: 't1' },
+      { type: 'final', id: 'm1', markdown: HOSTILE_MARKDOWN },
+    );
+    assertNothingExecutable(page);
+    const text = page.window.document.querySelector('.msg.assistant .content')!.textContent ?? '';
+    assert.match(text, /Revenue was \$1\.2M in March\./);
+    assert.match(text, /\[image: remote\]/, 'remote images are replaced unless allowed');
+    const link = page.window.document.querySelector('.msg.assistant a[href^="https://"]');
+    assert.equal(link?.getAttribute('rel'), 'noopener noreferrer');
+    assert.equal(link?.hasAttribute('target'), false);
+  });
+
+  it('keeps remote https images only when the user allows them', () => {
+    const page = open();
+    page.send(
+      { type: 'init', agentName: 'Analyst', allowRemoteImages: true },
+      { type: 'final', id: 'm1', markdown: '![a](https://cdn.invalid/a.png) ![b](http://cdn.invalid/b.png)' },
+    );
+    const imgs = Array.from(page.window.document.querySelectorAll('#root img'));
+    assert.deepEqual(
+      imgs.map((i) => i.getAttribute('src')),
+      ['https://cdn.invalid/a.png'],
+    );
+  });
+
+  it('shows hostile streamed text, user text and tool results as text', () => {
+    const page = open();
+    const payload = '<img src=x onerror="window.__pwned=true"><script>window.__pwned=true</script>';
+    page.send(
+      { type: 'init', agentName: '<b onmouseover=alert(1)>agent</b>', allowRemoteImages: false },
+      { type: 'userMessage', id: 'u1', text: payload },
+      { type: 'assistantText', id: 'm2', delta: payload, thinking: payload, inProcess: true },
+      {
+        type: 'toolCall',
+        id: 'm3',
+        name: `cubeSqlApi${payload}`,
+        input: { sql: `SELECT '${payload}'` },
+        sql: `SELECT '${payload}' AS "<svg onload=alert(1)>"`,
+        result: {
+          schema: [{ name: '<svg onload="window.__pwned=true">' }],
+          data: [[payload], ['javascript:window.__pwned=true']],
+          totalRows: 2,
+        },
+      },
+      { type: 'error', message: payload, retryable: true },
+    );
+    assertNothingExecutable(page);
+    const doc = page.window.document;
+    assert.equal(doc.querySelector('.msg.user .content')!.textContent, payload);
+    assert.equal(doc.querySelector('header .agent')!.textContent, '<b onmouseover=alert(1)>agent</b>');
+    assert.equal(doc.querySelectorAll('table.result td').length, 2);
+    assert.equal(doc.querySelector('table.result th')!.textContent, '<svg onload="window.__pwned=true">');
+    assert.match(doc.querySelector('.row-count')!.textContent!, /2 of 2 rows/);
+  });
+
+  it('appends deltas to one text node and replaces it with the final text', () => {
+    const page = open();
+    page.send({ type: 'assistantText', id: 'm1', delta: 'Let ', inProcess: true });
+    const content = page.window.document.querySelector('.msg.assistant .content')!;
+    const textNode = content.firstChild;
+    page.send(
+      { type: 'assistantText', id: 'm1', delta: 'me ', inProcess: true },
+      { type: 'assistantText', id: 'm1', delta: 'see', inProcess: true },
+    );
+    assert.equal(content.textContent, 'Let me see');
+    assert.equal(content.firstChild, textNode, 'the same text node is extended, not re-created');
+    page.send({ type: 'assistantText', id: 'm1', text: 'Let me check.', inProcess: false });
+    assert.equal(content.textContent, 'Let me check.');
+    assert.equal(page.window.document.querySelectorAll('.msg.assistant').length, 1);
+  });
+
+  it('offers Resume after a suspended turn and Retry after an error, and disables input while streaming', () => {
+    const page = open();
+    const doc = page.window.document;
+    page.send({ type: 'turnStarted', turnId: 't1' });
+    assert.equal(doc.querySelector('textarea')!.disabled, true);
+    page.send({ type: 'suspended' }, { type: 'turnEnded', chatId: 'c1' });
+    assert.equal(doc.querySelector('textarea')!.disabled, false);
+    const resume = Array.from(doc.querySelectorAll('.notice button')).find((b) => b.textContent === 'Resume');
+    assert.ok(resume, 'a Resume button');
+    (resume as HTMLButtonElement).click();
+    page.send({ type: 'error', message: 'Model overloaded', retryable: true });
+    const retry = Array.from(doc.querySelectorAll('.notice button')).find((b) => b.textContent === 'Retry');
+    (retry as HTMLButtonElement).click();
+    assert.deepEqual(
+      page.sent.filter((m) => m.type === 'resume' || m.type === 'retry').map((m) => m.type),
+      ['resume', 'retry'],
+    );
+  });
+
+  it('sends the typed question on Enter and copies a result table as CSV', () => {
+    const page = open();
+    const doc = page.window.document;
+    const input = doc.querySelector('textarea')!;
+    input.value = 'Revenue by month?';
+    input.dispatchEvent(new page.window.KeyboardEvent('keydown', { key: 'Enter', bubbles: true }));
+    assert.deepEqual(
+      page.sent.find((m) => m.type === 'send'),
+      { type: 'send', text: 'Revenue by month?' },
+    );
+    page.send({
+      type: 'toolCall',
+      id: 't',
+      name: 'cubeSqlApi',
+      input: {},
+      sql: 'SELECT 1',
+      result: { schema: [{ name: 'city' }, { name: 'n' }], data: [['Paris, FR', '3']], totalRows: 1 },
+    });
+    const copy = Array.from(doc.querySelectorAll('.tool-actions button')).find((b) =>
+      b.textContent?.includes('Copy table as CSV'),
+    ) as HTMLButtonElement;
+    copy.click();
+    assert.deepEqual(
+      page.sent.find((m) => m.type === 'copy'),
+      { type: 'copy', text: 'city,n\r\n"Paris, FR",3', what: 'csv' },
+    );
+  });
+});

@@ -1,0 +1,180 @@
+// The chat panel's page. It renders what the host streams and sends the user's actions back; it
+// never talks to the network (CSP connect-src 'none').
+import {
+  chatPanelState,
+  hostToWebview,
+  type ChatPanelState,
+  type HostToWebview,
+  type WebviewToHost,
+} from '../../src/shared/chatProtocol';
+import { Transcript } from './transcript';
+
+interface VsCodeApi {
+  postMessage(message: WebviewToHost): void;
+  getState(): unknown;
+  setState(state: ChatPanelState): void;
+}
+declare function acquireVsCodeApi(): VsCodeApi;
+
+const vscode = acquireVsCodeApi();
+const post = (message: WebviewToHost) => vscode.postMessage(message);
+
+function h<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  props: Partial<HTMLElementTagNameMap[K]> = {},
+): HTMLElementTagNameMap[K] {
+  return Object.assign(document.createElement(tag), props);
+}
+
+const root = document.getElementById('root')!;
+const header = h('header');
+const title = h('span', { className: 'agent' });
+const newChat = h('button', { className: 'icon', title: 'New chat' });
+newChat.innerHTML = '<span class="codicon codicon-add"></span>';
+const history = h('button', { className: 'icon', title: 'Chat history' });
+history.innerHTML = '<span class="codicon codicon-history"></span>';
+header.append(title, h('span', { className: 'spacer' }), newChat, history);
+
+const log = h('main', { className: 'transcript' });
+log.setAttribute('role', 'log');
+log.setAttribute('aria-live', 'polite');
+const empty = h('div', { className: 'empty', textContent: 'Ask a question about your data.' });
+log.append(empty);
+
+const usage = h('footer', { className: 'usage' });
+const form = h('form', { className: 'composer' });
+const input = h('textarea', {
+  placeholder: 'Ask the agent… (Enter to send, Shift+Enter for a new line)',
+  rows: 2,
+});
+input.setAttribute('aria-label', 'Message');
+const send = h('button', { type: 'submit', textContent: 'Send' });
+const stop = h('button', { type: 'button', className: 'secondary', textContent: 'Stop', hidden: true });
+form.append(input, send, stop);
+root.append(header, log, usage, form);
+
+const transcript = new Transcript(log, {
+  openInNotebook: (sql) => post({ type: 'openInNotebook', sql }),
+  copy: (text, what) => post({ type: 'copy', text, what }),
+});
+
+let state: ChatPanelState = chatPanelState.safeParse(vscode.getState()).data ?? {};
+let streaming = false;
+
+function setStreaming(on: boolean): void {
+  streaming = on;
+  input.disabled = on;
+  send.hidden = on;
+  stop.hidden = !on;
+  if (!on) input.focus();
+}
+
+form.addEventListener('submit', (e) => {
+  e.preventDefault();
+  const text = input.value.trim();
+  if (!text || streaming) return;
+  input.value = '';
+  post({ type: 'send', text });
+});
+input.addEventListener('keydown', (e) => {
+  if (e.key === 'Enter' && !e.shiftKey && !e.isComposing) {
+    e.preventDefault();
+    form.requestSubmit();
+  }
+});
+stop.addEventListener('click', () => post({ type: 'stop' }));
+newChat.addEventListener('click', () => post({ type: 'newChat' }));
+history.addEventListener('click', () => post({ type: 'history' }));
+
+function apply(msg: HostToWebview): void {
+  switch (msg.type) {
+    case 'init':
+      title.textContent = msg.agentName;
+      transcript.allowRemoteImages = msg.allowRemoteImages;
+      saveState({ ...state, chatId: msg.chatId ?? state.chatId, agentUrl: msg.agentUrl ?? state.agentUrl });
+      break;
+    case 'reset':
+      transcript.clear();
+      log.append(empty);
+      usage.textContent = '';
+      setStreaming(false);
+      saveState({ ...state, chatId: undefined });
+      break;
+    case 'turnStarted':
+      empty.remove();
+      usage.textContent = '';
+      setStreaming(true);
+      break;
+    case 'userMessage':
+      empty.remove();
+      transcript.userMessage(msg);
+      break;
+    case 'assistantText':
+      transcript.assistantText(msg);
+      break;
+    case 'toolCall':
+      transcript.toolCall(msg);
+      break;
+    case 'final':
+      transcript.final(msg);
+      break;
+    case 'usage': {
+      const u = msg.usage;
+      const parts = [
+        u.llmCalls !== undefined ? `${u.llmCalls} LLM calls` : undefined,
+        u.inputTokens !== undefined ? `${u.inputTokens.toLocaleString()} input tokens` : undefined,
+        u.outputTokens !== undefined ? `${u.outputTokens.toLocaleString()} output tokens` : undefined,
+        u.totalTokens !== undefined ? `${u.totalTokens.toLocaleString()} total` : undefined,
+      ].filter(Boolean);
+      usage.textContent = parts.join(' · ');
+      break;
+    }
+    case 'suspended':
+      transcript.notice('suspended', 'The agent paused this turn.', {
+        label: 'Resume',
+        run: () => post({ type: 'resume' }),
+      });
+      break;
+    case 'aborted':
+      transcript.notice('aborted', 'Stopped.');
+      break;
+    case 'error':
+      transcript.notice(
+        'error',
+        msg.message,
+        msg.retryable ? { label: 'Retry', run: () => post({ type: 'retry' }) } : undefined,
+      );
+      break;
+    case 'turnEnded':
+      setStreaming(false);
+      if (msg.chatId) saveState({ ...state, chatId: msg.chatId });
+      break;
+  }
+}
+
+function saveState(next: ChatPanelState): void {
+  state = next;
+  vscode.setState(state);
+}
+
+// Operations are applied as they arrive; one acknowledgement per painted frame tells the host
+// (and the tests and benchmarks) that they are on screen.
+let appliedSinceFrame = 0;
+let frameRequested = false;
+window.addEventListener('message', (event: MessageEvent) => {
+  const parsed = hostToWebview.safeParse(event.data);
+  if (!parsed.success) return;
+  apply(parsed.data);
+  appliedSinceFrame++;
+  if (!frameRequested) {
+    frameRequested = true;
+    requestAnimationFrame(() => {
+      frameRequested = false;
+      const count = appliedSinceFrame;
+      appliedSinceFrame = 0;
+      post({ type: 'painted', count });
+    });
+  }
+});
+
+post({ type: 'ready' });

@@ -1,0 +1,238 @@
+// The chat transcript as a set of small views keyed by message id. Each host operation touches
+// only the element it names: a delta appends to one text node, a tool call fills one card.
+import { toCsv, type HostToWebview, type ToolResult } from '../../src/shared/chatProtocol';
+import { drawChart, parseSpec, rowsToValues } from './chart';
+import { renderMarkdown } from './markdown';
+
+export interface TranscriptActions {
+  openInNotebook(sql: string): void;
+  copy(text: string, what: 'sql' | 'csv'): void;
+}
+
+type Op<T extends HostToWebview['type']> = Extract<HostToWebview, { type: T }>;
+
+const MAX_TABLE_ROWS = 100;
+
+function el<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  className?: string,
+  text?: string,
+): HTMLElementTagNameMap[K] {
+  const node = document.createElement(tag);
+  if (className) node.className = className;
+  if (text !== undefined) node.textContent = text;
+  return node;
+}
+
+function icon(name: string): HTMLElement {
+  return el('span', `codicon codicon-${name}`);
+}
+
+class AssistantView {
+  readonly root = el('div', 'msg assistant');
+  private readonly thinkingBlock = el('details', 'thinking');
+  private readonly thinkingText = document.createTextNode('');
+  private readonly body = el('div', 'content streaming');
+  private readonly text = document.createTextNode('');
+
+  constructor() {
+    const summary = el('summary');
+    summary.append(icon('lightbulb'), ' Thinking');
+    const pre = el('pre');
+    pre.append(this.thinkingText);
+    this.thinkingBlock.append(summary, pre);
+    this.thinkingBlock.hidden = true;
+    this.body.append(this.text);
+    this.root.append(this.thinkingBlock, this.body);
+  }
+
+  update(op: Op<'assistantText'>): void {
+    if (op.thinking !== undefined && op.thinking !== this.thinkingText.data) {
+      this.thinkingText.data = op.thinking;
+      this.thinkingBlock.hidden = op.thinking.length === 0;
+    }
+    if (op.text !== undefined) {
+      if (this.text.data !== op.text) this.text.data = op.text;
+    } else if (op.delta) {
+      this.text.appendData(op.delta);
+    }
+    this.root.classList.toggle('in-process', op.inProcess);
+    this.body.hidden = this.text.data.length === 0;
+  }
+
+  finish(markdown: string, allowRemoteImages: boolean): void {
+    this.body.classList.remove('streaming');
+    this.body.classList.add('final', 'markdown');
+    this.body.replaceChildren(renderMarkdown(markdown, window, { allowRemoteImages }));
+    this.body.hidden = false;
+    this.root.classList.remove('in-process');
+  }
+}
+
+export class Transcript {
+  private readonly assistants = new Map<string, AssistantView>();
+  private readonly tools = new Map<string, HTMLElement>();
+  private readonly users = new Set<string>();
+  allowRemoteImages = false;
+
+  constructor(
+    private readonly container: HTMLElement,
+    private readonly actions: TranscriptActions,
+  ) {}
+
+  clear(): void {
+    this.assistants.clear();
+    this.tools.clear();
+    this.users.clear();
+    this.container.replaceChildren();
+  }
+
+  userMessage(op: Op<'userMessage'>): void {
+    if (this.users.has(op.id)) return;
+    this.users.add(op.id);
+    const node = el('div', 'msg user');
+    node.append(el('div', 'content', op.text));
+    this.append(node);
+  }
+
+  assistantText(op: Op<'assistantText'>): void {
+    this.assistant(op.id).update(op);
+  }
+
+  final(op: Op<'final'>): void {
+    this.assistant(op.id).finish(op.markdown, this.allowRemoteImages);
+  }
+
+  toolCall(op: Op<'toolCall'>): void {
+    let card = this.tools.get(op.id);
+    if (!card) {
+      card = el('details', 'tool');
+      this.tools.set(op.id, card);
+      this.append(card);
+    }
+    card.replaceChildren(...this.toolCard(op));
+  }
+
+  notice(
+    kind: 'suspended' | 'aborted' | 'error',
+    text: string,
+    action?: { label: string; run(): void },
+  ): void {
+    const node = el('div', `notice ${kind}`);
+    node.append(
+      icon(kind === 'error' ? 'error' : kind === 'aborted' ? 'debug-stop' : 'debug-pause'),
+      ` ${text}`,
+    );
+    if (action) {
+      const button = el('button', 'secondary', action.label);
+      button.addEventListener('click', () => {
+        button.disabled = true;
+        action.run();
+      });
+      node.append(' ', button);
+    }
+    this.append(node);
+  }
+
+  private assistant(id: string): AssistantView {
+    let view = this.assistants.get(id);
+    if (!view) {
+      view = new AssistantView();
+      this.assistants.set(id, view);
+      this.append(view.root);
+    }
+    return view;
+  }
+
+  private append(node: HTMLElement): void {
+    const nearBottom =
+      this.container.scrollHeight - this.container.scrollTop - this.container.clientHeight < 40;
+    this.container.append(node);
+    if (nearBottom) node.scrollIntoView({ block: 'end' });
+  }
+
+  private toolCard(op: Op<'toolCall'>): HTMLElement[] {
+    const summary = el('summary');
+    const short = op.sql ?? (typeof op.input === 'string' ? op.input : JSON.stringify(op.input ?? ''));
+    summary.append(
+      icon('tools'),
+      ' ',
+      el('span', 'tool-name', op.name),
+      ' ',
+      el('code', 'tool-input', clip(short, 90)),
+    );
+    if (!op.result && op.resultText === undefined)
+      summary.append(' ', el('span', 'codicon codicon-loading codicon-modifier-spin'));
+    const body = el('div', 'tool-body');
+    if (op.sql) {
+      body.append(el('pre', 'sql', op.sql));
+    } else if (op.input !== undefined) {
+      body.append(el('pre', 'input', JSON.stringify(op.input, null, 2)));
+    }
+    const result = op.result;
+    if (result?.error) {
+      body.append(el('div', 'tool-error', result.error));
+    } else if (result?.schema && result.data) {
+      body.append(...this.resultViews(result, op.sql));
+    } else if (op.resultText !== undefined) {
+      body.append(el('pre', 'result', clip(op.resultText, 4000)));
+    }
+    return [summary, body];
+  }
+
+  private resultViews(result: ToolResult, sql: string | undefined): HTMLElement[] {
+    const columns = (result.schema ?? []).map((c) => c.name);
+    const rows = result.data ?? [];
+    const out: HTMLElement[] = [];
+    const total = result.totalRows ?? rows.length;
+    out.push(el('div', 'row-count', `${Math.min(rows.length, MAX_TABLE_ROWS)} of ${total} rows`));
+
+    const spec = parseSpec(result.vegaSpec);
+    if (spec) {
+      const chart = el('div', 'chart');
+      out.push(chart);
+      drawChart(chart, spec, rowsToValues(columns, rows)).catch((e: unknown) => {
+        chart.replaceChildren(el('div', 'tool-error', `The chart could not be drawn: ${String(e)}`));
+      });
+    }
+
+    const table = el('table', 'result');
+    const head = el('tr');
+    for (const c of columns) head.append(el('th', undefined, c));
+    table.append(el('thead'), el('tbody'));
+    table.tHead!.append(head);
+    for (const row of rows.slice(0, MAX_TABLE_ROWS)) {
+      const tr = el('tr');
+      for (const v of row) tr.append(el('td', undefined, v == null ? '' : String(v)));
+      table.tBodies[0]!.append(tr);
+    }
+    const wrap = el('div', 'table-wrap');
+    wrap.append(table);
+    out.push(wrap);
+
+    const actions = el('div', 'tool-actions');
+    if (sql) {
+      actions.append(
+        button('notebook', 'Open in notebook', () => this.actions.openInNotebook(sql)),
+        button('copy', 'Copy SQL', () => this.actions.copy(sql, 'sql')),
+      );
+    }
+    actions.append(
+      button('table', 'Copy table as CSV', () => this.actions.copy(toCsv(columns, rows), 'csv')),
+    );
+    out.push(actions);
+    return out;
+  }
+}
+
+function button(iconName: string, label: string, run: () => void): HTMLButtonElement {
+  const b = el('button', 'secondary');
+  b.append(icon(iconName), ` ${label}`);
+  b.addEventListener('click', run);
+  return b;
+}
+
+function clip(text: string, max: number): string {
+  const oneLine = text.replace(/\s+/g, ' ').trim();
+  return oneLine.length > max ? `${oneLine.slice(0, max - 1)}…` : oneLine;
+}
