@@ -159,6 +159,8 @@ export class ChatSession {
         return false;
       case 'message': {
         const m = event.message;
+        // The final answer arrives as a 'final' event too, rendered as markdown there.
+        if (m.graphPath?.[0] === 'final') return false;
         if (m.role === 'user') {
           post({ type: 'userMessage', id: m.id, text: m.content ?? '' });
         } else if (event.delta !== undefined && m.isDelta) {
