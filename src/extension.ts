@@ -3,9 +3,11 @@
 //
 // The value returned by activate() is the extension API used by the integration tests:
 //   services            the Services handed to features
-//   sandbox()           starts (once) and returns the sandbox handle
+//   sandbox()           starts (once) and returns the sandbox handle; also sandbox.start(),
+//                       sandbox.stop(), sandbox.current() (the handle, or undefined when stopped)
 //   statusBarText()     the status bar item's text
 //   statusBarTooltip()  the status bar item's tooltip as plain text
+//   explorer            the explorer feature's API (src/explorer)
 import * as vscode from 'vscode';
 import { COMMANDS } from './commands';
 import { registerCommand } from './commandRunner';
@@ -21,11 +23,20 @@ import { loadSandbox } from './profiles/sandboxLoader';
 import { SandboxManager, sandboxInfoLines, type SandboxHandleLike } from './profiles/sandboxProfile';
 import { ProfileStatusBar } from './profiles/statusBar';
 import type { Services } from './services';
+import { createExplorer, type ExplorerApi } from './explorer';
 import { register as registerChat, type ChatFeature } from './chat';
+
+export interface SandboxApi {
+  (): Promise<SandboxHandleLike>;
+  start(): Promise<SandboxHandleLike>;
+  stop(): Promise<boolean>;
+  current(): SandboxHandleLike | undefined;
+}
 
 export interface ExtensionApi {
   services: Services;
-  sandbox(): Promise<SandboxHandleLike>;
+  sandbox: SandboxApi;
+  explorer: ExplorerApi;
   statusBarText(): string;
   statusBarTooltip(): string;
   /** The chat feature (panels, history), for the integration tests. */
@@ -101,14 +112,21 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
     ...registerProfileCommands(services),
   );
 
-  // Features register here, each returning its disposables: context.subscriptions.push(...feature.register(services));
+  // Features: each registers lazily (no network I/O, no webview until a panel opens).
+  const explorer = createExplorer(services);
+  context.subscriptions.push(...explorer.disposables);
   const chat = registerChat(services);
   context.subscriptions.push(...chat.disposables);
 
   log.info(`Dashboard Platform activated in ${Date.now() - t0} ms`);
   return {
     services,
-    sandbox: () => sandbox.start(),
+    sandbox: Object.assign(() => sandbox.start(), {
+      start: () => sandbox.start(),
+      stop: () => sandbox.stop(),
+      current: () => sandbox.current,
+    }),
+    explorer: explorer.api,
     statusBarText: () => statusBar.text,
     statusBarTooltip: () => statusBar.tooltipText,
     chat: chat.feature,
