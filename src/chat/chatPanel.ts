@@ -5,6 +5,7 @@ import {
   chatPanelState,
   webviewToHost,
   type HostToWebview,
+  type TranscriptView,
   type WebviewToHost,
 } from '../shared/chatProtocol';
 import { webviewOptions, webviewPageHtml } from '../ui/webviewHtml';
@@ -22,6 +23,8 @@ export class ChatPanel implements vscode.Disposable {
   readonly ready = new Promise<void>((resolve) => (this.readyResolve = resolve));
   private readonly paintedListeners = new Set<(count: number) => void>();
   private disposed = false;
+  private inspectSeq = 0;
+  private readonly inspections = new Map<number, (view: TranscriptView) => void>();
 
   constructor(
     readonly panel: vscode.WebviewPanel,
@@ -62,6 +65,16 @@ export class ChatPanel implements vscode.Disposable {
   onPainted(listener: (count: number) => void): vscode.Disposable {
     this.paintedListeners.add(listener);
     return new vscode.Disposable(() => this.paintedListeners.delete(listener));
+  }
+
+  /** Asks the page what it shows (the real DOM, as text). */
+  async inspect(): Promise<TranscriptView> {
+    await this.ready;
+    const requestId = ++this.inspectSeq;
+    return new Promise<TranscriptView>((resolve) => {
+      this.inspections.set(requestId, resolve);
+      this.post({ type: 'inspect', requestId });
+    });
   }
 
   /** Sends a question as if typed (used by commands and tests). */
@@ -166,6 +179,10 @@ export class ChatPanel implements vscode.Disposable {
           break;
         case 'painted':
           for (const listener of this.paintedListeners) listener(msg.count);
+          break;
+        case 'inspection':
+          this.inspections.get(msg.requestId)?.(msg.view);
+          this.inspections.delete(msg.requestId);
           break;
       }
     } catch (e) {

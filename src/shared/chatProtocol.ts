@@ -58,6 +58,8 @@ export const hostToWebview = z.discriminatedUnion('type', [
   z.object({ type: z.literal('aborted') }),
   z.object({ type: z.literal('error'), message: z.string(), retryable: z.boolean() }),
   z.object({ type: z.literal('turnEnded'), chatId: z.string().optional() }),
+  /** Asks the page what it shows (answered with `inspection`; used by tests and the bench). */
+  z.object({ type: z.literal('inspect'), requestId: z.number() }),
 ]);
 export type HostToWebview = z.infer<typeof hostToWebview>;
 export type ToolResult = z.infer<typeof toolResult>;
@@ -74,8 +76,29 @@ export const webviewToHost = z.discriminatedUnion('type', [
   z.object({ type: z.literal('copy'), text: z.string(), what: z.enum(['sql', 'csv']) }),
   /** Sent after a batch of operations has been applied and painted (used by tests and benchmarks). */
   z.object({ type: z.literal('painted'), count: z.number() }),
+  z.object({ type: z.literal('inspection'), requestId: z.number(), view: z.lazy(() => transcriptView) }),
 ]);
 export type WebviewToHost = z.infer<typeof webviewToHost>;
+
+/** What the page shows, as text: the answer of a test asking the real DOM. */
+export const transcriptView = z.object({
+  userMessages: z.array(z.string()),
+  assistantTexts: z.array(z.string()),
+  finalAnswers: z.array(z.string()),
+  toolCards: z.array(
+    z.object({
+      name: z.string(),
+      rowCount: z.string().optional(),
+      tableRows: z.number(),
+      hasChart: z.boolean(),
+    }),
+  ),
+  notices: z.array(z.string()),
+  usage: z.string(),
+  inputDisabled: z.boolean(),
+  scriptElements: z.number(),
+});
+export type TranscriptView = z.infer<typeof transcriptView>;
 
 /** State the webview keeps with setState so a reload can ask the host for the same chat. */
 export const chatPanelState = z.object({

@@ -5,6 +5,7 @@ import {
   hostToWebview,
   type ChatPanelState,
   type HostToWebview,
+  type TranscriptView,
   type WebviewToHost,
 } from '../../src/shared/chatProtocol';
 import { Transcript } from './transcript';
@@ -149,7 +150,32 @@ function apply(msg: HostToWebview): void {
       setStreaming(false);
       if (msg.chatId) saveState({ ...state, chatId: msg.chatId });
       break;
+    case 'inspect':
+      post({ type: 'inspection', requestId: msg.requestId, view: inspect() });
+      break;
   }
+}
+
+function texts(selector: string): string[] {
+  return Array.from(log.querySelectorAll(selector)).map((n) => (n.textContent ?? '').trim());
+}
+
+function inspect(): TranscriptView {
+  return {
+    userMessages: texts('.msg.user .content'),
+    assistantTexts: texts('.msg.assistant .content.streaming'),
+    finalAnswers: texts('.msg.assistant .content.final'),
+    toolCards: Array.from(log.querySelectorAll('details.tool')).map((card) => ({
+      name: card.querySelector('.tool-name')?.textContent ?? '',
+      rowCount: card.querySelector('.row-count')?.textContent ?? undefined,
+      tableRows: card.querySelectorAll('table.result tbody tr').length,
+      hasChart: card.querySelector('.chart svg, .chart canvas') !== null,
+    })),
+    notices: texts('.notice'),
+    usage: usage.textContent ?? '',
+    inputDisabled: input.disabled,
+    scriptElements: document.querySelectorAll('script').length,
+  };
 }
 
 function saveState(next: ChatPanelState): void {
