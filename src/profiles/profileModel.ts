@@ -85,6 +85,8 @@ export type Profile = z.infer<typeof ProfileSchema>;
 /** What settings hold (before defaults/normalisation). */
 export type ProfileInput = z.input<typeof ProfileSchema>;
 
+const SECRET_FIELD = /token|api_?key|secret|password|authorization/i;
+
 export interface ParsedProfiles {
   profiles: Profile[];
   /** One sentence per rejected entry, naming the entry and the field. */
@@ -111,6 +113,14 @@ export function parseProfiles(raw: unknown): ParsedProfiles {
       const path = issue?.path.join('.') || '(entry)';
       problems.push(`Profile ${label} is ignored: ${path}: ${issue?.message ?? 'invalid'}`);
       return;
+    }
+    // Secrets never come from settings: a token pasted into a profile is dropped and reported.
+    const leaked = Object.keys(result.data).filter((k) => SECRET_FIELD.test(k));
+    for (const k of leaked) delete (result.data as Record<string, unknown>)[k];
+    if (leaked.length) {
+      problems.push(
+        `Profile ${label}: ${leaked.join(', ')} ignored. Secrets are never read from settings; remove them from settings.json and use "Dashboard Platform: Set Token…" or an environment variable.`,
+      );
     }
     const key = result.data.name.toLowerCase();
     if (seen.has(key)) {

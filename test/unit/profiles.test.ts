@@ -108,6 +108,13 @@ describe('parseProfiles', () => {
     assert.match(problems[4] ?? '', /built-in/);
   });
 
+  it('drops and reports secrets pasted into settings', () => {
+    const { profiles, problems } = parseProfiles([{ ...good, token: 'pasted-1x', aiApiKey: 'pasted-2y' }]);
+    assert.equal(profiles.length, 1);
+    assert.doesNotMatch(JSON.stringify(profiles[0]), /pasted-/);
+    assert.match(problems[0] ?? '', /token, aiApiKey ignored/);
+  });
+
   it('treats a missing setting as no profiles and a non-array as a problem', () => {
     assert.deepEqual(parseProfiles(undefined), { profiles: [], problems: [] });
     assert.equal(parseProfiles({}).problems.length, 1);
