@@ -4,9 +4,15 @@ import * as vscode from 'vscode';
 import { isApiError } from './api/errors';
 import { COMMANDS, type CommandSpec } from './commands';
 import type { Services } from './services';
-import { errorMessage, isCancellation } from './log';
+import { errorMessage, isCancellation, type RedactingLog } from './log';
 
 export const SHOW_LOGS = 'Show Logs';
+
+/** Known secrets are stripped from messages too when the log can do it (the extension's log can). */
+function redactMessage(log: vscode.LogOutputChannel, message: string): string {
+  const r = (log as Partial<RedactingLog>).redact;
+  return typeof r === 'function' ? r(message) : message;
+}
 
 /** Runs `fn`, reporting any failure to the user. Returns `fn`'s result, or undefined on failure. */
 export async function runCommand<T>(
@@ -21,7 +27,7 @@ export async function runCommand<T>(
       services.log.debug(`${what} cancelled`);
       return undefined;
     }
-    const message = errorMessage(e);
+    const message = redactMessage(services.log, errorMessage(e));
     services.log.error(`${what} failed: ${message}`);
     if (!isApiError(e) && e instanceof Error && e.stack) services.log.trace(e.stack);
     void vscode.window.showErrorMessage(message, SHOW_LOGS).then((choice) => {

@@ -46,13 +46,16 @@ function line(message: string | Error, args: unknown[], secrets: KnownSecrets): 
   return parts.join(' ');
 }
 
+/** The extension's log: a LogOutputChannel that also redacts text for other sinks (error messages). */
+export interface RedactingLog extends vscode.LogOutputChannel {
+  redact(text: string): string;
+}
+
 /** A LogOutputChannel that redacts every message before it reaches `inner`. */
-export function createRedactingLog(
-  inner: vscode.LogOutputChannel,
-  secrets: KnownSecrets,
-): vscode.LogOutputChannel {
+export function createRedactingLog(inner: vscode.LogOutputChannel, secrets: KnownSecrets): RedactingLog {
   const r = (t: string): string => redactText(t, secrets);
-  const wrapped: vscode.LogOutputChannel = {
+  const wrapped: RedactingLog = {
+    redact: r,
     get name() {
       return inner.name;
     },

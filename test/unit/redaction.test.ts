@@ -63,6 +63,7 @@ describe('redacting log wrapper', () => {
     assert.ok(!text.includes('hunter2-plain'), text);
     assert.ok(!text.includes(OPAQUE), text);
     assert.match(text, /request id r-1/);
+    assert.equal(log.redact('shown: hunter2-plain'), 'shown: [REDACTED]');
     secrets.delete('hunter2-plain');
     log.info('hunter2-plain');
     assert.match(lines.at(-1) ?? '', /hunter2-plain/);
