@@ -21,7 +21,14 @@ export class ExplorerProvider implements vscode.TreeDataProvider<ExplorerNode>, 
   private root: RootNodes;
   private readonly ctx: TreeContext;
 
-  constructor(client: () => Promise<ListingClient>) {
+  /**
+   * @param hasProfile false leaves the tree empty, so the view's welcome content (add a profile, or
+   * try the Sandbox) shows instead.
+   */
+  constructor(
+    client: () => Promise<ListingClient>,
+    private readonly hasProfile: () => boolean = () => true,
+  ) {
     this.ctx = {
       client,
       pageSize: () => clampPageSize(vscode.workspace.getConfiguration().get<number>(PAGE_SIZE_SETTING, 50)),
@@ -39,7 +46,8 @@ export class ExplorerProvider implements vscode.TreeDataProvider<ExplorerNode>, 
   }
 
   getChildren(node?: ExplorerNode): ExplorerNode[] | Promise<ExplorerNode[]> {
-    return node ? node.getChildren() : this.root.all;
+    if (node) return node.getChildren();
+    return this.hasProfile() ? this.root.all : [];
   }
 
   getParent(node: ExplorerNode): ExplorerNode | undefined {

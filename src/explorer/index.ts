@@ -19,7 +19,10 @@ export interface ExplorerApi {
 }
 
 export function createExplorer(services: Services): { api: ExplorerApi; disposables: vscode.Disposable[] } {
-  const provider = new ExplorerProvider(() => services.clients.platform());
+  const provider = new ExplorerProvider(
+    () => services.clients.platform(),
+    () => services.profiles.active() !== undefined,
+  );
   const view = vscode.window.createTreeView(EXPLORER_VIEW_ID, {
     treeDataProvider: provider,
     showCollapseAll: true,
