@@ -7,6 +7,20 @@ import type { PageFetcher } from './pagedList';
 /** Any server object: the explorer reads fields defensively and shows the rest as JSON. */
 export type Item = Record<string, unknown>;
 
+/**
+ * A key unique within one list: the id, else the name (env variables), else the identity fields of
+ * a recipient (which has no id of its own).
+ */
+export function itemKey(item: Item): string {
+  if (item['id'] !== undefined && item['id'] !== null) return String(item['id']);
+  if (typeof item['name'] === 'string') return item['name'];
+  const parts = ['type', 'userId', 'embedUserId', 'embedTenantName', 'externalId', 'channelId', 'email']
+    .map((k) => item[k])
+    .filter((v) => v !== undefined && v !== null)
+    .map(String);
+  return parts.length > 0 ? parts.join(':') : JSON.stringify(item);
+}
+
 export type ReportSort = 'name' | 'createdAt' | 'updatedAt' | 'lastViewedAt';
 export const REPORT_SORTS: readonly ReportSort[] = ['name', 'createdAt', 'updatedAt', 'lastViewedAt'];
 

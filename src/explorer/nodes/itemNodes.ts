@@ -1,7 +1,7 @@
 // Nodes for single server objects, and the factories each list uses to build them. Folders and
 // notifications are items that are lists too (subfolders; recipients).
 import * as vscode from 'vscode';
-import type { Item } from '../loaders';
+import { itemKey, type Item } from '../loaders';
 import { ListNode, type ItemNodeFactory } from './listNode';
 import {
   envVarLook,
@@ -23,7 +23,7 @@ export class ItemNode extends ExplorerNode {
     private readonly item: Item,
     private readonly look: (i: Item) => Look,
   ) {
-    super(`${parent.id}/${kind}:${String(item['id'] ?? item['name'])}`, parent);
+    super(`${parent.id}/${kind}:${itemKey(item)}`, parent);
   }
 
   override get data(): Item {

@@ -3,7 +3,7 @@
 // touches nothing else in the tree.
 import * as vscode from 'vscode';
 import { isApiError } from '../../api/errors';
-import { fetcherFor, singlePageReason, type Item, type ListSpec } from '../loaders';
+import { fetcherFor, itemKey, singlePageReason, type Item, type ListSpec } from '../loaders';
 import { PagedList } from '../pagedList';
 import { ErrorNode, InfoNode, LoadMoreNode } from './statusNodes';
 import { ExplorerNode, type NodeKind, type TreeContext } from './types';
@@ -134,7 +134,7 @@ export class ListNode extends ExplorerNode {
   }
 
   private nodeFor(item: Item): ExplorerNode {
-    const key = String(item['id'] ?? item['name'] ?? JSON.stringify(item));
+    const key = itemKey(item);
     let node = this.nodes.get(key);
     if (!node) {
       node = this.makeItem(this, item);
