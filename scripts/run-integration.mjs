@@ -1,0 +1,205 @@
+#!/usr/bin/env node
+// Runs test/integration inside a real VS Code on machines that cannot download one: code-server
+// (VS Code's server and web workbench, from the npm registry) opened in Debian's headless Chromium
+// through playwright-core. The suites run in the extension host via the test-host extension
+// (test/host), which writes a JSON result this script waits for, with hard time limits so a VS Code
+// that never comes up fails the run instead of hanging it.
+//
+// Environment: DP_TEST_TIMEOUT_MS (whole run, default 25 min), DP_TEST_GREP (mocha grep),
+// DP_VSCODE_CACHE (see scripts/setup-vscode.sh), DP_KEEP_TEMP=1 (keep the temp folder).
+import { once } from 'node:events';
+import * as fs from 'node:fs';
+import * as http from 'node:http';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { installExtension, startCodeServer, launchBrowser, freePort, log } from './vscode-web.mjs';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const TOTAL_MS = Number(process.env.DP_TEST_TIMEOUT_MS ?? 25 * 60_000);
+const STARTUP_MS = 4 * 60_000;
+const images = path.join(root, 'docs', 'images');
+
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'dp-it-'));
+const cleanups = [];
+let exitCode = 1;
+
+async function main() {
+  for (const f of ['out/test/integration/index.js', 'dist/extension.js']) {
+    if (!fs.existsSync(path.join(root, f)))
+      throw new Error(`${f} is missing: run "npm run compile && npm run build" first`);
+  }
+  const paths = {
+    userData: path.join(tmp, 'user-data'),
+    extensions: path.join(tmp, 'extensions'),
+    workspace: path.join(tmp, 'workspace'),
+    progressPath: path.join(tmp, 'progress.log'),
+    startedPath: path.join(tmp, 'started'),
+    resultPath: path.join(tmp, 'result.json'),
+  };
+  fs.cpSync(path.join(root, 'test', 'fixtures', 'workspace'), paths.workspace, { recursive: true });
+  installExtension(root, paths.extensions);
+  fs.cpSync(
+    path.join(root, 'test', 'host'),
+    path.join(paths.extensions, 'dashboard-platform.dashboard-platform-test-host-0.0.1'),
+    {
+      recursive: true,
+    },
+  );
+  fs.writeFileSync(paths.progressPath, '');
+
+  // UI control for the suites: screenshots, keys and clicks through Playwright.
+  let page;
+  const control = http.createServer(async (req, res) => {
+    let body = '';
+    for await (const chunk of req) body += chunk;
+    try {
+      const args = body ? JSON.parse(body) : {};
+      if (!page) throw new Error('no page yet');
+      if (req.url === '/screenshot') {
+        if (!/^[a-z0-9-]+$/.test(args.name ?? ''))
+          throw new Error('name: lowercase letters, digits and dashes');
+        fs.mkdirSync(images, { recursive: true });
+        await page.screenshot({ path: path.join(images, `${args.name}.png`) });
+        log(`screenshot docs/images/${args.name}.png`);
+      } else if (req.url === '/keys') {
+        for (const key of args.keys ?? []) await page.keyboard.press(key);
+      } else if (req.url === '/type') {
+        await page.keyboard.type(String(args.text ?? ''), { delay: 10 });
+      } else if (req.url === '/click') {
+        const locator = args.selector
+          ? page.locator(args.selector)
+          : page.getByText(String(args.text), { exact: false });
+        await locator.first().click({ timeout: 10_000 });
+      } else {
+        res.writeHead(404).end('unknown');
+        return;
+      }
+      res.writeHead(200).end('ok');
+    } catch (e) {
+      res.writeHead(500).end(String(e?.message ?? e));
+    }
+  });
+  control.listen(0, '127.0.0.1');
+  await once(control, 'listening');
+  cleanups.push(() => control.close());
+  const controlUrl = `http://127.0.0.1:${control.address().port}`;
+
+  const configPath = path.join(tmp, 'host-config.json');
+  fs.writeFileSync(
+    configPath,
+    JSON.stringify({
+      testIndex: path.join(root, 'out', 'test', 'integration', 'index.js'),
+      progressPath: paths.progressPath,
+      startedPath: paths.startedPath,
+      resultPath: paths.resultPath,
+      controlUrl,
+      grep: process.env.DP_TEST_GREP || undefined,
+    }),
+  );
+
+  const port = await freePort();
+  const server = await startCodeServer({
+    port,
+    userDataDir: paths.userData,
+    extensionsDir: paths.extensions,
+    workspace: paths.workspace,
+    tmp,
+    env: { DP_TEST_CONFIG: configPath },
+  });
+  cleanups.push(() => server.stop());
+
+  const browser = await launchBrowser();
+  cleanups.push(() => browser.close().catch(() => undefined));
+  page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+  const t0 = Date.now();
+  await page.goto(`http://127.0.0.1:${port}/?folder=${encodeURIComponent(paths.workspace)}`, {
+    timeout: 60_000,
+  });
+  log(`workbench opened at http://127.0.0.1:${port}; waiting for the extension host`);
+
+  let printed = 0;
+  const printProgress = () => {
+    const text = fs.readFileSync(paths.progressPath, 'utf8');
+    if (text.length > printed) {
+      process.stdout.write(text.slice(printed));
+      printed = text.length;
+    }
+  };
+  const deadline = Date.now() + TOTAL_MS;
+  while (!fs.existsSync(paths.startedPath)) {
+    if (Date.now() - t0 > STARTUP_MS) {
+      await page.screenshot({ path: path.join(tmp, 'startup-failure.png') }).catch(() => undefined);
+      throw new Error(
+        `VS Code's extension host did not come up within ${STARTUP_MS / 1000} s (code-server log: ${server.logPath}; screenshot: ${tmp}/startup-failure.png)`,
+      );
+    }
+    if (server.exited) throw new Error(`code-server exited early (log: ${server.logPath})`);
+    await sleep(500);
+  }
+  log(`extension host up after ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+  while (!fs.existsSync(paths.resultPath)) {
+    printProgress();
+    if (Date.now() > deadline) throw new Error(`the suites did not finish within ${TOTAL_MS / 1000} s`);
+    if (server.exited) throw new Error(`code-server exited during the run (log: ${server.logPath})`);
+    await sleep(500);
+  }
+  await sleep(200);
+  printProgress();
+  const result = JSON.parse(fs.readFileSync(paths.resultPath, 'utf8'));
+  const activation = await activationTime(page).catch((e) => `unavailable (${e.message})`);
+  fs.writeFileSync(
+    path.join(root, 'out', 'integration-result.json'),
+    JSON.stringify({ ...result, activationTime: activation }, null, 2),
+  );
+  console.log(`\nActivation time reported by VS Code (Running Extensions): ${activation}`);
+  console.log(
+    `Integration: ${result.passed} passed, ${result.failed} failed, ${result.pending ?? 0} pending in ${(result.durationMs / 1000).toFixed(1)} s`,
+  );
+  for (const f of result.failures) console.log(`\nFAILED: ${f.title}\n${f.error}`);
+  exitCode = result.failed === 0 && result.passed > 0 ? 0 : 1;
+}
+
+/** Reads our extension's activation time from VS Code's "Running Extensions" editor. */
+async function activationTime(page) {
+  await page.keyboard.press('F1');
+  await page.keyboard.type('Developer: Show Running Extensions', { delay: 5 });
+  await sleep(500);
+  await page.keyboard.press('Enter');
+  const row = page
+    .locator('.runtime-extensions-editor .monaco-list-row', { hasText: 'Dashboard Platform' })
+    .first();
+  await row.waitFor({ timeout: 15_000 });
+  const text = (await row.innerText()).replace(/\s+/g, ' ');
+  const match = text.match(/(\d+)\s*ms/);
+  return match ? `${match[1]} ms` : text;
+}
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+async function cleanup() {
+  for (const c of cleanups.reverse()) {
+    try {
+      await c();
+    } catch {
+      // best effort
+    }
+  }
+  if (!process.env.DP_KEEP_TEMP) fs.rmSync(tmp, { recursive: true, force: true });
+}
+
+const watchdog = setTimeout(() => {
+  console.error(`run-integration: hard limit of ${TOTAL_MS / 1000 + 120} s reached`);
+  void cleanup().finally(() => process.exit(1));
+}, TOTAL_MS + 120_000);
+watchdog.unref();
+
+main()
+  .catch((e) => {
+    console.error(`run-integration: ${e?.stack ?? e}`);
+    exitCode = 1;
+  })
+  .finally(async () => {
+    await cleanup();
+    process.exit(exitCode);
+  });

@@ -1,0 +1,39 @@
+// Test host: runs the same mocha suites as the @vscode/test-electron route, from inside the
+// extension host of a code-server workbench (whose web client cannot pass --extensionTestsPath).
+// The harness (scripts/run-integration.mjs) names a config file in DP_TEST_CONFIG.
+'use strict';
+const fs = require('node:fs');
+
+function config() {
+  const file = process.env.DP_TEST_CONFIG;
+  if (!file || !fs.existsSync(file)) return undefined;
+  return JSON.parse(fs.readFileSync(file, 'utf8'));
+}
+
+function activate() {
+  const cfg = config();
+  if (!cfg) return;
+  const progress = (line) => fs.appendFileSync(cfg.progressPath, `${line}\n`);
+  progress(`[host] extension host up (VS Code ${require('vscode').version}, Node ${process.version})`);
+  fs.writeFileSync(cfg.startedPath, String(Date.now()));
+  // Let the workbench finish restoring before the suites start driving it.
+  setTimeout(() => {
+    Promise.resolve()
+      .then(() => require(cfg.testIndex).runSuites({ progress, grep: cfg.grep }))
+      .then(
+        (result) => fs.writeFileSync(cfg.resultPath, JSON.stringify(result, null, 2)),
+        (error) =>
+          fs.writeFileSync(
+            cfg.resultPath,
+            JSON.stringify({
+              passed: 0,
+              failed: 1,
+              failures: [{ title: 'test host', error: String((error && error.stack) || error) }],
+              tests: [],
+            }),
+          ),
+      );
+  }, 1500);
+}
+
+module.exports = { activate, deactivate() {} };

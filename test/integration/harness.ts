@@ -1,0 +1,79 @@
+// Helpers for the integration suites: the extension's API, polling, and asking the harness (which
+// drives the workbench page with Playwright) for screenshots and keystrokes. Outside the
+// code-server harness (test-electron), the UI helpers are no-ops that say so in the log.
+import * as fs from 'node:fs';
+import * as vscode from 'vscode';
+import type { ExtensionApi } from '../../src/extension';
+
+export const EXTENSION_ID = 'dashboard-platform.dashboard-platform';
+
+export async function getApi(): Promise<ExtensionApi> {
+  const ext = vscode.extensions.getExtension<ExtensionApi>(EXTENSION_ID);
+  if (!ext) throw new Error(`extension ${EXTENSION_ID} is not installed`);
+  return ext.activate();
+}
+
+/** Polls `fn` until it returns a truthy value; fails with `what` after `ms`. */
+export async function waitFor<T>(
+  what: string,
+  fn: () => T | undefined | Promise<T | undefined>,
+  ms = 15_000,
+): Promise<T> {
+  const end = Date.now() + ms;
+  let lastError: unknown;
+  for (;;) {
+    try {
+      const v = await fn();
+      if (v) return v;
+    } catch (e) {
+      lastError = e;
+    }
+    if (Date.now() > end) {
+      throw new Error(
+        `timed out after ${ms} ms waiting for ${what}${lastError ? ` (last error: ${String(lastError)})` : ''}`,
+      );
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+interface HarnessConfig {
+  controlUrl?: string;
+}
+
+function harness(): HarnessConfig | undefined {
+  const file = process.env.DP_TEST_CONFIG;
+  if (!file || !fs.existsSync(file)) return undefined;
+  return JSON.parse(fs.readFileSync(file, 'utf8')) as HarnessConfig;
+}
+
+async function control(path: string, body: unknown): Promise<boolean> {
+  const url = harness()?.controlUrl;
+  if (!url) {
+    console.log(`[harness] no UI control in this route; skipped ${path}`);
+    return false;
+  }
+  const res = await fetch(`${url}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  if (!res.ok) throw new Error(`harness ${path} failed: ${res.status} ${await res.text()}`);
+  return true;
+}
+
+/** Saves a PNG of the whole workbench as docs/images/<name>.png (code-server route only). */
+export async function screenshot(name: string, settleMs = 800): Promise<boolean> {
+  await new Promise((r) => setTimeout(r, settleMs));
+  return control('/screenshot', { name });
+}
+
+/** Presses keys in the workbench page, e.g. ['Control+Shift+P'] (code-server route only). */
+export function pressKeys(keys: string[]): Promise<boolean> {
+  return control('/keys', { keys });
+}
+
+/** Clicks the first element matching a CSS selector or containing a text (code-server route only). */
+export function click(target: { selector?: string; text?: string }): Promise<boolean> {
+  return control('/click', target);
+}
