@@ -47,4 +47,10 @@ export default tseslint.config(
     files: ['**/*.mjs', 'scripts/**/*.js'],
     languageOptions: { globals: { ...globals.node } },
   },
+  {
+    // The code-server test host is a plain CommonJS extension.
+    files: ['test/host/**/*.js'],
+    languageOptions: { sourceType: 'commonjs', globals: { ...globals.node } },
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
+  },
 );
