@@ -1,0 +1,89 @@
+#!/usr/bin/env node
+// `npm test`: every check the project has, in order, each one's output streamed: type check,
+// lint, format check, build, unit tests (plain Node) and the integration suites inside a real
+// VS Code (code-server in headless Chromium). Later steps still run after a failure so the summary
+// is complete; the exit code is non-zero when anything failed. The last line reads
+// "N passed, N failed": tests passed, and tests failed plus failed non-test steps.
+import { spawn } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+process.chdir(root);
+
+function run(cmd, args, { capture = false } = {}) {
+  return new Promise((resolve) => {
+    const t0 = Date.now();
+    const child = spawn(cmd, args, {
+      stdio: ['ignore', capture ? 'pipe' : 'inherit', capture ? 'pipe' : 'inherit'],
+    });
+    let output = '';
+    if (capture) {
+      const tee = (stream, chunk) => {
+        output += chunk;
+        stream.write(chunk);
+      };
+      child.stdout.on('data', (c) => tee(process.stdout, c));
+      child.stderr.on('data', (c) => tee(process.stderr, c));
+    }
+    child.on('close', (code) => resolve({ code: code ?? 1, output, seconds: (Date.now() - t0) / 1000 }));
+  });
+}
+
+const steps = [
+  { name: 'typecheck', cmd: 'npx', args: ['tsc', '-p', 'tsconfig.json'] },
+  { name: 'typecheck (webviews)', cmd: 'npx', args: ['tsc', '-p', 'tsconfig.webview.json', '--noEmit'] },
+  { name: 'lint', cmd: 'npx', args: ['eslint', '--max-warnings', '0', '.'] },
+  { name: 'format', cmd: 'npx', args: ['prettier', '--check', '.'] },
+  { name: 'build', cmd: 'node', args: ['esbuild.mjs'] },
+  { name: 'unit tests', cmd: 'npx', args: ['mocha'], tests: 'mocha' },
+  {
+    name: 'integration (real VS Code)',
+    cmd: 'node',
+    args: ['scripts/run-integration.mjs'],
+    tests: 'integration',
+  },
+];
+
+const rows = [];
+let passed = 0;
+let failed = 0;
+for (const step of steps) {
+  console.log(`\n===== ${step.name}: ${step.cmd} ${step.args.join(' ')}`);
+  const resultFile = path.join(root, 'out', 'integration-result.json');
+  if (step.tests === 'integration') fs.rmSync(resultFile, { force: true });
+  const r = await run(step.cmd, step.args, { capture: step.tests === 'mocha' });
+  let detail = '';
+  if (step.tests === 'mocha') {
+    const p = Number(/(\d+) passing/.exec(r.output)?.[1] ?? 0);
+    const f = Number(/(\d+) failing/.exec(r.output)?.[1] ?? 0);
+    passed += p;
+    failed += f;
+    if (r.code !== 0 && f === 0) failed++;
+    detail = `${p} passed, ${f} failed`;
+  } else if (step.tests === 'integration') {
+    if (fs.existsSync(resultFile)) {
+      const res = JSON.parse(fs.readFileSync(resultFile, 'utf8'));
+      passed += res.passed;
+      failed += res.failed;
+      detail = `${res.passed} passed, ${res.failed} failed; activation ${res.activationTime}`;
+      if (r.code !== 0 && res.failed === 0) failed++;
+    } else {
+      failed++;
+      detail = 'no result (VS Code did not run the suites)';
+    }
+  } else if (r.code !== 0) {
+    failed++;
+  }
+  rows.push({ step: step.name, ok: r.code === 0, seconds: r.seconds, detail });
+}
+
+console.log('\n===== summary');
+for (const row of rows) {
+  console.log(
+    `${row.ok ? 'PASS' : 'FAIL'}  ${row.step.padEnd(28)} ${row.seconds.toFixed(1).padStart(7)} s  ${row.detail}`,
+  );
+}
+console.log(`\n${passed} passed, ${failed} failed`);
+process.exit(rows.every((r) => r.ok) && failed === 0 ? 0 : 1);
