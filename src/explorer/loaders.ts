@@ -55,7 +55,7 @@ export interface ListingClient {
     deploymentId: number,
     notificationId: number,
     signal?: AbortSignal,
-  ): Promise<Page<Item> | Item[]>;
+  ): Promise<{ items: Item[] } | Item[]>;
   listUsers(p?: PageParams, signal?: AbortSignal): Promise<Page<Item>>;
 }
 
