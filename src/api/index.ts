@@ -10,3 +10,6 @@ export * from './schemas/data';
 export * from './schemas/ai';
 export * from './dataClient';
 export * from './aiClient';
+export * from './schemas/platform';
+export * from './notificationQuery';
+export * from './platformClient';
