@@ -89,7 +89,6 @@ async function main(): Promise<void> {
   const wanted = arg('notifications', 10_000);
   const rounds = arg('rounds', 3);
   const sandbox = await loadSandbox().startSandbox({ port: 0, notifications: wanted });
-  });
   try {
     const client = new PlatformClient({
       baseUrl: sandbox.urls.platform,
