@@ -8,6 +8,7 @@ import type { ProfileService } from './profileService';
 export class ProfileStatusBar implements vscode.Disposable {
   private readonly item: vscode.StatusBarItem;
   private readonly disposables: vscode.Disposable[] = [];
+  private plainTooltip = '';
 
   constructor(private readonly profiles: ProfileService) {
     this.item = vscode.window.createStatusBarItem(
@@ -30,16 +31,17 @@ export class ProfileStatusBar implements vscode.Disposable {
     return this.item.text;
   }
 
+  /** The tooltip as plain text (for tests). */
   get tooltipText(): string {
-    const t = this.item.tooltip;
-    return typeof t === 'string' ? t : (t?.value ?? '');
+    return this.plainTooltip;
   }
 
   update(): void {
     const active = this.profiles.active();
     if (!active) {
       this.item.text = '$(plug) Dashboard Platform: no profile';
-      this.item.tooltip = 'No Dashboard Platform profile is active. Click to add one or use the Sandbox.';
+      this.plainTooltip = 'No Dashboard Platform profile is active. Click to add one or use the Sandbox.';
+      this.item.tooltip = this.plainTooltip;
       this.item.backgroundColor = undefined;
       return;
     }
@@ -54,21 +56,21 @@ export class ProfileStatusBar implements vscode.Disposable {
         : color === 'warning'
           ? new vscode.ThemeColor('statusBarItem.warningBackground')
           : undefined;
+    const lines: string[] = [];
+    if (active.isSandbox && !this.profiles.sandbox.current) {
+      lines.push('Local sandbox (starts on first use)');
+    } else {
+      lines.push(`Platform: ${p.platformUrl}`, `Data API: ${dataApiUrlOf(p)}`);
+      for (const a of p.agents) lines.push(`AI agent "${a.label}": ${a.url}`);
+      if (p.defaultDeploymentId !== undefined) lines.push(`Default deployment: ${p.defaultDeploymentId}`);
+    }
+    lines.push('Click to switch profile.');
+    const title = `Dashboard Platform profile: ${p.name}${p.production ? ' (production)' : ''}`;
+    this.plainTooltip = [title, ...lines].join('\n');
     const md = new vscode.MarkdownString(undefined, true);
     md.isTrusted = false;
-    md.appendMarkdown(`**Dashboard Platform profile: ${escapeMd(p.name)}**`);
-    if (p.production) md.appendMarkdown(' — $(warning) production');
-    md.appendMarkdown('\n\n');
-    if (active.isSandbox && !this.profiles.sandbox.current) {
-      md.appendMarkdown('Local sandbox (starts on first use)\n\n');
-    } else {
-      md.appendMarkdown(`Platform: ${escapeMd(p.platformUrl)}\n\n`);
-      md.appendMarkdown(`Data API: ${escapeMd(dataApiUrlOf(p))}\n\n`);
-      for (const a of p.agents) md.appendMarkdown(`AI agent "${escapeMd(a.label)}": ${escapeMd(a.url)}\n\n`);
-      if (p.defaultDeploymentId !== undefined)
-        md.appendMarkdown(`Default deployment: ${p.defaultDeploymentId}\n\n`);
-    }
-    md.appendMarkdown('Click to switch profile.');
+    md.appendMarkdown(`**${escapeMd(title)}**${p.production ? ' $(warning)' : ''}\n\n`);
+    for (const l of lines) md.appendMarkdown(`${escapeMd(l)}\n\n`);
     this.item.tooltip = md;
   }
 
