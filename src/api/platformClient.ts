@@ -325,14 +325,7 @@ export class PlatformClient {
   }
 
   async createNotification(deploymentId: number, input: CreateNotificationInput, signal?: AbortSignal) {
-    const parsed = CreateNotificationInputSchema.safeParse(input);
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0]!;
-      throw new ApiError(
-        'validation',
-        `Notification not created: ${issue.path.join('.') || 'input'}: ${issue.message}`,
-      );
-    }
+    const body = parseInput(CreateNotificationInputSchema, input, 'Notification not created');
     return this.http.json(
       {
         method: 'POST',

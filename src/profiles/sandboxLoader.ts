@@ -2,5 +2,5 @@
 import type { SandboxModule } from './sandboxProfile';
 
 export async function loadSandbox(): Promise<SandboxModule> {
-  throw new Error('src/sandbox/index.ts has not landed yet');
+  return import('../sandbox');
 }

@@ -3,10 +3,30 @@
 export interface SandboxState {
   /** AI chat aborts received, in order. */
   aiAborts: { chatId: string; at: string }[];
-  /** Requests seen, by family, for benchmarks and paging tests ("exactly one request a page"). */
+  /** Requests seen, by "family METHOD path", for benchmarks and paging tests ("exactly one request a page"). */
   requestCounts: Record<string, number>;
+  /** Dashboards published, in order. */
+  publishes: {
+    deploymentId: number;
+    workbookId: number;
+    versionNumber: number;
+    title: unknown;
+    at: string;
+  }[];
+  /** Ids of notifications created through the API. */
+  createdNotifications: number[];
+  /** dbt sync jobs by id. */
+  dbtJobs: Record<string, { deploymentId: number; branchName: string; startedAt: number }>;
+  deletedEmbedTenants: string[];
 }
 
 export function createSandboxState(): SandboxState {
-  return { aiAborts: [], requestCounts: {} };
+  return {
+    aiAborts: [],
+    requestCounts: {},
+    publishes: [],
+    createdNotifications: [],
+    dbtJobs: {},
+    deletedEmbedTenants: [],
+  };
 }

@@ -1,0 +1,189 @@
+// The sandbox's Data API: /v1/meta, /v1/load (with "Continue wait" long polling for slow queries)
+// and /v1/cubesql (NDJSON streamed in batches straight from a SQLite statement, so memory stays
+// bounded by one batch whatever the row count).
+import { createHash } from 'node:crypto';
+import type { SqlValue, Statement } from 'sql.js';
+import type { RequestContext, Router } from '../http';
+import type { SandboxState } from '../state';
+import type { DataEngine } from './engine';
+import { compileLoad, runLoad, UserError, type LoadQuery } from './load';
+import { CUBES, meta } from './model';
+
+export { createDataEngine, type DataEngine } from './engine';
+
+export interface DataDeps {
+  engine: DataEngine;
+  /** How long a slow query keeps answering "Continue wait". */
+  continueWaitMs: number;
+  state: SandboxState;
+  /** Rows per NDJSON data line of /v1/cubesql. */
+  batchRows?: number;
+}
+
+const CUBESQL_KEYS = new Set(['query', 'timezone', 'cache', 'throwContinueWait']);
+
+/** Slow queries remember when they started, keyed by the request-id prefix (or the query). */
+class SlowQueries {
+  private readonly started = new Map<string, number>();
+  /** True while the query should still answer "Continue wait". */
+  pending(key: string, ms: number): boolean {
+    const now = Date.now();
+    const t = this.started.get(key);
+    if (t === undefined) {
+      this.started.set(key, now);
+      return true;
+    }
+    if (now - t < ms) return true;
+    this.started.delete(key);
+    return false;
+  }
+}
+
+function slowKey(ctx: RequestContext, body: unknown): string {
+  const prefix = /^(.*)-span-\d+$/.exec(ctx.requestId)?.[1];
+  return prefix ?? createHash('sha1').update(JSON.stringify(body)).digest('hex');
+}
+
+/** Rewrites MEASURE(name) / MEASURE(cube.name) into the measure's aggregate over the cube view. */
+export function rewriteMeasures(sql: string): string {
+  const fromCubes = [...sql.matchAll(/\b(?:from|join)\s+"?(\w+)"?/gi)].map((m) => m[1]!.toLowerCase());
+  return sql.replace(
+    /MEASURE\s*\(\s*"?(?:(\w+)"?\.)?"?(\w+)"?\s*\)/gi,
+    (_whole, cube: string | undefined, name: string) => {
+      const candidates = cube
+        ? CUBES.filter((c) => c.name === cube.toLowerCase())
+        : [...CUBES].sort((a, b) => Number(fromCubes.includes(b.name)) - Number(fromCubes.includes(a.name)));
+      for (const c of candidates) {
+        const m = c.measures.find((x) => x.name === name.toLowerCase());
+        if (m?.viewAgg) return m.viewAgg;
+      }
+      throw new UserError(
+        `MEASURE(${cube ? `${cube}.` : ''}${name}): no such measure. See /v1/meta for the members.`,
+      );
+    },
+  );
+}
+
+function columnType(v: SqlValue | undefined, name: string): string {
+  if (typeof v === 'number') return Number.isInteger(v) ? 'Int64' : 'Float64';
+  if (typeof v === 'string' && /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/.test(v)) return 'Timestamp';
+  if (/(^|_)(count|id)$/.test(name)) return 'Int64';
+  return 'String';
+}
+
+const cell = (v: SqlValue): string | null =>
+  v === null ? null : v instanceof Uint8Array ? Buffer.from(v).toString('base64') : String(v);
+
+export function registerDataRoutes(router: Router, deps: DataDeps): void {
+  const slow = new SlowQueries();
+  const batchRows = deps.batchRows ?? 1000;
+
+  router.add('data', 'GET', '/v1/meta', (ctx) => ctx.json(200, meta(ctx.query.has('extended'))));
+
+  router.add('data', 'POST', '/v1/load', async (ctx) => {
+    const body = (ctx.body ?? {}) as { query?: unknown; queryType?: unknown };
+    const queries = Array.isArray(body.query) ? body.query : [body.query];
+    try {
+      const compiled = queries.map((q) => compileLoad(q as LoadQuery, deps.engine));
+      if (compiled.some((c) => c.slow) && slow.pending(slowKey(ctx, body), deps.continueWaitMs)) {
+        return ctx.json(200, { error: 'Continue wait' });
+      }
+      const results = compiled.map((c, i) => runLoad(queries[i] as LoadQuery, c, deps.engine));
+      if (body.queryType === 'multi') {
+        await ctx.json(200, {
+          queryType: 'regularQuery',
+          results,
+          pivotQuery: queries[0],
+          slowQuery: results.some((r) => r.slowQuery),
+        });
+      } else {
+        await ctx.json(200, results[0]);
+      }
+    } catch (e) {
+      if (e instanceof UserError)
+        return ctx.json(400, { type: 'UserError', error: e.message, requestId: ctx.requestId });
+      throw e;
+    }
+  });
+
+  router.add('data', 'POST', '/v1/cubesql', async (ctx) => {
+    const body = (ctx.body ?? {}) as Record<string, unknown>;
+    const unknown = Object.keys(body).filter((k) => !CUBESQL_KEYS.has(k));
+    if (unknown.length)
+      return ctx.json(400, {
+        type: 'UserError',
+        error: `Unknown field(s) in the request body: ${unknown.join(', ')}.`,
+        requestId: ctx.requestId,
+      });
+    if (typeof body.query !== 'string' || !body.query.trim())
+      return ctx.json(400, {
+        type: 'UserError',
+        error: 'query must be a SQL string.',
+        requestId: ctx.requestId,
+      });
+    const sql = body.query;
+    const isSlow =
+      /MEASURE\s*\(\s*(?:orders\.)?slow_count\s*\)/i.test(sql) || /\/\*\s*slow\s*\*\//i.test(sql);
+    if (isSlow && slow.pending(slowKey(ctx, body), deps.continueWaitMs)) {
+      if (body.throwContinueWait === true) return ctx.ndjson([{ error: 'Continue wait' }]);
+      await new Promise((r) => setTimeout(r, deps.continueWaitMs));
+      slow.pending(slowKey(ctx, body), 0);
+    }
+    let stmt: Statement;
+    try {
+      stmt = deps.engine.prepare(rewriteMeasures(sql));
+    } catch (e) {
+      const message = e instanceof Error ? e.message : String(e);
+      return ctx.json(400, {
+        type: 'UserError',
+        error: `Error during planning: ${message}`,
+        requestId: ctx.requestId,
+      });
+    }
+    const requestId = ctx.requestId;
+    const signal = ctx.signal;
+    async function* lines(): AsyncGenerator<unknown> {
+      try {
+        const columns = stmt!.getColumnNames();
+        let first: SqlValue[] | undefined;
+        try {
+          if (stmt!.step()) first = stmt!.get();
+        } catch (e) {
+          yield {
+            schema: columns.map((name) => ({ name, column_type: 'String' })),
+            lastRefreshTime: new Date().toISOString(),
+          };
+          yield { error: e instanceof Error ? e.message : String(e), requestId };
+          return;
+        }
+        yield {
+          schema: columns.map((name, i) => ({ name, column_type: columnType(first?.[i], name) })),
+          lastRefreshTime: new Date().toISOString(),
+        };
+        let batch: (string | null)[][] = first ? [first.map(cell)] : [];
+        for (;;) {
+          if (signal.aborted) return;
+          let more: boolean;
+          try {
+            more = stmt!.step();
+          } catch (e) {
+            if (batch.length) yield { data: batch };
+            yield { error: e instanceof Error ? e.message : String(e), requestId };
+            return;
+          }
+          if (more) batch.push(stmt!.get().map(cell));
+          if (batch.length >= batchRows || (!more && batch.length)) {
+            yield { data: batch };
+            batch = [];
+            // Let the event loop breathe (aborts, other requests) between batches.
+            await new Promise((r) => setImmediate(r));
+          }
+          if (!more) return;
+        }
+      } finally {
+        stmt!.free();
+      }
+    }
+    await ctx.ndjson(lines());
+  });
+}

@@ -1,0 +1,83 @@
+// Fault injection: rules matched per family, route and method, applied by the request context to
+// every response (latency, an error status, 429 with Retry-After, a reset in the middle of a body)
+// and to NDJSON streams (a truncated or malformed line, a slow drip). Switchable at start and at
+// run time (FaultController, or /__sandbox/faults).
+import { z } from 'zod';
+import type { Family } from './http';
+
+export const FaultRuleSchema = z.object({
+  family: z.enum(['platform', 'data', 'ai']).optional(),
+  /** A substring of the family-relative path, or a /regex/. */
+  route: z.string().optional(),
+  method: z.string().optional(),
+  latencyMs: z.number().int().min(0).max(600_000).optional(),
+  status: z.number().int().min(100).max(599).optional(),
+  body: z.unknown().optional(),
+  retryAfterSeconds: z.number().min(0).optional(),
+  resetMidBody: z.boolean().optional(),
+  truncateNdjson: z.boolean().optional(),
+  malformedNdjson: z.boolean().optional(),
+  dripMs: z.number().int().min(0).max(60_000).optional(),
+  /** Apply to the next N matching requests only, then drop the rule. */
+  times: z.number().int().min(1).optional(),
+});
+export type FaultRule = z.infer<typeof FaultRuleSchema>;
+
+interface Active extends FaultRule {
+  remaining?: number;
+}
+
+export class FaultController {
+  private rules: Active[] = [];
+
+  constructor(initial: FaultRule[] = []) {
+    this.set(initial);
+  }
+
+  list(): FaultRule[] {
+    return this.rules.map(({ remaining, ...r }) => ({
+      ...r,
+      ...(remaining !== undefined ? { times: remaining } : {}),
+    }));
+  }
+
+  set(rules: FaultRule[]): void {
+    this.rules = rules.map((r) => ({ ...FaultRuleSchema.parse(r), remaining: r.times }));
+  }
+
+  add(rule: FaultRule): void {
+    this.rules.push({ ...FaultRuleSchema.parse(rule), remaining: rule.times });
+  }
+
+  clear(): void {
+    this.rules = [];
+  }
+
+  /** The rules that apply to this request, merged (later rules win); consumes `times`. */
+  take(family: Family, method: string, path: string): FaultRule | undefined {
+    if (family === 'control') return undefined;
+    let merged: FaultRule | undefined;
+    for (const rule of this.rules) {
+      if (rule.family && rule.family !== family) continue;
+      if (rule.method && rule.method.toUpperCase() !== method.toUpperCase()) continue;
+      if (rule.route && !routeMatches(rule.route, path)) continue;
+      const { remaining: _r, times: _t, ...effect } = rule;
+      merged = { ...merged, ...effect };
+      if (rule.remaining !== undefined) rule.remaining--;
+    }
+    this.rules = this.rules.filter((r) => r.remaining === undefined || r.remaining > 0);
+    return merged;
+  }
+}
+
+function routeMatches(route: string, path: string): boolean {
+  const re = /^\/(.*)\/([a-z]*)$/.exec(route);
+  if (re) {
+    try {
+      return new RegExp(re[1]!, re[2]).test(path);
+    } catch {
+      return false;
+    }
+  }
+  return path.includes(route);
+}

@@ -1,0 +1,198 @@
+// The sandbox's HTTP server on 127.0.0.1: routes each request to its family by path prefix, checks
+// the family's credential, applies faults, and serves the control endpoints under /__sandbox.
+import { randomUUID } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
+import { SandboxContext } from './context';
+import { FaultRuleSchema, type FaultController } from './faults';
+import type { Family, Method, Router } from './http';
+import { verifyJwt } from './jwt';
+import type { SandboxState } from './state';
+
+export interface SandboxTokens {
+  admin: string;
+  member: string;
+  dataApi: string;
+  aiApiKey: string;
+}
+
+export interface ServerDeps {
+  router: Router;
+  faults: FaultController;
+  state: SandboxState;
+  tokens: SandboxTokens;
+  jwtSecret: string;
+  info: () => unknown;
+  /** Extra platform tokens (e.g. minted) are not needed: platform tokens are fixed per start. */
+}
+
+const METHODS = new Set(['GET', 'POST', 'PUT', 'PATCH', 'DELETE']);
+const AI_PREFIX = /^\/ai\/api\/v1\/public\/([^/]+)\/agents\/([^/]+)(\/.*)?$/;
+
+function family(
+  pathname: string,
+): { family: Family; path: string; params: Record<string, string> } | undefined {
+  if (pathname === '/api' || pathname.startsWith('/api/'))
+    return { family: 'platform', path: pathname.slice(4) || '/', params: {} };
+  if (pathname.startsWith('/cubejs-api/'))
+    return { family: 'data', path: pathname.slice('/cubejs-api'.length), params: {} };
+  const ai = AI_PREFIX.exec(pathname);
+  if (ai) return { family: 'ai', path: ai[3] ?? '/', params: { account: ai[1]!, agentId: ai[2]! } };
+  if (pathname.startsWith('/__sandbox/'))
+    return { family: 'control', path: pathname.slice('/__sandbox'.length), params: {} };
+  return undefined;
+}
+
+async function readBody(req: IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const c of req) chunks.push(c as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+function send(res: ServerResponse, status: number, body: unknown, requestId: string): void {
+  if (res.headersSent) return;
+  res.writeHead(status, { 'content-type': 'application/json', 'x-request-id': requestId });
+  res.end(JSON.stringify(body));
+}
+
+/** The credential of a family's Authorization header, or an error sentence. */
+function authenticate(
+  fam: Family,
+  header: string | undefined,
+  deps: ServerDeps,
+): { credential?: string; error?: [number, string] } {
+  if (fam === 'control') return {};
+  if (fam === 'platform') {
+    const m = /^Bearer (.+)$/.exec(header ?? '');
+    if (!m)
+      return {
+        error: [401, 'Authorization header missing or malformed: send "Authorization: Bearer <token>".'],
+      };
+    if (m[1] !== deps.tokens.admin && m[1] !== deps.tokens.member)
+      return { error: [401, 'Invalid or expired token.'] };
+    return { credential: m[1] };
+  }
+  if (fam === 'data') {
+    if (!header) return { error: [403, "Authorization header isn't set"] };
+    if (!verifyJwt(header, deps.jwtSecret)) return { error: [403, 'Invalid token'] };
+    return { credential: header };
+  }
+  const m = /^Api-Key (.+)$/.exec(header ?? '');
+  if (!m)
+    return {
+      error: [401, 'Authorization header missing or malformed: send "Authorization: Api-Key <key>".'],
+    };
+  if (m[1] !== deps.tokens.aiApiKey) return { error: [401, 'Invalid API key.'] };
+  return { credential: m[1] };
+}
+
+export function createSandboxServer(deps: ServerDeps): { server: Server; sockets: Set<Socket> } {
+  const sockets = new Set<Socket>();
+  const server = createServer((req, res) => {
+    void handle(req, res, deps).catch((e: unknown) => {
+      if (!res.headersSent)
+        send(res, 500, { error: `Sandbox error: ${e instanceof Error ? e.message : String(e)}` }, 'sandbox');
+      else res.destroy();
+    });
+  });
+  server.on('connection', (s) => {
+    sockets.add(s);
+    s.on('close', () => sockets.delete(s));
+  });
+  return { server, sockets };
+}
+
+async function handle(req: IncomingMessage, res: ServerResponse, deps: ServerDeps): Promise<void> {
+  const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+  const requestId = (req.headers['x-request-id'] as string | undefined) ?? randomUUID();
+  const method = (req.method ?? 'GET').toUpperCase();
+  const target = family(url.pathname);
+  const raw = await readBody(req);
+  if (!target)
+    return send(
+      res,
+      404,
+      {
+        error: `No API at ${url.pathname}. Families: /api, /cubejs-api, /ai/api/v1/public/{account}/agents/{id}.`,
+      },
+      requestId,
+    );
+  if (target.family === 'control') return control(target.path, method, raw, res, deps, requestId);
+  if (!METHODS.has(method)) return send(res, 405, { error: `Method ${method} not allowed.` }, requestId);
+
+  const key = `${target.family} ${method} ${target.path}`;
+  deps.state.requestCounts[key] = (deps.state.requestCounts[key] ?? 0) + 1;
+
+  const auth = authenticate(target.family, req.headers.authorization, deps);
+  if (auth.error) return send(res, auth.error[0], { error: auth.error[1], requestId }, requestId);
+
+  let body: unknown;
+  if (raw.trim()) {
+    try {
+      body = JSON.parse(raw);
+    } catch {
+      const type = target.family === 'data' ? { type: 'UserError' } : {};
+      return send(res, 400, { ...type, error: 'The request body is not valid JSON.', requestId }, requestId);
+    }
+  }
+  const ctx = new SandboxContext({
+    req,
+    res,
+    family: target.family,
+    method: method as Method,
+    path: target.path,
+    query: url.searchParams,
+    body,
+    credential: auth.credential,
+    requestId,
+    fault: deps.faults.take(target.family, method, target.path),
+  });
+  if (await ctx.preflight()) return;
+  const match = deps.router.match(target.family, method, target.path);
+  if (match === undefined) return void ctx.error(404, `No route ${method} ${target.path}.`);
+  if (match === 'methodNotAllowed')
+    return void ctx.error(405, `Method ${method} is not allowed on ${target.path}.`);
+  ctx.params = { ...target.params, ...match.params };
+  await match.handler(ctx);
+}
+
+function control(
+  path: string,
+  method: string,
+  raw: string,
+  res: ServerResponse,
+  deps: ServerDeps,
+  requestId: string,
+): void {
+  if (path === '/info' && method === 'GET') return send(res, 200, deps.info(), requestId);
+  if (path === '/state' && method === 'GET') return send(res, 200, deps.state, requestId);
+  if (path === '/faults') {
+    if (method === 'GET') return send(res, 200, { rules: deps.faults.list() }, requestId);
+    if (method === 'DELETE') {
+      deps.faults.clear();
+      return send(res, 200, { rules: [] }, requestId);
+    }
+    let value: unknown;
+    try {
+      value = raw.trim() ? JSON.parse(raw) : undefined;
+    } catch {
+      return send(res, 400, { error: 'Body is not JSON.' }, requestId);
+    }
+    const rules = Array.isArray(value) ? value : ((value as { rules?: unknown })?.rules ?? [value]);
+    const parsed = FaultRuleSchema.array().safeParse(rules);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0]!;
+      return send(res, 400, { error: `Fault rule: ${issue.path.join('.')}: ${issue.message}` }, requestId);
+    }
+    if (method === 'PUT') deps.faults.set(parsed.data);
+    else if (method === 'POST') for (const r of parsed.data) deps.faults.add(r);
+    else return send(res, 405, { error: 'Use GET, PUT, POST or DELETE.' }, requestId);
+    return send(res, 200, { rules: deps.faults.list() }, requestId);
+  }
+  send(
+    res,
+    404,
+    { error: `No control endpoint ${path}. Try /__sandbox/info, /state or /faults.` },
+    requestId,
+  );
+}
