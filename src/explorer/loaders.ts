@@ -113,12 +113,18 @@ export function fetcherFor(spec: ListSpec, client: () => Promise<ListingClient>)
         return c.listEnvironments(need(spec.deploymentId, 'environments'), page(p), s);
       case 'envVars':
         return c.listEnvVars(need(spec.deploymentId, 'env variables'), page(p), s);
-      case 'folders':
-        return c.listFolders(
+      case 'folders': {
+        const res = await c.listFolders(
           need(spec.deploymentId, 'folders'),
           { ...page(p), ...(spec.parentId !== undefined ? { parentId: spec.parentId } : {}) },
           s,
         );
+        // Without parentId the server lists folders of every level; the top shows the roots only
+        // (each folder lists its own children when expanded). Still one request a page.
+        return spec.parentId !== undefined
+          ? res
+          : { ...res, items: res.items.filter((f) => f['parentId'] === null || f['parentId'] === undefined) };
+      }
       case 'reports':
         return c.listReports(
           need(spec.deploymentId, 'reports'),

@@ -144,7 +144,8 @@ export class PagedList<T> {
         const next = info && info.hasNextPage ? (info.endCursor ?? undefined) : undefined;
         if (this.options.singlePageReason !== undefined) {
           this.exhausted = true;
-          this.truncated = next !== undefined;
+          // Say why there is no "Load more" whenever there could be more: a full page, or a cursor.
+          this.truncated = next !== undefined || page.items.length >= this.options.pageSize;
         } else if (next === undefined || next === this.cursor) {
           // No cursor, or the server repeated one: stop instead of looping.
           this.exhausted = true;

@@ -121,6 +121,8 @@ describe('explorer', function () {
 
   afterEach(async () => {
     ex.usePrompter(undefined);
+    await vscode.commands.executeCommand(`${C}clearReportsQuery`);
+    await vscode.commands.executeCommand(`${C}clearNotificationFilter`);
     await control('/__sandbox/faults', { method: 'DELETE' });
   });
 
@@ -246,9 +248,9 @@ describe('explorer', function () {
     const node = await list('notifications');
     const before = await counts();
     // Typed into the flow: each wrong answer is refused under the box, then a valid one accepted.
-    const p = ex.script(['12 dash-x', '3', '42 ann@example.com', 'ann@example.com acme/u1', 'acme/', '7']);
+    const p = ex.script(['12 dash-x', '1001', '42 ann@example.com', 'ann@example.com acme/u1', 'acme/', '1']);
     const filter = await vscode.commands.executeCommand(`${C}filterNotifications`, node);
-    assert.deepEqual(filter, { dashboardId: 3, recipientUserId: 7 });
+    assert.deepEqual(filter, { dashboardId: 1001, recipientUserId: 1 });
     assert.equal(p.refusals.length, 4, p.refusals.join(' | '));
     assert.match(p.refusals[0], /dashboardId/);
     assert.match(p.refusals[0], /dashboardPublicId/);
@@ -260,8 +262,15 @@ describe('explorer', function () {
     assert.equal(delta(before, await counts(), /notifications/), 0, 'refusals send nothing');
     // Rule 2: the accepted combination filters on the server.
     const items = (await children(node)).filter((n: Node) => n.kind === 'notification');
-    assert.ok(items.every((n: Node) => n.data.dashboardId === 3));
-    assert.match(String(ex.view.description), /dashboard 3, recipient 7/);
+    const expected = await allPages(
+      `/v1/deployments/${DEP}/notifications?dashboardId=1001&recipientUserId=1`,
+    );
+    assert.ok(expected.length > 0);
+    assert.deepEqual(
+      items.map((n: Node) => n.data.id),
+      expected.map((n) => n.id),
+    );
+    assert.match(String(ex.view.description), /dashboard 1001, recipient 1/);
     // Arguments are held to the same rules: refused, list unchanged.
     const r = await vscode.commands.executeCommand(`${C}filterNotifications`, {
       deploymentId: DEP,
@@ -269,7 +278,7 @@ describe('explorer', function () {
       dashboardPublicId: 'x',
     });
     assert.equal(r, undefined);
-    assert.deepEqual(node.listSpec.notificationFilter, { dashboardId: 3, recipientUserId: 7 });
+    assert.deepEqual(node.listSpec.notificationFilter, { dashboardId: 1001, recipientUserId: 1 });
     await vscode.commands.executeCommand(`${C}clearNotificationFilter`, { deploymentId: DEP });
     assert.equal(ex.view.description, undefined);
   });
@@ -336,7 +345,19 @@ describe('explorer', function () {
       });
       assert.equal(job?.status, 'COMPLETED');
       const state = await control('/__sandbox/state');
-      assert.ok(JSON.stringify(state).includes('main'), 'the sandbox recorded the sync on branch main');
+      assert.ok(
+        Object.values(state.dbtJobs).some((j: any) => j.deploymentId === DEP && j.branchName === 'main'),
+        'the sandbox recorded the sync on branch main',
+      );
+      // A failing job is reported as a failure (the command's one catch shows it; no result).
+      const failed = await vscode.commands.executeCommand(`${C}dbtSync`, {
+        deploymentId: DEP,
+        branchName: 'fail',
+      });
+      assert.equal(failed, undefined);
+      assert.ok(
+        Object.values((await control('/__sandbox/state')).dbtJobs).some((j: any) => j.branchName === 'fail'),
+      );
     });
 
     it('duplicates a workbook (shared flag) and the copy appears in the list', async () => {
@@ -389,7 +410,7 @@ describe('explorer', function () {
       const created: any = await vscode.commands.executeCommand(`${C}createNotification`, node);
       assert.ok(created?.id, 'created');
       assert.equal(p.refusals.length, 3, p.refusals.join(' | '));
-      const listed = (await allPages(`/v1/deployments/${DEP}/notifications?dashboardId=5`)).find(
+      const listed = (await allPages(`/v1/deployments/${DEP}/notifications?dashboardId=1005`)).find(
         (n) => n.id === created.id,
       );
       assert.ok(listed, 'the new notification is listed by the server');
@@ -429,7 +450,7 @@ describe('explorer', function () {
       const r2 = await vscode.commands.executeCommand(`${C}deleteEmbedTenant`, { name: 'acme' });
       assert.equal(r2, true);
       const state = await control('/__sandbox/state');
-      assert.ok(JSON.stringify(state).includes('acme'), 'the sandbox recorded the deletion');
+      assert.deepEqual(state.deletedEmbedTenants, ['acme'], 'declined once, deleted once');
     });
   });
 
