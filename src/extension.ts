@@ -19,18 +19,18 @@ import { registerProfileCommands } from './profiles/profileCommands';
 import { createPlatformClient } from './profiles/platformFactory';
 import { SANDBOX_PROFILE_NAME } from './profiles/profileModel';
 import { ProfileService } from './profiles/profileService';
-import { loadSandbox } from './profiles/sandboxLoader';
-import { SandboxManager, sandboxInfoLines, type SandboxHandleLike } from './profiles/sandboxProfile';
+import { loadSandbox, type SandboxHandle } from './profiles/sandboxLoader';
+import { SandboxManager, sandboxInfoLines } from './profiles/sandboxProfile';
 import { ProfileStatusBar } from './profiles/statusBar';
 import type { Services } from './services';
 import { createExplorer, type ExplorerApi } from './explorer';
 import { register as registerChat, type ChatFeature } from './chat';
 
 export interface SandboxApi {
-  (): Promise<SandboxHandleLike>;
-  start(): Promise<SandboxHandleLike>;
+  (): Promise<SandboxHandle>;
+  start(): Promise<SandboxHandle>;
   stop(): Promise<boolean>;
-  current(): SandboxHandleLike | undefined;
+  current(): SandboxHandle | undefined;
 }
 
 export interface ExtensionApi {
@@ -43,7 +43,7 @@ export interface ExtensionApi {
   chat: ChatFeature;
 }
 
-let sandboxManager: SandboxManager | undefined;
+let sandboxManager: SandboxManager<SandboxHandle> | undefined;
 
 export function activate(context: vscode.ExtensionContext): ExtensionApi {
   const t0 = Date.now();

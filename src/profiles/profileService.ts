@@ -13,7 +13,7 @@ import {
   type Profile,
   type SecretKind,
 } from './profileModel';
-import { sandboxProfile, type SandboxManager } from './sandboxProfile';
+import { sandboxProfile, type SandboxControl } from './sandboxProfile';
 
 export const SECTION = 'dashboardPlatform';
 
@@ -52,7 +52,7 @@ export class ProfileService implements vscode.Disposable {
   constructor(
     private readonly context: vscode.ExtensionContext,
     private readonly log: vscode.LogOutputChannel,
-    readonly sandbox: SandboxManager,
+    readonly sandbox: SandboxControl,
     private readonly knownSecrets: KnownSecrets,
     private readonly env: Record<string, string | undefined> = process.env,
   ) {

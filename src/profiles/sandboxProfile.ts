@@ -16,7 +16,15 @@ export interface SandboxModule<H extends SandboxHandleLike = SandboxHandleLike> 
   startSandbox(opts?: { port?: number; rows?: number; logger?: ApiLogger }): Promise<H>;
 }
 
-export class SandboxManager<H extends SandboxHandleLike = SandboxHandleLike> {
+/** What the rest of the extension needs of the sandbox manager. */
+export interface SandboxControl {
+  readonly current: SandboxHandleLike | undefined;
+  start(): Promise<SandboxHandleLike>;
+  stop(): Promise<boolean>;
+  onDidChange(listener: (h: SandboxHandleLike | undefined) => void): { dispose(): void };
+}
+
+export class SandboxManager<H extends SandboxHandleLike = SandboxHandleLike> implements SandboxControl {
   private handle: H | undefined;
   private starting: Promise<H> | undefined;
   private readonly listeners = new Set<(h: H | undefined) => void>();
