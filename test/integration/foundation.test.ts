@@ -11,7 +11,7 @@ const SECRETS = {
   dataApiToken: 'it-data-token-9c2f40',
   aiApiKey: 'it-ai-key-31aa8e',
 };
-const NAMES = ['IT Dev', 'IT Prod', 'IT Insecure'];
+const NAMES = ['IT Dev', 'IT Prod', 'IT Insecure', 'IT Local'];
 
 async function api(): Promise<ExtensionApi> {
   const ext = vscode.extensions.getExtension<ExtensionApi>(EXTENSION_ID);
@@ -161,5 +161,36 @@ describe('foundation', function () {
     assert.ok(page.items.length > 0, 'the sandbox lists deployments');
     assert.ok(ext.services.profiles.get('Sandbox'), 'Sandbox is always listed');
     assert.ok(!settingsText().includes(handle.tokens.admin), 'sandbox tokens never reach settings');
+  });
+
+  it('mints a Data API token from the platform token when a profile has none', async () => {
+    const handle = await ext.sandbox();
+    // A stored profile pointing at the sandbox (http:// is allowed for loopback), platform token only.
+    await vscode.commands.executeCommand('dashboardPlatform.profiles.add', {
+      name: 'IT Local',
+      platformUrl: handle.urls.platform,
+      dataApiUrl: handle.urls.dataApi,
+      defaultDeploymentId: 1,
+      platformToken: handle.tokens.admin,
+      sessionFallback: true,
+    });
+    assert.equal(ext.services.profiles.active()?.profile.name, 'IT Local');
+    assert.equal(await ext.services.profiles.getSecret('dataApiToken'), undefined);
+    const data = await ext.services.clients.data();
+    const meta = await data.meta();
+    assert.ok(meta.cubes.length > 0, 'the Data API answered with the minted token');
+    assert.strictEqual(await ext.services.clients.data(), data, 'clients are cached per profile');
+  });
+
+  it('sandbox stop command stops it; the next use starts it again', async () => {
+    await ext.services.profiles.switchTo('Sandbox');
+    const first = await ext.sandbox();
+    await vscode.commands.executeCommand('dashboardPlatform.sandbox.stop');
+    assert.equal(ext.sandbox.current(), undefined);
+    const platform = await ext.services.clients.platform();
+    const page = await platform.listDeployments();
+    assert.ok(page.items.length > 0);
+    assert.ok(ext.sandbox.current(), 'restarted on use');
+    assert.ok(first);
   });
 });
