@@ -71,13 +71,13 @@ export class FaultController {
 }
 
 function routeMatches(route: string, path: string): boolean {
-  const re = /^\/(.*)\/([a-z]*)$/.exec(route);
-  if (re) {
-    try {
-      return new RegExp(re[1]!, re[2]).test(path);
-    } catch {
-      return false;
-    }
+  // A plain substring first: paths like "/v1/cubesql" also look like /regex/flags.
+  if (path.includes(route)) return true;
+  const re = /^\/(.+)\/([gimsuy]*)$/.exec(route);
+  if (!re) return false;
+  try {
+    return new RegExp(re[1]!, re[2]).test(path);
+  } catch {
+    return false;
   }
-  return path.includes(route);
 }

@@ -174,7 +174,7 @@ function inspect(): TranscriptView {
     notices: texts('.notice'),
     usage: usage.textContent ?? '',
     inputDisabled: input.disabled,
-    scriptElements: document.querySelectorAll('script').length,
+    scriptElements: log.querySelectorAll('script').length,
   };
 }
 
