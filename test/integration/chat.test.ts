@@ -33,7 +33,7 @@ async function view(
       30_000,
     );
   } catch (e) {
-    throw new Error(`${(e as Error).message}; the page showed ${JSON.stringify(last)}`);
+    throw new Error(`${(e as Error).message}; the page showed ${JSON.stringify(last)}`, { cause: e });
   }
 }
 
