@@ -121,17 +121,22 @@ export class ExplorerCommands {
 
   async copy(arg: unknown, field: 'id' | 'publicId'): Promise<string> {
     const node = asNode(arg) ?? this.deps.view.selection[0];
-    const value = node?.data?.[field];
+    const data = node?.data;
+    // A workbook's public id is that of its published dashboard.
+    const published = data?.['dashboardPublished'] as { publicId?: unknown } | null | undefined;
+    const value = field === 'publicId' ? (data?.['publicId'] ?? published?.publicId) : data?.[field];
     if (value === undefined || value === null || value === '')
       throw new Error(
         field === 'id' ? 'Select an item of the explorer to copy its id.' : 'This item has no public id.',
       );
     const text = String(value);
-    await vscode.env.clipboard.writeText(text);
-    void vscode.window.setStatusBarMessage(
-      `Copied ${field === 'id' ? 'id' : 'public id'} ${plainText(text, 60)}`,
-      3000,
-    );
+    // Not awaited: a browser-hosted workbench may hold the clipboard write until the page has focus.
+    void vscode.env.clipboard.writeText(text).then(() => {
+      vscode.window.setStatusBarMessage(
+        `Copied ${field === 'id' ? 'id' : 'public id'} ${plainText(text, 60)}`,
+        3000,
+      );
+    });
     return text;
   }
 

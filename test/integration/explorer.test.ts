@@ -57,6 +57,15 @@ function delta(before: Record<string, number>, after: Record<string, number>, re
   return n;
 }
 
+/** The clipboard as the workbench hands it back (bounded: a browser may withhold it). */
+async function clipboard(): Promise<string> {
+  await new Promise((r) => setTimeout(r, 300));
+  return Promise.race([
+    vscode.env.clipboard.readText(),
+    new Promise<string>((_, reject) => setTimeout(() => reject(new Error('clipboard read timed out')), 5000)),
+  ]);
+}
+
 async function children(node?: Node): Promise<Node[]> {
   return ex.provider.getChildren(node);
 }
@@ -322,10 +331,15 @@ describe('explorer', function () {
       assert.deepEqual(JSON.parse(doc.getText()), report.data);
       assert.ok(doc.getText().includes('\n  "'), 'pretty-printed');
       const id = await vscode.commands.executeCommand(`${C}copyId`, report);
-      assert.equal(await vscode.env.clipboard.readText(), String(report.data.id));
       assert.equal(id, String(report.data.id));
-      await vscode.commands.executeCommand(`${C}copyPublicId`, report);
-      assert.equal(await vscode.env.clipboard.readText(), String(report.data.publicId));
+      assert.equal(await clipboard(), String(report.data.id));
+      const workbook = (await children(await list('workbooks'))).find(
+        (n: Node) => n.kind === 'workbook' && n.data.dashboardPublished?.publicId,
+      );
+      assert.equal(workbook.toTreeItem().contextValue, 'dp.workbook.public');
+      const pub = await vscode.commands.executeCommand(`${C}copyPublicId`, workbook);
+      assert.equal(pub, workbook.data.dashboardPublished.publicId);
+      assert.equal(await clipboard(), pub);
       const dep: vscode.TextDocument = await vscode.commands.executeCommand(
         `${C}openJson`,
         await deployment(),
@@ -385,9 +399,13 @@ describe('explorer', function () {
       ex.script(['ext-wb-42', 'Sheet2!B3', 'F30']);
       await vscode.commands.executeCommand(`${C}connectReportToWorkbook`, report);
       const after = await platform(`/v1/deployments/${DEP}/reports/${report.data.id}`);
-      assert.equal(after.externalWorkbookId, 'ext-wb-42');
-      assert.equal(after.resultLocation, 'Sheet2!B3');
-      assert.equal(after.endResultCell, 'F30');
+      assert.ok(
+        after.externalWorkbookPlacements.some(
+          (p: any) =>
+            p.workbookId === 'ext-wb-42' && p.resultLocation === 'Sheet2!B3' && p.endResultCell === 'F30',
+        ),
+        JSON.stringify(after.externalWorkbookPlacements),
+      );
     });
 
     it('creates a notification through the multi-step input', async () => {
@@ -464,6 +482,9 @@ describe('explorer', function () {
       await ex.view.reveal(l, { expand: true, focus: false, select: false });
     }
     const report = (await children(dep.list('reports'))).find((n: Node) => n.kind === 'report');
+    await vscode.commands.executeCommand(`${C}openJson`, report);
+    await vscode.commands.executeCommand('workbench.action.closeAuxiliaryBar');
+    await vscode.commands.executeCommand('notifications.clearAll');
     await ex.view.reveal(report, { select: true, focus: true });
     await new Promise((r) => setTimeout(r, 1500));
     await screenshot('explorer');

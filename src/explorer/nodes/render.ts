@@ -72,7 +72,12 @@ export function folderLook(f: Item): Look {
 
 export function reportLook(r: Item): Look {
   const publicId = str(r['publicId']);
-  const workbook = str(r['externalWorkbookId']);
+  const placements = Array.isArray(r['externalWorkbookPlacements'])
+    ? r['externalWorkbookPlacements'].length
+    : 0;
+  const workbook =
+    str(r['externalWorkbookId']) ??
+    (placements > 0 ? `${placements} workbook${placements > 1 ? 's' : ''}` : undefined);
   return {
     label: displayName(r, 'name', 'title'),
     ...(workbook !== undefined ? { description: `↔ ${plainText(workbook, 40)}` } : {}),
@@ -97,7 +102,9 @@ export function workbookLook(w: Item): Look {
     label: displayName(w),
     ...(published ? { description: 'published' } : {}),
     icon: new vscode.ThemeIcon('notebook'),
-    contextValue: 'dp.workbook',
+    contextValue: (published as { publicId?: unknown } | null)?.publicId
+      ? 'dp.workbook.public'
+      : 'dp.workbook',
     tooltip: safeTooltip(
       tooltipLines(displayName(w), [
         ['id', w['id']],
