@@ -1,7 +1,7 @@
 // Bundles the extension host code (node, cjs), the standalone sandbox CLI, and one browser bundle
 // per webview plus the notebook renderer. `--production` minifies; `--only=<name>` builds one entry.
 import * as esbuild from 'esbuild';
-import { cpSync, existsSync, mkdirSync, readdirSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 
 const production = process.argv.includes('--production');
@@ -13,6 +13,8 @@ const common = { bundle: true, sourcemap: !production, minify: production, logLe
 const nodeEntries = {
   extension: { entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'] },
   sandbox: { entryPoints: ['src/sandbox/cli.ts'], outfile: 'dist/sandbox-cli.js', external: [] },
+  // Loaded by the extension only when the Sandbox profile is first used (see src/profiles/sandboxLoader.ts).
+  'sandbox-lib': { entryPoints: ['src/sandbox/index.ts'], outfile: 'dist/sandbox.js', external: [] },
 };
 
 /** Browser bundles: every folder in webview/ with an index.ts becomes dist/webview/<folder>.js. */
@@ -45,8 +47,11 @@ function copyRuntimeAssets() {
   cpSync('node_modules/@vscode/codicons/dist/codicon.ttf', 'dist/codicons/codicon.ttf');
 }
 
+if (production && !only) rmSync('dist', { recursive: true, force: true });
 const all = { ...nodeEntries, ...webviewEntries() };
-const selected = Object.entries(all).filter(([name]) => !only || name === only || name.startsWith(`${only}:`));
+const selected = Object.entries(all).filter(
+  ([name]) => !only || name === only || name.startsWith(`${only}:`),
+);
 if (selected.length === 0) {
   console.error(`esbuild.mjs: nothing matches --only=${only}; known: ${Object.keys(all).join(', ')}`);
   process.exit(1);

@@ -22,7 +22,8 @@ const DAYS = 3 * 365;
 function wasmPath(): string {
   const beside = path.join(__dirname, 'sql-wasm.wasm');
   if (fs.existsSync(beside)) return beside;
-  return require.resolve('sql.js/dist/sql-wasm.wasm');
+  const fromPackage = 'sql.js/dist/sql-wasm.wasm'; // a variable: the bundles use the copy beside them
+  return require.resolve(fromPackage);
 }
 
 const CITIES: [string, string][] = [
