@@ -12,5 +12,6 @@ export async function loadSandbox(): Promise<SandboxModule<SandboxHandle>> {
   const bundled = path.join(__dirname, 'sandbox.js');
   const file = fs.existsSync(bundled) ? bundled : path.join(__dirname, '..', 'sandbox');
   // A computed path keeps the bundler from inlining the sandbox into extension.js.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
   return require(file) as SandboxModule<SandboxHandle>;
 }
