@@ -36,7 +36,10 @@ export default tseslint.config(
         {
           paths: noVscode.paths,
           patterns: [
-            { group: ['**/src/api', '**/src/api/**'], message: 'Webviews talk to the host by messages, never to src/api.' },
+            {
+              group: ['**/src/api', '**/src/api/**'],
+              message: 'Webviews talk to the host by messages, never to src/api.',
+            },
             { group: ['node:*'], message: 'Webview code runs in a browser.' },
           ],
         },

@@ -109,6 +109,23 @@ describe('chat panel', function () {
     await view(panel, (x) => x.finalAnswers.length > 0, 'the resumed turn to finish');
   });
 
+  it('shows a mid-stream error line inline with Retry, and Retry runs the turn again', async () => {
+    const panel = (await vscode.commands.executeCommand('dashboardPlatform.chat.open', {
+      agentUrl: sandbox.urls.ai[0]!.url,
+    })) as ChatPanel;
+    await panel.newChat();
+    await panel.ask('Trigger an error please');
+    const v = await view(panel, (x) => x.notices.some((n) => /overloaded/.test(n)), 'the inline error');
+    assert.ok(
+      v.notices.some((n) => /Retry/.test(n)),
+      `a Retry button (notices: ${JSON.stringify(v.notices)})`,
+    );
+    assert.equal(v.inputDisabled, false);
+    const before = v.notices.length;
+    await panel.currentSession!.retry();
+    await view(panel, (x) => x.notices.length > before, 'the retried turn to report again');
+  });
+
   it('"Open in notebook" puts the SQL into a new query notebook cell', async function () {
     const pkg = vscode.extensions.getExtension('dashboard-platform.dashboard-platform')!.packageJSON as {
       contributes?: { notebooks?: { type: string }[] };
