@@ -33,6 +33,13 @@ export const COMMANDS = {
     id: 'dashboardPlatform.chat.openSqlInNotebook',
     title: 'Open SQL in Query Notebook',
   },
+  // notebook
+  notebookNew: { id: 'dashboardPlatform.notebook.new', title: 'New Query Notebook' },
+  notebookExportResults: { id: 'dashboardPlatform.notebook.exportResults', title: 'Export Results…' },
+  notebookSelectDeployment: {
+    id: 'dashboardPlatform.notebook.selectDeployment',
+    title: 'Select Notebook Deployment…',
+  },
   // explorer
   explorerRefresh: { id: 'dashboardPlatform.explorer.refresh', title: 'Refresh' },
   explorerLoadMore: { id: 'dashboardPlatform.explorer.loadMore', title: 'Load More' },

@@ -25,6 +25,7 @@ import { ProfileStatusBar } from './profiles/statusBar';
 import type { Services } from './services';
 import { createExplorer, type ExplorerApi } from './explorer';
 import { register as registerChat, type ChatFeature } from './chat';
+import { register as registerNotebook } from './notebook';
 
 export interface SandboxApi {
   (): Promise<SandboxHandle>;
@@ -117,6 +118,7 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
   context.subscriptions.push(...explorer.disposables);
   const chat = registerChat(services);
   context.subscriptions.push(...chat.disposables);
+  context.subscriptions.push(...registerNotebook(services));
 
   log.info(`Dashboard Platform activated in ${Date.now() - t0} ms`);
   return {

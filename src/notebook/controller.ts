@@ -1,0 +1,181 @@
+// The notebook controller: SQL cells stream through /v1/cubesql, JSON cells go to /v1/load (with the
+// Continue-wait rounds shown as progress in the cell). Cancelling aborts the request at once.
+import * as vscode from 'vscode';
+import { isApiError } from '../api/errors';
+import type { DataClient } from '../api/dataClient';
+import type { LoadQuery } from '../api/schemas/data';
+import type { Services } from '../services';
+import {
+  ERROR_MIME,
+  RESULT_MIME,
+  toCsv,
+  toObjects,
+  type ErrorPayload,
+  type ResultPayload,
+} from '../shared/notebookOutput';
+import { NOTEBOOK_TYPE } from './notebookFormat';
+import { CubeSqlAccumulator, loadPayload } from './results';
+
+export const CONTROLLER_ID = 'dashboard-platform-notebook-controller';
+/** Least time between progressive output updates while rows stream in. */
+export const OUTPUT_THROTTLE_MS = 200;
+
+export function rowCap(): number {
+  return Math.max(
+    1,
+    vscode.workspace.getConfiguration('dashboardPlatform.notebook').get<number>('rowCap', 10_000),
+  );
+}
+
+export function notebookDeployment(nb: vscode.NotebookDocument): number | undefined {
+  const d = (nb.metadata as Record<string, unknown> | undefined)?.deploymentId;
+  return typeof d === 'number' ? d : undefined;
+}
+
+export function resultOutput(p: ResultPayload, full = true): vscode.NotebookCellOutput {
+  const items = [vscode.NotebookCellOutputItem.json(p, RESULT_MIME)];
+  if (full) {
+    items.push(vscode.NotebookCellOutputItem.json(toObjects(p.columns, p.rows), 'application/json'));
+    items.push(vscode.NotebookCellOutputItem.text(toCsv(p.columns, p.rows), 'text/csv'));
+  }
+  return new vscode.NotebookCellOutput(items, { rows: p.rows.length, totalRows: p.totalRows });
+}
+
+export function errorOutput(e: unknown): vscode.NotebookCellOutput {
+  const message = e instanceof Error ? e.message : String(e);
+  const payload: ErrorPayload = { message };
+  if (isApiError(e)) {
+    payload.message = e.serverMessage ?? e.message;
+    if (e.requestId) payload.requestId = e.requestId;
+    payload.kind = e.kind;
+    if (e.status !== undefined) payload.status = e.status;
+  }
+  const err = new Error(
+    payload.requestId ? `${payload.message} (requestId ${payload.requestId})` : payload.message,
+  );
+  err.name = isApiError(e) ? `Data API error${payload.status ? ` ${payload.status}` : ''}` : 'Error';
+  err.stack = undefined;
+  return new vscode.NotebookCellOutput([
+    vscode.NotebookCellOutputItem.error(err),
+    vscode.NotebookCellOutputItem.json(payload, ERROR_MIME),
+  ]);
+}
+
+export class QueryController implements vscode.Disposable {
+  readonly controller: vscode.NotebookController;
+  private order = 0;
+
+  constructor(private readonly services: Services) {
+    this.controller = vscode.notebooks.createNotebookController(
+      CONTROLLER_ID,
+      NOTEBOOK_TYPE,
+      'Dashboard Platform',
+    );
+    this.controller.supportedLanguages = ['sql', 'json'];
+    this.controller.supportsExecutionOrder = true;
+    this.controller.description = 'Runs SQL cells via /v1/cubesql and JSON cells via /v1/load';
+    this.controller.executeHandler = (cells, nb) => this.run(cells, nb);
+  }
+
+  dispose(): void {
+    this.controller.dispose();
+  }
+
+  private async run(cells: vscode.NotebookCell[], nb: vscode.NotebookDocument): Promise<void> {
+    for (const cell of cells) await this.runCell(cell, nb); // in order, one at a time
+  }
+
+  async client(nb: vscode.NotebookDocument): Promise<DataClient> {
+    return this.services.clients.data(notebookDeployment(nb));
+  }
+
+  private async runCell(cell: vscode.NotebookCell, nb: vscode.NotebookDocument): Promise<void> {
+    if (cell.kind !== vscode.NotebookCellKind.Code) return;
+    const exec = this.controller.createNotebookCellExecution(cell);
+    exec.executionOrder = ++this.order;
+    const started = Date.now();
+    exec.start(started);
+    const abort = new AbortController();
+    const sub = exec.token.onCancellationRequested(() => abort.abort());
+    let success: boolean | undefined;
+    try {
+      await exec.clearOutput();
+      const client = await this.client(nb);
+      if (cell.document.languageId === 'json' || cell.document.languageId === 'jsonc') {
+        await this.runLoad(exec, client, cell.document.getText(), abort.signal, started);
+      } else {
+        await this.runSql(exec, client, cell.document.getText(), abort.signal, started);
+      }
+      success = true;
+    } catch (e) {
+      if (abort.signal.aborted || exec.token.isCancellationRequested) {
+        success = undefined;
+        await exec.appendOutput(
+          new vscode.NotebookCellOutput([vscode.NotebookCellOutputItem.text('Cancelled.', 'text/plain')]),
+        );
+      } else {
+        success = false;
+        await exec.replaceOutput(errorOutput(e));
+      }
+    } finally {
+      sub.dispose();
+      exec.end(success, Date.now());
+    }
+  }
+
+  private async runSql(
+    exec: vscode.NotebookCellExecution,
+    client: DataClient,
+    sql: string,
+    signal: AbortSignal,
+    started: number,
+  ): Promise<void> {
+    const acc = new CubeSqlAccumulator(rowCap());
+    let last = 0;
+    let shown = -1;
+    for await (const chunk of client.cubesql(sql, { signal })) {
+      acc.add(chunk);
+      const now = Date.now();
+      // Progressive, throttled: only while the capped window still grows or every throttle tick.
+      if (now - last >= OUTPUT_THROTTLE_MS && (acc.rows.length !== shown || now - last >= 1000)) {
+        last = now;
+        shown = acc.rows.length;
+        void exec.replaceOutput(resultOutput(acc.payload(true, now - started), false));
+      }
+    }
+    if (signal.aborted) throw new Error('cancelled');
+    await exec.replaceOutput(resultOutput(acc.payload(false, Date.now() - started)));
+  }
+
+  private async runLoad(
+    exec: vscode.NotebookCellExecution,
+    client: DataClient,
+    text: string,
+    signal: AbortSignal,
+    started: number,
+  ): Promise<void> {
+    let query: LoadQuery;
+    try {
+      query = JSON.parse(text) as LoadQuery;
+    } catch (e) {
+      throw new Error(`The cell is not valid JSON: ${e instanceof Error ? e.message : String(e)}`, {
+        cause: e,
+      });
+    }
+    const res = await client.load(query, {
+      signal,
+      onProgress: (p) => {
+        if (p.attempt < 2) return;
+        void exec.replaceOutput(
+          new vscode.NotebookCellOutput([
+            vscode.NotebookCellOutputItem.text(
+              `Continue wait: the query is still being prepared (attempt ${p.attempt}, ${(p.elapsedMs / 1000).toFixed(1)} s)…`,
+              'text/plain',
+            ),
+          ]),
+        );
+      },
+    });
+    await exec.replaceOutput(resultOutput(loadPayload(res, rowCap(), Date.now() - started)));
+  }
+}

@@ -1,0 +1,46 @@
+// Query notebooks: the .dpnb serializer, the controller, deployment picker, export, member intelligence.
+import * as vscode from 'vscode';
+import { COMMANDS, registerCommand } from '../commandRunner';
+import type { Services } from '../services';
+import { QueryController } from './controller';
+import { DeploymentPicker } from './deploymentPicker';
+import { exportResultsCommand, type ExportFormat } from './exportResults';
+import { registerMemberProviders } from './memberProviders';
+import { NOTEBOOK_TYPE } from './notebookFormat';
+import { DpnbSerializer, settingsFromConfig } from './serializer';
+
+export { NOTEBOOK_TYPE };
+
+export function register(services: Services): vscode.Disposable[] {
+  const controller = new QueryController(services);
+  const picker = new DeploymentPicker(services, COMMANDS.notebookSelectDeployment.id);
+  const clientFor = (nb: vscode.NotebookDocument) => controller.client(nb);
+  return [
+    vscode.workspace.registerNotebookSerializer(NOTEBOOK_TYPE, new DpnbSerializer(settingsFromConfig()), {
+      transientOutputs: false,
+      transientDocumentMetadata: { execution: true },
+    }),
+    controller,
+    picker,
+    ...registerMemberProviders(clientFor),
+    registerCommand(services, COMMANDS.notebookNew, async () => {
+      const data = new vscode.NotebookData([
+        new vscode.NotebookCellData(vscode.NotebookCellKind.Markup, '# Query notebook', 'markdown'),
+        new vscode.NotebookCellData(vscode.NotebookCellKind.Code, 'SELECT 1', 'sql'),
+      ]);
+      const profile = services.profiles.active()?.profile.name;
+      data.metadata = profile ? { profile } : {};
+      const doc = await vscode.workspace.openNotebookDocument(NOTEBOOK_TYPE, data);
+      return vscode.window.showNotebookDocument(doc);
+    }),
+    registerCommand(
+      services,
+      COMMANDS.notebookExportResults,
+      (args?: { cell?: vscode.NotebookCell; uri?: vscode.Uri; format?: ExportFormat }) =>
+        exportResultsCommand(clientFor, args?.cell && 'document' in args.cell ? args : undefined),
+    ),
+    registerCommand(services, COMMANDS.notebookSelectDeployment, (args?: { deploymentId?: number | null }) =>
+      picker.pick(undefined, args?.deploymentId),
+    ),
+  ];
+}

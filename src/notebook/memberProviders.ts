@@ -1,0 +1,141 @@
+// Completions, hover and diagnostics for query cells, from the deployment's /v1/meta.
+import * as vscode from 'vscode';
+import type { DataClient } from '../api/dataClient';
+import { NOTEBOOK_TYPE } from './notebookFormat';
+import { checkLoadQuery, FILTER_OPERATORS, jsonMemberContext, MemberIndex } from './memberIndex';
+
+const SELECTOR: vscode.DocumentSelector = [
+  { notebookType: NOTEBOOK_TYPE, language: 'sql' },
+  { notebookType: NOTEBOOK_TYPE, language: 'json' },
+];
+
+type ClientFor = (nb: vscode.NotebookDocument) => Promise<DataClient>;
+
+function notebookOf(doc: vscode.TextDocument): vscode.NotebookDocument | undefined {
+  return vscode.workspace.notebookDocuments.find((nb) => nb.getCells().some((c) => c.document === doc));
+}
+
+export function registerMemberProviders(clientFor: ClientFor): vscode.Disposable[] {
+  const index = async (doc: vscode.TextDocument): Promise<MemberIndex | undefined> => {
+    const nb = notebookOf(doc);
+    if (!nb) return undefined;
+    try {
+      return new MemberIndex(await (await clientFor(nb)).meta());
+    } catch {
+      return undefined;
+    }
+  };
+  const diagnostics = vscode.languages.createDiagnosticCollection('dashboardPlatform.loadQuery');
+  const validate = async (doc: vscode.TextDocument) => {
+    if (doc.languageId !== 'json' || !notebookOf(doc)) return;
+    const idx = await index(doc);
+    if (!idx) return;
+    diagnostics.set(
+      doc.uri,
+      checkLoadQuery(doc.getText(), idx).map((p) => {
+        const d = new vscode.Diagnostic(
+          new vscode.Range(doc.positionAt(p.start), doc.positionAt(p.end)),
+          p.message,
+          vscode.DiagnosticSeverity.Error,
+        );
+        d.source = 'Dashboard Platform';
+        return d;
+      }),
+    );
+  };
+  const timers = new Map<string, NodeJS.Timeout>();
+  const schedule = (doc: vscode.TextDocument) => {
+    const k = doc.uri.toString();
+    clearTimeout(timers.get(k));
+    timers.set(
+      k,
+      setTimeout(() => void validate(doc), 300),
+    );
+  };
+  return [
+    diagnostics,
+    vscode.workspace.onDidChangeTextDocument((e) => schedule(e.document)),
+    vscode.workspace.onDidOpenTextDocument(schedule),
+    vscode.workspace.onDidOpenNotebookDocument((nb) => nb.getCells().forEach((c) => schedule(c.document))),
+    vscode.languages.registerCompletionItemProvider(
+      SELECTOR,
+      {
+        async provideCompletionItems(doc, pos) {
+          const idx = await index(doc);
+          if (!idx) return [];
+          const before = doc.getText(new vscode.Range(new vscode.Position(0, 0), pos));
+          const items: vscode.CompletionItem[] = [];
+          if (doc.languageId === 'json') {
+            const ctx = jsonMemberContext(before);
+            if (!ctx) return [];
+            if (/"operator"\s*:\s*"?[\w]*$/.test(before)) {
+              return FILTER_OPERATORS.map(
+                (o) => new vscode.CompletionItem(o, vscode.CompletionItemKind.Operator),
+              );
+            }
+            for (const m of idx.members.values()) {
+              if (ctx === 'measures' && m.kind !== 'measure') continue;
+              if ((ctx === 'dimensions' || ctx === 'timeDimensions') && m.kind !== 'dimension') continue;
+              if (ctx === 'timeDimensions' && m.type !== 'time') continue;
+              if (ctx === 'segments' && m.kind !== 'segment') continue;
+              const it = new vscode.CompletionItem(
+                m.name,
+                m.kind === 'measure' ? vscode.CompletionItemKind.Field : vscode.CompletionItemKind.Property,
+              );
+              it.detail = `${m.kind}${m.type ? ` · ${m.type}` : ''}`;
+              it.documentation = m.description ?? m.title;
+              items.push(it);
+            }
+            return items;
+          }
+          // SQL: after "cube." offer that cube's members (as columns), else cube names and members.
+          const dotted = /(\w+)\.(\w*)$/.exec(before);
+          for (const [name, c] of idx.cubes) {
+            if (dotted) break;
+            const it = new vscode.CompletionItem(name, vscode.CompletionItemKind.Class);
+            it.detail = c.title;
+            it.documentation = c.description;
+            items.push(it);
+          }
+          for (const m of idx.members.values()) {
+            if (dotted && m.cube !== dotted[1]) continue;
+            const it = new vscode.CompletionItem(
+              dotted ? m.name.slice(m.cube.length + 1) : m.name,
+              m.kind === 'measure' ? vscode.CompletionItemKind.Field : vscode.CompletionItemKind.Property,
+            );
+            it.detail = `${m.kind}${m.type ? ` · ${m.type}` : ''}`;
+            it.documentation = m.description ?? m.title;
+            items.push(it);
+          }
+          return items;
+        },
+      },
+      '"',
+      '.',
+    ),
+    vscode.languages.registerHoverProvider(SELECTOR, {
+      async provideHover(doc, pos) {
+        const range = doc.getWordRangeAtPosition(pos, /[\w]+(\.[\w]+)?/);
+        if (!range) return undefined;
+        const idx = await index(doc);
+        if (!idx) return undefined;
+        const word = doc.getText(range);
+        const m = idx.members.get(word);
+        const md = new vscode.MarkdownString();
+        if (m) {
+          md.appendMarkdown(`**${m.title ?? m.name}** — ${m.kind}${m.type ? ` (${m.type})` : ''}\n\n`);
+          md.appendCodeblock(m.name, 'text');
+          if (m.description) md.appendText(m.description);
+          return new vscode.Hover(md, range);
+        }
+        const c = idx.cubes.get(word);
+        if (c) {
+          md.appendMarkdown(`**${c.title ?? word}** — cube\n\n`);
+          if (c.description) md.appendText(c.description);
+          return new vscode.Hover(md, range);
+        }
+        return undefined;
+      },
+    }),
+  ];
+}

@@ -1,0 +1,108 @@
+// Building result payloads from cubesql chunks and load responses. vscode-free (used by the bench).
+import { columnKind, type ResultColumn, type ResultPayload } from '../shared/notebookOutput';
+import type { CubeSqlChunk } from '../api/dataClient';
+import type { LoadResponse } from '../api/schemas/data';
+
+/** Accumulates streamed cubesql rows up to `cap`, counting every row. */
+export class CubeSqlAccumulator {
+  columns: ResultColumn[] = [];
+  rows: unknown[][] = [];
+  total = 0;
+  constructor(readonly cap: number) {}
+
+  add(chunk: CubeSqlChunk): void {
+    if (chunk.type === 'schema') {
+      this.columns = chunk.schema.map((c) => {
+        const kind = columnKind(c.column_type);
+        return {
+          name: c.name,
+          kind,
+          type: c.column_type,
+          ...(c.format ? { format: c.format } : {}),
+          measure: kind === 'number',
+        };
+      });
+      return;
+    }
+    this.total += chunk.rows.length;
+    const room = this.cap - this.rows.length;
+    if (room > 0) {
+      if (chunk.rows.length <= room) for (const r of chunk.rows) this.rows.push(r);
+      else for (let i = 0; i < room; i++) this.rows.push(chunk.rows[i]!);
+    }
+  }
+
+  payload(partial: boolean, elapsedMs?: number): ResultPayload {
+    return {
+      version: 1,
+      source: 'cubesql',
+      columns: this.columns,
+      rows: this.rows,
+      totalRows: this.total,
+      partial,
+      capped: this.total > this.rows.length,
+      ...(elapsedMs !== undefined ? { elapsedMs } : {}),
+    };
+  }
+}
+
+type AnnotationEntry = { title?: string; shortTitle?: string; type?: string; format?: unknown };
+
+/** The first result of a load response as a table payload, columns titled from the annotation. */
+export function loadPayload(res: LoadResponse, cap: number, elapsedMs?: number): ResultPayload {
+  const result = res.results[0];
+  if (!result) return { version: 1, source: 'load', columns: [], rows: [], totalRows: 0 };
+  const ann = result.annotation;
+  const info = new Map<string, { a: AnnotationEntry; measure: boolean; time: boolean }>();
+  for (const [k, a] of Object.entries(ann.measures)) info.set(k, { a, measure: true, time: false });
+  for (const [k, a] of Object.entries(ann.dimensions)) info.set(k, { a, measure: false, time: false });
+  for (const [k, a] of Object.entries(ann.timeDimensions)) info.set(k, { a, measure: false, time: true });
+  const data = result.data;
+  let names: string[];
+  let rows: unknown[][];
+  if (Array.isArray(data)) {
+    const keys = new Set<string>();
+    for (const k of info.keys()) keys.add(k);
+    for (const r of data.slice(0, 100)) for (const k of Object.keys(r)) keys.add(k);
+    // keep only keys that appear in rows, in annotation order first
+    const present = new Set<string>();
+    for (const r of data.slice(0, 100)) for (const k of Object.keys(r)) present.add(k);
+    names = [...keys].filter((k) => (present.size === 0 ? info.has(k) : present.has(k)));
+    rows = data.slice(0, cap).map((r) => names.map((n) => r[n] ?? null));
+  } else if ('dataset' in data) {
+    names = data.members;
+    rows = (data.dataset as unknown[][]).slice(0, cap);
+  } else {
+    names = data.members;
+    const cols = data.columns as unknown[][];
+    const n = cols[0]?.length ?? 0;
+    rows = [];
+    for (let i = 0; i < Math.min(n, cap); i++) rows.push(cols.map((c) => c[i]));
+  }
+  const total = Array.isArray(data)
+    ? data.length
+    : 'dataset' in data
+      ? (data.dataset as unknown[]).length
+      : ((data.columns[0] as unknown[] | undefined)?.length ?? 0);
+  const columns: ResultColumn[] = names.map((n) => {
+    const i = info.get(n);
+    const kind = i?.time ? 'time' : i?.measure ? 'number' : columnKind(i?.a.type);
+    return {
+      name: n,
+      title: i?.a.title ?? n,
+      kind,
+      ...(i?.a.type ? { type: i.a.type } : {}),
+      ...(typeof i?.a.format === 'string' ? { format: i.a.format } : {}),
+      measure: i?.measure ?? false,
+    };
+  });
+  return {
+    version: 1,
+    source: 'load',
+    columns,
+    rows,
+    totalRows: total,
+    capped: total > rows.length,
+    ...(elapsedMs !== undefined ? { elapsedMs } : {}),
+  };
+}

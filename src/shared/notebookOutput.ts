@@ -1,0 +1,75 @@
+// The result payload a notebook cell output carries, shared by the extension host (which builds it)
+// and the notebook renderer (which draws it). vscode-free and DOM-free.
+
+export const RESULT_MIME = 'application/vnd.dashboard-platform.result+json';
+export const ERROR_MIME = 'application/vnd.dashboard-platform.error+json';
+
+export type ColumnKind = 'number' | 'time' | 'string' | 'boolean';
+
+export interface ResultColumn {
+  /** Member or column name (the row key). */
+  name: string;
+  /** Display title (from the load annotation), defaults to name. */
+  title?: string;
+  kind: ColumnKind;
+  /** Server type string (cubesql column_type or annotation type). */
+  type?: string;
+  /** Format hint ('currency', 'percent', ...), when the server gave one. */
+  format?: string;
+  /** true for measures (chart y), false for dimensions. */
+  measure?: boolean;
+}
+
+export interface ResultPayload {
+  version: 1;
+  source: 'cubesql' | 'load';
+  columns: ResultColumn[];
+  /** At most the row cap. */
+  rows: unknown[][];
+  /** Every row the server sent (may exceed rows.length when capped). */
+  totalRows: number;
+  /** The server is still streaming. */
+  partial?: boolean;
+  capped?: boolean;
+  elapsedMs?: number;
+  requestId?: string;
+}
+
+export interface ErrorPayload {
+  message: string;
+  requestId?: string;
+  kind?: string;
+  status?: number;
+}
+
+/** Maps a cubesql column_type or annotation type to a column kind. */
+export function columnKind(type: string | undefined): ColumnKind {
+  const t = (type ?? '').toLowerCase();
+  if (/^(number|int|integer|bigint|double|float|decimal|numeric|real|count|sum|avg|min|max)/.test(t)) {
+    return 'number';
+  }
+  if (/time|date/.test(t)) return 'time';
+  if (/bool/.test(t)) return 'boolean';
+  return 'string';
+}
+
+/** CSV text of the given columns and rows (RFC 4180 quoting). */
+export function toCsv(columns: readonly ResultColumn[], rows: readonly unknown[][]): string {
+  const lines = [columns.map((c) => csvCell(c.name)).join(',')];
+  for (const r of rows) lines.push(r.map(csvCell).join(','));
+  return lines.join('\r\n') + '\r\n';
+}
+
+export function csvCell(v: unknown): string {
+  if (v === null || v === undefined) return '';
+  const s = typeof v === 'object' ? JSON.stringify(v) : String(v);
+  return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+}
+
+/** Rows as objects keyed by column name (the plain application/json output). */
+export function toObjects(
+  columns: readonly ResultColumn[],
+  rows: readonly unknown[][],
+): Record<string, unknown>[] {
+  return rows.map((r) => Object.fromEntries(columns.map((c, i) => [c.name, r[i]])));
+}

@@ -1,0 +1,100 @@
+// Builds the output view of one result: toolbar (Table/Chart, Copy), "showing N of M rows", table.
+import type { ErrorPayload, ResultPayload } from '../../src/shared/notebookOutput';
+import { chartSpec, rowsToTsv } from './format';
+import { createTable, type TableHandle } from './table';
+
+export const STYLE = `
+.dp-root{font-family:var(--vscode-font-family);font-size:var(--vscode-font-size,13px);color:var(--vscode-foreground)}
+.dp-bar{display:flex;gap:8px;align-items:center;margin:4px 0}
+.dp-bar button{background:var(--vscode-button-secondaryBackground);color:var(--vscode-button-secondaryForeground);border:none;padding:2px 8px;cursor:pointer}
+.dp-bar button[aria-pressed=true]{background:var(--vscode-button-background);color:var(--vscode-button-foreground)}
+.dp-count{opacity:.8;margin-left:auto}
+.dp-head{font-weight:600;border-bottom:1px solid var(--vscode-panel-border,#8884)}
+.dp-head>div,.dp-tr>div{padding:2px 6px;white-space:nowrap;overflow:hidden;text-overflow:ellipsis}
+.dp-th{cursor:pointer}.dp-th[data-sort=asc]::after{content:' ▲'}.dp-th[data-sort=desc]::after{content:' ▼'}
+.dp-number{text-align:right;font-variant-numeric:tabular-nums}
+.dp-rownum{opacity:.6;cursor:copy;text-align:right}
+.dp-tr:nth-child(even){background:var(--vscode-list-hoverBackground,#8881)}
+.dp-selected{outline:1px solid var(--vscode-focusBorder)}
+.dp-error{color:var(--vscode-errorForeground);white-space:pre-wrap}
+.dp-chart{width:100%;min-height:270px}
+`;
+
+export interface ResultView {
+  root: HTMLElement;
+  table: TableHandle;
+  showChart(): Promise<void>;
+}
+
+export function countText(p: ResultPayload): string {
+  const n = p.rows.length;
+  const m = p.totalRows;
+  const f = (x: number) => x.toLocaleString('en-US');
+  const base = n === m ? `${f(m)} row${m === 1 ? '' : 's'}` : `showing ${f(n)} of ${f(m)} rows`;
+  return `${base}${p.partial ? ' (streaming…)' : ''}${p.elapsedMs !== undefined ? ` · ${(p.elapsedMs / 1000).toFixed(2)} s` : ''}`;
+}
+
+export function renderResult(
+  doc: Document,
+  p: ResultPayload,
+  copy: (t: string) => void,
+  drawChart?: (el: HTMLElement, p: ResultPayload) => Promise<void>,
+): ResultView {
+  const root = doc.createElement('div');
+  root.className = 'dp-root';
+  const bar = doc.createElement('div');
+  bar.className = 'dp-bar';
+  const tableBtn = doc.createElement('button');
+  tableBtn.textContent = 'Table';
+  tableBtn.setAttribute('aria-pressed', 'true');
+  const chartBtn = doc.createElement('button');
+  chartBtn.textContent = 'Chart';
+  chartBtn.setAttribute('aria-pressed', 'false');
+  const canChart = !!chartSpec(p.columns) && !!drawChart;
+  chartBtn.disabled = !canChart;
+  chartBtn.title = canChart
+    ? 'Chart the measure by the time or category dimension'
+    : 'A chart needs a time or category column and a measure';
+  const copyBtn = doc.createElement('button');
+  copyBtn.textContent = 'Copy';
+  copyBtn.title = 'Copy all shown rows (tab-separated, with header)';
+  copyBtn.addEventListener('click', () => copy(rowsToTsv(p.columns, p.rows)));
+  const count = doc.createElement('span');
+  count.className = 'dp-count';
+  count.textContent = countText(p);
+  bar.append(tableBtn, chartBtn, copyBtn, count);
+  const table = createTable(doc, p, copy);
+  const chartEl = doc.createElement('div');
+  chartEl.className = 'dp-chart';
+  chartEl.style.display = 'none';
+  let drawn = false;
+  const showTable = () => {
+    table.el.style.display = '';
+    chartEl.style.display = 'none';
+    tableBtn.setAttribute('aria-pressed', 'true');
+    chartBtn.setAttribute('aria-pressed', 'false');
+    table.renderWindow();
+  };
+  const showChart = async () => {
+    if (!canChart) return;
+    table.el.style.display = 'none';
+    chartEl.style.display = '';
+    tableBtn.setAttribute('aria-pressed', 'false');
+    chartBtn.setAttribute('aria-pressed', 'true');
+    if (!drawn) {
+      drawn = true;
+      await drawChart!(chartEl, p);
+    }
+  };
+  tableBtn.addEventListener('click', showTable);
+  chartBtn.addEventListener('click', () => void showChart());
+  root.append(bar, table.el, chartEl);
+  return { root, table, showChart };
+}
+
+export function renderError(doc: Document, e: ErrorPayload): HTMLElement {
+  const el = doc.createElement('div');
+  el.className = 'dp-root dp-error';
+  el.textContent = `${e.status ? `Error ${e.status}: ` : 'Error: '}${e.message}${e.requestId ? `\nrequestId: ${e.requestId}` : ''}`;
+  return el;
+}
