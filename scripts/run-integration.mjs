@@ -111,7 +111,11 @@ async function main() {
 
   const browser = await launchBrowser();
   cleanups.push(() => browser.close().catch(() => undefined));
-  page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+  // Clipboard access lets suites read back what copy commands wrote.
+  page = await browser.newPage({
+    viewport: { width: 1400, height: 900 },
+    permissions: ['clipboard-read', 'clipboard-write'],
+  });
   const t0 = Date.now();
   await page.goto(`http://127.0.0.1:${port}/?folder=${encodeURIComponent(paths.workspace)}`, {
     timeout: 60_000,
