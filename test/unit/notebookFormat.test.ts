@@ -1,0 +1,155 @@
+// The .dpnb format: stable, diff-friendly output; parse errors with reason and line/column.
+import * as assert from 'node:assert/strict';
+import {
+  NotebookParseError,
+  parseNotebook,
+  stringifyNotebook,
+  type NotebookFile,
+} from '../../src/notebook/notebookFormat';
+import { CubeSqlAccumulator, loadPayload } from '../../src/notebook/results';
+import { checkLoadQuery, jsonMemberContext, MemberIndex } from '../../src/notebook/memberIndex';
+import { toCsv } from '../../src/shared/notebookOutput';
+
+const file: NotebookFile = {
+  version: 1,
+  metadata: { deploymentId: 7, profile: 'Sandbox' },
+  cells: [
+    { kind: 'markdown', source: '# Title' },
+    { kind: 'sql', source: 'SELECT 1', metadata: { z: 1, a: 2 } },
+    { kind: 'json', source: '{"measures":["orders.count"]}', outputs: [[{ mime: 'text/plain', data: 'x' }]] },
+  ],
+};
+
+describe('notebook format', () => {
+  it('writes keys in a fixed order with 2-space indent, one cell per block, and round-trips', () => {
+    const text = stringifyNotebook(file);
+    assert.ok(
+      text.startsWith(
+        '{\n  "version": 1,\n  "metadata": {\n    "profile": "Sandbox",\n    "deploymentId": 7\n  },',
+      ),
+    );
+    assert.ok(text.includes('"metadata": {\n        "a": 2,\n        "z": 1\n      }'));
+    assert.ok(text.endsWith('}\n'));
+    assert.deepEqual(parseNotebook(text), parseNotebook(stringifyNotebook(parseNotebook(text))));
+    assert.equal(stringifyNotebook(parseNotebook(text)), text);
+  });
+
+  it('an empty file is an empty notebook', () => {
+    assert.deepEqual(parseNotebook('  \n').cells, []);
+  });
+
+  it('invalid JSON throws with the reason and the line/column', () => {
+    const text = '{\n  "version": 1,\n  "cells": [\n    { "kind": "sql", "source": "x" \n  ]\n}\n';
+    assert.throws(
+      () => parseNotebook(text),
+      (e: unknown) =>
+        e instanceof NotebookParseError &&
+        e.line === 5 &&
+        e.column >= 1 &&
+        /invalid JSON/.test(e.message) &&
+        /line 5/.test(e.message),
+    );
+  });
+
+  it('a schema violation names the field and where it is', () => {
+    const text = '{\n  "version": 1,\n  "cells": [\n    { "kind": "python", "source": "x" }\n  ]\n}\n';
+    assert.throws(
+      () => parseNotebook(text),
+      (e: unknown) => e instanceof NotebookParseError && /cells\.0\.kind/.test(e.reason) && e.line === 4,
+    );
+  });
+});
+
+describe('notebook results', () => {
+  it('caps streamed rows while counting every row', () => {
+    const acc = new CubeSqlAccumulator(3);
+    acc.add({
+      type: 'schema',
+      schema: [
+        { name: 'a', column_type: 'int' },
+        { name: 'b', column_type: 'timestamp' },
+      ],
+    });
+    acc.add({
+      type: 'rows',
+      rows: [
+        [1, 'x'],
+        [2, 'y'],
+      ],
+    });
+    acc.add({
+      type: 'rows',
+      rows: [
+        [3, 'z'],
+        [4, 'w'],
+      ],
+    });
+    const p = acc.payload(false);
+    assert.equal(p.rows.length, 3);
+    assert.equal(p.totalRows, 4);
+    assert.equal(p.capped, true);
+    assert.deepEqual(
+      p.columns.map((c) => c.kind),
+      ['number', 'time'],
+    );
+    assert.equal(toCsv(p.columns, [[1, 'a,"b"']]), 'a,b\r\n1,"a,""b"""\r\n');
+  });
+
+  it('titles load columns from the annotation', () => {
+    const p = loadPayload(
+      {
+        results: [
+          {
+            data: [{ 'orders.status': 'new', 'orders.count': '5' }],
+            annotation: {
+              measures: { 'orders.count': { title: 'Orders Count', type: 'number' } },
+              dimensions: { 'orders.status': { title: 'Orders Status', type: 'string' } },
+              segments: {},
+              timeDimensions: {},
+            },
+          },
+        ],
+      },
+      10,
+    );
+    assert.deepEqual(
+      p.columns.map((c) => [c.name, c.title, c.kind, c.measure]),
+      [
+        ['orders.count', 'Orders Count', 'number', true],
+        ['orders.status', 'Orders Status', 'string', false],
+      ],
+    );
+    assert.deepEqual(p.rows, [['5', 'new']]);
+  });
+});
+
+describe('notebook member intelligence', () => {
+  const index = new MemberIndex({
+    cubes: [
+      {
+        name: 'orders',
+        measures: [{ name: 'orders.count', type: 'number' }],
+        dimensions: [{ name: 'orders.status', type: 'string' }],
+        segments: [],
+      },
+    ],
+  });
+  it('finds the load-query key of a position', () => {
+    assert.equal(jsonMemberContext('{"measures": ["'), 'measures');
+    assert.equal(jsonMemberContext('{"measures": [], "filters": [{"member": "'), 'filters');
+    assert.equal(jsonMemberContext('{"limit": '), undefined);
+  });
+  it('reports unknown members and bad operators with their offsets', () => {
+    const text =
+      '{"measures":["orders.nope"],"filters":[{"member":"orders.status","operator":"like","values":["x"]}]}';
+    const problems = checkLoadQuery(text, index);
+    assert.equal(problems.length, 2);
+    assert.match(problems[0]!.message, /Unknown member "orders.nope"/);
+    assert.equal(text.slice(problems[0]!.start, problems[0]!.end), '"orders.nope"');
+    assert.match(problems[1]!.message, /operator "like"/);
+    assert.deepEqual(
+      checkLoadQuery('{"measures":["orders.count"],"dimensions":["orders.status"]}', index),
+      [],
+    );
+  });
+});
