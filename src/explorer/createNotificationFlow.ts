@@ -1,29 +1,13 @@
 // The multi-step input of "Create Notification": dashboard, schedule, time, timezone, format, then
 // optional filters and time grains. Arguments given by the caller skip their step.
+import { DASHBOARD_FILTER_OPERATORS, NOTIFICATION_FORMATS, SCHEDULE_TYPES } from '../api/schemas/platform';
 import { parseDashboard } from './notificationFilter';
 import type { Prompter } from './prompter';
 
-export type ScheduleType = 'HOURLY' | 'DAILY' | 'WEEKLY' | 'MONTHLY' | 'CUSTOM';
-export const SCHEDULE_TYPES: ScheduleType[] = ['HOURLY', 'DAILY', 'WEEKLY', 'MONTHLY', 'CUSTOM'];
-export const FORMATS = ['png', 'pdf'] as const;
-export const FILTER_OPERATORS = [
-  'equals',
-  'not_equals',
-  'greater_than',
-  'greater_than_or_equal',
-  'less_than',
-  'less_than_or_equal',
-  'contains',
-  'not_contains',
-  'starts_with',
-  'not_starts_with',
-  'ends_with',
-  'not_ends_with',
-  'is_null',
-  'is_not_null',
-  'between',
-  'custom',
-] as const;
+// The API's own enumerations (one source of truth with the zod schemas the client validates with).
+export type ScheduleType = (typeof SCHEDULE_TYPES)[number];
+const FORMATS = NOTIFICATION_FORMATS;
+const FILTER_OPERATORS = DASHBOARD_FILTER_OPERATORS;
 
 export interface NotificationDraft {
   dashboardId?: number;

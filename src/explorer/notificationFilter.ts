@@ -1,16 +1,10 @@
 // The notification list filter: what a user typed (or a command's arguments) turned into the query
 // of GET .../notifications, refusing the combinations spec 4.1 forbids with a sentence naming them.
 // No `vscode` here; notificationFilterFlow.ts asks the questions.
-import { notificationQueryProblems } from '../api/notificationQuery';
+import { notificationQueryProblems, type NotificationListQuery } from '../api/notificationQuery';
 
-export interface NotificationFilter {
-  dashboardId?: number;
-  dashboardPublicId?: string;
-  recipientUserId?: number;
-  recipientEmail?: string;
-  recipientEmbedTenantName?: string;
-  recipientExternalId?: string;
-}
+/** The filter part of the list query (paging is the list's business). */
+export type NotificationFilter = Omit<NotificationListQuery, 'first' | 'after'>;
 
 /** Arguments a command accepts: the exact query fields, or free text for either dimension. */
 export interface NotificationFilterArgs extends NotificationFilter {
