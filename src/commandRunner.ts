@@ -23,18 +23,23 @@ export async function runCommand<T>(
   try {
     return await fn();
   } catch (e) {
-    if (isCancellation(e)) {
-      services.log.debug(`${what} cancelled`);
-      return undefined;
-    }
-    const message = redactMessage(services.log, errorMessage(e));
-    services.log.error(`${what} failed: ${message}`);
-    if (!isApiError(e) && e instanceof Error && e.stack) services.log.trace(e.stack);
-    void vscode.window.showErrorMessage(message, SHOW_LOGS).then((choice) => {
-      if (choice === SHOW_LOGS) services.log.show(true);
-    });
+    reportError(services, e, what);
     return undefined;
   }
+}
+
+/** Logs a failure and shows it with "Show Logs"; silent (debug log only) for cancellation. */
+export function reportError(services: Pick<Services, 'log'>, e: unknown, what = 'Command'): void {
+  if (isCancellation(e)) {
+    services.log.debug(`${what} cancelled`);
+    return;
+  }
+  const message = redactMessage(services.log, errorMessage(e));
+  services.log.error(`${what} failed: ${message}`);
+  if (!isApiError(e) && e instanceof Error && e.stack) services.log.trace(e.stack);
+  void vscode.window.showErrorMessage(message, SHOW_LOGS).then((choice) => {
+    if (choice === SHOW_LOGS) services.log.show(true);
+  });
 }
 
 /** registerCommand + runCommand. The handler's result is returned to the caller (tests, other features). */

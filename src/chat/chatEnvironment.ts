@@ -2,8 +2,7 @@
 // panel does not reach into profiles, clients and settings itself.
 import * as vscode from 'vscode';
 import type { AiClient, SessionSettings } from '../api';
-import { SHOW_LOGS } from '../commandRunner';
-import { errorMessage } from '../log';
+import { reportError } from '../commandRunner';
 import type { Services } from '../services';
 
 export interface AgentRef {
@@ -42,12 +41,6 @@ export function chatEnvironment(services: Services): ChatEnvironment {
     profileName: () => services.profiles.active()?.profile.name ?? '',
     allowRemoteImages: () =>
       vscode.workspace.getConfiguration('dashboardPlatform').get<boolean>('chat.allowRemoteImages', false),
-    showError: (error) => {
-      const message = errorMessage(error);
-      services.log.error(`Chat: ${message}`);
-      void vscode.window.showErrorMessage(message, SHOW_LOGS).then((choice) => {
-        if (choice === SHOW_LOGS) services.log.show(true);
-      });
-    },
+    showError: (error) => reportError(services, error, 'Chat'),
   };
 }
