@@ -32,7 +32,12 @@ export function notebookDeployment(nb: vscode.NotebookDocument): number | undefi
   return typeof d === 'number' ? d : undefined;
 }
 
-export function resultOutput(p: ResultPayload, full = true): vscode.NotebookCellOutput {
+export function resultOutput(
+  p: ResultPayload,
+  full = true,
+  cell?: vscode.NotebookCell,
+): vscode.NotebookCellOutput {
+  if (cell?.metadata?.view === 'chart') p.view = 'chart';
   const items = [vscode.NotebookCellOutputItem.json(p, RESULT_MIME)];
   if (full) {
     items.push(vscode.NotebookCellOutputItem.json(toObjects(p.columns, p.rows), 'application/json'));
@@ -144,7 +149,7 @@ export class QueryController implements vscode.Disposable {
       }
     }
     if (signal.aborted) throw new Error('cancelled');
-    await exec.replaceOutput(resultOutput(acc.payload(false, Date.now() - started)));
+    await exec.replaceOutput(resultOutput(acc.payload(false, Date.now() - started), true, exec.cell));
   }
 
   private async runLoad(
@@ -176,6 +181,6 @@ export class QueryController implements vscode.Disposable {
         );
       },
     });
-    await exec.replaceOutput(resultOutput(loadPayload(res, rowCap(), Date.now() - started)));
+    await exec.replaceOutput(resultOutput(loadPayload(res, rowCap(), Date.now() - started), true, exec.cell));
   }
 }

@@ -33,6 +33,8 @@ export interface ResultPayload {
   capped?: boolean;
   elapsedMs?: number;
   requestId?: string;
+  /** The view to open with (cell metadata `view`), default table. */
+  view?: 'table' | 'chart';
 }
 
 export interface ErrorPayload {

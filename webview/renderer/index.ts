@@ -30,6 +30,7 @@ export const activate = () => ({
     });
     element.replaceChildren(style, view.root);
     view.table.renderWindow();
+    if (p.view === 'chart') void view.showChart();
   },
   disposeOutputItem(): void {},
 });
