@@ -77,6 +77,28 @@ describe('chat panel', function () {
     await screenshot('chat');
   });
 
+  it('restores a chat into a new panel from the server by chatId (reload and history)', async () => {
+    const first = (await vscode.commands.executeCommand('dashboardPlatform.chat.open', {
+      agentUrl: sandbox.urls.ai[0]!.url,
+    })) as ChatPanel;
+    await first.newChat();
+    await first.ask('How many customers per country?');
+    const chatId = first.chatId!;
+    assert.ok(chatId);
+    first.dispose();
+    const panel = vscode.window.createWebviewPanel(
+      'dashboardPlatform.chat',
+      'Chat',
+      vscode.ViewColumn.One,
+      {},
+    );
+    await api.chat.deserialize(panel, { chatId, agentUrl: sandbox.urls.ai[0]!.url });
+    const restored = api.chat.activePanel!;
+    const v = await view(restored, (x) => x.finalAnswers.length > 0, 'the restored conversation');
+    assert.deepEqual(v.userMessages, ['How many customers per country?']);
+    assert.equal(restored.chatId, chatId);
+  });
+
   it('Stop ends a streaming turn and the sandbox records the abort', async () => {
     const panel = (await vscode.commands.executeCommand('dashboardPlatform.chat.open', {
       agentUrl: sandbox.urls.ai[0]!.url,
@@ -142,5 +164,8 @@ describe('chat panel', function () {
     const last = editor.notebook.cellAt(editor.notebook.cellCount - 1);
     assert.equal(last.document.getText(), sql);
     assert.equal(last.document.languageId, 'sql');
+    // The untitled notebook is dirty: revert it so closing it asks nothing.
+    await vscode.window.showNotebookDocument(editor.notebook);
+    await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
   });
 });

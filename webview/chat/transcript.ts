@@ -111,6 +111,9 @@ export class Transcript {
       this.append(card);
     }
     card.replaceChildren(...this.toolCard(op));
+    // SQL results (table and chart) are what the user came for: show them unfolded.
+    if (op.result?.data?.length && !card.dataset.toggled) card.setAttribute('open', '');
+    card.addEventListener('toggle', () => (card.dataset.toggled = '1'), { once: true });
   }
 
   notice(
