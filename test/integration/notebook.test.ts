@@ -1,0 +1,275 @@
+// Query notebooks inside a real VS Code against the sandbox: the sample notebook's SQL and JSON
+// cells, cancel, Continue wait, server errors, completions, export beyond the row cap, a corrupt file.
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { getApi, screenshot, waitFor } from './harness';
+import {
+  ERROR_MIME,
+  RESULT_MIME,
+  type ErrorPayload,
+  type ResultPayload,
+} from '../../src/shared/notebookOutput';
+
+const NOTEBOOK_TYPE = 'dashboard-platform-notebook';
+const CONTROLLER = {
+  id: 'dashboard-platform-notebook-controller',
+  extension: 'dashboard-platform.dashboard-platform',
+};
+
+interface SandboxInfo {
+  port: number;
+}
+
+function workspaceDir(): string {
+  const f = vscode.workspace.workspaceFolders?.[0];
+  return f ? f.uri.fsPath : os.tmpdir();
+}
+
+function result(cell: vscode.NotebookCell): ResultPayload | undefined {
+  for (const o of cell.outputs)
+    for (const i of o.items)
+      if (i.mime === RESULT_MIME) return JSON.parse(new TextDecoder().decode(i.data)) as ResultPayload;
+  return undefined;
+}
+
+function errorOf(cell: vscode.NotebookCell): ErrorPayload | undefined {
+  for (const o of cell.outputs)
+    for (const i of o.items)
+      if (i.mime === ERROR_MIME) return JSON.parse(new TextDecoder().decode(i.data)) as ErrorPayload;
+  return undefined;
+}
+
+async function open(cells: vscode.NotebookCellData[]): Promise<vscode.NotebookEditor> {
+  const doc = await vscode.workspace.openNotebookDocument(NOTEBOOK_TYPE, new vscode.NotebookData(cells));
+  const editor = await vscode.window.showNotebookDocument(doc);
+  await vscode.commands.executeCommand('notebook.selectKernel', { notebookEditor: editor, ...CONTROLLER });
+  return editor;
+}
+
+const sql = (s: string) => new vscode.NotebookCellData(vscode.NotebookCellKind.Code, s, 'sql');
+const json = (q: unknown) =>
+  new vscode.NotebookCellData(vscode.NotebookCellKind.Code, JSON.stringify(q, null, 2), 'json');
+
+function run(doc: vscode.NotebookDocument, index: number): Thenable<unknown> {
+  return vscode.commands.executeCommand('notebook.cell.execute', {
+    ranges: [{ start: index, end: index + 1 }],
+    document: doc.uri,
+  });
+}
+
+async function finished(
+  cell: vscode.NotebookCell,
+  ms = 30_000,
+): Promise<vscode.NotebookCellExecutionSummary> {
+  return waitFor(
+    'the cell to finish',
+    () => {
+      const s = cell.executionSummary;
+      return s?.timing?.endTime ? s : undefined;
+    },
+    ms,
+  );
+}
+
+describe('query notebooks', function () {
+  this.timeout(120_000);
+  let sandbox: SandboxInfo;
+
+  before(async () => {
+    const api = await getApi();
+    await api.services.profiles.switchTo('Sandbox');
+    sandbox = (await api.sandbox()) as unknown as SandboxInfo;
+  });
+
+  afterEach(async () => {
+    await fetch(`http://127.0.0.1:${sandbox.port}/__sandbox/faults`, { method: 'DELETE' });
+    // Untitled notebooks are dirty: revert them so closing asks nothing.
+    for (let i = 0; i < 20 && vscode.window.visibleNotebookEditors.length > 0; i++) {
+      const editor = vscode.window.visibleNotebookEditors[0]!;
+      await vscode.window.showNotebookDocument(editor.notebook);
+      await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+    }
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  });
+
+  it('opens the sample notebook and runs its SQL and JSON cells', async () => {
+    const uri = vscode.Uri.file(path.join(workspaceDir(), 'sample.dpnb'));
+    const doc = await vscode.workspace.openNotebookDocument(uri);
+    const editor = await vscode.window.showNotebookDocument(doc);
+    await vscode.commands.executeCommand('notebook.selectKernel', { notebookEditor: editor, ...CONTROLLER });
+    assert.equal(doc.cellAt(1).document.languageId, 'sql');
+    assert.equal(doc.cellAt(2).document.languageId, 'json');
+    await run(doc, 1);
+    const s1 = await finished(doc.cellAt(1));
+    assert.equal(s1.success, true, JSON.stringify(errorOf(doc.cellAt(1))));
+    const r1 = result(doc.cellAt(1))!;
+    assert.deepEqual(
+      r1.columns.map((c) => c.name),
+      ['status', 'orders', 'revenue'],
+    );
+    assert.ok(r1.rows.length >= 3, `rows: ${JSON.stringify(r1.rows)}`);
+    const total = r1.rows.reduce((n, r) => n + Number(r[1]), 0);
+    assert.ok(total > 0);
+    await run(doc, 2);
+    const s2 = await finished(doc.cellAt(2));
+    assert.equal(s2.success, true, JSON.stringify(errorOf(doc.cellAt(2))));
+    const r2 = result(doc.cellAt(2))!;
+    assert.equal(r2.source, 'load');
+    assert.ok(r2.rows.length >= 1);
+    assert.ok(r2.columns.some((c) => c.name === 'orders.count' && c.title === 'Orders Count'));
+    assert.ok(r2.columns.some((c) => c.kind === 'time'));
+    await screenshot('notebook-table', 1500);
+  });
+
+  it('shows a chart for a measure by month', async () => {
+    const cell = json({
+      measures: ['orders.total_amount'],
+      timeDimensions: [{ dimension: 'orders.created_at', granularity: 'month', dateRange: 'last 12 months' }],
+      order: { 'orders.created_at': 'asc' },
+    });
+    cell.metadata = { view: 'chart' };
+    const editor = await open([cell]);
+    await run(editor.notebook, 0);
+    assert.equal((await finished(editor.notebook.cellAt(0))).success, true);
+    assert.equal(result(editor.notebook.cellAt(0))!.view, 'chart');
+    await screenshot('notebook-chart', 2500);
+  });
+
+  it('cancels a slow query at once', async () => {
+    await fetch(`http://127.0.0.1:${sandbox.port}/__sandbox/faults`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ family: 'data', route: '/v1/cubesql', latencyMs: 30_000, times: 1 }),
+    });
+    const editor = await open([sql('SELECT status FROM orders')]);
+    const cell = editor.notebook.cellAt(0);
+    void run(editor.notebook, 0);
+    await new Promise((r) => setTimeout(r, 1000));
+    assert.equal(cell.executionSummary?.timing?.endTime, undefined, 'still running');
+    const t0 = Date.now();
+    await vscode.commands.executeCommand('notebook.cell.cancelExecution', {
+      ranges: [{ start: 0, end: 1 }],
+      document: editor.notebook.uri,
+    });
+    const s = await finished(cell, 5000);
+    const took = Date.now() - t0;
+    assert.ok(took < 1000, `ended ${took} ms after cancel`);
+    assert.notEqual(s.success, true);
+  });
+
+  it('completes a Continue-wait query', async () => {
+    const editor = await open([json({ measures: ['orders.slow_count'], dimensions: ['orders.status'] })]);
+    await run(editor.notebook, 0);
+    const s = await finished(editor.notebook.cellAt(0));
+    assert.equal(s.success, true, JSON.stringify(errorOf(editor.notebook.cellAt(0))));
+    assert.ok(result(editor.notebook.cellAt(0))!.rows.length >= 3);
+  });
+
+  it('shows a server error in the cell with its message and requestId', async () => {
+    const editor = await open([sql('SELECT no_such_column FROM orders')]);
+    await run(editor.notebook, 0);
+    const s = await finished(editor.notebook.cellAt(0));
+    assert.equal(s.success, false);
+    const e = errorOf(editor.notebook.cellAt(0));
+    assert.ok(e && /no_such_column/i.test(e.message), JSON.stringify(e));
+    assert.ok(e.requestId, 'requestId shown');
+    assert.ok(
+      editor.notebook
+        .cellAt(0)
+        .outputs[0]!.items.some((i) => i.mime === 'application/vnd.code.notebook.error'),
+    );
+  });
+
+  it('offers sandbox members as completions in JSON and SQL cells', async () => {
+    const editor = await open([json({ measures: [''] }), sql('SELECT  FROM orders')]);
+    const jdoc = editor.notebook.cellAt(0).document;
+    const at = jdoc.positionAt(jdoc.getText().indexOf('""') + 1);
+    const list = await waitFor(
+      'member completions',
+      async () => {
+        const l = await vscode.commands.executeCommand<vscode.CompletionList>(
+          'vscode.executeCompletionItemProvider',
+          jdoc.uri,
+          at,
+        );
+        return l.items.some((i) => (typeof i.label === 'string' ? i.label : i.label.label) === 'orders.count')
+          ? l
+          : undefined;
+      },
+      20_000,
+    );
+    const labels = list.items.map((i) => (typeof i.label === 'string' ? i.label : i.label.label));
+    assert.ok(labels.includes('orders.total_amount'));
+    assert.ok(!labels.includes('orders.status'), 'dimensions are not offered under measures');
+    const sdoc = editor.notebook.cellAt(1).document;
+    const sl = await vscode.commands.executeCommand<vscode.CompletionList>(
+      'vscode.executeCompletionItemProvider',
+      sdoc.uri,
+      new vscode.Position(0, 7),
+    );
+    const sLabels = sl.items.map((i) => (typeof i.label === 'string' ? i.label : i.label.label));
+    assert.ok(sLabels.includes('orders') && sLabels.includes('customers'));
+    // diagnostics for an unknown member before running
+    const bad = await open([json({ measures: ['orders.nope'] })]);
+    const d = await waitFor('a diagnostic', () => {
+      const list = vscode.languages.getDiagnostics(bad.notebook.cellAt(0).document.uri);
+      return list.find((x) => /orders\.nope/.test(x.message));
+    });
+    assert.equal(d.severity, vscode.DiagnosticSeverity.Error);
+  });
+
+  it('exports every row of a result larger than the row cap', async () => {
+    const cfg = vscode.workspace.getConfiguration('dashboardPlatform.notebook');
+    await cfg.update('rowCap', 100, vscode.ConfigurationTarget.Global);
+    try {
+      const editor = await open([sql('SELECT id, status, amount FROM orders')]);
+      await run(editor.notebook, 0);
+      assert.equal((await finished(editor.notebook.cellAt(0))).success, true);
+      const r = result(editor.notebook.cellAt(0))!;
+      assert.equal(r.rows.length, 100);
+      assert.ok(r.totalRows > 100);
+      const file = path.join(os.tmpdir(), `dp-export-${Date.now()}.csv`);
+      const out = (await vscode.commands.executeCommand('dashboardPlatform.notebook.exportResults', {
+        cell: editor.notebook.cellAt(0),
+        uri: vscode.Uri.file(file),
+        format: 'csv',
+      })) as { rows: number };
+      assert.equal(out.rows, r.totalRows);
+      const lines = fs.readFileSync(file, 'utf8').trimEnd().split('\r\n');
+      assert.equal(lines[0], 'id,status,amount');
+      assert.equal(lines.length - 1, r.totalRows);
+      fs.rmSync(file, { force: true });
+    } finally {
+      await cfg.update('rowCap', undefined, vscode.ConfigurationTarget.Global);
+    }
+  });
+
+  it('reports a corrupt .dpnb with its position and leaves the file unchanged', async () => {
+    const file = path.join(workspaceDir(), `corrupt-${Date.now()}.dpnb`);
+    const text = '{\n  "version": 1,\n  "cells": [\n    { "kind": "sql", "source": "SELECT 1" \n  ]\n}\n';
+    fs.writeFileSync(file, text);
+    try {
+      await assert.rejects(
+        async () => {
+          await vscode.workspace.openNotebookDocument(vscode.Uri.file(file));
+        },
+        (e: Error) => /line 5/.test(e.message),
+      );
+      // Opening through the editor too: no editable (empty) notebook appears.
+      await vscode.commands.executeCommand('vscode.openWith', vscode.Uri.file(file), NOTEBOOK_TYPE).then(
+        () => undefined,
+        () => undefined,
+      );
+      await new Promise((r) => setTimeout(r, 1000));
+      const opened = vscode.workspace.notebookDocuments.find((d) => d.uri.fsPath === file);
+      assert.equal(opened, undefined, 'no notebook document was created for the corrupt file');
+      await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+      assert.equal(fs.readFileSync(file, 'utf8'), text);
+    } finally {
+      fs.rmSync(file, { force: true });
+    }
+  });
+});
