@@ -17,7 +17,8 @@ export function register(services: Services): vscode.Disposable[] {
   const clientFor = (nb: vscode.NotebookDocument) => controller.client(nb);
   return [
     vscode.workspace.registerNotebookSerializer(NOTEBOOK_TYPE, new DpnbSerializer(settingsFromConfig()), {
-      transientOutputs: false,
+      // Outputs dirty the file only when they are saved at all.
+      transientOutputs: !settingsFromConfig().saveOutputs(),
       transientDocumentMetadata: { execution: true },
     }),
     controller,
