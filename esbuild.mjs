@@ -1,7 +1,8 @@
 // Bundles the extension host code (node, cjs), the standalone sandbox CLI, and one browser bundle
 // per webview plus the notebook renderer. `--production` minifies; `--only=<name>` builds one entry.
 import * as esbuild from 'esbuild';
-import { cpSync, existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 
 const production = process.argv.includes('--production');
@@ -47,8 +48,28 @@ function copyRuntimeAssets() {
   cpSync('node_modules/@vscode/codicons/dist/codicon.ttf', 'dist/codicons/codicon.ttf');
 }
 
+/** Writes the JSON Schema of `*.dashboard.json` generated from the zod schema (src/dashboards/dashboardSchema.ts). */
+async function writeDashboardSchema() {
+  const built = await esbuild.build({
+    ...common,
+    entryPoints: ['src/dashboards/dashboardSchema.ts'],
+    platform: 'node',
+    format: 'cjs',
+    sourcemap: false,
+    write: false,
+  });
+  const mod = { exports: {} };
+  new Function('module', 'exports', 'require', built.outputFiles[0].text)(
+    mod,
+    mod.exports,
+    createRequire(import.meta.url),
+  );
+  mkdirSync('dist/schemas', { recursive: true });
+  writeFileSync(mod.exports.DASHBOARD_SCHEMA_PATH, mod.exports.dashboardSchemaText());
+}
+
 if (production && !only) rmSync('dist', { recursive: true, force: true });
-const all = { ...nodeEntries, ...webviewEntries() };
+const all = { ...nodeEntries, ...webviewEntries(), 'dashboard-schema': {} };
 const selected = Object.entries(all).filter(
   ([name]) => !only || name === only || name.startsWith(`${only}:`),
 );
@@ -58,6 +79,7 @@ if (selected.length === 0) {
 }
 await Promise.all(
   selected.map(([name, options]) => {
+    if (name === 'dashboard-schema') return writeDashboardSchema();
     if (name.startsWith('webview:')) {
       return esbuild.build({ ...common, ...options });
     }
