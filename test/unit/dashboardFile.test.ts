@@ -1,0 +1,120 @@
+// *.dashboard.json parsing: syntax errors at their line/column, zod issues at the value their path
+// names (or the parent object of a missing field), unknown fields kept, and the pull from a workbook.
+import { strict as assert } from 'node:assert';
+import {
+  dashboardFileName,
+  dashboardFromWorkbook,
+  formatDashboardFile,
+  formatPath,
+  parseDashboardFile,
+} from '../../src/dashboards/dashboardFile';
+
+const valid = {
+  workbookId: 7,
+  title: 'Sales "weekly" \u00e9',
+  config: {
+    title: 'Sales',
+    widgets: [{ id: 'w1', position: { h: 1, w: 2, x: 0, y: 0 }, custom: { keep: [1, null, true] } }],
+    futureField: { nested: 1.5e3 },
+  },
+  topLevelExtra: 'kept',
+};
+
+describe('dashboard file', () => {
+  it('parses a valid file and keeps every field the user wrote', () => {
+    const text = formatDashboardFile(valid);
+    const r = parseDashboardFile(text);
+    assert.ok(r.ok);
+    assert.deepEqual(r.input, valid);
+    assert.equal(text, `${JSON.stringify(valid, null, 2)}\n`);
+  });
+
+  it('locates a JSON syntax error by line and column', () => {
+    const text = '{\n  "workbookId": 7,\n  "title": "x"\n  "config": {}\n}\n';
+    const r = parseDashboardFile(text);
+    assert.ok(!r.ok);
+    assert.equal(r.problems.length, 1);
+    const p = r.problems[0]!;
+    assert.match(p.message, /^Invalid JSON: Expected ',' or '}'/);
+    assert.deepEqual([p.line, p.column], [3, 2]);
+    assert.equal(text.slice(p.offset, p.offset + 8), '"config"');
+  });
+
+  it('reports an unterminated string, a trailing comma and trailing text', () => {
+    for (const [text, re] of [
+      ['{"workbookId": 7, "title": "abc', /Unterminated string/],
+      ['{"workbookId": 7,}', /property name/],
+      ['{"workbookId": 7} x', /after the end/],
+      ['', /end of file/],
+    ] as const) {
+      const r = parseDashboardFile(text);
+      assert.ok(!r.ok, text);
+      assert.match(r.problems[0]!.message, re);
+    }
+  });
+
+  it('maps a zod issue to the location of the value its path names', () => {
+    const text = formatDashboardFile({
+      workbookId: 7,
+      config: { widgets: [{ id: 'w1', position: { h: 1, w: 2, x: 'left', y: 0 } }] },
+    } as never);
+    const r = parseDashboardFile(text);
+    assert.ok(!r.ok);
+    const p = r.problems[0]!;
+    assert.deepEqual(p.path, ['config', 'widgets', 0, 'position', 'x']);
+    assert.match(p.message, /^config\.widgets\[0\]\.position\.x: /);
+    assert.equal(text.slice(p.offset, p.offset + p.length), '"left"');
+    const lines = text.split('\n');
+    assert.equal(lines[p.line]!.slice(p.column, p.column + 6), '"left"');
+  });
+
+  it('reports a missing required field at its parent object', () => {
+    const text = '{\n  "title": "no workbook"\n}';
+    const r = parseDashboardFile(text);
+    assert.ok(!r.ok);
+    const p = r.problems[0]!;
+    assert.deepEqual(p.path, ['workbookId']);
+    assert.match(p.message, /^workbookId: /);
+    assert.deepEqual([p.offset, p.line, p.column], [0, 0, 0]);
+    assert.equal(p.length, text.length);
+  });
+
+  it('formats JSON paths', () => {
+    assert.equal(formatPath([]), '');
+    assert.equal(formatPath(['config', 'widgets', 2, 'id']), 'config.widgets[2].id');
+  });
+
+  it('pulls the draft (or the published dashboard) of a workbook into a publish input', () => {
+    const workbook = {
+      id: 12,
+      name: 'Sales Dashboard',
+      dashboardDraft: { title: 'Draft title', description: 'd', config: { title: 'Draft title', extra: 1 } },
+      dashboardPublished: { id: 99, allowEmbed: true, title: 'Pub', config: { title: 'Pub' } },
+    };
+    assert.deepEqual(dashboardFromWorkbook(workbook), {
+      workbookId: 12,
+      dashboardId: 99,
+      allowEmbed: true,
+      title: 'Draft title',
+      description: 'd',
+      config: { title: 'Draft title', extra: 1 },
+    });
+    assert.deepEqual(dashboardFromWorkbook(workbook, 'published'), {
+      workbookId: 12,
+      dashboardId: 99,
+      allowEmbed: true,
+      title: 'Pub',
+      config: { title: 'Pub' },
+    });
+    assert.deepEqual(dashboardFromWorkbook({ id: 3, name: 'x', dashboardPublished: null }), {
+      workbookId: 3,
+    });
+    const pulled = parseDashboardFile(formatDashboardFile(dashboardFromWorkbook(workbook)));
+    assert.ok(pulled.ok);
+  });
+
+  it('names the file after the workbook', () => {
+    assert.equal(dashboardFileName('Sales Dashboard 2'), 'sales-dashboard-2.dashboard.json');
+    assert.equal(dashboardFileName('***'), 'dashboard.dashboard.json');
+  });
+});
