@@ -115,7 +115,14 @@ export function registerMemberProviders(clientFor: ClientFor): vscode.Disposable
     ),
     vscode.languages.registerHoverProvider(SELECTOR, {
       async provideHover(doc, pos) {
-        const range = doc.getWordRangeAtPosition(pos, /[\w]+(\.[\w]+)?/);
+        const line = doc.lineAt(pos.line).text;
+        let range: vscode.Range | undefined;
+        for (const m of line.matchAll(/[A-Za-z_]\w*(?:\.\w+)?/g)) {
+          if (m.index <= pos.character && pos.character <= m.index + m[0].length) {
+            range = new vscode.Range(pos.line, m.index, pos.line, m.index + m[0].length);
+            break;
+          }
+        }
         if (!range) return undefined;
         const idx = await index(doc);
         if (!idx) return undefined;

@@ -212,6 +212,25 @@ describe('query notebooks', function () {
     );
     const sLabels = sl.items.map((i) => (typeof i.label === 'string' ? i.label : i.label.label));
     assert.ok(sLabels.includes('orders') && sLabels.includes('customers'));
+    // hover with title, type and description
+    const hdoc = (await open([json({ measures: ['orders.count'] })])).notebook.cellAt(0).document;
+    const hoverText = await waitFor(
+      'a member hover',
+      async () => {
+        const hovers = await vscode.commands.executeCommand<vscode.Hover[]>(
+          'vscode.executeHoverProvider',
+          hdoc.uri,
+          hdoc.positionAt(hdoc.getText().indexOf('orders.count') + 3),
+        );
+        const t = hovers
+          .flatMap((h) => h.contents)
+          .map((c) => (typeof c === 'string' ? c : c.value))
+          .join('\n');
+        return /Orders Count/.test(t) ? t : undefined;
+      },
+      15_000,
+    );
+    assert.match(hoverText, /Orders Count[\s\S]*measure[\s\S]*Number(\s|&nbsp;)of/);
     // diagnostics for an unknown member before running
     const bad = await open([json({ measures: ['orders.nope'] })]);
     const d = await waitFor('a diagnostic', () => {
