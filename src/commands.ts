@@ -82,6 +82,14 @@ export const COMMANDS = {
     title: 'Delete Embed Tenant…',
   },
   explorerShowAppConfig: { id: 'dashboardPlatform.explorer.showAppConfig', title: 'Show App Config' },
+  // dashboards as code
+  dashboardsEdit: { id: 'dashboardPlatform.dashboards.edit', title: 'Edit Dashboard…' },
+  dashboardsPublish: { id: 'dashboardPlatform.dashboards.publish', title: 'Publish Dashboard…' },
+  dashboardsShowHistory: { id: 'dashboardPlatform.dashboards.showHistory', title: 'Show Publish History' },
+  dashboardsAttachAiWidgetThread: {
+    id: 'dashboardPlatform.dashboards.attachAiWidgetThread',
+    title: 'Attach AI Widget Thread…',
+  },
 } as const satisfies Record<string, CommandSpec>;
 
 export type CommandKey = keyof typeof COMMANDS;

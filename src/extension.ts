@@ -26,6 +26,7 @@ import type { Services } from './services';
 import { createExplorer, type ExplorerApi } from './explorer';
 import { register as registerChat, type ChatFeature } from './chat';
 import { register as registerNotebook } from './notebook';
+import { register as registerDashboards } from './dashboards';
 
 export interface SandboxApi {
   (): Promise<SandboxHandle>;
@@ -119,6 +120,7 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
   const chat = registerChat(services);
   context.subscriptions.push(...chat.disposables);
   context.subscriptions.push(...registerNotebook(services));
+  context.subscriptions.push(...registerDashboards(services).disposables);
 
   log.info(`Dashboard Platform activated in ${Date.now() - t0} ms`);
   return {
