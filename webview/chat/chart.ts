@@ -1,8 +1,6 @@
 // Draws a tool result's Vega-Lite spec with the result's rows. The spec arrives without data (it is
-// paired with the SQL result here). Vega's expressions run through its AST interpreter, so the page
-// needs no 'unsafe-eval' in its CSP.
-import embed from 'vega-embed';
-import { expressionInterpreter } from 'vega-interpreter';
+// paired with the SQL result here).
+import { embedChart } from '../shared/vegaEmbed';
 
 export function parseSpec(spec: unknown): Record<string, unknown> | undefined {
   let value = spec;
@@ -53,15 +51,5 @@ export async function drawChart(
       view: { stroke: 'transparent' },
     },
   };
-  await embed(el, full as never, {
-    actions: false,
-    renderer: 'svg',
-    ast: true,
-    expr: expressionInterpreter,
-    defaultStyle: false,
-    loader: {
-      load: () => Promise.reject(new Error('Loading data is disabled.')),
-      sanitize: () => Promise.reject(new Error('Loading data is disabled.')),
-    } as never,
-  });
+  await embedChart(el, full);
 }

@@ -1,7 +1,6 @@
 // Chart view: Vega-Lite through vega-embed, expressions evaluated by vega-interpreter (ast: true), so
 // the notebook webview needs no 'unsafe-eval'. Data loading is disabled: the rows are ours.
-import embed from 'vega-embed';
-import { expressionInterpreter } from 'vega-interpreter';
+import { embedChart } from '../shared/vegaEmbed';
 import type { ResultPayload } from '../../src/shared/notebookOutput';
 import { chartSpec } from './format';
 
@@ -36,16 +35,6 @@ export function buildSpec(p: ResultPayload, fg = '#888'): Record<string, unknown
   };
 }
 
-export async function drawChart(el: HTMLElement, spec: Record<string, unknown>): Promise<void> {
-  await embed(el, spec as never, {
-    actions: false,
-    renderer: 'svg',
-    ast: true,
-    expr: expressionInterpreter,
-    defaultStyle: false,
-    loader: {
-      load: () => Promise.reject(new Error('Loading data is disabled.')),
-      sanitize: () => Promise.reject(new Error('Loading data is disabled.')),
-    } as never,
-  });
+export function drawChart(el: HTMLElement, spec: Record<string, unknown>): Promise<void> {
+  return embedChart(el, spec);
 }
