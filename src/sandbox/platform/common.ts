@@ -1,0 +1,85 @@
+// Shared by the sandbox's platform routes: the deps, opaque cursors and paging, and small request
+// helpers.
+import type { RequestContext } from '../http';
+import type { SandboxTokens } from '../server';
+import type { SandboxState } from '../state';
+import type { PlatformData, Row } from './seed';
+
+export interface PlatformDeps {
+  data: PlatformData;
+  state: SandboxState;
+  tokens: SandboxTokens;
+  jwtSecret: string;
+  /** How long each dbt sync state lasts. */
+  dbtStepMs?: number;
+}
+
+export const encodeCursor = (offset: number, key: string) =>
+  Buffer.from(JSON.stringify({ o: offset, k: key })).toString('base64url');
+export function decodeCursor(cursor: string, key: string): number | undefined {
+  try {
+    const v = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as { o?: unknown; k?: unknown };
+    return typeof v.o === 'number' && v.k === key ? v.o : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Pages `rows` by `first`/`after`; answers 400 naming the rule on bad input. Returns undefined after answering. */
+export async function page(ctx: RequestContext, rows: Row[], key: string, defaultFirst = 100) {
+  const firstText = ctx.query.get('first');
+  const first = firstText === null ? defaultFirst : Number(firstText);
+  if (!Number.isInteger(first) || first < 1 || first > 200) {
+    await ctx.error(400, `first must be an integer from 1 to 200 (got ${firstText}).`);
+    return undefined;
+  }
+  const after = ctx.query.get('after');
+  let offset = 0;
+  if (after) {
+    const o = decodeCursor(after, key);
+    if (o === undefined) {
+      await ctx.error(400, 'after is not a cursor of this list (pass the previous pageInfo.endCursor).');
+      return undefined;
+    }
+    offset = o;
+  }
+  const items = rows.slice(offset, offset + first);
+  const end = offset + items.length;
+  const hasNextPage = end < rows.length;
+  return {
+    items,
+    pageInfo: {
+      hasNextPage,
+      hasPreviousPage: offset > 0,
+      startCursor: items.length ? encodeCursor(offset, key) : null,
+      endCursor: items.length ? encodeCursor(end, key) : null,
+    },
+    offset,
+    first,
+    total: rows.length,
+  };
+}
+
+export function deployment(ctx: RequestContext, deps: PlatformDeps): Row | undefined {
+  const id = Number(ctx.params.deploymentId);
+  return deps.data.deployments.find((d) => d.id === id);
+}
+
+export const isAdmin = (ctx: RequestContext, deps: PlatformDeps) => ctx.credential === deps.tokens.admin;
+
+export function intParam(ctx: RequestContext, name: string): number | undefined | 'bad' {
+  const v = ctx.query.get(name);
+  if (v === null || v === '') return undefined;
+  const n = Number(v);
+  return Number.isInteger(n) && n >= 1 ? n : 'bad';
+}
+
+/** Wraps a handler so it runs only for an existing deployment (404 otherwise). */
+export function withDeployment(deps: PlatformDeps) {
+  return (fn: (ctx: RequestContext, dep: Row) => Promise<void>) =>
+    async (ctx: RequestContext): Promise<void> => {
+      const dep = deployment(ctx, deps);
+      if (!dep) return ctx.error(404, `Deployment ${ctx.params.deploymentId} not found.`);
+      return fn(ctx, dep);
+    };
+}
