@@ -6,7 +6,8 @@ import type { SqlValue, Statement } from 'sql.js';
 import type { RequestContext, Router } from '../http';
 import type { SandboxState } from '../state';
 import type { DataEngine } from './engine';
-import { compileLoad, runLoad, UserError, type LoadQuery } from './load';
+import { compileLoad, runLoad, type LoadQuery } from './load';
+import { UserError } from './userError';
 import { CUBES, meta } from './model';
 
 export { createDataEngine, type DataEngine } from './engine';

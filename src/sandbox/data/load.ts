@@ -1,10 +1,11 @@
 // Compiles a /v1/load JSON query to parameterised SQL over the sample tables and shapes the answer
 // like the live service (member keys, numbers as strings, time values without "Z", annotation).
 import type { SqlValue } from 'sql.js';
+import { dateRange, truncate } from './dates';
 import type { DataEngine } from './engine';
-import { findMember, findSegment, GRANULARITIES, type Granularity, type MemberDef } from './model';
-
-export class UserError extends Error {}
+import { aggregate, compileFilter, member } from './filters';
+import { findSegment, GRANULARITIES, type Granularity, type MemberDef } from './model';
+import { UserError } from './userError';
 
 interface TimeDimension {
   dimension: string;
@@ -27,30 +28,6 @@ export interface LoadQuery {
   responseFormat?: string;
 }
 
-const OPERATORS = new Set([
-  'equals',
-  'notEquals',
-  'contains',
-  'notContains',
-  'startsWith',
-  'notStartsWith',
-  'endsWith',
-  'notEndsWith',
-  'gt',
-  'gte',
-  'lt',
-  'lte',
-  'set',
-  'notSet',
-  'inDateRange',
-  'notInDateRange',
-  'beforeDate',
-  'beforeOrOnDate',
-  'afterDate',
-  'afterOrOnDate',
-  'measureFilter',
-]);
-
 const QUERY_KEYS = new Set([
   'measures',
   'dimensions',
@@ -66,128 +43,6 @@ const QUERY_KEYS = new Set([
   'responseFormat',
   'renewQuery',
 ]);
-
-function member(name: unknown, where: string): { member: MemberDef; kind: 'measure' | 'dimension' } {
-  if (typeof name !== 'string')
-    throw new UserError(`${where}: member names are strings like "orders.count".`);
-  const found = findMember(name);
-  if (!found)
-    throw new UserError(`${where}: '${name}' not found. Members look like "orders.count"; see /v1/meta.`);
-  return found;
-}
-
-function aggregate(x: MemberDef): string {
-  switch (x.agg) {
-    case 'count':
-      return x.sql === '*' ? 'COUNT(*)' : `COUNT(${x.sql})`;
-    case 'countDistinct':
-      return `COUNT(DISTINCT ${x.sql})`;
-    case 'sum':
-      return `SUM(${x.sql})`;
-    case 'avg':
-      return `AVG(${x.sql})`;
-    case 'max':
-      return `MAX(${x.sql})`;
-    case 'min':
-      return `MIN(${x.sql})`;
-    default:
-      return x.sql;
-  }
-}
-
-const pad = (n: number) => String(n).padStart(2, '0');
-const day = (d: Date) => `${d.getUTCFullYear()}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())}`;
-const addDays = (d: Date, n: number) => new Date(d.getTime() + n * 86_400_000);
-
-/** A dateRange (pair or relative string) as [from, to] inclusive timestamps. */
-export function dateRange(range: string | [string, string], today: Date): [string, string] {
-  if (Array.isArray(range)) {
-    if (range.length !== 2 || range.some((x) => typeof x !== 'string' || Number.isNaN(Date.parse(x)))) {
-      throw new UserError(
-        'dateRange must be two dates like ["2025-01-01", "2025-03-31"] or a relative string like "last quarter".',
-      );
-    }
-    const [a, b] = range;
-    return [
-      a.length === 10 ? `${a}T00:00:00.000` : a.replace('Z', ''),
-      b.length === 10 ? `${b}T23:59:59.999` : b.replace('Z', ''),
-    ];
-  }
-  const s = range.trim().toLowerCase();
-  const y = today.getUTCFullYear();
-  const mo = today.getUTCMonth();
-  const span = (from: Date, toExclusive: Date): [string, string] => [
-    `${day(from)}T00:00:00.000`,
-    `${day(addDays(toExclusive, -1))}T23:59:59.999`,
-  ];
-  const monthStart = (yy: number, mm: number) => new Date(Date.UTC(yy, mm, 1));
-  const qStart = Math.floor(mo / 3) * 3;
-  const weekStart = addDays(today, -((today.getUTCDay() + 6) % 7));
-  const relative = /^(last|next) (\d+) (day|week|month|year)s?$/.exec(s);
-  if (relative) {
-    const n = Number(relative[2]);
-    const unit = relative[3];
-    if (relative[1] === 'last') {
-      const from =
-        unit === 'day'
-          ? addDays(today, -n)
-          : unit === 'week'
-            ? addDays(today, -7 * n)
-            : unit === 'month'
-              ? monthStart(y, mo - n)
-              : new Date(Date.UTC(y - n, mo, today.getUTCDate()));
-      return span(from, today);
-    }
-  }
-  switch (s) {
-    case 'today':
-      return span(today, addDays(today, 1));
-    case 'yesterday':
-      return span(addDays(today, -1), today);
-    case 'this week':
-      return span(weekStart, addDays(weekStart, 7));
-    case 'last week':
-      return span(addDays(weekStart, -7), weekStart);
-    case 'this month':
-      return span(monthStart(y, mo), monthStart(y, mo + 1));
-    case 'last month':
-      return span(monthStart(y, mo - 1), monthStart(y, mo));
-    case 'this quarter':
-      return span(monthStart(y, qStart), monthStart(y, qStart + 3));
-    case 'last quarter':
-      return span(monthStart(y, qStart - 3), monthStart(y, qStart));
-    case 'this year':
-      return span(monthStart(y, 0), monthStart(y + 1, 0));
-    case 'last year':
-      return span(monthStart(y - 1, 0), monthStart(y, 0));
-    default:
-      throw new UserError(
-        `Can't parse date range '${range}'. Use a pair of dates, or e.g. "last quarter", "this year", "last 30 days".`,
-      );
-  }
-}
-
-/** SQLite expression truncating an ISO timestamp column to a granularity, formatted like the live service. */
-export function truncate(sql: string, g: Granularity): string {
-  switch (g) {
-    case 'second':
-      return `strftime('%Y-%m-%dT%H:%M:%S.000', ${sql})`;
-    case 'minute':
-      return `strftime('%Y-%m-%dT%H:%M:00.000', ${sql})`;
-    case 'hour':
-      return `strftime('%Y-%m-%dT%H:00:00.000', ${sql})`;
-    case 'day':
-      return `strftime('%Y-%m-%dT00:00:00.000', ${sql})`;
-    case 'week':
-      return `strftime('%Y-%m-%dT00:00:00.000', ${sql}, '-' || ((CAST(strftime('%w', ${sql}) AS INTEGER) + 6) % 7) || ' days')`;
-    case 'month':
-      return `strftime('%Y-%m-01T00:00:00.000', ${sql})`;
-    case 'quarter':
-      return `printf('%s-%02d-01T00:00:00.000', strftime('%Y', ${sql}), ((CAST(strftime('%m', ${sql}) AS INTEGER) - 1) / 3) * 3 + 1)`;
-    case 'year':
-      return `strftime('%Y-01-01T00:00:00.000', ${sql})`;
-  }
-}
 
 interface Compiled {
   sql: string;
@@ -335,149 +190,6 @@ function normalizeOrder(order: LoadQuery['order']): [string, string][] {
   }
   if (typeof order === 'object') return Object.entries(order).map(([k, v]) => [k, String(v)]);
   throw new UserError('order must be an object or an array of pairs.');
-}
-
-function compileFilter(
-  f: unknown,
-  engine: DataEngine,
-  cubes: Set<string>,
-): { sql: string; params: SqlValue[]; measure: boolean } {
-  if (!f || typeof f !== 'object') throw new UserError('filters: each filter is an object.');
-  const obj = f as Record<string, unknown>;
-  for (const logical of ['or', 'and'] as const) {
-    if (Array.isArray(obj[logical])) {
-      const parts = (obj[logical] as unknown[]).map((x) => compileFilter(x, engine, cubes));
-      if (parts.length === 0) throw new UserError(`filters: "${logical}" needs at least one filter.`);
-      const measure = parts.some((p) => p.measure);
-      if (measure && !parts.every((p) => p.measure))
-        throw new UserError('filters: do not mix measure and dimension filters in one "or"/"and".');
-      return {
-        sql: parts.map((p) => `(${p.sql})`).join(logical === 'or' ? ' OR ' : ' AND '),
-        params: parts.flatMap((p) => p.params),
-        measure,
-      };
-    }
-  }
-  const name = obj.member ?? obj.dimension;
-  const { member: x, kind } = member(name, 'filters');
-  cubes.add(x.cube);
-  const op = obj.operator;
-  if (typeof op !== 'string' || !OPERATORS.has(op)) {
-    throw new UserError(
-      `filters: operator '${String(op)}' is not supported for '${String(name)}'. Use one of ${[...OPERATORS].join(', ')}.`,
-    );
-  }
-  const values = obj.values;
-  if (
-    values !== undefined &&
-    (!Array.isArray(values) ||
-      values.some((v) => typeof v !== 'string' && typeof v !== 'number' && v !== null))
-  ) {
-    throw new UserError(`filters: values of '${String(name)}' must be an array of strings.`);
-  }
-  const vals = ((values as unknown[]) ?? []).map((v) => (v === null ? null : String(v)));
-  const expr = kind === 'measure' ? aggregate(x) : x.sql;
-  const measure = kind === 'measure';
-  const num = (v: string | null) => (x.type === 'number' ? Number(v) : v);
-  const need = (n: number) => {
-    if (vals.length < n)
-      throw new UserError(
-        `filters: operator '${op}' on '${String(name)}' needs ${n === 1 ? 'a value' : `${n} values`}.`,
-      );
-  };
-  const any = (tpl: (p: string) => string, transform: (v: string | null) => SqlValue = num) => {
-    need(1);
-    return { sql: vals.map(() => tpl('?')).join(' OR '), params: vals.map(transform), measure };
-  };
-  const like = (pattern: (v: string) => string, negate: boolean) => {
-    need(1);
-    const parts = vals.map(() => `${expr} ${negate ? 'NOT LIKE' : 'LIKE'} ? ESCAPE '\\'`);
-    const esc = (v: string | null) => pattern(String(v).replace(/[\\%_]/g, (c) => `\\${c}`));
-    return { sql: parts.join(negate ? ' AND ' : ' OR '), params: vals.map(esc), measure };
-  };
-  const date = (v: string | null, end: boolean) => {
-    if (v === null || Number.isNaN(Date.parse(v)))
-      throw new UserError(`filters: '${String(v)}' is not a date.`);
-    return v.length === 10 ? `${v}T${end ? '23:59:59.999' : '00:00:00.000'}` : v.replace('Z', '');
-  };
-  switch (op) {
-    case 'equals':
-      return any((p) => `${expr} = ${p}`);
-    case 'notEquals':
-      need(1);
-      return {
-        sql: `(${expr} IS NULL OR ${expr} NOT IN (${vals.map(() => '?').join(', ')}))`,
-        params: vals.map(num),
-        measure,
-      };
-    case 'contains':
-      return like((v) => `%${v}%`, false);
-    case 'notContains':
-      return like((v) => `%${v}%`, true);
-    case 'startsWith':
-      return like((v) => `${v}%`, false);
-    case 'notStartsWith':
-      return like((v) => `${v}%`, true);
-    case 'endsWith':
-      return like((v) => `%${v}`, false);
-    case 'notEndsWith':
-      return like((v) => `%${v}`, true);
-    case 'gt':
-      return any(
-        (p) => `${expr} > ${p}`,
-        (v) => Number(v),
-      );
-    case 'gte':
-      return any(
-        (p) => `${expr} >= ${p}`,
-        (v) => Number(v),
-      );
-    case 'lt':
-      return any(
-        (p) => `${expr} < ${p}`,
-        (v) => Number(v),
-      );
-    case 'lte':
-      return any(
-        (p) => `${expr} <= ${p}`,
-        (v) => Number(v),
-      );
-    case 'measureFilter':
-      if (!measure)
-        throw new UserError(`filters: measureFilter needs a measure, '${String(name)}' is a dimension.`);
-      return { sql: `${expr} IS NOT NULL`, params: [], measure };
-    case 'set':
-      return { sql: `${expr} IS NOT NULL`, params: [], measure };
-    case 'notSet':
-      return { sql: `${expr} IS NULL`, params: [], measure };
-    case 'inDateRange':
-    case 'notInDateRange': {
-      if (x.type !== 'time')
-        throw new UserError(`filters: ${op} needs a time dimension, '${String(name)}' is ${x.type}.`);
-      const range: [string, string] =
-        vals.length === 1
-          ? dateRange(vals[0]!, engine.today)
-          : (need(2), [date(vals[0]!, false), date(vals[1]!, true)]);
-      return {
-        sql: `${op === 'notInDateRange' ? 'NOT ' : ''}(${expr} >= ? AND ${expr} <= ?)`,
-        params: range,
-        measure,
-      };
-    }
-    case 'beforeDate':
-      need(1);
-      return { sql: `${expr} < ?`, params: [date(vals[0]!, false)], measure };
-    case 'beforeOrOnDate':
-      need(1);
-      return { sql: `${expr} <= ?`, params: [date(vals[0]!, true)], measure };
-    case 'afterDate':
-      need(1);
-      return { sql: `${expr} > ?`, params: [date(vals[0]!, true)], measure };
-    case 'afterOrOnDate':
-      need(1);
-      return { sql: `${expr} >= ?`, params: [date(vals[0]!, false)], measure };
-  }
-  throw new UserError(`filters: operator '${op}' is not supported.`);
 }
 
 /** Runs a compiled query and shapes the live service's `results[0]`. */

@@ -1,0 +1,202 @@
+// Members and filters of /v1/load queries: member lookup with a UserError naming an unknown one,
+// measure aggregates, and every filter operator of the wire format compiled to parameterised SQL.
+import type { SqlValue } from 'sql.js';
+import { dateRange } from './dates';
+import type { DataEngine } from './engine';
+import { findMember, type MemberDef } from './model';
+import { UserError } from './userError';
+
+export const OPERATORS = new Set([
+  'equals',
+  'notEquals',
+  'contains',
+  'notContains',
+  'startsWith',
+  'notStartsWith',
+  'endsWith',
+  'notEndsWith',
+  'gt',
+  'gte',
+  'lt',
+  'lte',
+  'set',
+  'notSet',
+  'inDateRange',
+  'notInDateRange',
+  'beforeDate',
+  'beforeOrOnDate',
+  'afterDate',
+  'afterOrOnDate',
+  'measureFilter',
+]);
+
+export function member(name: unknown, where: string): { member: MemberDef; kind: 'measure' | 'dimension' } {
+  if (typeof name !== 'string')
+    throw new UserError(`${where}: member names are strings like "orders.count".`);
+  const found = findMember(name);
+  if (!found)
+    throw new UserError(`${where}: '${name}' not found. Members look like "orders.count"; see /v1/meta.`);
+  return found;
+}
+
+export function aggregate(x: MemberDef): string {
+  switch (x.agg) {
+    case 'count':
+      return x.sql === '*' ? 'COUNT(*)' : `COUNT(${x.sql})`;
+    case 'countDistinct':
+      return `COUNT(DISTINCT ${x.sql})`;
+    case 'sum':
+      return `SUM(${x.sql})`;
+    case 'avg':
+      return `AVG(${x.sql})`;
+    case 'max':
+      return `MAX(${x.sql})`;
+    case 'min':
+      return `MIN(${x.sql})`;
+    default:
+      return x.sql;
+  }
+}
+
+export function compileFilter(
+  f: unknown,
+  engine: DataEngine,
+  cubes: Set<string>,
+): { sql: string; params: SqlValue[]; measure: boolean } {
+  if (!f || typeof f !== 'object') throw new UserError('filters: each filter is an object.');
+  const obj = f as Record<string, unknown>;
+  for (const logical of ['or', 'and'] as const) {
+    if (Array.isArray(obj[logical])) {
+      const parts = (obj[logical] as unknown[]).map((x) => compileFilter(x, engine, cubes));
+      if (parts.length === 0) throw new UserError(`filters: "${logical}" needs at least one filter.`);
+      const measure = parts.some((p) => p.measure);
+      if (measure && !parts.every((p) => p.measure))
+        throw new UserError('filters: do not mix measure and dimension filters in one "or"/"and".');
+      return {
+        sql: parts.map((p) => `(${p.sql})`).join(logical === 'or' ? ' OR ' : ' AND '),
+        params: parts.flatMap((p) => p.params),
+        measure,
+      };
+    }
+  }
+  const name = obj.member ?? obj.dimension;
+  const { member: x, kind } = member(name, 'filters');
+  cubes.add(x.cube);
+  const op = obj.operator;
+  if (typeof op !== 'string' || !OPERATORS.has(op)) {
+    throw new UserError(
+      `filters: operator '${String(op)}' is not supported for '${String(name)}'. Use one of ${[...OPERATORS].join(', ')}.`,
+    );
+  }
+  const values = obj.values;
+  if (
+    values !== undefined &&
+    (!Array.isArray(values) ||
+      values.some((v) => typeof v !== 'string' && typeof v !== 'number' && v !== null))
+  ) {
+    throw new UserError(`filters: values of '${String(name)}' must be an array of strings.`);
+  }
+  const vals = ((values as unknown[]) ?? []).map((v) => (v === null ? null : String(v)));
+  const expr = kind === 'measure' ? aggregate(x) : x.sql;
+  const measure = kind === 'measure';
+  const num = (v: string | null) => (x.type === 'number' ? Number(v) : v);
+  const need = (n: number) => {
+    if (vals.length < n)
+      throw new UserError(
+        `filters: operator '${op}' on '${String(name)}' needs ${n === 1 ? 'a value' : `${n} values`}.`,
+      );
+  };
+  const any = (tpl: (p: string) => string, transform: (v: string | null) => SqlValue = num) => {
+    need(1);
+    return { sql: vals.map(() => tpl('?')).join(' OR '), params: vals.map(transform), measure };
+  };
+  const like = (pattern: (v: string) => string, negate: boolean) => {
+    need(1);
+    const parts = vals.map(() => `${expr} ${negate ? 'NOT LIKE' : 'LIKE'} ? ESCAPE '\\'`);
+    const esc = (v: string | null) => pattern(String(v).replace(/[\\%_]/g, (c) => `\\${c}`));
+    return { sql: parts.join(negate ? ' AND ' : ' OR '), params: vals.map(esc), measure };
+  };
+  const date = (v: string | null, end: boolean) => {
+    if (v === null || Number.isNaN(Date.parse(v)))
+      throw new UserError(`filters: '${String(v)}' is not a date.`);
+    return v.length === 10 ? `${v}T${end ? '23:59:59.999' : '00:00:00.000'}` : v.replace('Z', '');
+  };
+  switch (op) {
+    case 'equals':
+      return any((p) => `${expr} = ${p}`);
+    case 'notEquals':
+      need(1);
+      return {
+        sql: `(${expr} IS NULL OR ${expr} NOT IN (${vals.map(() => '?').join(', ')}))`,
+        params: vals.map(num),
+        measure,
+      };
+    case 'contains':
+      return like((v) => `%${v}%`, false);
+    case 'notContains':
+      return like((v) => `%${v}%`, true);
+    case 'startsWith':
+      return like((v) => `${v}%`, false);
+    case 'notStartsWith':
+      return like((v) => `${v}%`, true);
+    case 'endsWith':
+      return like((v) => `%${v}`, false);
+    case 'notEndsWith':
+      return like((v) => `%${v}`, true);
+    case 'gt':
+      return any(
+        (p) => `${expr} > ${p}`,
+        (v) => Number(v),
+      );
+    case 'gte':
+      return any(
+        (p) => `${expr} >= ${p}`,
+        (v) => Number(v),
+      );
+    case 'lt':
+      return any(
+        (p) => `${expr} < ${p}`,
+        (v) => Number(v),
+      );
+    case 'lte':
+      return any(
+        (p) => `${expr} <= ${p}`,
+        (v) => Number(v),
+      );
+    case 'measureFilter':
+      if (!measure)
+        throw new UserError(`filters: measureFilter needs a measure, '${String(name)}' is a dimension.`);
+      return { sql: `${expr} IS NOT NULL`, params: [], measure };
+    case 'set':
+      return { sql: `${expr} IS NOT NULL`, params: [], measure };
+    case 'notSet':
+      return { sql: `${expr} IS NULL`, params: [], measure };
+    case 'inDateRange':
+    case 'notInDateRange': {
+      if (x.type !== 'time')
+        throw new UserError(`filters: ${op} needs a time dimension, '${String(name)}' is ${x.type}.`);
+      const range: [string, string] =
+        vals.length === 1
+          ? dateRange(vals[0]!, engine.today)
+          : (need(2), [date(vals[0]!, false), date(vals[1]!, true)]);
+      return {
+        sql: `${op === 'notInDateRange' ? 'NOT ' : ''}(${expr} >= ? AND ${expr} <= ?)`,
+        params: range,
+        measure,
+      };
+    }
+    case 'beforeDate':
+      need(1);
+      return { sql: `${expr} < ?`, params: [date(vals[0]!, false)], measure };
+    case 'beforeOrOnDate':
+      need(1);
+      return { sql: `${expr} <= ?`, params: [date(vals[0]!, true)], measure };
+    case 'afterDate':
+      need(1);
+      return { sql: `${expr} > ?`, params: [date(vals[0]!, true)], measure };
+    case 'afterOrOnDate':
+      need(1);
+      return { sql: `${expr} >= ?`, params: [date(vals[0]!, false)], measure };
+  }
+  throw new UserError(`filters: operator '${op}' is not supported.`);
+}
