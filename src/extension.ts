@@ -26,7 +26,7 @@ import type { Services } from './services';
 import { createExplorer, type ExplorerApi } from './explorer';
 import { register as registerChat, type ChatFeature } from './chat';
 import { register as registerNotebook } from './notebook';
-import { register as registerDashboards } from './dashboards';
+import { register as registerDashboards, type DashboardsFeature } from './dashboards';
 
 export interface SandboxApi {
   (): Promise<SandboxHandle>;
@@ -43,6 +43,8 @@ export interface ExtensionApi {
   statusBarTooltip(): string;
   /** The chat feature (panels, history), for the integration tests. */
   chat: ChatFeature;
+  /** The dashboards-as-code feature (its custom editor), for the integration tests. */
+  dashboards: DashboardsFeature;
 }
 
 let sandboxManager: SandboxManager<SandboxHandle> | undefined;
@@ -120,7 +122,8 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
   const chat = registerChat(services);
   context.subscriptions.push(...chat.disposables);
   context.subscriptions.push(...registerNotebook(services));
-  context.subscriptions.push(...registerDashboards(services).disposables);
+  const dashboards = registerDashboards(services);
+  context.subscriptions.push(...dashboards.disposables);
 
   log.info(`Dashboard Platform activated in ${Date.now() - t0} ms`);
   return {
@@ -134,6 +137,7 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
     statusBarText: () => statusBar.text,
     statusBarTooltip: () => statusBar.tooltipText,
     chat: chat.feature,
+    dashboards: dashboards.feature,
   };
 }
 

@@ -5,6 +5,7 @@
 import * as vscode from 'vscode';
 import { COMMANDS } from '../commands';
 import { registerCommand } from '../commandRunner';
+import { DASHBOARD_EDITOR_VIEW_TYPE, DashboardEditorProvider } from './dashboardEditor';
 import type { PublishedDashboard } from '../api/schemas/platform';
 import type { Services } from '../services';
 import {
@@ -107,9 +108,15 @@ export class DashboardsFeature implements vscode.Disposable {
   private readonly published = new Map<string, string>();
   private readonly publishedChanged = new vscode.EventEmitter<vscode.Uri>();
   private readonly disposables: vscode.Disposable[] = [];
+  /** The custom editor over *.dashboard.json (opened with "Open With…"). */
+  readonly editor: DashboardEditorProvider;
 
   constructor(private readonly services: Services) {
+    this.editor = new DashboardEditorProvider(services.context.extensionUri);
     this.disposables.push(
+      vscode.window.registerCustomEditorProvider(DASHBOARD_EDITOR_VIEW_TYPE, this.editor, {
+        webviewOptions: { retainContextWhenHidden: false },
+      }),
       this.diagnostics,
       this.publishedChanged,
       vscode.workspace.registerTextDocumentContentProvider(PUBLISHED_SCHEME, {

@@ -6,7 +6,7 @@ import * as vscode from 'vscode';
 import type { PublishedDashboard } from '../../src/api/schemas/platform';
 import type { PublishHistoryEntry } from '../../src/dashboards';
 import type { ExtensionApi } from '../../src/extension';
-import { getApi, waitFor } from './harness';
+import { getApi, screenshot, waitFor } from './harness';
 
 interface SandboxState {
   publishes: { deploymentId: number; workbookId: number; versionNumber: number; title: string }[];
@@ -164,6 +164,53 @@ describe('dashboards as code', function () {
     });
     assert.ok(retried, 'the next publish succeeds');
     assert.equal((await publishesOf()).length, before.length + 1);
+  });
+
+  it('edits the title and moves a widget through the custom editor, then publishes', async () => {
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await vscode.commands.executeCommand('vscode.openWith', file, 'dashboardPlatform.dashboardEditor');
+    const doc = await vscode.workspace.openTextDocument(file);
+    const editor = api.dashboards.editor;
+    await waitFor('the dashboard editor page loads', () => editor.isReady(file), 30_000);
+    const content = JSON.parse(doc.getText()) as {
+      config: { widgets: { id: string; position: { x: number; y: number; w: number } }[] };
+    };
+    const widget = content.config.widgets[0]!;
+    const newTitle = `From the editor ${Date.now()}`;
+    await editor.receive(file, { type: 'setTitle', title: newTitle });
+    await editor.receive(file, {
+      type: 'moveWidget',
+      id: widget.id,
+      x: 0,
+      y: widget.position.y + 3,
+      breakpoint: null,
+    });
+    assert.ok(doc.isDirty, 'the edits are document edits');
+    const after = JSON.parse(doc.getText()) as typeof content & { title: string };
+    assert.equal(after.title, newTitle);
+    assert.deepEqual(
+      { x: after.config.widgets[0]!.position.x, y: after.config.widgets[0]!.position.y },
+      { x: 0, y: widget.position.y + 3 },
+    );
+    assert.equal(editor.stateOf(doc).problems.length, 0);
+    await vscode.commands.executeCommand('notifications.clearAll');
+    await editor.showBreakpoint(doc, 'lg');
+    await screenshot('dashboard-editor', 1500);
+    await editor.showBreakpoint(doc, 'sm');
+    await screenshot('dashboard-editor-sm', 1500);
+    assert.ok(await doc.save());
+
+    const before = await publishesOf();
+    const result = (await vscode.commands.executeCommand('dashboardPlatform.dashboards.publish', {
+      uri: file,
+      confirm: true,
+      showDiff: false,
+    })) as PublishedDashboard;
+    assert.ok(result);
+    const last = (await publishesOf()).slice(before.length);
+    assert.equal(last.length, 1);
+    assert.equal(last[0]!.title, newTitle);
+    assert.equal(last[0]!.versionNumber, result.versionNumber);
   });
 
   it('attaches an AI widget thread to the published dashboard', async () => {
