@@ -1,6 +1,6 @@
 // Cube and member names from /v1/meta (DataClient.meta is cached per deployment), shared by
 // completions, hover and diagnostics.
-import type { Meta } from '../api/schemas/data';
+import { LOAD_FILTER_OPERATORS, type Meta } from '../api/schemas/data';
 
 export interface MemberInfo {
   name: string;
@@ -47,29 +47,7 @@ export class MemberIndex {
   }
 }
 
-export const FILTER_OPERATORS = [
-  'equals',
-  'notEquals',
-  'contains',
-  'notContains',
-  'startsWith',
-  'notStartsWith',
-  'endsWith',
-  'notEndsWith',
-  'gt',
-  'gte',
-  'lt',
-  'lte',
-  'set',
-  'notSet',
-  'inDateRange',
-  'notInDateRange',
-  'beforeDate',
-  'beforeOrOnDate',
-  'afterDate',
-  'afterOrOnDate',
-  'measureFilter',
-];
+export const FILTER_OPERATORS: readonly string[] = LOAD_FILTER_OPERATORS;
 
 /** The load-query key that a JSON position sits under, from the text before it (approximate). */
 export function jsonMemberContext(

@@ -1,6 +1,31 @@
 // Data API wire shapes (load, cubesql, meta). Loose objects: fields the live service adds are kept.
 import { z } from 'zod';
 
+/** The filter operators of /v1/load queries (wire format). */
+export const LOAD_FILTER_OPERATORS = [
+  'equals',
+  'notEquals',
+  'contains',
+  'notContains',
+  'startsWith',
+  'notStartsWith',
+  'endsWith',
+  'notEndsWith',
+  'gt',
+  'gte',
+  'lt',
+  'lte',
+  'set',
+  'notSet',
+  'inDateRange',
+  'notInDateRange',
+  'beforeDate',
+  'beforeOrOnDate',
+  'afterDate',
+  'afterOrOnDate',
+  'measureFilter',
+] as const;
+
 const primitive = z.union([z.string(), z.number(), z.boolean(), z.null()]);
 
 export const LoadFilterSchema: z.ZodType<LoadFilter> = z.lazy(() =>

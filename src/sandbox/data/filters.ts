@@ -1,34 +1,13 @@
 // Members and filters of /v1/load queries: member lookup with a UserError naming an unknown one,
 // measure aggregates, and every filter operator of the wire format compiled to parameterised SQL.
 import type { SqlValue } from 'sql.js';
+import { LOAD_FILTER_OPERATORS } from '../../api/schemas/data';
 import { dateRange } from './dates';
 import type { DataEngine } from './engine';
 import { findMember, type MemberDef } from './model';
 import { UserError } from './userError';
 
-export const OPERATORS = new Set([
-  'equals',
-  'notEquals',
-  'contains',
-  'notContains',
-  'startsWith',
-  'notStartsWith',
-  'endsWith',
-  'notEndsWith',
-  'gt',
-  'gte',
-  'lt',
-  'lte',
-  'set',
-  'notSet',
-  'inDateRange',
-  'notInDateRange',
-  'beforeDate',
-  'beforeOrOnDate',
-  'afterDate',
-  'afterOrOnDate',
-  'measureFilter',
-]);
+export const OPERATORS = new Set<string>(LOAD_FILTER_OPERATORS);
 
 export function member(name: unknown, where: string): { member: MemberDef; kind: 'measure' | 'dimension' } {
   if (typeof name !== 'string')
