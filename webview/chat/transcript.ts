@@ -106,14 +106,16 @@ export class Transcript {
   toolCall(op: Op<'toolCall'>): void {
     let card = this.tools.get(op.id);
     if (!card) {
-      card = el('details', 'tool');
+      const created = el('details', 'tool');
+      // Once the user folds or unfolds a card, later updates leave it as they chose.
+      created.addEventListener('toggle', () => (created.dataset.toggled = '1'), { once: true });
+      card = created;
       this.tools.set(op.id, card);
       this.append(card);
     }
     card.replaceChildren(...this.toolCard(op));
     // SQL results (table and chart) are what the user came for: show them unfolded.
     if (op.result?.data?.length && !card.dataset.toggled) card.setAttribute('open', '');
-    card.addEventListener('toggle', () => (card.dataset.toggled = '1'), { once: true });
   }
 
   notice(
