@@ -3,7 +3,14 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { ApiError, isApiError, zodProtocolError } from './errors';
-import { HttpClient, cancelledError, sleep, type NetworkSettings, type RetryPolicy } from './http';
+import {
+  CallSignal,
+  HttpClient,
+  cancelledError,
+  sleep,
+  type NetworkSettings,
+  type RetryPolicy,
+} from './http';
 import type { ApiLogger } from './log';
 import type { DispatcherRegistry } from './net/agents';
 import { ndjsonLines } from './ndjson';
@@ -95,25 +102,8 @@ export function dataBodyError(body: Record<string, unknown>, fallbackRequestId?:
   );
 }
 
-/** Links the caller's signal with an overall timeout; remembers which one fired. */
-class Deadline {
-  readonly ctl = new AbortController();
-  timedOut = false;
-  private timer: NodeJS.Timeout | undefined;
-  private readonly onAbort = (): void => this.ctl.abort();
-  constructor(
-    private readonly outer: AbortSignal | undefined,
-    readonly timeoutMs: number | undefined,
-  ) {
-    if (outer?.aborted) this.ctl.abort();
-    else outer?.addEventListener('abort', this.onAbort, { once: true });
-    if (timeoutMs !== undefined && timeoutMs > 0) {
-      this.timer = setTimeout(() => {
-        this.timedOut = true;
-        this.ctl.abort();
-      }, timeoutMs);
-    }
-  }
+/** The caller's signal plus an overall limit across Continue-wait rounds (see CallSignal). */
+class Deadline extends CallSignal {
   /** Rewrites a cancellation caused by the deadline into a 'timeout' error. */
   translate(e: unknown, what: string): unknown {
     if (this.timedOut) {
@@ -126,12 +116,7 @@ class Deadline {
     return e;
   }
   check(): void {
-    if (this.ctl.signal.aborted)
-      throw this.timedOut ? this.translate(undefined, 'The query') : cancelledError();
-  }
-  dispose(): void {
-    if (this.timer) clearTimeout(this.timer);
-    this.outer?.removeEventListener('abort', this.onAbort);
+    if (this.signal.aborted) throw this.timedOut ? this.translate(undefined, 'The query') : cancelledError();
   }
 }
 
@@ -173,7 +158,7 @@ export class DataClient {
             method: 'POST',
             path: '/v1/load',
             body,
-            signal: deadline.ctl.signal,
+            signal: deadline.signal,
             idempotent: true,
             requestId,
             action: 'The query',
@@ -183,7 +168,7 @@ export class DataClient {
         if (isRecord(value) && typeof value.error === 'string') {
           if (value.error !== CONTINUE_WAIT) throw dataBodyError(value, requestId);
           opts.onProgress?.({ attempt, elapsedMs: Date.now() - started });
-          if (this.opts.continueWaitDelayMs) await sleep(this.opts.continueWaitDelayMs, deadline.ctl.signal);
+          if (this.opts.continueWaitDelayMs) await sleep(this.opts.continueWaitDelayMs, deadline.signal);
           continue;
         }
         const parsed = LoadResponseSchema.safeParse(value);
@@ -193,7 +178,7 @@ export class DataClient {
     } catch (e) {
       throw deadline.translate(e, 'The query');
     } finally {
-      deadline.dispose();
+      deadline.done();
     }
   }
 
@@ -219,7 +204,7 @@ export class DataClient {
           method: 'POST',
           path: '/v1/cubesql',
           body,
-          signal: deadline.ctl.signal,
+          signal: deadline.signal,
           idempotent: true,
           requestId,
           action: 'The SQL query',
@@ -285,12 +270,12 @@ export class DataClient {
           return;
         }
         opts.onProgress?.({ attempt, elapsedMs: Date.now() - started });
-        if (this.opts.continueWaitDelayMs) await sleep(this.opts.continueWaitDelayMs, deadline.ctl.signal);
+        if (this.opts.continueWaitDelayMs) await sleep(this.opts.continueWaitDelayMs, deadline.signal);
       }
     } catch (e) {
       throw deadline.translate(e, 'The SQL query');
     } finally {
-      deadline.dispose();
+      deadline.done();
     }
   }
 

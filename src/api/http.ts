@@ -443,7 +443,7 @@ function isLenientCandidate(e: unknown): boolean {
 }
 
 /** The caller's signal plus an optional timeout, with a record of which one fired. */
-class CallSignal {
+export class CallSignal {
   private readonly ctl = new AbortController();
   private timer: NodeJS.Timeout | undefined;
   cancelled = false;
@@ -455,7 +455,7 @@ class CallSignal {
 
   constructor(
     private readonly outer: AbortSignal | undefined,
-    timeoutMs: number | undefined,
+    readonly timeoutMs: number | undefined,
   ) {
     if (outer?.aborted) this.onAbort();
     else outer?.addEventListener('abort', this.onAbort, { once: true });
