@@ -84,7 +84,16 @@ await Promise.all(
       return esbuild.build({ ...common, ...options });
     }
     if (!existsSync(options.entryPoints[0])) return Promise.resolve();
-    return esbuild.build({ ...common, platform: 'node', format: 'cjs', target: 'node20', ...options });
+    // ES module builds first: some packages (jsonc-parser) ship a UMD `main` whose dynamic requires
+    // a bundle cannot follow.
+    return esbuild.build({
+      ...common,
+      platform: 'node',
+      format: 'cjs',
+      target: 'node20',
+      mainFields: ['module', 'main'],
+      ...options,
+    });
   }),
 );
 copyRuntimeAssets();

@@ -86,6 +86,10 @@ export const COMMANDS = {
   dashboardsEdit: { id: 'dashboardPlatform.dashboards.edit', title: 'Edit Dashboard…' },
   dashboardsPublish: { id: 'dashboardPlatform.dashboards.publish', title: 'Publish Dashboard…' },
   dashboardsShowHistory: { id: 'dashboardPlatform.dashboards.showHistory', title: 'Show Publish History' },
+  dashboardsOpenEditor: {
+    id: 'dashboardPlatform.dashboards.openEditor',
+    title: 'Open in Dashboard Editor',
+  },
   dashboardsAttachAiWidgetThread: {
     id: 'dashboardPlatform.dashboards.attachAiWidgetThread',
     title: 'Attach AI Widget Thread…',

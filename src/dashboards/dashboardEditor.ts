@@ -1,62 +1,150 @@
 // The dashboard custom editor: a webview over the `*.dashboard.json` text document. The document
 // stays the source of truth (save, undo/redo, dirty state and "Reopen with Text Editor" are VS
-// Code's); every edit from the page becomes a WorkspaceEdit. While the text is invalid the page shows
-// the problems with their locations and keeps the last valid preview.
+// Code's); every edit from the page becomes one minimal WorkspaceEdit of the text. While the text is
+// invalid the page lists the problems (they are in the Problems panel too) and keeps the last valid
+// preview; the page's Publish button runs the Publish Dashboard command and its history tab shows
+// this file's publishes.
 import * as vscode from 'vscode';
 import type { PublishDashboardInput } from '../api/schemas/platform';
 import {
   hostToWebview,
+  isEditorEdit,
   webviewToHost,
   type EditorBreakpoint,
+  type EditorHistoryEntry,
   type HostToWebview,
   type WebviewToHost,
 } from '../shared/dashboardEditorProtocol';
 import { webviewOptions, webviewPageHtml } from '../ui/webviewHtml';
-import { formatDashboardFile, parseDashboardFile } from './dashboardFile';
-import { applyEditorEdit } from './dashboardEdits';
+import { parseDashboardFile, type DashboardProblem } from './dashboardFile';
+import { editDashboardText, minimalReplacement } from './dashboardEdits';
 
 export const DASHBOARD_EDITOR_VIEW_TYPE = 'dashboardPlatform.dashboardEditor';
 
+export interface DashboardEditorHost {
+  /** The publish history of a file, oldest first. */
+  history(uri: vscode.Uri): EditorHistoryEntry[];
+  /** Runs Publish Dashboard on a file (the command reports its own errors). */
+  publish(uri: vscode.Uri): Thenable<unknown>;
+  /** Where the problems of an open dashboard file are shown (the Problems panel). */
+  diagnostics: vscode.DiagnosticCollection;
+}
+
+/** Diagnostics for a file's problems, at their locations. */
+export function problemDiagnostics(
+  doc: vscode.TextDocument,
+  problems: DashboardProblem[],
+): vscode.Diagnostic[] {
+  return problems.map((p) => {
+    const range = new vscode.Range(
+      doc.positionAt(p.offset),
+      doc.positionAt(p.offset + Math.max(1, p.length)),
+    );
+    const d = new vscode.Diagnostic(range, p.message, vscode.DiagnosticSeverity.Error);
+    d.source = 'Dashboard Platform';
+    return d;
+  });
+}
+
+interface OpenEditor {
+  panel: vscode.WebviewPanel;
+  document: vscode.TextDocument;
+  ready: boolean;
+  handle(message: unknown): Promise<void>;
+}
+
 export class DashboardEditorProvider implements vscode.CustomTextEditorProvider {
   private readonly lastValid = new Map<string, PublishDashboardInput>();
-  private readonly handlers = new Map<string, (m: unknown) => Promise<void>>();
-  private readonly panels = new Map<string, vscode.WebviewPanel>();
-  private readonly ready = new Set<vscode.WebviewPanel>();
+  /** The document version lastValid was parsed from (edits reuse it instead of parsing again). */
+  private readonly validVersion = new Map<string, number>();
+  /** Open editors by document URI (a document can be open in several editor groups). */
+  private readonly open = new Map<string, Set<OpenEditor>>();
 
-  /** Whether the page of the editor of `uri` has loaded and asked for its state. */
-  isReady(uri: vscode.Uri): boolean {
-    const panel = this.panels.get(uri.toString());
-    return panel !== undefined && this.ready.has(panel);
+  constructor(
+    private readonly extensionUri: vscode.Uri,
+    private readonly host: DashboardEditorHost,
+  ) {}
+
+  private editorsOf(uri: vscode.Uri): OpenEditor[] {
+    return [...(this.open.get(uri.toString()) ?? [])];
   }
 
-  constructor(private readonly extensionUri: vscode.Uri) {}
+  /** Whether `uri` is open in a dashboard editor. */
+  isOpen(uri: vscode.Uri): boolean {
+    return this.editorsOf(uri).length > 0;
+  }
+
+  /** Whether the page of an editor of `uri` has loaded and asked for its state. */
+  isReady(uri: vscode.Uri): boolean {
+    return this.editorsOf(uri).some((e) => e.ready);
+  }
 
   /** Delivers a message as if the page of the editor of `uri` had sent it (integration tests). */
   async receive(uri: vscode.Uri, message: WebviewToHost): Promise<void> {
-    const h = this.handlers.get(uri.toString());
-    if (!h) throw new Error(`No dashboard editor is open for ${uri.toString()}.`);
-    await h(message);
+    const e = this.editorsOf(uri)[0];
+    if (!e) throw new Error(`No dashboard editor is open for ${uri.toString()}.`);
+    await e.handle(message);
   }
 
-  /** Shows the preview of the editor of `uri` at a breakpoint (tests, screenshots). */
+  /** Shows the preview of the editors of `document` at a breakpoint (tests, screenshots). */
   async showBreakpoint(document: vscode.TextDocument, breakpoint: EditorBreakpoint): Promise<boolean> {
-    const panel = this.panels.get(document.uri.toString());
-    if (!panel) throw new Error(`No dashboard editor is open for ${document.uri.toString()}.`);
-    return panel.webview.postMessage({ ...this.stateOf(document), breakpoint });
+    const editors = this.editorsOf(document.uri);
+    if (editors.length === 0) throw new Error(`No dashboard editor is open for ${document.uri.toString()}.`);
+    const state = { ...this.stateOf(document), breakpoint };
+    const sent = await Promise.all(editors.map((e) => e.panel.webview.postMessage(state)));
+    return sent.every(Boolean);
   }
 
-  /** The state the editor of `uri` shows (integration tests). */
-  stateOf(document: vscode.TextDocument): HostToWebview {
+  /** Sends the current state to every editor of `uri` (after a publish, say). */
+  refresh(uri: vscode.Uri): void {
+    for (const e of this.editorsOf(uri)) void e.panel.webview.postMessage(this.stateOf(e.document));
+  }
+
+  /** The state the editors of `document` show; also updates the document's problems. */
+  stateOf(document: vscode.TextDocument, select?: string): HostToWebview {
     const parsed = parseDashboardFile(document.getText());
     const key = document.uri.toString();
-    if (parsed.ok) this.lastValid.set(key, parsed.input);
+    if (parsed.ok) {
+      this.lastValid.set(key, parsed.input);
+      this.validVersion.set(key, document.version);
+      this.host.diagnostics.delete(document.uri);
+    } else {
+      this.host.diagnostics.set(document.uri, problemDiagnostics(document, parsed.problems));
+    }
     return hostToWebview.parse({
       type: 'state',
       input: this.lastValid.get(key) ?? null,
       problems: parsed.ok
         ? []
         : parsed.problems.map((p) => ({ message: p.message, line: p.line, column: p.column })),
+      history: this.host.history(document.uri),
+      ...(select !== undefined ? { select } : {}),
     });
+  }
+
+  private async applyEdit(
+    document: vscode.TextDocument,
+    message: WebviewToHost,
+  ): Promise<string | undefined> {
+    if (!isEditorEdit(message)) return undefined;
+    const before = document.getText();
+    const key = document.uri.toString();
+    const parsed = this.validVersion.get(key) === document.version ? this.lastValid.get(key) : undefined;
+    const { text, select } = editDashboardText(before, message, parsed);
+    const change = minimalReplacement(before, text);
+    if (change) {
+      const edit = new vscode.WorkspaceEdit();
+      edit.replace(
+        document.uri,
+        new vscode.Range(
+          document.positionAt(change.offset),
+          document.positionAt(change.offset + change.length),
+        ),
+        change.text,
+      );
+      if (!(await vscode.workspace.applyEdit(edit))) throw new Error('VS Code refused the edit of the file.');
+    }
+    return select;
   }
 
   resolveCustomTextEditor(document: vscode.TextDocument, panel: vscode.WebviewPanel): void {
@@ -68,44 +156,62 @@ export class DashboardEditorProvider implements vscode.CustomTextEditorProvider 
       name: 'dashboard',
       title: 'Dashboard',
     });
-    const post = () => void panel.webview.postMessage(this.stateOf(document));
-    const handler = async (raw: unknown) => {
-      const message = webviewToHost.parse(raw);
-      if (message.type === 'ready') {
-        this.ready.add(panel);
-        return post();
-      }
-      const current = this.lastValid.get(key);
-      const parsed = parseDashboardFile(document.getText());
-      if (!parsed.ok || !current) {
-        void vscode.window.showWarningMessage('Fix the problems in the file before editing it here.');
-        return;
-      }
-      const next = applyEditorEdit(parsed.input, message);
-      const edit = new vscode.WorkspaceEdit();
-      edit.replace(
-        document.uri,
-        new vscode.Range(document.positionAt(0), document.positionAt(document.getText().length)),
-        formatDashboardFile(next),
-      );
-      await vscode.workspace.applyEdit(edit);
+    const post = (select?: string) => void panel.webview.postMessage(this.stateOf(document, select));
+    const editor: OpenEditor = {
+      panel,
+      document,
+      ready: false,
+      handle: async (raw: unknown) => {
+        const message = webviewToHost.parse(raw);
+        switch (message.type) {
+          case 'ready':
+            editor.ready = true;
+            return post();
+          case 'publish':
+            await this.host.publish(document.uri);
+            return post();
+          case 'openText':
+            await vscode.commands.executeCommand('vscode.openWith', document.uri, 'default');
+            return;
+          case 'reveal': {
+            const at = new vscode.Position(message.line, message.column);
+            await vscode.window.showTextDocument(document, {
+              viewColumn: vscode.ViewColumn.Beside,
+              selection: new vscode.Range(at, at),
+            });
+            return;
+          }
+          default: {
+            const select = await this.applyEdit(document, message);
+            // The document change already posted the new state; this one selects the new widget.
+            if (select !== undefined) post(select);
+          }
+        }
+      },
     };
-    this.handlers.set(key, handler);
-    this.panels.set(key, panel);
+    const set = this.open.get(key) ?? new Set<OpenEditor>();
+    set.add(editor);
+    this.open.set(key, set);
     const subs = [
       panel.webview.onDidReceiveMessage((m) =>
-        handler(m).catch(
-          (e: unknown) => void vscode.window.showErrorMessage(String((e as Error).message ?? e)),
-        ),
+        editor.handle(m).catch((e: unknown) => {
+          void vscode.window.showErrorMessage(e instanceof Error ? e.message : String(e));
+          post();
+        }),
       ),
       vscode.workspace.onDidChangeTextDocument((e) => {
-        if (e.document.uri.toString() === key) post();
+        if (e.document.uri.toString() === key && e.contentChanges.length > 0) post();
       }),
     ];
     panel.onDidDispose(() => {
-      if (this.handlers.get(key) === handler) this.handlers.delete(key);
-      if (this.panels.get(key) === panel) this.panels.delete(key);
-      this.ready.delete(panel);
+      set.delete(editor);
+      if (set.size === 0) {
+        this.open.delete(key);
+        this.lastValid.delete(key);
+        this.validVersion.delete(key);
+        // Text editors have the JSON schema's validation; these live problems were this editor's.
+        this.host.diagnostics.delete(document.uri);
+      }
       for (const s of subs) s.dispose();
     });
     post();

@@ -185,6 +185,23 @@ export function formatPath(path: JsonPath): string {
 
 /** Parses and validates a `*.dashboard.json` text. */
 export function parseDashboardFile(text: string): DashboardFileResult {
+  // Valid files (the common case, on every edit) take the fast path; the locating parser runs only
+  // to say where the problems are.
+  let value: unknown;
+  let syntaxOk = true;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    syntaxOk = false;
+  }
+  if (syntaxOk) {
+    const fast = PublishDashboardInputSchema.safeParse(value);
+    if (fast.success) return { ok: true, input: fast.data };
+  }
+  return locateProblems(text);
+}
+
+function locateProblems(text: string): DashboardFileResult {
   let parsed: ReturnType<typeof parseLocated>;
   try {
     parsed = parseLocated(text);

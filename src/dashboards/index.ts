@@ -5,7 +5,7 @@
 import * as vscode from 'vscode';
 import { COMMANDS } from '../commands';
 import { registerCommand } from '../commandRunner';
-import { DASHBOARD_EDITOR_VIEW_TYPE, DashboardEditorProvider } from './dashboardEditor';
+import { DASHBOARD_EDITOR_VIEW_TYPE, DashboardEditorProvider, problemDiagnostics } from './dashboardEditor';
 import type { PublishedDashboard } from '../api/schemas/platform';
 import type { Services } from '../services';
 import {
@@ -81,6 +81,16 @@ function workbookFromNode(arg: unknown): { deploymentId: number; workbookId: num
   return undefined;
 }
 
+/** The dashboard file in the active editor: a text editor or the dashboard editor. */
+function activeDashboardFile(): vscode.Uri | undefined {
+  const input = vscode.window.tabGroups.activeTabGroup.activeTab?.input;
+  const uri =
+    input instanceof vscode.TabInputCustom || input instanceof vscode.TabInputText
+      ? input.uri
+      : vscode.window.activeTextEditor?.document.uri;
+  return uri?.path.endsWith('.dashboard.json') ? uri : undefined;
+}
+
 async function askNumber(prompt: string): Promise<number> {
   const v = await vscode.window.showInputBox({
     prompt,
@@ -112,7 +122,11 @@ export class DashboardsFeature implements vscode.Disposable {
   readonly editor: DashboardEditorProvider;
 
   constructor(private readonly services: Services) {
-    this.editor = new DashboardEditorProvider(services.context.extensionUri);
+    this.editor = new DashboardEditorProvider(services.context.extensionUri, {
+      history: (uri) => this.history(uri),
+      publish: (uri) => vscode.commands.executeCommand(COMMANDS.dashboardsPublish.id, { uri }),
+      diagnostics: this.diagnostics,
+    });
     this.disposables.push(
       vscode.window.registerCustomEditorProvider(DASHBOARD_EDITOR_VIEW_TYPE, this.editor, {
         webviewOptions: { retainContextWhenHidden: false },
@@ -124,8 +138,10 @@ export class DashboardsFeature implements vscode.Disposable {
         provideTextDocumentContent: (uri) => this.published.get(uri.toString()) ?? '',
       }),
       vscode.workspace.onDidChangeTextDocument((e) => {
-        // Problems found at publish time go away as soon as the file is edited.
-        if (this.diagnostics.has(e.document.uri)) this.diagnostics.delete(e.document.uri);
+        // Problems found at publish time go away as soon as the file is edited (the dashboard
+        // editor keeps its own live problems up to date while it is open).
+        const uri = e.document.uri;
+        if (this.diagnostics.has(uri) && !this.editor.isOpen(uri)) this.diagnostics.delete(uri);
       }),
     );
   }
@@ -136,6 +152,7 @@ export class DashboardsFeature implements vscode.Disposable {
       registerCommand(s, COMMANDS.dashboardsEdit, (arg?: unknown) => this.edit(arg)),
       registerCommand(s, COMMANDS.dashboardsPublish, (arg?: unknown) => this.publish(arg)),
       registerCommand(s, COMMANDS.dashboardsShowHistory, (arg?: unknown) => this.showHistory(arg)),
+      registerCommand(s, COMMANDS.dashboardsOpenEditor, (arg?: unknown) => this.openEditor(arg)),
       registerCommand(s, COMMANDS.dashboardsAttachAiWidgetThread, (arg?: unknown) => this.attachThread(arg)),
     ];
   }
@@ -195,8 +212,8 @@ export class DashboardsFeature implements vscode.Disposable {
     if (arg instanceof vscode.Uri) return arg;
     const u = objectArg<PublishArgs>(arg).uri;
     if (u !== undefined) return toUri(u);
-    const active = vscode.window.activeTextEditor?.document.uri;
-    if (active && active.path.endsWith('.dashboard.json')) return active;
+    const active = activeDashboardFile();
+    if (active) return active;
     throw new Error('Open a *.dashboard.json file first.');
   }
 
@@ -208,15 +225,7 @@ export class DashboardsFeature implements vscode.Disposable {
     if (doc.isDirty) await doc.save();
     const parsed = parseDashboardFile(doc.getText());
     if (!parsed.ok) {
-      this.diagnostics.set(
-        uri,
-        parsed.problems.map((p) => {
-          const range = new vscode.Range(doc.positionAt(p.offset), doc.positionAt(p.offset + p.length));
-          const d = new vscode.Diagnostic(range, p.message, vscode.DiagnosticSeverity.Error);
-          d.source = 'Dashboard Platform';
-          return d;
-        }),
-      );
+      this.diagnostics.set(uri, problemDiagnostics(doc, parsed.problems));
       throw new Error(`Dashboard not published: ${describe(parsed.problems[0]!)}`);
     }
     this.diagnostics.delete(uri);
@@ -271,6 +280,7 @@ export class DashboardsFeature implements vscode.Disposable {
       publicId: result.publicId,
     };
     await this.saveRecord(uri, { deploymentId, history: [...rec.history, entry] });
+    this.editor.refresh(uri);
     this.services.log.info(
       `Published workbook ${input.workbookId} to deployment ${deploymentId}: ${entry.status}, version ${entry.versionNumber}, public id ${entry.publicId}`,
     );
@@ -278,6 +288,13 @@ export class DashboardsFeature implements vscode.Disposable {
       `Dashboard ${entry.status}: version ${entry.versionNumber}, public id ${entry.publicId}.`,
     );
     return result;
+  }
+
+  /** "Open in Dashboard Editor": the file (or the active one) in the custom editor. */
+  async openEditor(arg?: unknown): Promise<vscode.Uri> {
+    const uri = this.fileOf(arg);
+    await vscode.commands.executeCommand('vscode.openWith', uri, DASHBOARD_EDITOR_VIEW_TYPE);
+    return uri;
   }
 
   /** "Show Publish History": the file's publishes, newest first, in a quick pick. Returns them. */
@@ -306,13 +323,7 @@ export class DashboardsFeature implements vscode.Disposable {
     let deploymentId = fromNode?.deploymentId ?? args.deploymentId;
     let workbookId = fromNode?.workbookId ?? args.workbookId;
     if (workbookId === undefined && !fromNode) {
-      const active = vscode.window.activeTextEditor?.document.uri;
-      const uri =
-        args.uri !== undefined
-          ? toUri(args.uri)
-          : active?.path.endsWith('.dashboard.json')
-            ? active
-            : undefined;
+      const uri = args.uri !== undefined ? toUri(args.uri) : activeDashboardFile();
       if (uri) {
         const parsed = parseDashboardFile((await vscode.workspace.openTextDocument(uri)).getText());
         if (parsed.ok) workbookId = parsed.input.workbookId;

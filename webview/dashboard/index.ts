@@ -1,141 +1,255 @@
-// The dashboard editor's page: a preview of the grid at one breakpoint (lg..xxs) with every widget
-// at its position (or responsive layout) and the theme applied, the title field, and the problems
-// of the text while it is invalid (the last valid preview stays). Dragging a widget moves it; every
-// change is sent to the host, which edits the document.
+// The dashboard editor's page: a toolbar (title, breakpoint, add widget, publish, open as text),
+// the problems of the text while it is invalid (the last valid preview stays, editing pauses), the
+// grid preview at the chosen breakpoint and the inspector. The page keeps only view state
+// (breakpoint, selection, tab, unapplied config drafts); every edit is a message to the host,
+// which edits the document and sends the new state back.
 import {
   EDITOR_BREAKPOINTS,
+  EDITOR_WIDGET_TYPES,
   hostToWebview,
   type EditorBreakpoint,
   type HostToWebview,
   type WebviewToHost,
 } from '../../src/shared/dashboardEditorProtocol';
+import { button, h, markFocus, rec, restoreFocus, str } from './dom';
+import { isDragging, renderGrid } from './grid';
+import { TABS, renderInspector, type Tab } from './inspector';
 
+interface ViewState {
+  breakpoint: EditorBreakpoint;
+  selected?: string;
+  tab: Tab;
+}
 interface VsCodeApi {
   postMessage(message: WebviewToHost): void;
+  getState(): unknown;
+  setState(state: ViewState): void;
 }
 declare function acquireVsCodeApi(): VsCodeApi;
 const vscode = acquireVsCodeApi();
 const post = (m: WebviewToHost) => vscode.postMessage(m);
 
-type Box = { h: number; w: number; x: number; y: number };
-type Widget = {
-  id: string;
-  type?: string;
-  position: Box;
-  responsiveLayouts?: Partial<Record<EditorBreakpoint, Box>>;
+const saved = rec(vscode.getState());
+const view: ViewState = {
+  breakpoint: EDITOR_BREAKPOINTS.includes(saved.breakpoint as EditorBreakpoint)
+    ? (saved.breakpoint as EditorBreakpoint)
+    : 'lg',
+  tab: TABS.includes(saved.tab as Tab) ? (saved.tab as Tab) : 'widget',
+  ...(typeof saved.selected === 'string' ? { selected: saved.selected } : {}),
 };
-type Rec = Record<string, unknown>;
-
-const DEFAULT_COLS: Record<EditorBreakpoint, number> = { lg: 12, md: 10, sm: 6, xs: 4, xxs: 2 };
-const DEFAULT_WIDTH: Record<EditorBreakpoint, number> = { lg: 1200, md: 996, sm: 768, xs: 480, xxs: 320 };
-
+const drafts = new Map<string, string>();
 let state: HostToWebview | undefined;
-let breakpoint: EditorBreakpoint = 'lg';
+let pending = false;
 
-function h<K extends keyof HTMLElementTagNameMap>(
-  tag: K,
-  props: Partial<HTMLElementTagNameMap[K]> = {},
-): HTMLElementTagNameMap[K] {
-  return Object.assign(document.createElement(tag), props);
+const root = document.getElementById('root')!;
+const toolbar = h('div', { className: 'toolbar' });
+const problems = h('div', { className: 'problems' });
+problems.setAttribute('role', 'alert');
+const info = h('div', { className: 'info' });
+const canvas = h('div', { className: 'canvas' });
+const inspector = h('aside', { className: 'inspector' });
+const main = h('div', { className: 'main' }, h('div', { className: 'stage' }, info, canvas), inspector);
+root.append(toolbar, problems, main);
+
+function saveView(): void {
+  vscode.setState(view);
 }
-const rec = (v: unknown): Rec => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Rec) : {});
-const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
+
+function select(id: string | undefined): void {
+  if (view.selected === id) return;
+  view.selected = id;
+  if (id !== undefined) view.tab = 'widget';
+  saveView();
+  for (const el of canvas.querySelectorAll<HTMLElement>('.widget')) {
+    el.classList.toggle('selected', el.dataset.id === id);
+  }
+  renderSide();
+}
+
+function renderToolbar(input: Record<string, unknown> | undefined, editable: boolean): void {
+  const config = rec(input?.config);
+  const title = h('input', { className: 'title', value: str(input?.title) ?? str(config.title) ?? '' });
+  title.dataset.key = 'title';
+  title.placeholder = 'Dashboard title';
+  title.setAttribute('aria-label', 'Title');
+  title.disabled = !editable;
+  title.addEventListener('change', () => post({ type: 'setTitle', title: title.value }));
+
+  const bps = h('div', { className: 'segmented' });
+  bps.setAttribute('role', 'radiogroup');
+  bps.setAttribute('aria-label', 'Breakpoint');
+  for (const b of EDITOR_BREAKPOINTS) {
+    const r = h('button', { type: 'button', textContent: b, className: b === view.breakpoint ? 'on' : '' });
+    r.setAttribute('role', 'radio');
+    r.setAttribute('aria-checked', String(b === view.breakpoint));
+    r.dataset.key = `bp:${b}`;
+    r.dataset.breakpoint = b;
+    r.addEventListener('click', () => {
+      view.breakpoint = b;
+      saveView();
+      render();
+    });
+    bps.append(r);
+  }
+
+  const add = h('select', { className: 'add', disabled: !editable });
+  add.dataset.key = 'add';
+  add.setAttribute('aria-label', 'Add widget');
+  add.append(h('option', { value: '', textContent: '+ Add widget…' }));
+  for (const t of EDITOR_WIDGET_TYPES) add.append(h('option', { value: t, textContent: t }));
+  add.addEventListener('change', () => {
+    if (add.value) post({ type: 'addWidget', widgetType: add.value });
+    add.value = '';
+  });
+
+  const publish = button('Publish…', () => post({ type: 'publish' }), {
+    icon: 'cloud-upload',
+    title: 'Publish this dashboard (validated, diffed and confirmed first)',
+    key: 'publish',
+  });
+  publish.disabled = !editable;
+  const text = button('', () => post({ type: 'openText' }), {
+    icon: 'json',
+    title: 'Open as text',
+    secondary: true,
+    key: 'open-text',
+  });
+  toolbar.replaceChildren(title, bps, add, publish, text);
+}
+
+function renderProblems(): void {
+  const list = state?.problems ?? [];
+  problems.hidden = list.length === 0;
+  if (list.length === 0) return problems.replaceChildren();
+  const items = h('ul');
+  for (const p of list) {
+    const b = h('button', {
+      type: 'button',
+      className: 'link',
+      textContent: `Line ${p.line + 1}, column ${p.column + 1}: ${p.message}`,
+      title: 'Show in the text',
+    });
+    b.addEventListener('click', () => post({ type: 'reveal', line: p.line, column: p.column }));
+    items.append(h('li', {}, b));
+  }
+  problems.replaceChildren(
+    h('strong', {
+      textContent: state?.input
+        ? 'The file has problems. The preview shows the last valid version; editing resumes when they are fixed.'
+        : 'The file has problems, so there is nothing to preview yet.',
+    }),
+    items,
+  );
+}
+
+function renderSide(): void {
+  if (!state?.input) return inspector.replaceChildren();
+  const focus = markFocus();
+  renderInspector(inspector, {
+    input: state.input,
+    breakpoint: view.breakpoint,
+    selected: view.selected,
+    editable: state.problems.length === 0,
+    history: state.history,
+    tab: view.tab,
+    drafts,
+    post,
+    select: (id) => {
+      select(id);
+      canvas.querySelector<HTMLElement>(`.widget.selected`)?.focus({ preventScroll: false });
+    },
+    setTab: (t) => {
+      view.tab = t;
+      saveView();
+      renderSide();
+      inspector.querySelector<HTMLElement>(`[data-tab="${t}"]`)?.focus();
+    },
+  });
+  restoreFocus(focus);
+}
+
+function renderCanvas(): void {
+  if (!state?.input) {
+    info.textContent = '';
+    return canvas.replaceChildren();
+  }
+  const config = rec(state.input.config);
+  const editable = state.problems.length === 0;
+  const { spec, warnings } = renderGrid(canvas, config, view.breakpoint, view.selected, editable, {
+    select,
+    move: (id, box) => post({ type: 'moveWidget', id, x: box.x, y: box.y, breakpoint: targetOf(id) }),
+    resize: (id, box) => post({ type: 'resizeWidget', id, w: box.w, h: box.h, breakpoint: targetOf(id) }),
+    duplicate: (id) => post({ type: 'duplicateWidget', id }),
+    remove: (id) => {
+      if (view.selected === id) view.selected = undefined;
+      post({ type: 'deleteWidget', id });
+    },
+  });
+  const scaled = spec.width < spec.nominalWidth ? ` (drawn at ${spec.width} px to fit)` : '';
+  info.replaceChildren(
+    h('span', {
+      textContent: `${view.breakpoint} · ${spec.cols} columns · ${spec.nominalWidth} px wide${scaled} · row ${spec.rowHeight} px`,
+    }),
+    ...warnings.map((w) => h('span', { className: 'warning', textContent: w })),
+  );
+}
+
+/** Edits go to the widget's own layout at this breakpoint when it has one, else its position. */
+function targetOf(id: string): EditorBreakpoint | null {
+  const widgets = rec(state?.input?.config).widgets;
+  const w = (Array.isArray(widgets) ? widgets.map(rec) : []).find((x) => x.id === id);
+  return w && rec(w.responsiveLayouts)[view.breakpoint] ? view.breakpoint : null;
+}
 
 function render(): void {
-  const root = document.getElementById('root')!;
-  root.replaceChildren();
-  if (!state) return;
-  const input = state.input ? rec(state.input) : undefined;
-  const config = rec(input?.config);
-  const layout = rec(config.layout);
-  const theme = rec(config.theme);
-  const wTheme = rec(theme.widgets);
-
-  const bar = h('div', { className: 'bar' });
-  const title = h('input', { className: 'title', value: str(input?.title) ?? str(config.title) ?? '' });
-  title.setAttribute('aria-label', 'Title');
-  title.disabled = !input || state.problems.length > 0;
-  title.addEventListener('change', () => post({ type: 'setTitle', title: title.value }));
-  const select = h('select');
-  select.setAttribute('aria-label', 'Breakpoint');
-  for (const b of EDITOR_BREAKPOINTS)
-    select.append(h('option', { value: b, textContent: b, selected: b === breakpoint }));
-  select.addEventListener('change', () => {
-    breakpoint = select.value as EditorBreakpoint;
-    render();
-  });
-  bar.append(title, select);
-  root.append(bar);
-
-  if (state.problems.length > 0) {
-    const list = h('ul', { className: 'problems' });
-    for (const p of state.problems)
-      list.append(h('li', { textContent: `Line ${p.line + 1}, column ${p.column + 1}: ${p.message}` }));
-    root.append(list);
+  if (isDragging()) {
+    pending = true;
+    return;
   }
-  if (!input) return;
-
-  const cols = Number(rec(layout.cols)[breakpoint] ?? DEFAULT_COLS[breakpoint]) || DEFAULT_COLS[breakpoint];
-  const rowHeight = Number(layout.rowHeight ?? 30) || 30;
-  const width = DEFAULT_WIDTH[breakpoint];
-  const colWidth = width / cols;
-  const grid = h('div', { className: 'grid' });
-  grid.dataset.breakpoint = breakpoint;
-  grid.style.width = `${width}px`;
-  grid.style.background = str(rec(theme.dashboard).backgroundColor) ?? str(theme.backgroundColor) ?? '';
-  grid.style.fontFamily = str(theme.fontFamily) ?? '';
-  const widgets = (Array.isArray(config.widgets) ? config.widgets : []) as Widget[];
-  let bottom = 0;
-  for (const w of widgets) {
-    const box = w.responsiveLayouts?.[breakpoint] ?? w.position;
-    if (!box) continue;
-    bottom = Math.max(bottom, box.y + box.h);
-    const el = h('div', { className: 'widget' });
-    el.dataset.id = w.id;
-    Object.assign(el.style, {
-      left: `${box.x * colWidth}px`,
-      top: `${box.y * rowHeight}px`,
-      width: `${box.w * colWidth - 4}px`,
-      height: `${box.h * rowHeight - 4}px`,
-      background: str(wTheme.backgroundColor) ?? '',
-      padding: str(wTheme.padding) ?? '',
-      borderColor: str(rec(wTheme.border).color) ?? str(theme.primaryColor) ?? '',
-      borderRadius: str(rec(wTheme.border).radius) ?? '',
-      color: str(rec(wTheme.text).color) ?? '',
-    });
-    el.append(
-      h('div', { className: 'wtitle', textContent: w.id }),
-      h('div', {
-        className: 'wtype',
-        textContent: `${w.type ?? 'widget'} · ${box.w}×${box.h} at ${box.x},${box.y}`,
-      }),
-    );
-    el.addEventListener('pointerdown', (e) => {
-      const sx = e.clientX;
-      const sy = e.clientY;
-      el.setPointerCapture(e.pointerId);
-      const up = (u: PointerEvent) => {
-        el.removeEventListener('pointerup', up);
-        const x = Math.max(0, Math.min(cols - box.w, box.x + Math.round((u.clientX - sx) / colWidth)));
-        const y = Math.max(0, box.y + Math.round((u.clientY - sy) / rowHeight));
-        if (x !== box.x || y !== box.y) {
-          const responsive = w.responsiveLayouts?.[breakpoint] !== undefined;
-          post({ type: 'moveWidget', id: w.id, x, y, breakpoint: responsive ? breakpoint : null });
-        }
-      };
-      el.addEventListener('pointerup', up);
-    });
-    grid.append(el);
+  pending = false;
+  const focus = markFocus();
+  const editable = !!state?.input && state.problems.length === 0;
+  renderToolbar(state?.input ?? undefined, editable);
+  renderProblems();
+  const widgets = rec(state?.input?.config).widgets;
+  if (view.selected && !(Array.isArray(widgets) && widgets.some((w) => rec(w).id === view.selected))) {
+    view.selected = undefined;
   }
-  grid.style.height = `${Math.max(bottom, 4) * rowHeight}px`;
-  root.append(grid);
+  renderCanvas();
+  renderSide();
+  restoreFocus(focus);
+  if (!state?.input && !state?.problems.length) {
+    canvas.replaceChildren(h('p', { className: 'hint', textContent: 'Loading…' }));
+  }
 }
 
 window.addEventListener('message', (e: MessageEvent) => {
   const parsed = hostToWebview.safeParse(e.data);
   if (!parsed.success) return;
   state = parsed.data;
-  if (state.breakpoint) breakpoint = state.breakpoint;
+  if (state.breakpoint) view.breakpoint = state.breakpoint;
+  if (state.select !== undefined) {
+    view.selected = state.select;
+    view.tab = 'widget';
+  }
+  saveView();
   render();
+  if (state.select !== undefined) {
+    canvas.querySelector<HTMLElement>('.widget.selected')?.focus();
+  }
 });
+window.addEventListener('pointerup', () => {
+  if (pending) setTimeout(render, 0);
+});
+// Redraw when the editor's width changes (the grid is fluid, like the platform's).
+let lastWidth = -1;
+if (typeof ResizeObserver !== 'undefined') {
+  new ResizeObserver(() => {
+    if (canvas.clientWidth === lastWidth || !state?.input || isDragging()) return;
+    lastWidth = canvas.clientWidth;
+    const focus = markFocus();
+    renderCanvas();
+    restoreFocus(focus);
+  }).observe(canvas);
+}
 post({ type: 'ready' });

@@ -1,0 +1,396 @@
+// Runs the real dashboard editor page bundle in jsdom: the preview places every widget where the
+// grid geometry says at each breakpoint with the theme applied; dragging, resizing, the keyboard and
+// every inspector control send the edit messages the host turns into text edits; invalid text shows
+// its problems and pauses editing while the last valid preview stays.
+import * as assert from 'node:assert/strict';
+import * as path from 'node:path';
+import { buildSync } from 'esbuild';
+import { JSDOM, VirtualConsole } from 'jsdom';
+import type { HostToWebview, WebviewToHost } from '../../src/shared/dashboardEditorProtocol';
+import { boxRect, gridSpec } from '../../src/shared/dashboardGrid';
+
+const root = path.resolve(__dirname, '..', '..', '..');
+let code: string;
+
+interface Page {
+  window: JSDOM['window'];
+  document: Document;
+  sent: WebviewToHost[];
+  send(state: Partial<HostToWebview>): void;
+  edits(): WebviewToHost[];
+}
+
+function open(): Page {
+  const dom = new JSDOM('<!DOCTYPE html><html><body><div id="root"></div></body></html>', {
+    runScripts: 'dangerously',
+    pretendToBeVisual: true,
+    virtualConsole: new VirtualConsole(),
+    url: 'https://webview.invalid/index.html',
+  });
+  const win = dom.window as unknown as JSDOM['window'] & Record<string, unknown>;
+  const sent: WebviewToHost[] = [];
+  win.acquireVsCodeApi = () => ({
+    postMessage: (m: WebviewToHost) => sent.push(JSON.parse(JSON.stringify(m)) as WebviewToHost),
+    getState: () => undefined,
+    setState: () => undefined,
+  });
+  win.eval(code);
+  return {
+    window: dom.window,
+    document: dom.window.document,
+    sent,
+    send: (state) =>
+      dom.window.dispatchEvent(
+        new dom.window.MessageEvent('message', {
+          data: { type: 'state', input: null, problems: [], history: [], ...state },
+        }),
+      ),
+    edits: () => sent.filter((m) => m.type !== 'ready'),
+  };
+}
+
+const LAYOUT = {
+  breakpoints: { lg: 1200, md: 996, sm: 768, xs: 480, xxs: 0 },
+  cols: { lg: 12, md: 10, sm: 6, xs: 4, xxs: 2 },
+  containerPadding: [16, 16],
+  margin: [12, 12],
+  rowHeight: 60,
+};
+const INPUT = {
+  workbookId: 7,
+  title: 'Sales',
+  allowEmbed: false,
+  config: {
+    title: 'Sales',
+    layout: LAYOUT,
+    theme: {
+      primaryColor: '#5b5fc7',
+      dashboard: { backgroundColor: '#f7f7f9' },
+      widgets: {
+        backgroundColor: '#fafafa',
+        border: { color: '#e1e1e8', radius: '8px', style: 'solid', width: '1px' },
+        title: { color: '#1f1f29', fontWeight: '600' },
+      },
+    },
+    widgets: [
+      {
+        id: 'w1',
+        type: 'CHART',
+        position: { h: 4, w: 6, x: 0, y: 0 },
+        responsiveLayouts: { sm: { h: 4, w: 6, x: 0, y: 0 } },
+        config: { title: 'Revenue', reportId: 3 },
+      },
+      { id: 'w2', type: 'TEXT', position: { h: 2, w: 6, x: 6, y: 0 }, config: { text: '## Notes' } },
+    ],
+  },
+};
+
+function widget(page: Page, id: string): HTMLElement {
+  const el = page.document.querySelector<HTMLElement>(`.widget[data-id="${id}"]`);
+  assert.ok(el, `widget ${id} is drawn`);
+  return el;
+}
+
+function pointer(page: Page, target: EventTarget, type: string, x: number, y: number): void {
+  target.dispatchEvent(
+    new page.window.PointerEvent(type, { bubbles: true, clientX: x, clientY: y, button: 0, pointerId: 1 }),
+  );
+}
+
+function key(
+  page: Page,
+  target: HTMLElement,
+  k: string,
+  mods: { shiftKey?: boolean; ctrlKey?: boolean } = {},
+) {
+  target.dispatchEvent(new page.window.KeyboardEvent('keydown', { key: k, bubbles: true, ...mods }));
+}
+
+function change(page: Page, el: HTMLInputElement | HTMLTextAreaElement | HTMLSelectElement, value: string) {
+  el.value = value;
+  el.dispatchEvent(new page.window.Event('change', { bubbles: true }));
+}
+
+function tab(page: Page, name: string): void {
+  const b = page.document.querySelector<HTMLButtonElement>(`[data-tab="${name}"]`);
+  assert.ok(b, `tab ${name}`);
+  b.click();
+}
+
+describe('dashboard editor page', function () {
+  this.timeout(30_000);
+
+  before(() => {
+    code = buildSync({
+      entryPoints: [path.join(root, 'webview', 'dashboard', 'index.ts')],
+      bundle: true,
+      write: false,
+      platform: 'browser',
+      format: 'iife',
+      target: 'es2022',
+      logLevel: 'silent',
+    }).outputFiles[0]!.text;
+  });
+
+  it('asks for its state, then draws every widget where the grid geometry puts it, with the theme', () => {
+    const page = open();
+    assert.deepEqual(page.sent, [{ type: 'ready' }]);
+    page.send({ input: INPUT });
+    const spec = gridSpec(LAYOUT, 'lg', Infinity);
+    for (const w of INPUT.config.widgets) {
+      const el = widget(page, w.id);
+      const r = boxRect(spec, w.position);
+      assert.deepEqual(
+        [el.style.left, el.style.top, el.style.width, el.style.height],
+        [`${r.left}px`, `${r.top}px`, `${r.width}px`, `${r.height}px`],
+        w.id,
+      );
+    }
+    const w1 = widget(page, 'w1');
+    assert.equal(w1.querySelector('.wtitle')!.textContent, 'Revenue');
+    assert.equal(w1.style.borderRadius, '8px');
+    assert.match(w1.style.background, /250, 250, 250|#fafafa/);
+    assert.equal(widget(page, 'w2').querySelector('.wtext')!.textContent, '## Notes');
+    assert.match(
+      page.document.querySelector<HTMLElement>('.page')!.style.background,
+      /247, 247, 249|#f7f7f9/,
+    );
+    assert.match(page.document.querySelector('.info')!.textContent!, /lg · 12 columns · 1200 px wide/);
+    assert.equal(page.document.querySelector<HTMLInputElement>('.title')!.value, 'Sales');
+  });
+
+  it('shows each breakpoint with the responsive layouts, falling back to the position', () => {
+    const page = open();
+    page.send({ input: INPUT });
+    page.document.querySelector<HTMLButtonElement>('[data-breakpoint="sm"]')!.click();
+    const spec = gridSpec(LAYOUT, 'sm', Infinity);
+    assert.equal(spec.cols, 6);
+    assert.equal(page.document.querySelector<HTMLElement>('.grid')!.dataset.breakpoint, 'sm');
+    assert.equal(widget(page, 'w1').style.width, `${boxRect(spec, { x: 0, y: 0, w: 6, h: 4 }).width}px`);
+    assert.match(widget(page, 'w1').querySelector('.wmeta')!.textContent!, /own sm layout/);
+    // w2 has no sm layout: its position (x 6) reaches past the 6 columns, and the page says so.
+    assert.match(page.document.querySelector('.info')!.textContent!, /w2 reaches past column 6 at sm/);
+    assert.ok(widget(page, 'w2').classList.contains('flagged'));
+  });
+
+  it('moves a widget by dragging it and resizes it by its handle, in whole cells', () => {
+    const page = open();
+    page.send({ input: INPUT });
+    const spec = gridSpec(LAYOUT, 'lg', Infinity);
+    const cellX = spec.colWidth + spec.margin[0];
+    const cellY = spec.rowHeight + spec.margin[1];
+    const el = widget(page, 'w1');
+    pointer(page, el, 'pointerdown', 100, 100);
+    pointer(page, page.window, 'pointermove', 100 + 2 * cellX + 10, 100 + 3 * cellY - 10);
+    assert.ok(page.document.querySelector('.ghost'), 'the target cell is shown while dragging');
+    pointer(page, page.window, 'pointerup', 100 + 2 * cellX + 10, 100 + 3 * cellY - 10);
+    assert.deepEqual(page.edits(), [{ type: 'moveWidget', id: 'w1', x: 2, y: 3, breakpoint: null }]);
+    assert.equal(page.document.querySelector('.ghost'), null);
+
+    page.sent.length = 0;
+    const handle = widget(page, 'w2').querySelector<HTMLElement>('.resize')!;
+    pointer(page, handle, 'pointerdown', 500, 500);
+    pointer(page, page.window, 'pointerup', 500 + 20 * cellX, 500 + cellY);
+    assert.deepEqual(
+      page.edits(),
+      [{ type: 'resizeWidget', id: 'w2', w: 6, h: 3, breakpoint: null }],
+      'wider than the grid is clamped to the columns left',
+    );
+  });
+
+  it('drags at a breakpoint with its own layout edit that layout', () => {
+    const page = open();
+    page.send({ input: INPUT, breakpoint: 'sm' });
+    const spec = gridSpec(LAYOUT, 'sm', Infinity);
+    const el = widget(page, 'w1');
+    pointer(page, el, 'pointerdown', 0, 0);
+    pointer(page, page.window, 'pointerup', 0, 2 * (spec.rowHeight + spec.margin[1]));
+    assert.deepEqual(page.edits(), [{ type: 'moveWidget', id: 'w1', x: 0, y: 2, breakpoint: 'sm' }]);
+  });
+
+  it('moves, resizes, duplicates and deletes the focused widget from the keyboard', () => {
+    const page = open();
+    page.send({ input: INPUT });
+    const el = widget(page, 'w1');
+    el.focus();
+    key(page, el, 'ArrowRight');
+    key(page, el, 'ArrowDown', { shiftKey: true });
+    key(page, el, 'ArrowLeft'); // already at column 0: nothing to send
+    key(page, el, 'd', { ctrlKey: true });
+    key(page, el, 'Delete');
+    assert.deepEqual(page.edits(), [
+      { type: 'moveWidget', id: 'w1', x: 1, y: 0, breakpoint: null },
+      { type: 'resizeWidget', id: 'w1', w: 6, h: 5, breakpoint: null },
+      { type: 'duplicateWidget', id: 'w1' },
+      { type: 'deleteWidget', id: 'w1' },
+    ]);
+  });
+
+  it('edits the selected widget in the inspector: type, own layout, numbers and config JSON', () => {
+    const page = open();
+    page.send({ input: INPUT, breakpoint: 'md' });
+    widget(page, 'w2').focus();
+    const q = <T extends Element>(key: string) => {
+      const el = [...page.document.querySelectorAll<HTMLElement>('[data-key]')].find(
+        (e) => e.dataset.key === key,
+      );
+      assert.ok(el, `control ${key}`);
+      return el as unknown as T;
+    };
+    change(page, q<HTMLInputElement>('type:w2'), 'FILTER');
+    const own = q<HTMLInputElement>('own:w2:md');
+    own.checked = true;
+    own.dispatchEvent(new page.window.Event('change'));
+    change(page, q<HTMLInputElement>('box:w2:w'), '4');
+    change(page, q<HTMLInputElement>('box:w2:y'), '9');
+    const area = q<HTMLTextAreaElement>('config:w2');
+    area.value = '{\n  "text": "x",\n}';
+    area.dispatchEvent(new page.window.Event('input'));
+    q<HTMLButtonElement>('apply:w2').click();
+    const error = page.document.querySelector('.error')!.textContent!;
+    assert.match(error, /^Line 3, column 1: /, 'the JSON error is located');
+    area.value = '[1]';
+    q<HTMLButtonElement>('apply:w2').click();
+    assert.match(page.document.querySelector('.error')!.textContent!, /must be a JSON object/);
+    area.value = '{"text": "## Hello"}';
+    q<HTMLButtonElement>('apply:w2').click();
+    q<HTMLButtonElement>('dup:w2').click();
+    q<HTMLButtonElement>('del:w2').click();
+    assert.deepEqual(page.edits(), [
+      { type: 'setWidgetType', id: 'w2', widgetType: 'FILTER' },
+      { type: 'setResponsive', id: 'w2', breakpoint: 'md', enabled: true },
+      { type: 'resizeWidget', id: 'w2', w: 4, h: 2, breakpoint: null },
+      { type: 'moveWidget', id: 'w2', x: 6, y: 9, breakpoint: null },
+      { type: 'setWidgetConfig', id: 'w2', config: { text: '## Hello' } },
+      { type: 'duplicateWidget', id: 'w2' },
+      { type: 'deleteWidget', id: 'w2' },
+    ]);
+  });
+
+  it('keeps an unapplied config draft and the focused field across a new state', () => {
+    const page = open();
+    page.send({ input: INPUT });
+    widget(page, 'w1').focus();
+    const area = page.document.querySelector<HTMLTextAreaElement>('textarea[data-key="config:w1"]')!;
+    area.focus();
+    area.value = '{"draft": true}';
+    area.dispatchEvent(new page.window.Event('input'));
+    page.send({ input: { ...INPUT, title: 'Renamed elsewhere' } });
+    const again = page.document.querySelector<HTMLTextAreaElement>('textarea[data-key="config:w1"]')!;
+    assert.notEqual(again, area, 're-rendered');
+    assert.equal(again.value, '{"draft": true}');
+    assert.equal(page.document.activeElement, again);
+    assert.equal(page.document.querySelector<HTMLInputElement>('.title')!.value, 'Renamed elsewhere');
+  });
+
+  it('edits the dashboard, the theme (with colour pickers) and the layout', () => {
+    const page = open();
+    page.send({ input: INPUT });
+    const byKey = (key: string) =>
+      [...page.document.querySelectorAll<HTMLInputElement>('[data-key]')].find((e) => e.dataset.key === key)!;
+    change(page, page.document.querySelector<HTMLInputElement>('.title')!, 'Sales weekly');
+    tab(page, 'dashboard');
+    change(page, byKey('description') as unknown as HTMLTextAreaElement, 'Numbers');
+    const embed = byKey('allowEmbed');
+    embed.checked = true;
+    embed.dispatchEvent(new page.window.Event('change'));
+    tab(page, 'theme');
+    const picker = byKey('colour:primaryColor');
+    assert.equal(picker.type, 'color');
+    assert.equal(picker.value, '#5b5fc7');
+    change(page, picker, '#ff0000');
+    change(page, byKey('theme:widgets.border.radius'), ' 4px ');
+    change(page, byKey('theme:dashboard.backgroundColor'), '');
+    tab(page, 'layout');
+    change(page, byKey('rowHeight'), '40');
+    change(page, byKey('margin:x'), '8');
+    change(page, byKey('cols:sm'), '');
+    change(page, byKey('breakpoints:xs'), '2.5');
+    assert.deepEqual(page.edits(), [
+      { type: 'setTitle', title: 'Sales weekly' },
+      { type: 'setDescription', description: 'Numbers' },
+      { type: 'setAllowEmbed', allowEmbed: true },
+      { type: 'setTheme', path: ['primaryColor'], value: '#ff0000' },
+      { type: 'setTheme', path: ['widgets', 'border', 'radius'], value: '4px' },
+      { type: 'setTheme', path: ['dashboard', 'backgroundColor'], value: null },
+      { type: 'setRowHeight', value: 40 },
+      { type: 'setSpacing', field: 'margin', value: [8, 12] },
+      { type: 'setBreakpointValue', field: 'cols', breakpoint: 'sm', value: null },
+    ]);
+  });
+
+  it('adds widgets, publishes and opens the text from the toolbar', () => {
+    const page = open();
+    page.send({ input: INPUT });
+    change(page, page.document.querySelector<HTMLSelectElement>('select.add')!, 'AI');
+    page.document.querySelector<HTMLButtonElement>('[data-key="publish"]')!.click();
+    page.document.querySelector<HTMLButtonElement>('[data-key="open-text"]')!.click();
+    assert.deepEqual(page.edits(), [
+      { type: 'addWidget', widgetType: 'AI' },
+      { type: 'publish' },
+      { type: 'openText' },
+    ]);
+    page.send({ input: INPUT, select: 'w2' });
+    assert.ok(widget(page, 'w2').classList.contains('selected'), 'the host can select a new widget');
+  });
+
+  it('lists the problems of invalid text, keeps the last valid preview and pauses editing', () => {
+    const page = open();
+    page.send({
+      input: INPUT,
+      problems: [
+        { message: 'workbookId: Invalid input: expected number, received string', line: 1, column: 16 },
+      ],
+    });
+    const problems = page.document.querySelector<HTMLElement>('.problems')!;
+    assert.equal(problems.hidden, false);
+    assert.match(problems.textContent!, /Line 2, column 17: workbookId: Invalid input/);
+    assert.ok(widget(page, 'w1'), 'the last valid preview stays');
+    assert.equal(page.document.querySelector('.resize'), null, 'no resizing');
+    assert.equal(page.document.querySelector<HTMLInputElement>('.title')!.disabled, true);
+    assert.equal(page.document.querySelector<HTMLFieldSetElement>('fieldset.form')!.disabled, true);
+    pointer(page, widget(page, 'w1'), 'pointerdown', 0, 0);
+    pointer(page, page.window, 'pointerup', 400, 400);
+    key(page, widget(page, 'w1'), 'Delete');
+    problems.querySelector<HTMLButtonElement>('button')!.click();
+    assert.deepEqual(page.edits(), [{ type: 'reveal', line: 1, column: 16 }]);
+    page.send({ input: null, problems: [{ message: 'Invalid JSON: Expected a value', line: 0, column: 0 }] });
+    assert.match(problems.textContent!, /nothing to preview yet/);
+  });
+
+  it('shows the publish history newest first', () => {
+    const page = open();
+    page.send({ input: INPUT });
+    tab(page, 'history');
+    assert.match(page.document.querySelector('.tabpanel')!.textContent!, /not been published/);
+    page.send({
+      input: INPUT,
+      history: [
+        {
+          time: '2026-11-01T10:00:00Z',
+          versionNumber: 2,
+          who: 'Sandbox',
+          deploymentId: 1,
+          status: 'PUBLISHED',
+          publicId: 'p-2',
+        },
+        {
+          time: '2026-11-02T10:00:00Z',
+          versionNumber: 3,
+          who: 'Prod',
+          deploymentId: 2,
+          status: 'PUBLISHED',
+          publicId: 'p-3',
+        },
+      ],
+    });
+    const rows = [...page.document.querySelectorAll('table.history tr')].slice(1);
+    assert.deepEqual(
+      rows.map((r) => [r.children[0]!.textContent, r.children[2]!.textContent, r.children[5]!.textContent]),
+      [
+        ['3', 'Prod', 'p-3'],
+        ['2', 'Sandbox', 'p-2'],
+      ],
+    );
+  });
+});
