@@ -81,31 +81,51 @@ const BASE_TIME = Date.UTC(2026, 0, 5, 9, 0, 0);
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
+/** Row-wraps boxes of the given sizes onto a grid of `cols` columns without overlaps. */
+function pack(
+  sizes: { w: number; h: number }[],
+  cols: number,
+): { x: number; y: number; w: number; h: number }[] {
+  let x = 0;
+  let y = 0;
+  let rowHeight = 0;
+  return sizes.map(({ w: wanted, h }) => {
+    const w = Math.min(wanted, cols);
+    if (x + w > cols) {
+      x = 0;
+      y += rowHeight;
+      rowHeight = 0;
+    }
+    const box = { x, y, w, h };
+    x += w;
+    rowHeight = Math.max(rowHeight, h);
+    return box;
+  });
+}
+
 export function dashboardConfig(title: string, r: () => number): Record<string, unknown> {
   const types = ['CHART', 'CHART', 'TEXT', 'FILTER', 'CHART', 'TIME_GRAIN', 'CHART', 'DIVIDER'];
   const count = 4 + Math.floor(r() * 4);
+  const sizes = Array.from({ length: count }, (_, i) => ({
+    w: i === 0 ? 12 : 4 + 2 * Math.floor(r() * 3),
+    h: i === 0 ? 2 : 3 + Math.floor(r() * 3),
+  }));
+  const lg = pack(sizes, 12);
+  const md = pack(sizes, 10);
+  const stacked = (cols: number) =>
+    pack(
+      sizes.map(({ h }) => ({ w: cols, h })),
+      cols,
+    );
+  const [sm, xs, xxs] = [stacked(6), stacked(4), stacked(2)];
   const widgets = [];
-  let x = 0;
-  let y = 0;
   for (let i = 0; i < count; i++) {
-    const w = i === 0 ? 12 : 4 + 2 * Math.floor(r() * 3);
-    if (x + w > 12) {
-      x = 0;
-      y += 4;
-    }
-    const h = i === 0 ? 2 : 3 + Math.floor(r() * 3);
     const type = types[i % types.length]!;
     widgets.push({
       id: `w${i + 1}`,
       type,
-      position: { x, y, w, h },
-      responsiveLayouts: {
-        lg: { x, y, w, h },
-        md: { x: Math.min(x, 6), y, w: Math.min(w, 10), h },
-        sm: { x: 0, y: i * h, w: 6, h },
-        xs: { x: 0, y: i * h, w: 4, h },
-        xxs: { x: 0, y: i * h, w: 2, h },
-      },
+      position: lg[i]!,
+      responsiveLayouts: { lg: lg[i]!, md: md[i]!, sm: sm[i]!, xs: xs[i]!, xxs: xxs[i]! },
       config:
         type === 'TEXT'
           ? { text: `## ${title}` }
@@ -115,7 +135,6 @@ export function dashboardConfig(title: string, r: () => number): Record<string, 
             },
       style: {},
     });
-    x += w;
   }
   return {
     title,
