@@ -50,6 +50,17 @@ async function main() {
 
   // UI control for the suites: screenshots, keys and clicks through Playwright.
   let page;
+  /** The first element matching `selector` in any frame of the page (webviews are nested frames). */
+  const inWebview = async (selector) => {
+    for (let attempt = 0; attempt < 50; attempt++) {
+      for (const frame of page.frames()) {
+        const loc = frame.locator(selector).first();
+        if ((await loc.count().catch(() => 0)) > 0) return loc;
+      }
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    throw new Error(`no element in any webview matches ${selector}`);
+  };
   const control = http.createServer(async (req, res) => {
     let body = '';
     for await (const chunk of req) body += chunk;
@@ -66,6 +77,23 @@ async function main() {
         for (const key of args.keys ?? []) await page.keyboard.press(key);
       } else if (req.url === '/type') {
         await page.keyboard.type(String(args.text ?? ''), { delay: 10 });
+      } else if (req.url === '/webview-drag') {
+        // A real pointer drag on an element inside a webview (its frames are searched in turn).
+        const loc = await inWebview(args.selector);
+        const box = await loc.boundingBox();
+        if (!box) throw new Error(`${args.selector} is not visible`);
+        const x = box.x + (args.offsetX ?? Math.min(box.width / 2, 40));
+        const y = box.y + (args.offsetY ?? Math.min(box.height / 2, 20));
+        await page.mouse.move(x, y);
+        await page.mouse.down();
+        for (let i = 1; i <= 10; i++) await page.mouse.move(x + (args.dx * i) / 10, y + (args.dy * i) / 10);
+        await page.mouse.up();
+      } else if (req.url === '/webview-click') {
+        await (await inWebview(args.selector)).click({ timeout: 10_000 });
+      } else if (req.url === '/webview-keys') {
+        const loc = await inWebview(args.selector);
+        await loc.focus();
+        for (const key of args.keys ?? []) await loc.press(key);
       } else if (req.url === '/click') {
         const locator = args.selector
           ? page.locator(args.selector)

@@ -6,7 +6,7 @@ import * as vscode from 'vscode';
 import type { PublishedDashboard } from '../../src/api/schemas/platform';
 import type { PublishHistoryEntry } from '../../src/dashboards';
 import type { ExtensionApi } from '../../src/extension';
-import { getApi, screenshot, waitFor } from './harness';
+import { getApi, screenshot, waitFor, webviewClick, webviewDrag, webviewKeys } from './harness';
 
 interface SandboxState {
   publishes: { deploymentId: number; workbookId: number; versionNumber: number; title: string }[];
@@ -166,51 +166,198 @@ describe('dashboards as code', function () {
     assert.equal((await publishesOf()).length, before.length + 1);
   });
 
-  it('edits the title and moves a widget through the custom editor, then publishes', async () => {
-    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
-    await vscode.commands.executeCommand('vscode.openWith', file, 'dashboardPlatform.dashboardEditor');
-    const doc = await vscode.workspace.openTextDocument(file);
-    const editor = api.dashboards.editor;
-    await waitFor('the dashboard editor page loads', () => editor.isReady(file), 30_000);
-    const content = JSON.parse(doc.getText()) as {
-      config: { widgets: { id: string; position: { x: number; y: number; w: number } }[] };
+  type Box = { x: number; y: number; w: number; h: number };
+  type FileJson = {
+    title?: string;
+    description?: string;
+    allowEmbed?: boolean;
+    config: {
+      title?: string;
+      layout?: { rowHeight?: number; margin?: number[]; cols?: Record<string, number> };
+      theme?: { primaryColor?: string };
+      widgets: {
+        id: string;
+        type?: string;
+        config?: Record<string, unknown>;
+        position: Box;
+        responsiveLayouts?: Record<string, Box>;
+      }[];
     };
-    const widget = content.config.widgets[0]!;
+  };
+  const openEditor = async () => {
+    // A failed test may leave the file dirty: revert it so closing never waits on a save prompt.
+    const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === file.toString());
+    if (open?.isDirty) {
+      await vscode.window.showTextDocument(open);
+      await vscode.commands.executeCommand('workbench.action.files.revert');
+    }
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await vscode.commands.executeCommand('dashboardPlatform.dashboards.openEditor', file);
+    await waitFor('the dashboard editor page loads', () => api.dashboards.editor.isReady(file), 30_000);
+    return vscode.workspace.openTextDocument(file);
+  };
+  const json = (doc: vscode.TextDocument) => JSON.parse(doc.getText()) as FileJson;
+
+  it('edits everything through the custom editor as text edits, undoes, saves and publishes', async () => {
+    const doc = await openEditor();
+    const editor = api.dashboards.editor;
+    const before = json(doc);
+    const [first, second] = before.config.widgets;
+    assert.ok(first && second, 'the pulled dashboard has widgets');
+    const linesBefore = doc.getText().split('\n');
     const newTitle = `From the editor ${Date.now()}`;
-    await editor.receive(file, { type: 'setTitle', title: newTitle });
-    await editor.receive(file, {
-      type: 'moveWidget',
-      id: widget.id,
-      x: 0,
-      y: widget.position.y + 3,
-      breakpoint: null,
-    });
+    const send = (m: Parameters<typeof editor.receive>[1]) => editor.receive(file, m);
+    await send({ type: 'setTitle', title: newTitle });
+    await send({ type: 'setDescription', description: 'Edited in the dashboard editor' });
+    await send({ type: 'moveWidget', id: first.id, x: 0, y: first.position.y + 3, breakpoint: null });
+    await send({ type: 'resizeWidget', id: second.id, w: 3, h: 2, breakpoint: 'sm' });
+    await send({ type: 'addWidget', widgetType: 'TEXT' });
+    await send({ type: 'setWidgetConfig', id: 'text', config: { text: '## Added in the editor' } });
+    await send({ type: 'duplicateWidget', id: 'text' });
+    await send({ type: 'setWidgetType', id: 'text-copy', widgetType: 'AI' });
+    await send({ type: 'deleteWidget', id: 'text-copy' });
+    await send({ type: 'setTheme', path: ['primaryColor'], value: '#ff6600' });
+    await send({ type: 'setRowHeight', value: 48 });
+    await send({ type: 'setBreakpointValue', field: 'cols', breakpoint: 'xs', value: 3 });
+    await send({ type: 'setAllowEmbed', allowEmbed: true });
     assert.ok(doc.isDirty, 'the edits are document edits');
-    const after = JSON.parse(doc.getText()) as typeof content & { title: string };
+    let after = json(doc);
     assert.equal(after.title, newTitle);
+    assert.equal(after.config.title, newTitle);
+    assert.equal(after.description, 'Edited in the dashboard editor');
+    assert.deepEqual(after.config.widgets[0]!.position, { ...first.position, x: 0, y: first.position.y + 3 });
     assert.deepEqual(
-      { x: after.config.widgets[0]!.position.x, y: after.config.widgets[0]!.position.y },
-      { x: 0, y: widget.position.y + 3 },
+      {
+        w: after.config.widgets[1]!.responsiveLayouts?.sm?.w,
+        h: after.config.widgets[1]!.responsiveLayouts?.sm?.h,
+      },
+      { w: 3, h: 2 },
     );
+    const added = after.config.widgets.find((w) => w.id === 'text');
+    assert.deepEqual([added?.type, added?.config], ['TEXT', { text: '## Added in the editor' }]);
+    assert.equal(
+      after.config.widgets.some((w) => w.id === 'text-copy'),
+      false,
+      'the duplicate was deleted',
+    );
+    assert.equal(after.config.widgets.length, before.config.widgets.length + 1);
+    assert.equal(after.config.theme?.primaryColor, '#ff6600');
+    assert.equal(after.config.layout?.rowHeight, 48);
+    assert.equal(after.config.layout?.cols?.xs, 3);
+    assert.equal(after.allowEmbed, true);
+    const kept = new Set(doc.getText().split('\n'));
+    const changed = linesBefore.filter((l) => !kept.has(l));
+    assert.ok(changed.length <= 12, `only the edited values' lines changed: ${changed.join(' | ')}`);
     assert.equal(editor.stateOf(doc).problems.length, 0);
-    await vscode.commands.executeCommand('notifications.clearAll');
-    await editor.showBreakpoint(doc, 'lg');
-    await screenshot('dashboard-editor', 1500);
-    await editor.showBreakpoint(doc, 'sm');
-    await screenshot('dashboard-editor-sm', 1500);
+
+    // Undo is VS Code's, on the document: it takes back the last edit only.
+    await vscode.commands.executeCommand('undo');
+    after = json(doc);
+    assert.equal(after.allowEmbed, before.allowEmbed, 'undo took back allowEmbed');
+    assert.equal(after.config.layout?.cols?.xs, 3, 'and nothing before it');
+    await vscode.commands.executeCommand('redo');
+    assert.equal(json(doc).allowEmbed, true, 'redo puts it back');
     assert.ok(await doc.save());
 
-    const before = await publishesOf();
+    const publishes = await publishesOf();
     const result = (await vscode.commands.executeCommand('dashboardPlatform.dashboards.publish', {
       uri: file,
       confirm: true,
       showDiff: false,
     })) as PublishedDashboard;
     assert.ok(result);
-    const last = (await publishesOf()).slice(before.length);
+    const last = (await publishesOf()).slice(publishes.length);
     assert.equal(last.length, 1);
     assert.equal(last[0]!.title, newTitle);
     assert.equal(last[0]!.versionNumber, result.versionNumber);
+    const published = result.config as FileJson['config'];
+    assert.equal(published.theme?.primaryColor, '#ff6600');
+    assert.ok(published.widgets.some((w) => w.id === 'text'));
+    // The editor's history tab shows the new version.
+    const history = editor.stateOf(doc).history;
+    assert.equal(history[history.length - 1]!.versionNumber, result.versionNumber);
+  });
+
+  it('moves and resizes a widget with a real drag and the keyboard in the page', async function () {
+    const doc = await openEditor();
+    const before = json(doc);
+    const w = before.config.widgets[1]!;
+    const lg = w.responsiveLayouts?.lg ?? w.position;
+    const rowHeight = before.config.layout?.rowHeight ?? 150;
+    const marginY = before.config.layout?.margin?.[1] ?? 10;
+    await api.dashboards.editor.showBreakpoint(doc, 'lg');
+    const dragged = await webviewDrag(`.widget[data-id="${w.id}"]`, 0, 2 * (rowHeight + marginY));
+    if (!dragged) this.skip(); // no Playwright in this route
+    const key = w.responsiveLayouts?.lg ? 'lg' : undefined;
+    const boxOf = () => {
+      const now = json(doc).config.widgets.find((x) => x.id === w.id)!;
+      return key ? now.responsiveLayouts![key]! : now.position;
+    };
+    await waitFor('the drag moved the widget two rows down', () => boxOf().y === lg.y + 2, 10_000);
+    assert.equal(boxOf().x, lg.x);
+    await webviewKeys(`.widget[data-id="${w.id}"]`, ['Shift+ArrowDown', 'ArrowUp']);
+    await waitFor(
+      'the keys resized and moved it',
+      () => boxOf().h === lg.h + 1 && boxOf().y === lg.y + 1,
+      10_000,
+    );
+    assert.ok(doc.isDirty);
+    await vscode.commands.executeCommand('workbench.action.files.revert');
+  });
+
+  it('lists the problems of invalid text in the Problems panel and keeps the last valid preview', async () => {
+    const doc = await openEditor();
+    const editor = api.dashboards.editor;
+    const original = doc.getText();
+    const title = json(doc).title;
+    const bad = new vscode.WorkspaceEdit();
+    bad.replace(
+      file,
+      new vscode.Range(doc.positionAt(0), doc.positionAt(original.length)),
+      original.replace(`"workbookId": ${workbookId}`, '"workbookId": "seven"'),
+    );
+    assert.ok(await vscode.workspace.applyEdit(bad));
+    const diags = await waitFor("the Problems panel lists the file's problem", () => {
+      const d = vscode.languages.getDiagnostics(file).filter((x) => x.source === 'Dashboard Platform');
+      return d.length > 0 ? d : undefined;
+    });
+    assert.ok(diags[0]!.message.startsWith('workbookId:'), diags[0]!.message);
+    assert.equal(diags[0]!.range.start.line, 1);
+    const state = editor.stateOf(doc);
+    assert.ok(state.problems[0]!.message.startsWith('workbookId:'));
+    assert.equal(state.input?.title, title, 'the last valid preview stays');
+    await assert.rejects(editor.receive(file, { type: 'setTitle', title: 'x' }), /Fix the problems/);
+    const fix = new vscode.WorkspaceEdit();
+    fix.replace(file, new vscode.Range(doc.positionAt(0), doc.positionAt(doc.getText().length)), original);
+    assert.ok(await vscode.workspace.applyEdit(fix));
+    await waitFor('the problem goes away once fixed', () =>
+      vscode.languages.getDiagnostics(file).every((x) => x.source !== 'Dashboard Platform')
+        ? true
+        : undefined,
+    );
+    assert.ok(await doc.save());
+  });
+
+  it('shows the editor at two breakpoints (screenshots)', async () => {
+    const doc = await openEditor();
+    await vscode.commands.executeCommand('workbench.action.closeSidebar');
+    await vscode.commands.executeCommand('workbench.action.closeAuxiliaryBar');
+    await vscode.commands.executeCommand('notifications.clearAll');
+    const editor = api.dashboards.editor;
+    await editor.showBreakpoint(doc, 'lg');
+    const id = json(doc).config.widgets[1]!.id;
+    await editor.receive(file, { type: 'setTitle', title: 'Revenue Dashboard' });
+    if (await webviewClick(`.widget[data-id="${id}"]`)) {
+      await screenshot('dashboard-editor', 1200);
+      await editor.showBreakpoint(doc, 'sm');
+      await webviewClick('[data-tab="theme"]');
+      await screenshot('dashboard-editor-sm', 1200);
+      await webviewClick('[data-tab="widget"]');
+    }
+    await vscode.commands.executeCommand('workbench.action.files.revert');
+    assert.ok(!doc.isDirty);
+    await vscode.commands.executeCommand('workbench.action.toggleSidebarVisibility');
+    assert.ok(editor.isReady(file));
   });
 
   it('attaches an AI widget thread to the published dashboard', async () => {

@@ -77,3 +77,18 @@ export function pressKeys(keys: string[]): Promise<boolean> {
 export function click(target: { selector?: string; text?: string }): Promise<boolean> {
   return control('/click', target);
 }
+
+/** A real pointer drag by (dx, dy) px of the first element matching `selector` in a webview. */
+export function webviewDrag(selector: string, dx: number, dy: number): Promise<boolean> {
+  return control('/webview-drag', { selector, dx, dy });
+}
+
+/** Clicks the first element matching `selector` in a webview. */
+export function webviewClick(selector: string): Promise<boolean> {
+  return control('/webview-click', { selector });
+}
+
+/** Focuses the first element matching `selector` in a webview and presses keys there. */
+export function webviewKeys(selector: string, keys: string[]): Promise<boolean> {
+  return control('/webview-keys', { selector, keys });
+}
