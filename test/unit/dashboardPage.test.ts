@@ -20,7 +20,7 @@ interface Page {
   edits(): WebviewToHost[];
 }
 
-function open(): Page {
+function open(initialState?: unknown): Page & { saved(): unknown } {
   const dom = new JSDOM('<!DOCTYPE html><html><body><div id="root"></div></body></html>', {
     runScripts: 'dangerously',
     pretendToBeVisual: true,
@@ -29,10 +29,13 @@ function open(): Page {
   });
   const win = dom.window as unknown as JSDOM['window'] & Record<string, unknown>;
   const sent: WebviewToHost[] = [];
+  let saved: unknown = initialState;
   win.acquireVsCodeApi = () => ({
     postMessage: (m: WebviewToHost) => sent.push(JSON.parse(JSON.stringify(m)) as WebviewToHost),
-    getState: () => undefined,
-    setState: () => undefined,
+    getState: () => saved,
+    setState: (s: unknown) => {
+      saved = JSON.parse(JSON.stringify(s));
+    },
   });
   win.eval(code);
   return {
@@ -46,6 +49,7 @@ function open(): Page {
         }),
       ),
     edits: () => sent.filter((m) => m.type !== 'ready'),
+    saved: () => saved,
   };
 }
 
@@ -391,6 +395,24 @@ describe('dashboard editor page', function () {
         ['3', 'Prod', 'p-3'],
         ['2', 'Sandbox', 'p-2'],
       ],
+    );
+  });
+
+  it('restores its breakpoint, tab, selection and unapplied drafts when its page is reloaded', () => {
+    const first = open();
+    first.send({ input: INPUT });
+    first.document.querySelector<HTMLButtonElement>('[data-breakpoint="sm"]')!.click();
+    widget(first, 'w2').focus();
+    const area = first.document.querySelector<HTMLTextAreaElement>('textarea[data-key="config:w2"]')!;
+    area.value = '{"unsaved": 1}';
+    area.dispatchEvent(new first.window.Event('input'));
+    const again = open(first.saved());
+    again.send({ input: INPUT });
+    assert.equal(again.document.querySelector<HTMLElement>('.grid')!.dataset.breakpoint, 'sm');
+    assert.ok(widget(again, 'w2').classList.contains('selected'));
+    assert.equal(
+      again.document.querySelector<HTMLTextAreaElement>('textarea[data-key="config:w2"]')!.value,
+      '{"unsaved": 1}',
     );
   });
 });

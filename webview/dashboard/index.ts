@@ -19,6 +19,8 @@ interface ViewState {
   breakpoint: EditorBreakpoint;
   selected?: string;
   tab: Tab;
+  /** Unapplied config JSON per widget, kept when the tab is hidden and its page reloaded. */
+  drafts?: Record<string, string>;
 }
 interface VsCodeApi {
   postMessage(message: WebviewToHost): void;
@@ -37,7 +39,9 @@ const view: ViewState = {
   tab: TABS.includes(saved.tab as Tab) ? (saved.tab as Tab) : 'widget',
   ...(typeof saved.selected === 'string' ? { selected: saved.selected } : {}),
 };
-const drafts = new Map<string, string>();
+const drafts = new Map<string, string>(
+  Object.entries(rec(saved.drafts)).filter((e): e is [string, string] => typeof e[1] === 'string'),
+);
 let state: HostToWebview | undefined;
 let pending = false;
 
@@ -52,7 +56,7 @@ const main = h('div', { className: 'main' }, h('div', { className: 'stage' }, in
 root.append(toolbar, problems, main);
 
 function saveView(): void {
-  vscode.setState(view);
+  vscode.setState({ ...view, drafts: Object.fromEntries(drafts) });
 }
 
 function select(id: string | undefined): void {
@@ -153,7 +157,11 @@ function renderSide(): void {
     history: state.history,
     tab: view.tab,
     drafts,
-    post,
+    post: (m) => {
+      post(m);
+      saveView();
+    },
+    saveDrafts: saveView,
     select: (id) => {
       select(id);
       canvas.querySelector<HTMLElement>(`.widget.selected`)?.focus({ preventScroll: false });

@@ -40,6 +40,8 @@ export interface InspectorContext {
   /** Unapplied config JSON per widget id (kept across re-renders). */
   drafts: Map<string, string>;
   post(message: WebviewToHost): void;
+  /** Persists the drafts with the page's view state. */
+  saveDrafts(): void;
   select(id: string | undefined): void;
   setTab(tab: Tab): void;
 }
@@ -193,6 +195,7 @@ function widgetTab(ctx: InspectorContext): HTMLElement[] {
   };
   area.addEventListener('input', () => {
     ctx.drafts.set(id, area.value);
+    ctx.saveDrafts();
     status.textContent = area.value !== current ? 'Not applied yet.' : '';
   });
   area.addEventListener('keydown', (e) => {
@@ -205,6 +208,7 @@ function widgetTab(ctx: InspectorContext): HTMLElement[] {
     'Discard',
     () => {
       ctx.drafts.delete(id);
+      ctx.saveDrafts();
       area.value = current;
       status.textContent = '';
       error.textContent = '';
