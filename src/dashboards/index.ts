@@ -177,12 +177,56 @@ export class DashboardsFeature implements vscode.Disposable {
     return this.record(uri).history;
   }
 
+  /** A deployment picked from the profile's list (typed as a number when the list cannot load). */
+  private async pickDeployment(title: string): Promise<number> {
+    let items: { label: string; description: string; id: number }[];
+    try {
+      const client = await this.services.clients.platform();
+      items = (await client.listDeployments({ first: 100 })).items.map((d) => ({
+        label: String(d.name ?? `Deployment ${d.id}`),
+        description: `id ${d.id}${d.region ? ` · ${String(d.region)}` : ''}`,
+        id: d.id,
+      }));
+    } catch (e) {
+      this.services.log.warn(`Could not list deployments for the picker: ${(e as Error).message}`);
+      return askNumber(`${title} (id)`);
+    }
+    if (items.length === 0) throw new Error('This profile has no deployments.');
+    const picked = await vscode.window.showQuickPick(items, { title, matchOnDescription: true });
+    if (!picked) throw new vscode.CancellationError();
+    return picked.id;
+  }
+
+  /** A workbook of a deployment picked from its list (typed when the list cannot load). */
+  private async pickWorkbook(deploymentId: number): Promise<number> {
+    let items: { label: string; description: string; id: number }[];
+    try {
+      const client = await this.services.clients.platform();
+      items = (await client.listWorkbooks(deploymentId, { first: 100 })).items.map((w) => ({
+        label: String(w.name ?? `Workbook ${w.id}`),
+        description: `id ${w.id}`,
+        id: w.id,
+      }));
+    } catch (e) {
+      this.services.log.warn(`Could not list workbooks for the picker: ${(e as Error).message}`);
+      return askNumber('Workbook id');
+    }
+    if (items.length === 0) throw new Error(`Deployment ${deploymentId} has no workbooks.`);
+    const picked = await vscode.window.showQuickPick(items, {
+      title: 'Workbook',
+      matchOnDescription: true,
+    });
+    if (!picked) throw new vscode.CancellationError();
+    return picked.id;
+  }
+
   /** "Edit Dashboard": pulls a workbook's dashboard into a local file and opens it. */
   async edit(arg?: unknown): Promise<vscode.Uri | undefined> {
     const args = objectArg<EditArgs>(arg);
     const fromNode = workbookFromNode(arg);
-    const deploymentId = fromNode?.deploymentId ?? args.deploymentId ?? (await askNumber('Deployment id'));
-    const workbookId = fromNode?.workbookId ?? args.workbookId ?? (await askNumber('Workbook id'));
+    const deploymentId =
+      fromNode?.deploymentId ?? args.deploymentId ?? (await this.pickDeployment('Deployment to pull from'));
+    const workbookId = fromNode?.workbookId ?? args.workbookId ?? (await this.pickWorkbook(deploymentId));
     const client = await this.services.clients.platform();
     const workbook = await client.getWorkbook(deploymentId, workbookId);
     const input = dashboardFromWorkbook(workbook, args.source ?? 'draft');
@@ -232,7 +276,7 @@ export class DashboardsFeature implements vscode.Disposable {
     const input = parsed.input;
     const rec = this.record(uri);
     const deploymentId =
-      args.deploymentId ?? rec.deploymentId ?? (await askNumber('Deployment id to publish to'));
+      args.deploymentId ?? rec.deploymentId ?? (await this.pickDeployment('Deployment to publish to'));
     const client = await this.services.clients.platform();
 
     if (args.showDiff !== false) {
@@ -330,8 +374,8 @@ export class DashboardsFeature implements vscode.Disposable {
         deploymentId ??= this.record(uri).deploymentId;
       }
     }
-    deploymentId ??= await askNumber('Deployment id');
-    workbookId ??= await askNumber('Workbook id');
+    deploymentId ??= await this.pickDeployment('Deployment');
+    workbookId ??= await this.pickWorkbook(deploymentId);
     const threadId = args.threadId ?? (await askText('AI thread id'))!;
     const widgetId = args.widgetId ?? (await askText('Widget id'))!;
     const checksum =
