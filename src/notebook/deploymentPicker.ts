@@ -42,7 +42,10 @@ export class DeploymentPicker implements vscode.Disposable {
     this.item.show();
   }
 
-  /** Asks for a deployment id (empty = profile default) and stores it in the notebook metadata. */
+  /**
+   * Picks a deployment from the profile's list (or the profile default, or a typed id) and stores it
+   * in the notebook metadata. Returns the notebook's deployment afterwards.
+   */
   async pick(
     nb = vscode.window.activeNotebookEditor?.notebook,
     value?: number | null,
@@ -50,15 +53,9 @@ export class DeploymentPicker implements vscode.Disposable {
     if (!nb || nb.notebookType !== NOTEBOOK_TYPE) throw new Error('Open a query notebook first.');
     let id: number | undefined;
     if (value === undefined) {
-      const input = await vscode.window.showInputBox({
-        title: 'Deployment for this notebook',
-        prompt: 'Deployment id; leave empty to use the profile default',
-        value: notebookDeployment(nb)?.toString() ?? '',
-        validateInput: (v) =>
-          v.trim() === '' || /^\d+$/.test(v.trim()) ? undefined : 'A whole number, or empty',
-      });
-      if (input === undefined) return notebookDeployment(nb);
-      id = input.trim() === '' ? undefined : Number(input.trim());
+      const chosen = await this.ask(nb);
+      if (chosen === 'cancel') return notebookDeployment(nb);
+      id = chosen;
     } else id = value ?? undefined;
     const meta = { ...(nb.metadata ?? {}) } as Record<string, unknown>;
     if (id === undefined) delete meta.deploymentId;
@@ -70,6 +67,46 @@ export class DeploymentPicker implements vscode.Disposable {
     await vscode.workspace.applyEdit(edit);
     this.update();
     return id;
+  }
+
+  /** The user's choice: a deployment id, undefined for the profile default, or 'cancel'. */
+  private async ask(nb: vscode.NotebookDocument): Promise<number | undefined | 'cancel'> {
+    type Item = vscode.QuickPickItem & { id?: number; kind2: 'deployment' | 'default' | 'type' };
+    const current = notebookDeployment(nb);
+    const items: Item[] = [
+      { label: '$(discard) Use the profile default', kind2: 'default' },
+      { label: '$(edit) Enter a deployment id…', kind2: 'type' },
+    ];
+    try {
+      const client = await this.services.clients.platform();
+      const page = await client.listDeployments({ first: 100 });
+      items.unshift(
+        ...page.items.map((d): Item => ({
+          label: d.name,
+          description: `id ${d.id}${d.id === current ? ' · current' : ''}`,
+          id: d.id,
+          kind2: 'deployment',
+        })),
+      );
+    } catch (e) {
+      this.services.log.warn(`Could not list deployments for the picker: ${(e as Error).message}`);
+    }
+    const picked = await vscode.window.showQuickPick(items, {
+      title: 'Deployment for this notebook',
+      matchOnDescription: true,
+    });
+    if (!picked) return 'cancel';
+    if (picked.kind2 === 'deployment') return picked.id;
+    if (picked.kind2 === 'default') return undefined;
+    const input = await vscode.window.showInputBox({
+      title: 'Deployment for this notebook',
+      prompt: 'Deployment id; leave empty to use the profile default',
+      value: current?.toString() ?? '',
+      validateInput: (v) =>
+        v.trim() === '' || /^\d+$/.test(v.trim()) ? undefined : 'A whole number, or empty',
+    });
+    if (input === undefined) return 'cancel';
+    return input.trim() === '' ? undefined : Number(input.trim());
   }
 
   dispose(): void {

@@ -92,3 +92,8 @@ export function webviewClick(selector: string): Promise<boolean> {
 export function webviewKeys(selector: string, keys: string[]): Promise<boolean> {
   return control('/webview-keys', { selector, keys });
 }
+
+/** Types text into whatever has focus in the workbench (a quick pick, say). */
+export function typeText(text: string): Promise<boolean> {
+  return control('/type', { text });
+}

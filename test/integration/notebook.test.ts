@@ -5,7 +5,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { getApi, screenshot, waitFor } from './harness';
+import { getApi, pressKeys, screenshot, typeText, waitFor } from './harness';
 import {
   ERROR_MIME,
   RESULT_MIME,
@@ -264,6 +264,16 @@ describe('query notebooks', function () {
     } finally {
       await cfg.update('rowCap', undefined, vscode.ConfigurationTarget.Global);
     }
+  });
+
+  it('picks the notebook deployment by name from the profile list', async function () {
+    const editor = await open([sql('SELECT 1')]);
+    const picking = vscode.commands.executeCommand('dashboardPlatform.notebook.selectDeployment');
+    await new Promise((r) => setTimeout(r, 1500)); // the quick pick lists the deployments
+    if (!(await typeText('Marketing'))) this.skip(); // no UI control in this route
+    await pressKeys(['Enter']);
+    assert.equal(await picking, 3);
+    assert.equal(editor.notebook.metadata.deploymentId, 3);
   });
 
   it('reports a corrupt .dpnb with its position and leaves the file unchanged', async () => {
