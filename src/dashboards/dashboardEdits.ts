@@ -8,7 +8,7 @@ import type { EditorBreakpoint, EditorEdit } from '../shared/dashboardEditorProt
 import { EDITOR_BREAKPOINTS } from '../shared/dashboardEditorProtocol';
 import { gridSpec, type GridBox } from '../shared/dashboardGrid';
 import { parseDashboardFile } from './dashboardFile';
-import { locate } from './jsonLocate';
+import { locate } from '../shared/jsonLocate';
 
 const isPrimitive = (v: unknown): boolean =>
   v === null || typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean';

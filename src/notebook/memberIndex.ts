@@ -1,6 +1,7 @@
 // Cube and member names from /v1/meta (DataClient.meta is cached per deployment), shared by
 // completions, hover and diagnostics.
 import { LOAD_FILTER_OPERATORS, type Meta } from '../api/schemas/data';
+import { locate } from '../shared/jsonLocate';
 
 export interface MemberInfo {
   name: string;
@@ -76,49 +77,99 @@ export function checkLoadQuery(text: string, index: MemberIndex): Problem[] {
     return problems; // the JSON language service reports syntax errors
   }
   if (!q || typeof q !== 'object') return problems;
-  const at = (s: string, from = 0) => {
-    const i = text.indexOf(JSON.stringify(s), from);
-    return i < 0 ? { start: 0, end: 1 } : { start: i, end: i + JSON.stringify(s).length };
+  type Path = (string | number)[];
+  // The exact value a problem is about (the path JSON.parse read it from).
+  const at = (path: Path) => {
+    const span = locate(text, path, { last: true });
+    return span ? { start: span.offset, end: span.offset + span.length } : { start: 0, end: 1 };
   };
-  const member = (name: unknown, where: string, allowed?: MemberInfo['kind'][]) => {
+  const member = (name: unknown, where: string, path: Path, allowed?: MemberInfo['kind'][]) => {
     if (typeof name !== 'string') return;
     const m = index.members.get(name);
-    if (!m) problems.push({ ...at(name), message: `Unknown member "${name}" in ${where}.` });
+    if (!m) problems.push({ ...at(path), message: `Unknown member "${name}" in ${where}.` });
     else if (allowed && !allowed.includes(m.kind))
-      problems.push({ ...at(name), message: `"${name}" is a ${m.kind}, not allowed in ${where}.` });
+      problems.push({ ...at(path), message: `"${name}" is a ${m.kind}, not allowed in ${where}.` });
   };
   const o = q as Record<string, unknown>;
-  for (const n of arr(o.measures)) member(n, 'measures', ['measure']);
-  for (const n of arr(o.dimensions)) member(n, 'dimensions', ['dimension']);
-  for (const n of arr(o.segments)) member(n, 'segments', ['segment']);
-  for (const t of arr(o.timeDimensions))
+  arr(o.measures).forEach((n, i) => member(n, 'measures', ['measures', i], ['measure']));
+  arr(o.dimensions).forEach((n, i) => member(n, 'dimensions', ['dimensions', i], ['dimension']));
+  arr(o.segments).forEach((n, i) => member(n, 'segments', ['segments', i], ['segment']));
+  arr(o.timeDimensions).forEach((t, i) => {
     if (t && typeof t === 'object')
-      member((t as Record<string, unknown>).dimension, 'timeDimensions', ['dimension']);
-  const filters = (fs: unknown[]) => {
-    for (const f of fs) {
-      if (!f || typeof f !== 'object') continue;
+      member(
+        (t as Record<string, unknown>).dimension,
+        'timeDimensions',
+        ['timeDimensions', i, 'dimension'],
+        ['dimension'],
+      );
+  });
+  const filters = (fs: unknown[], base: Path) => {
+    fs.forEach((f, i) => {
+      if (!f || typeof f !== 'object') return;
       const r = f as Record<string, unknown>;
-      if (Array.isArray(r.and)) filters(r.and);
-      if (Array.isArray(r.or)) filters(r.or);
-      member(r.member ?? r.dimension, 'filters');
+      const path = [...base, i];
+      if (Array.isArray(r.and)) filters(r.and, [...path, 'and']);
+      if (Array.isArray(r.or)) filters(r.or, [...path, 'or']);
+      member(r.member ?? r.dimension, 'filters', [...path, r.member !== undefined ? 'member' : 'dimension']);
       if (typeof r.operator === 'string' && !FILTER_OPERATORS.includes(r.operator)) {
         problems.push({
-          ...at(r.operator),
+          ...at([...path, 'operator']),
           message: `Unknown filter operator "${r.operator}". Use one of: ${FILTER_OPERATORS.join(', ')}.`,
         });
       }
-    }
+    });
   };
-  filters(arr(o.filters));
-  if (o.order && typeof o.order === 'object') {
-    const keys = Array.isArray(o.order)
-      ? o.order.map((p) => (Array.isArray(p) ? p[0] : undefined))
-      : Object.keys(o.order);
-    for (const k of keys) member(k, 'order');
+  filters(arr(o.filters), ['filters']);
+  if (Array.isArray(o.order)) {
+    o.order.forEach((p, i) => {
+      if (Array.isArray(p)) member(p[0], 'order', ['order', i, 0]);
+    });
+  } else if (o.order && typeof o.order === 'object') {
+    for (const k of Object.keys(o.order)) {
+      if (index.members.has(k)) continue;
+      // The key itself: the last occurrence of its quoted name before its value.
+      const value = locate(text, ['order', k], { last: true });
+      const quoted = JSON.stringify(k);
+      const start = value ? text.lastIndexOf(quoted, value.offset) : -1;
+      problems.push({
+        ...(start >= 0 ? { start, end: start + quoted.length } : { start: 0, end: 1 }),
+        message: `Unknown member "${k}" in order.`,
+      });
+    }
   }
   return problems;
 }
 
 function arr(v: unknown): unknown[] {
   return Array.isArray(v) ? v : [];
+}
+
+/** What SQL a completion at the end of `before` is for, given the cell's whole text. */
+export type SqlCompletionContext =
+  { kind: 'cubes' } | { kind: 'columns'; cube: string } | { kind: 'members'; cubes: string[] };
+
+const SQL_WORDS = new Set(
+  'where join left right inner outer full cross on group order limit offset having union as select from'.split(
+    ' ',
+  ),
+);
+
+/**
+ * After FROM or JOIN: cube names. After `cube.` or `alias.`: that cube's columns. Elsewhere: the
+ * members of the cubes the query reads (all cubes' members when it names none yet).
+ */
+export function sqlCompletionContext(before: string, full: string, index: MemberIndex): SqlCompletionContext {
+  const aliases = new Map<string, string>();
+  const used: string[] = [];
+  for (const m of full.matchAll(/\b(?:from|join)\s+"?(\w+)"?(?:\s+(?:as\s+)?"?(\w+)"?)?/gi)) {
+    const cube = m[1]!;
+    if (!index.cubes.has(cube)) continue;
+    if (!used.includes(cube)) used.push(cube);
+    const alias = m[2];
+    if (alias && !SQL_WORDS.has(alias.toLowerCase())) aliases.set(alias, cube);
+  }
+  const dotted = /(\w+)\.\w*$/.exec(before);
+  if (dotted) return { kind: 'columns', cube: aliases.get(dotted[1]!) ?? dotted[1]! };
+  if (/\b(?:from|join)\s+"?\w*$/i.test(before)) return { kind: 'cubes' };
+  return { kind: 'members', cubes: used };
 }

@@ -2,7 +2,14 @@
 import * as vscode from 'vscode';
 import type { DataClient } from '../api/dataClient';
 import { NOTEBOOK_TYPE } from './notebookFormat';
-import { checkLoadQuery, FILTER_OPERATORS, jsonMemberContext, MemberIndex } from './memberIndex';
+import {
+  checkLoadQuery,
+  FILTER_OPERATORS,
+  jsonMemberContext,
+  MemberIndex,
+  sqlCompletionContext,
+  type MemberInfo,
+} from './memberIndex';
 
 const SELECTOR: vscode.DocumentSelector = [
   { notebookType: NOTEBOOK_TYPE, language: 'sql' },
@@ -88,23 +95,43 @@ export function registerMemberProviders(clientFor: ClientFor): vscode.Disposable
             }
             return items;
           }
-          // SQL: after "cube." offer that cube's members (as columns), else cube names and members.
-          const dotted = /(\w+)\.(\w*)$/.exec(before);
+          // SQL: cube names after FROM/JOIN; a cube's columns after `cube.` or `alias.`; elsewhere
+          // the members of the cubes the query reads, by their column names (all cubes' members,
+          // qualified, while it reads none yet), then the cube names.
+          const ctx = sqlCompletionContext(before, doc.getText(), idx);
+          const memberItem = (m: MemberInfo, label: string, sort: string) => {
+            const it = new vscode.CompletionItem(
+              label,
+              m.kind === 'measure' ? vscode.CompletionItemKind.Field : vscode.CompletionItemKind.Property,
+            );
+            it.detail = `${m.name} · ${m.kind}${m.type ? ` · ${m.type}` : ''}`;
+            it.documentation = m.description ?? m.title;
+            it.sortText = sort;
+            if (m.kind === 'measure' && label === m.name.slice(m.cube.length + 1) && ctx.kind === 'members') {
+              it.insertText = new vscode.SnippetString(`MEASURE(${label})`);
+              it.filterText = label;
+            }
+            return it;
+          };
+          if (ctx.kind === 'columns') {
+            for (const m of idx.members.values())
+              if (m.cube === ctx.cube && m.kind !== 'segment')
+                items.push(memberItem(m, m.name.slice(m.cube.length + 1), `0${m.name}`));
+            return items;
+          }
+          if (ctx.kind === 'members') {
+            for (const m of idx.members.values()) {
+              if (m.kind === 'segment') continue;
+              if (ctx.cubes.length === 0) items.push(memberItem(m, m.name, `1${m.name}`));
+              else if (ctx.cubes.includes(m.cube))
+                items.push(memberItem(m, m.name.slice(m.cube.length + 1), `0${m.name}`));
+            }
+          }
           for (const [name, c] of idx.cubes) {
-            if (dotted) break;
             const it = new vscode.CompletionItem(name, vscode.CompletionItemKind.Class);
             it.detail = c.title;
             it.documentation = c.description;
-            items.push(it);
-          }
-          for (const m of idx.members.values()) {
-            if (dotted && m.cube !== dotted[1]) continue;
-            const it = new vscode.CompletionItem(
-              dotted ? m.name.slice(m.cube.length + 1) : m.name,
-              m.kind === 'measure' ? vscode.CompletionItemKind.Field : vscode.CompletionItemKind.Property,
-            );
-            it.detail = `${m.kind}${m.type ? ` · ${m.type}` : ''}`;
-            it.documentation = m.description ?? m.title;
+            it.sortText = ctx.kind === 'cubes' ? `0${name}` : `2${name}`;
             items.push(it);
           }
           return items;

@@ -212,6 +212,11 @@ describe('query notebooks', function () {
     );
     const sLabels = sl.items.map((i) => (typeof i.label === 'string' ? i.label : i.label.label));
     assert.ok(sLabels.includes('orders') && sLabels.includes('customers'));
+    // Narrowed to the cube the query reads, by column name; a measure inserts MEASURE(...).
+    assert.ok(sLabels.includes('status') && sLabels.includes('total_amount'), sLabels.join());
+    assert.ok(!sLabels.includes('city'), 'columns of cubes the query does not read are not offered');
+    const measure = sl.items.find((i) => i.label === 'total_amount');
+    assert.equal((measure?.insertText as vscode.SnippetString | undefined)?.value, 'MEASURE(total_amount)');
     // hover with title, type and description
     const hdoc = (await open([json({ measures: ['orders.count'] })])).notebook.cellAt(0).document;
     const hoverText = await waitFor(

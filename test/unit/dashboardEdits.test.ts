@@ -3,7 +3,7 @@
 // bad requests are refused with what to fix.
 import { strict as assert } from 'node:assert';
 import { editDashboardText, minimalReplacement } from '../../src/dashboards/dashboardEdits';
-import { locate } from '../../src/dashboards/jsonLocate';
+import { locate } from '../../src/shared/jsonLocate';
 import { parseDashboardFile } from '../../src/dashboards/dashboardFile';
 import { WIDGET_TYPES } from '../../src/api/schemas/platform';
 import {

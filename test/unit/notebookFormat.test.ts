@@ -7,7 +7,12 @@ import {
   type NotebookFile,
 } from '../../src/notebook/notebookFormat';
 import { CubeSqlAccumulator, loadPayload } from '../../src/notebook/results';
-import { checkLoadQuery, jsonMemberContext, MemberIndex } from '../../src/notebook/memberIndex';
+import {
+  checkLoadQuery,
+  jsonMemberContext,
+  MemberIndex,
+  sqlCompletionContext,
+} from '../../src/notebook/memberIndex';
 import { toCsv } from '../../src/shared/notebookOutput';
 
 const file: NotebookFile = {
@@ -132,6 +137,12 @@ describe('notebook member intelligence', () => {
         dimensions: [{ name: 'orders.status', type: 'string' }],
         segments: [],
       },
+      {
+        name: 'customers',
+        measures: [{ name: 'customers.count', type: 'number' }],
+        dimensions: [{ name: 'customers.city', type: 'string' }],
+        segments: [],
+      },
     ],
   });
   it('finds the load-query key of a position', () => {
@@ -150,6 +161,57 @@ describe('notebook member intelligence', () => {
     assert.deepEqual(
       checkLoadQuery('{"measures":["orders.count"],"dimensions":["orders.status"]}', index),
       [],
+    );
+  });
+
+  it('points at the exact occurrence of each problem, wherever the name repeats', () => {
+    const text = JSON.stringify(
+      {
+        dimensions: ['orders.status', 'orders.nope'],
+        measures: ['orders.count', 'orders.nope'],
+        timeDimensions: [{ dimension: 'orders.status', granularity: 'day' }],
+        filters: [{ or: [{ member: 'orders.nope', operator: 'equals', values: ['a'] }] }],
+        order: { 'orders.nope': 'asc' },
+      },
+      null,
+      2,
+    );
+    const problems = checkLoadQuery(text, index);
+    const spans = problems.map((p) => [text.slice(p.start, p.end), p.start]);
+    // Four different occurrences of "orders.nope", each at its own offset, plus the dimension used
+    // as a time dimension... which is allowed (a dimension), so four problems.
+    assert.equal(problems.length, 4, JSON.stringify(problems));
+    assert.ok(spans.every(([t]) => t === '"orders.nope"'));
+    assert.equal(new Set(spans.map(([, o]) => o)).size, 4, 'four distinct positions');
+    const orderKey = text.lastIndexOf('"orders.nope"');
+    assert.equal(problems[3]!.start, orderKey, 'the order key itself');
+  });
+
+  it('knows what a SQL completion is for', () => {
+    const full = 'SELECT o.status, count FROM orders o JOIN customers AS c ON true WHERE ';
+    assert.deepEqual(sqlCompletionContext('SELECT o.', full, index), { kind: 'columns', cube: 'orders' });
+    assert.deepEqual(sqlCompletionContext('SELECT c.ci', full, index), {
+      kind: 'columns',
+      cube: 'customers',
+    });
+    assert.deepEqual(sqlCompletionContext('SELECT orders.', full, index), {
+      kind: 'columns',
+      cube: 'orders',
+    });
+    assert.deepEqual(sqlCompletionContext('SELECT 1 FROM ', full, index), { kind: 'cubes' });
+    assert.deepEqual(sqlCompletionContext('SELECT 1 FROM ord', full, index), { kind: 'cubes' });
+    assert.deepEqual(sqlCompletionContext('SELECT ', full, index), {
+      kind: 'members',
+      cubes: ['orders', 'customers'],
+    });
+    assert.deepEqual(sqlCompletionContext('SELECT ', 'SELECT  FROM nowhere', index), {
+      kind: 'members',
+      cubes: [],
+    });
+    assert.deepEqual(
+      sqlCompletionContext('SELECT ', 'SELECT  FROM orders WHERE x', index),
+      { kind: 'members', cubes: ['orders'] },
+      'WHERE is not an alias',
     );
   });
 });

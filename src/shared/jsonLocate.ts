@@ -1,7 +1,7 @@
 // Finds where the value at a JSON path sits in a JSON text, without building a tree: one forward
-// scan that skips every subtree off the path (vscode-free). With duplicate keys it finds the first,
-// where JSON.parse keeps the last, so callers verify what they change. The dashboard editor uses it to replace a
-// single number or string in place, so an edit of a large file costs a scan rather than a parse.
+// scan that skips every subtree off the path (no vscode, no DOM). With duplicate keys it finds the
+// first unless asked for the last (the one JSON.parse keeps). The dashboard editor uses it to
+// replace a single value in place; the notebook's diagnostics use it to point at the exact value.
 export interface Span {
   offset: number;
   length: number;
