@@ -38,7 +38,10 @@ const server = await startCodeServer({
   extensionsDir,
   workspace,
   tmp: base,
-  settings: { 'workbench.startupEditor': 'none' },
+  settings: {
+    'workbench.startupEditor': 'none',
+    'workbench.editorAssociations': { '*.dashboard.json': 'dashboardPlatform.dashboardEditor' },
+  },
 });
 const url = `http://127.0.0.1:${port}/?folder=${encodeURIComponent(workspace)}`;
 console.log(`\nDashboard Platform demo is running. Open:\n\n  ${url}\n\nPress Ctrl-C to stop.`);
