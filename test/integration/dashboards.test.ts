@@ -6,7 +6,16 @@ import * as vscode from 'vscode';
 import type { PublishedDashboard } from '../../src/api/schemas/platform';
 import type { PublishHistoryEntry } from '../../src/dashboards';
 import type { ExtensionApi } from '../../src/extension';
-import { getApi, screenshot, waitFor, webviewClick, webviewDrag, webviewKeys } from './harness';
+import {
+  click,
+  getApi,
+  pressKeys,
+  screenshot,
+  waitFor,
+  webviewClick,
+  webviewDrag,
+  webviewKeys,
+} from './harness';
 
 interface SandboxState {
   publishes: { deploymentId: number; workbookId: number; versionNumber: number; title: string }[];
@@ -336,6 +345,24 @@ describe('dashboards as code', function () {
         : undefined,
     );
     assert.ok(await doc.save());
+  });
+
+  it('publishes from the editor after the modal confirmation, and its history shows the version', async function () {
+    const doc = await openEditor();
+    const editor = api.dashboards.editor;
+    const before = await publishesOf();
+    const historyBefore = editor.stateOf(doc).history.length;
+    if (!(await pressKeys([]))) this.skip(); // the modal needs UI control (code-server route)
+    // The page's Publish button: the diff opens, then the modal asks; its Publish button confirms
+    // (the harness waits for the dialog to appear).
+    const publishing = editor.receive(file, { type: 'publish' });
+    await click({ selector: '.monaco-dialog-box .monaco-button:has-text("Publish")' });
+    await publishing;
+    const after = await publishesOf();
+    assert.equal(after.length, before.length + 1, 'one publish went out');
+    const history = editor.stateOf(doc).history;
+    assert.equal(history.length, historyBefore + 1);
+    assert.equal(history[history.length - 1]!.versionNumber, after[after.length - 1]!.versionNumber);
   });
 
   it('shows the editor at two breakpoints (screenshots)', async () => {
