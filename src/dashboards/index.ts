@@ -9,6 +9,15 @@ import { DASHBOARD_EDITOR_VIEW_TYPE, DashboardEditorProvider, problemDiagnostics
 import type { PublishedDashboard } from '../api/schemas/platform';
 import type { Services } from '../services';
 import {
+  activeDashboardFile,
+  askText,
+  objectArg,
+  pickDeployment,
+  pickWorkbook,
+  toUri,
+  workbookFromNode,
+} from './dashboardPrompts';
+import {
   dashboardFileName,
   dashboardFromWorkbook,
   formatDashboardFile,
@@ -61,52 +70,6 @@ export interface AttachThreadArgs {
   threadId?: string;
   widgetId?: string;
   checksum?: string;
-}
-
-function toUri(u: string | vscode.Uri): vscode.Uri {
-  if (typeof u !== 'string') return u;
-  return /^[a-z][a-z0-9+.-]+:/i.test(u) && !/^[a-z]:\\/i.test(u) ? vscode.Uri.parse(u) : vscode.Uri.file(u);
-}
-
-function objectArg<T>(arg: unknown): Partial<T> {
-  return arg && typeof arg === 'object' && !(arg instanceof vscode.Uri) ? (arg as Partial<T>) : {};
-}
-
-/** An explorer workbook node passed by its context menu: `{deploymentId, data: {id, name}}`. */
-function workbookFromNode(arg: unknown): { deploymentId: number; workbookId: number } | undefined {
-  const n = arg as { deploymentId?: unknown; data?: { id?: unknown } } | undefined;
-  if (n && typeof n.deploymentId === 'number' && typeof n.data?.id === 'number' && n.data.id > 0) {
-    return { deploymentId: n.deploymentId, workbookId: n.data.id };
-  }
-  return undefined;
-}
-
-/** The dashboard file in the active editor: a text editor or the dashboard editor. */
-function activeDashboardFile(): vscode.Uri | undefined {
-  const input = vscode.window.tabGroups.activeTabGroup.activeTab?.input;
-  const uri =
-    input instanceof vscode.TabInputCustom || input instanceof vscode.TabInputText
-      ? input.uri
-      : vscode.window.activeTextEditor?.document.uri;
-  return uri?.path.endsWith('.dashboard.json') ? uri : undefined;
-}
-
-async function askNumber(prompt: string): Promise<number> {
-  const v = await vscode.window.showInputBox({
-    prompt,
-    validateInput: (s) => (/^[1-9]\d*$/.test(s.trim()) ? undefined : 'A positive whole number.'),
-  });
-  if (v === undefined) throw new vscode.CancellationError();
-  return Number(v.trim());
-}
-
-async function askText(prompt: string, optional = false): Promise<string | undefined> {
-  const v = await vscode.window.showInputBox({
-    prompt,
-    validateInput: (s) => (optional || s.trim() ? undefined : 'Required.'),
-  });
-  if (v === undefined) throw new vscode.CancellationError();
-  return v.trim() || undefined;
 }
 
 function describe(p: DashboardProblem): string {
@@ -177,56 +140,16 @@ export class DashboardsFeature implements vscode.Disposable {
     return this.record(uri).history;
   }
 
-  /** A deployment picked from the profile's list (typed as a number when the list cannot load). */
-  private async pickDeployment(title: string): Promise<number> {
-    let items: { label: string; description: string; id: number }[];
-    try {
-      const client = await this.services.clients.platform();
-      items = (await client.listDeployments({ first: 100 })).items.map((d) => ({
-        label: String(d.name ?? `Deployment ${d.id}`),
-        description: `id ${d.id}${d.region ? ` · ${String(d.region)}` : ''}`,
-        id: d.id,
-      }));
-    } catch (e) {
-      this.services.log.warn(`Could not list deployments for the picker: ${(e as Error).message}`);
-      return askNumber(`${title} (id)`);
-    }
-    if (items.length === 0) throw new Error('This profile has no deployments.');
-    const picked = await vscode.window.showQuickPick(items, { title, matchOnDescription: true });
-    if (!picked) throw new vscode.CancellationError();
-    return picked.id;
-  }
-
-  /** A workbook of a deployment picked from its list (typed when the list cannot load). */
-  private async pickWorkbook(deploymentId: number): Promise<number> {
-    let items: { label: string; description: string; id: number }[];
-    try {
-      const client = await this.services.clients.platform();
-      items = (await client.listWorkbooks(deploymentId, { first: 100 })).items.map((w) => ({
-        label: String(w.name ?? `Workbook ${w.id}`),
-        description: `id ${w.id}`,
-        id: w.id,
-      }));
-    } catch (e) {
-      this.services.log.warn(`Could not list workbooks for the picker: ${(e as Error).message}`);
-      return askNumber('Workbook id');
-    }
-    if (items.length === 0) throw new Error(`Deployment ${deploymentId} has no workbooks.`);
-    const picked = await vscode.window.showQuickPick(items, {
-      title: 'Workbook',
-      matchOnDescription: true,
-    });
-    if (!picked) throw new vscode.CancellationError();
-    return picked.id;
-  }
-
   /** "Edit Dashboard": pulls a workbook's dashboard into a local file and opens it. */
   async edit(arg?: unknown): Promise<vscode.Uri | undefined> {
     const args = objectArg<EditArgs>(arg);
     const fromNode = workbookFromNode(arg);
     const deploymentId =
-      fromNode?.deploymentId ?? args.deploymentId ?? (await this.pickDeployment('Deployment to pull from'));
-    const workbookId = fromNode?.workbookId ?? args.workbookId ?? (await this.pickWorkbook(deploymentId));
+      fromNode?.deploymentId ??
+      args.deploymentId ??
+      (await pickDeployment(this.services, 'Deployment to pull from'));
+    const workbookId =
+      fromNode?.workbookId ?? args.workbookId ?? (await pickWorkbook(this.services, deploymentId));
     const client = await this.services.clients.platform();
     const workbook = await client.getWorkbook(deploymentId, workbookId);
     const input = dashboardFromWorkbook(workbook, args.source ?? 'draft');
@@ -276,7 +199,9 @@ export class DashboardsFeature implements vscode.Disposable {
     const input = parsed.input;
     const rec = this.record(uri);
     const deploymentId =
-      args.deploymentId ?? rec.deploymentId ?? (await this.pickDeployment('Deployment to publish to'));
+      args.deploymentId ??
+      rec.deploymentId ??
+      (await pickDeployment(this.services, 'Deployment to publish to'));
     const client = await this.services.clients.platform();
 
     if (args.showDiff !== false) {
@@ -374,8 +299,8 @@ export class DashboardsFeature implements vscode.Disposable {
         deploymentId ??= this.record(uri).deploymentId;
       }
     }
-    deploymentId ??= await this.pickDeployment('Deployment');
-    workbookId ??= await this.pickWorkbook(deploymentId);
+    deploymentId ??= await pickDeployment(this.services, 'Deployment');
+    workbookId ??= await pickWorkbook(this.services, deploymentId);
     const threadId = args.threadId ?? (await askText('AI thread id'))!;
     const widgetId = args.widgetId ?? (await askText('Widget id'))!;
     const checksum =

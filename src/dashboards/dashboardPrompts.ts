@@ -1,0 +1,96 @@
+// The dashboards commands' inputs: argument objects and explorer nodes, the active dashboard file
+// (in a text editor or the Dashboard Editor), and the pickers for a deployment and a workbook
+// (lists from the profile; typed ids only when a list cannot load).
+import * as vscode from 'vscode';
+import type { Services } from '../services';
+
+/** A path or URI string (or a Uri) as a Uri. */
+export function toUri(u: string | vscode.Uri): vscode.Uri {
+  if (typeof u !== 'string') return u;
+  return /^[a-z][a-z0-9+.-]+:/i.test(u) && !/^[a-z]:\\/i.test(u) ? vscode.Uri.parse(u) : vscode.Uri.file(u);
+}
+
+/** A command's arguments object (a Uri argument is not one). */
+export function objectArg<T>(arg: unknown): Partial<T> {
+  return arg && typeof arg === 'object' && !(arg instanceof vscode.Uri) ? (arg as Partial<T>) : {};
+}
+
+/** An explorer workbook node passed by its context menu: `{deploymentId, data: {id, name}}`. */
+export function workbookFromNode(arg: unknown): { deploymentId: number; workbookId: number } | undefined {
+  const n = arg as { deploymentId?: unknown; data?: { id?: unknown } } | undefined;
+  if (n && typeof n.deploymentId === 'number' && typeof n.data?.id === 'number' && n.data.id > 0) {
+    return { deploymentId: n.deploymentId, workbookId: n.data.id };
+  }
+  return undefined;
+}
+
+/** The dashboard file in the active editor: a text editor or the dashboard editor. */
+export function activeDashboardFile(): vscode.Uri | undefined {
+  const input = vscode.window.tabGroups.activeTabGroup.activeTab?.input;
+  const uri =
+    input instanceof vscode.TabInputCustom || input instanceof vscode.TabInputText
+      ? input.uri
+      : vscode.window.activeTextEditor?.document.uri;
+  return uri?.path.endsWith('.dashboard.json') ? uri : undefined;
+}
+
+export async function askNumber(prompt: string): Promise<number> {
+  const v = await vscode.window.showInputBox({
+    prompt,
+    validateInput: (s) => (/^[1-9]\d*$/.test(s.trim()) ? undefined : 'A positive whole number.'),
+  });
+  if (v === undefined) throw new vscode.CancellationError();
+  return Number(v.trim());
+}
+
+export async function askText(prompt: string, optional = false): Promise<string | undefined> {
+  const v = await vscode.window.showInputBox({
+    prompt,
+    validateInput: (s) => (optional || s.trim() ? undefined : 'Required.'),
+  });
+  if (v === undefined) throw new vscode.CancellationError();
+  return v.trim() || undefined;
+}
+
+/** A deployment picked from the profile's list (typed as a number when the list cannot load). */
+export async function pickDeployment(services: Services, title: string): Promise<number> {
+  let items: { label: string; description: string; id: number }[];
+  try {
+    const client = await services.clients.platform();
+    items = (await client.listDeployments({ first: 100 })).items.map((d) => ({
+      label: String(d.name ?? `Deployment ${d.id}`),
+      description: `id ${d.id}${d.region ? ` · ${String(d.region)}` : ''}`,
+      id: d.id,
+    }));
+  } catch (e) {
+    services.log.warn(`Could not list deployments for the picker: ${(e as Error).message}`);
+    return askNumber(`${title} (id)`);
+  }
+  if (items.length === 0) throw new Error('This profile has no deployments.');
+  const picked = await vscode.window.showQuickPick(items, { title, matchOnDescription: true });
+  if (!picked) throw new vscode.CancellationError();
+  return picked.id;
+}
+
+/** A workbook of a deployment picked from its list (typed when the list cannot load). */
+export async function pickWorkbook(services: Services, deploymentId: number): Promise<number> {
+  let items: { label: string; description: string; id: number }[];
+  try {
+    const client = await services.clients.platform();
+    items = (await client.listWorkbooks(deploymentId, { first: 100 })).items.map((w) => ({
+      label: String(w.name ?? `Workbook ${w.id}`),
+      description: `id ${w.id}`,
+      id: w.id,
+    }));
+  } catch (e) {
+    services.log.warn(`Could not list workbooks for the picker: ${(e as Error).message}`);
+    return askNumber('Workbook id');
+  }
+  if (items.length === 0) throw new Error(`Deployment ${deploymentId} has no workbooks.`);
+  const picked = await vscode.window.showQuickPick(items, {
+    title: 'Workbook',
+    matchOnDescription: true,
+  });
+  if (!picked) throw new vscode.CancellationError();
+  return picked.id;
+}
