@@ -11,16 +11,7 @@ import { editDashboardText, minimalReplacement } from '../src/dashboards/dashboa
 import { formatDashboardFile, parseDashboardFile } from '../src/dashboards/dashboardFile';
 import type { PublishDashboardInput } from '../src/api/schemas/platform';
 import type { EditorEdit } from '../src/shared/dashboardEditorProtocol';
-
-function arg(name: string, fallback: number): number {
-  const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 ? Number(process.argv[i + 1]) : fallback;
-}
-
-function quantile(xs: number[], q: number): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.floor(q * s.length))] ?? NaN;
-}
+import { arg, quantile } from './benchArgs';
 
 const WIDGETS = arg('widgets', 1000);
 const EDITS = arg('edits', 200);

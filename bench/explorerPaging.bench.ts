@@ -7,18 +7,9 @@ import { PlatformClient } from '../src/api/platformClient';
 import { startSandbox } from '../src/sandbox';
 import { fetcherFor, type Item, type ListingClient } from '../src/explorer/loaders';
 import { PagedList } from '../src/explorer/pagedList';
+import { arg, quantile } from './benchArgs';
 
 const DEPLOYMENT = 1;
-
-function arg(name: string, fallback: number): number {
-  const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 ? Number(process.argv[i + 1]) : fallback;
-}
-
-function quantile(xs: number[], q: number): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.floor(q * s.length))] ?? NaN;
-}
 
 function sumCounts(counts: Record<string, number>, match: RegExp): number {
   return Object.entries(counts)
