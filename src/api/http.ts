@@ -1,5 +1,6 @@
 // The transport shared by the three clients: URL and scheme checks, the family's auth header,
-// shared keep-alive dispatchers, timeouts, cancellation, safe retries and error mapping.
+// shared keep-alive dispatchers, timeouts, cancellation, safe retries and error mapping. The
+// pieces of a call live in net/request.ts and the retry policy in net/retry.ts.
 import { randomUUID } from 'node:crypto';
 import { request as undiciRequest, type Dispatcher } from 'undici';
 import type { ZodType } from 'zod';
@@ -17,17 +18,47 @@ import {
 import { redact, redactingLogger, silentLogger, type ApiLogger } from './log';
 import { sharedDispatchers, type DispatcherLease, type DispatcherRegistry } from './net/agents';
 import { lenientRequest } from './net/lenient';
-import { isLoopbackHost, type NetworkSettings } from './net/network';
+import { type NetworkSettings } from './net/network';
+import {
+  assertAllowedUrl,
+  authHeader,
+  CallSignal,
+  joinUrl,
+  lowerKeys,
+  readText,
+  toHeaders,
+  wrapBody,
+  type QueryValue,
+} from './net/request';
+import {
+  backoffDelay,
+  cancelledError,
+  DEFAULT_RETRY,
+  parseRetryAfter,
+  RETRY_STATUSES,
+  sleep,
+  type RetryPolicy,
+} from './net/retry';
 
 export type { NetworkSettings } from './net/network';
+export {
+  assertAllowedUrl,
+  authHeader,
+  CallSignal,
+  describeRequest,
+  joinUrl,
+  type QueryValue,
+} from './net/request';
+export {
+  backoffDelay,
+  cancelledError,
+  DEFAULT_RETRY,
+  parseRetryAfter,
+  sleep,
+  type RetryPolicy,
+} from './net/retry';
 
-export interface RetryPolicy {
-  retries: number;
-  baseDelayMs: number;
-  maxDelayMs: number;
-  /** A Retry-After longer than this is not waited for: the 429 is returned to the caller. */
-  maxRetryAfterMs?: number;
-}
+const MAX_ERROR_BODY = 64 * 1024;
 
 export interface HttpClientOptions {
   baseUrl: string;
@@ -41,9 +72,6 @@ export interface HttpClientOptions {
   /** Where dispatchers are shared; defaults to one registry for the whole process. */
   dispatchers?: DispatcherRegistry;
 }
-
-export type QueryValue =
-  string | number | boolean | null | undefined | readonly (string | number | boolean)[];
 
 export interface RequestOptions extends ErrorHints {
   method: string;
@@ -68,91 +96,6 @@ export interface HttpResponse {
   body: AsyncIterable<Uint8Array>;
   requestId?: string;
   url: string;
-}
-
-export const DEFAULT_RETRY: RetryPolicy = {
-  retries: 3,
-  baseDelayMs: 300,
-  maxDelayMs: 10_000,
-  maxRetryAfterMs: 60_000,
-};
-
-const RETRY_STATUSES = new Set([429, 502, 503, 504]);
-const MAX_ERROR_BODY = 64 * 1024;
-
-export function authHeader(family: ApiFamily, credential: string): string {
-  switch (family) {
-    case 'platform':
-      return `Bearer ${credential}`;
-    case 'ai':
-      return `Api-Key ${credential}`;
-    case 'data':
-      return credential;
-  }
-}
-
-/** Retry-After in milliseconds (delta seconds or an HTTP date), or undefined. */
-export function parseRetryAfter(value: string | null | undefined, now = Date.now()): number | undefined {
-  if (!value) return undefined;
-  const v = value.trim();
-  if (/^\d+(\.\d+)?$/.test(v)) return Math.round(Number(v) * 1000);
-  const t = Date.parse(v);
-  return Number.isNaN(t) ? undefined : Math.max(0, t - now);
-}
-
-/** Exponential backoff with full jitter: a random delay in [0, min(max, base * 2^attempt)). */
-export function backoffDelay(attempt: number, policy: RetryPolicy, random = Math.random): number {
-  const cap = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** attempt);
-  return Math.floor(random() * cap);
-}
-
-/** Resolves after `ms`, or rejects with a 'cancelled' ApiError when `signal` aborts. */
-export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(cancelledError());
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    const onAbort = (): void => {
-      clearTimeout(timer);
-      reject(cancelledError());
-    };
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
-}
-
-export function cancelledError(): ApiError {
-  return new ApiError('cancelled', 'The request was cancelled.', { code: 'ABORTED' });
-}
-
-/** Builds `base + path + query`; `base` may carry a path (`https://h/api`). */
-export function joinUrl(baseUrl: string, path: string, query?: Record<string, QueryValue>): URL {
-  const base = baseUrl.replace(/\/+$/, '');
-  const url = new URL(base + (path ? '/' + path.replace(/^\/+/, '') : ''));
-  for (const [k, v] of Object.entries(query ?? {})) {
-    if (v === undefined || v === null) continue;
-    if (Array.isArray(v)) for (const item of v) url.searchParams.append(k, String(item));
-    else url.searchParams.set(k, String(v));
-  }
-  return url;
-}
-
-/** Throws a 'validation' ApiError unless `url` is HTTPS, or HTTP to a loopback host. */
-export function assertAllowedUrl(url: URL): void {
-  if (url.protocol === 'https:') return;
-  if (url.protocol === 'http:' && isLoopbackHost(url.hostname)) return;
-  if (url.protocol === 'http:') {
-    throw new ApiError(
-      'validation',
-      `Refusing to send credentials over plain HTTP to ${url.host}. Use an https:// URL in the profile (http:// is only allowed for localhost).`,
-      { url: url.toString(), code: 'INSECURE_URL' },
-    );
-  }
-  throw new ApiError('validation', `Unsupported URL scheme "${url.protocol}". Use an https:// URL.`, {
-    url: url.toString(),
-    code: 'BAD_URL',
-  });
 }
 
 type Consume<T> = (res: HttpResponse) => Promise<T>;
@@ -440,92 +383,4 @@ function isLenientCandidate(e: unknown): boolean {
   return (
     typeof code === 'string' && (code === 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH' || code.startsWith('HPE_'))
   );
-}
-
-/** The caller's signal plus an optional timeout, with a record of which one fired. */
-export class CallSignal {
-  private readonly ctl = new AbortController();
-  private timer: NodeJS.Timeout | undefined;
-  cancelled = false;
-  timedOut = false;
-  private readonly onAbort = (): void => {
-    this.cancelled = true;
-    this.ctl.abort();
-  };
-
-  constructor(
-    private readonly outer: AbortSignal | undefined,
-    readonly timeoutMs: number | undefined,
-  ) {
-    if (outer?.aborted) this.onAbort();
-    else outer?.addEventListener('abort', this.onAbort, { once: true });
-    if (timeoutMs !== undefined && timeoutMs > 0) {
-      this.timer = setTimeout(() => {
-        this.timedOut = true;
-        this.ctl.abort();
-      }, timeoutMs);
-    }
-  }
-
-  get signal(): AbortSignal {
-    return this.ctl.signal;
-  }
-
-  done(): void {
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = undefined;
-    this.outer?.removeEventListener('abort', this.onAbort);
-  }
-}
-
-async function* wrapBody(
-  body: AsyncIterable<Uint8Array>,
-  call: CallSignal,
-  ctx: { method: string; url: string; origin: string; viaProxy?: string },
-): AsyncGenerator<Uint8Array> {
-  try {
-    for await (const chunk of body) yield chunk;
-  } catch (e) {
-    throw errorFromTransport(e, { ...ctx, cancelled: call.cancelled, timedOut: call.timedOut });
-  } finally {
-    call.done();
-  }
-}
-
-async function readText(body: AsyncIterable<Uint8Array>, limit = Infinity): Promise<string> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of body) {
-    if (size < limit) {
-      chunks.push(Buffer.from(chunk));
-      size += chunk.byteLength;
-    }
-  }
-  const buf = Buffer.concat(chunks);
-  return (size > limit ? buf.subarray(0, limit) : buf).toString('utf8');
-}
-
-function lowerKeys(h: Record<string, string> | undefined): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(h ?? {})) out[k.toLowerCase()] = v;
-  return out;
-}
-
-function toHeaders(raw: Record<string, string | string[] | undefined>): Headers {
-  const h = new Headers();
-  for (const [k, v] of Object.entries(raw)) {
-    if (v === undefined) continue;
-    try {
-      if (Array.isArray(v)) for (const item of v) h.append(k, item);
-      else h.set(k, v);
-    } catch {
-      // A header Headers refuses (invalid characters): skip it.
-    }
-  }
-  return h;
-}
-
-/** For log lines built outside this file. */
-export function describeRequest(method: string, url: string): string {
-  return `${method} ${redact(safeUrl(url))}`;
 }
