@@ -1,0 +1,290 @@
+// The explorer's write actions: dbt sync (followed to its end), duplicate a workbook, connect a
+// report to a workbook, create a notification, add and remove recipients, delete an embed tenant.
+// Each asks first on a production profile and refreshes only the list it changed.
+import * as vscode from 'vscode';
+import { UserCancelled } from '../log';
+import { askNotificationDraft, type NotificationDraft } from './createNotificationFlow';
+import type { ExplorerCommandDeps } from './explorerCommands';
+import { displayName, plainText } from './labels';
+import type { Item } from './loaders';
+import type { ExplorerNode } from './nodes/types';
+import type { Prompter } from './prompter';
+import { askRecipient, recipientRemoval, type RecipientInput } from './recipientFlow';
+import {
+  ancestor,
+  asArgs,
+  asNode,
+  listFirst,
+  resolveDeploymentId,
+  resolveItem,
+  type TargetContext,
+} from './targets';
+
+export class ExplorerActions {
+  constructor(
+    private readonly deps: ExplorerCommandDeps,
+    readonly targets: TargetContext,
+  ) {}
+
+  private get prompter(): Prompter {
+    return this.targets.prompter();
+  }
+
+  /** Asks before a write when the active profile is marked production; throws UserCancelled if declined. */
+  private async confirmWrite(what: string): Promise<void> {
+    const profile = this.deps.services.profiles.active()?.profile;
+    if (!profile?.production) return;
+    const ok = await this.prompter.confirm(
+      `${what} on the production profile "${plainText(profile.name)}"?`,
+      'This profile is marked as production: the change applies to live data.',
+      'Continue',
+    );
+    if (!ok) throw new UserCancelled();
+  }
+
+  /** Re-fetches one list of a deployment if it is shown, leaving every other list alone. */
+  private refreshList(deploymentId: number, kind: 'reports' | 'workbooks' | 'notifications'): void {
+    const dep = this.deps.provider.loadedDeployments().find((d) => d.deploymentId === deploymentId);
+    if (dep) this.deps.provider.refresh(dep.list(kind));
+  }
+
+  async dbtSync(arg?: unknown) {
+    const deploymentId = await resolveDeploymentId(this.targets, arg);
+    const args = asArgs<{ branchName: string }>(arg);
+    const branch =
+      args.branchName ??
+      (await this.prompter.input({
+        title: 'Start dbt Sync',
+        prompt: 'Branch to sync (empty for the deployment’s default branch).',
+      }));
+    await this.confirmWrite(`Start a dbt sync of deployment ${deploymentId}`);
+    const client = await this.targets.client();
+    const started = await client.startDbtSync(
+      deploymentId,
+      branch.trim() ? { branchName: branch.trim() } : {},
+    );
+    this.deps.services.log.info(`dbt sync ${started.syncJobId} started on deployment ${deploymentId}`);
+    const job = await vscode.window.withProgress(
+      {
+        location: vscode.ProgressLocation.Notification,
+        title: `dbt sync of deployment ${deploymentId}`,
+        cancellable: true,
+      },
+      async (progress, token) => {
+        const abort = new AbortController();
+        const sub = token.onCancellationRequested(() => abort.abort());
+        try {
+          return await client.waitForDbtSync(deploymentId, started.syncJobId, {
+            signal: abort.signal,
+            onStatus: (s: { status?: string }) => progress.report({ message: plainText(s.status ?? '') }),
+          });
+        } finally {
+          sub.dispose();
+        }
+      },
+    );
+    const status = String((job as Item)['status'] ?? '');
+    if (status === 'FAILED') {
+      const why = plainText((job as Item)['error'] ?? (job as Item)['message'] ?? 'no reason given');
+      throw new Error(`The dbt sync ${started.syncJobId} failed: ${why}`);
+    }
+    void vscode.window.showInformationMessage(`The dbt sync of deployment ${deploymentId} completed.`);
+    return job;
+  }
+
+  async duplicateWorkbook(arg?: unknown) {
+    const { deploymentId, item } = await resolveItem(
+      this.targets,
+      arg,
+      'workbook',
+      'workbookId',
+      listFirst.workbooks,
+    );
+    const args = asArgs<{ shared: boolean }>(arg);
+    const shared =
+      args.shared ??
+      (await this.prompter.pick('Duplicate Workbook', [
+        { label: 'From my workspace', value: false },
+        { label: 'From the shared workspace', description: 'shared: true', value: true },
+      ]));
+    await this.confirmWrite(`Duplicate workbook ${displayName(item)}`);
+    const copy = await (
+      await this.targets.client()
+    ).duplicateWorkbook(deploymentId, Number(item['id']), { shared });
+    this.refreshList(deploymentId, 'workbooks');
+    void vscode.window.showInformationMessage(`Duplicated as "${displayName(copy as Item)}".`);
+    return copy;
+  }
+
+  async connectReport(arg?: unknown) {
+    const { deploymentId, item } = await resolveItem(
+      this.targets,
+      arg,
+      'report',
+      'reportId',
+      listFirst.reports,
+    );
+    const args = asArgs<{ externalWorkbookId: string; resultLocation: string; endResultCell: string }>(arg);
+    const required = (what: string) => (v: string) => (v.trim() === '' ? `Enter the ${what}.` : undefined);
+    const externalWorkbookId =
+      args.externalWorkbookId ??
+      (await this.prompter.input({
+        title: 'Connect Report to Workbook (1/3)',
+        prompt: 'The external workbook (spreadsheet) id.',
+        validate: required('external workbook id'),
+      }));
+    const resultLocation =
+      args.resultLocation ??
+      (await this.prompter.input({
+        title: 'Connect Report to Workbook (2/3)',
+        prompt: 'Where the result starts, e.g. Sheet1!A1.',
+        value: 'Sheet1!A1',
+        validate: required('result location'),
+      }));
+    const endResultCell =
+      args.endResultCell ??
+      (await this.prompter.input({
+        title: 'Connect Report to Workbook (3/3)',
+        prompt: 'The last cell of the result (optional), e.g. D20.',
+      }));
+    await this.confirmWrite(
+      `Connect report ${displayName(item)} to workbook ${plainText(externalWorkbookId)}`,
+    );
+    const updated = await (
+      await this.targets.client()
+    ).connectReportToWorkbook(deploymentId, Number(item['id']), {
+      externalWorkbookId: externalWorkbookId.trim(),
+      resultLocation: resultLocation.trim(),
+      ...(endResultCell.trim() ? { endResultCell: endResultCell.trim() } : {}),
+    });
+    this.refreshList(deploymentId, 'reports');
+    void vscode.window.showInformationMessage(
+      `Connected "${displayName(item)}" to ${plainText(externalWorkbookId)}.`,
+    );
+    return updated;
+  }
+
+  async createNotification(arg?: unknown) {
+    const deploymentId = await resolveDeploymentId(this.targets, arg);
+    const args = asArgs<NotificationDraft>(arg);
+    const draft = await askNotificationDraft(this.prompter, pickDraft(args));
+    await this.confirmWrite(`Create a notification in deployment ${deploymentId}`);
+    const created = await (
+      await this.targets.client()
+    ).createNotification(deploymentId, {
+      ...draft,
+      notificationEnabled: true,
+    } as never);
+    this.refreshList(deploymentId, 'notifications');
+    void vscode.window.showInformationMessage(`Notification ${plainText((created as Item)['id'])} created.`);
+    return created;
+  }
+
+  async addRecipient(arg?: unknown) {
+    const { deploymentId, item, node } = await resolveItem(
+      this.targets,
+      arg,
+      'notification',
+      'notificationId',
+      listFirst.notifications,
+    );
+    const given = asArgs<{ recipient: RecipientInput }>(arg).recipient;
+    const recipient = given ?? (await askRecipient(this.prompter));
+    await this.confirmWrite(`Add a recipient to notification ${plainText(item['id'])}`);
+    const result = await (
+      await this.targets.client()
+    ).addRecipients(deploymentId, Number(item['id']), [recipient as never]);
+    if (node) this.deps.provider.refresh(node);
+    return result;
+  }
+
+  async removeRecipient(arg?: unknown) {
+    const node = asNode(arg);
+    const args = asArgs<{ recipient: RecipientInput & { embedUserId?: string | number } }>(arg);
+    let deploymentId: number;
+    let notificationId: number;
+    let recipient: Item;
+    let notificationNode: ExplorerNode | undefined;
+    if (node?.kind === 'recipient' && node.data) {
+      notificationNode = ancestor(node, 'notification');
+      deploymentId = node.deploymentId!;
+      notificationId = Number(notificationNode?.data?.['id']);
+      recipient = node.data;
+    } else {
+      const target = await resolveItem(
+        this.targets,
+        arg,
+        'notification',
+        'notificationId',
+        listFirst.notifications,
+      );
+      deploymentId = target.deploymentId;
+      notificationId = Number(target.item['id']);
+      notificationNode = target.node;
+      if (args.recipient) recipient = args.recipient as Item;
+      else {
+        const client = await this.targets.client();
+        const r = await client.listRecipients(deploymentId, notificationId);
+        const items = (Array.isArray(r) ? r : r.items) as Item[];
+        if (items.length === 0) throw new Error(`Notification ${notificationId} has no recipients.`);
+        recipient = await this.prompter.pick(
+          'Remove Recipient',
+          items.map((i) => ({
+            label: plainText(
+              i['email'] ?? i['username'] ?? i['externalId'] ?? i['channelName'] ?? i['userId'],
+            ),
+            description: plainText(i['type']),
+            value: i,
+          })),
+        );
+      }
+    }
+    await this.confirmWrite(`Remove a recipient from notification ${notificationId}`);
+    const removal = recipientRemoval(recipient);
+    await (await this.targets.client()).removeRecipients(deploymentId, notificationId, [removal as never]);
+    if (notificationNode) this.deps.provider.refresh(notificationNode);
+    return removal;
+  }
+
+  async deleteEmbedTenant(arg?: unknown): Promise<boolean> {
+    const args = typeof arg === 'string' ? { name: arg } : asArgs<{ name: string; confirmed: boolean }>(arg);
+    const name =
+      args.name ??
+      (await this.prompter.input({
+        title: 'Delete Embed Tenant',
+        prompt: 'The embed tenant name, exactly (lowercase).',
+        validate: (v) => (v.trim() === '' ? 'Enter the tenant name.' : undefined),
+      }));
+    // Always modal, naming the tenant: this deletes its users, groups and content.
+    const ok = await this.prompter.confirm(
+      `Delete the embed tenant "${plainText(name)}"?`,
+      'This deletes its users, groups, memberships, attributes, policies and content. It cannot be undone.',
+      'Delete',
+    );
+    if (!ok) throw new UserCancelled();
+    await this.confirmWrite(`Delete the embed tenant "${plainText(name)}"`);
+    await (await this.targets.client()).deleteEmbedTenant(name.trim());
+    void vscode.window.showInformationMessage(`Embed tenant "${plainText(name)}" deleted.`);
+    return true;
+  }
+}
+
+function pickDraft(args: Partial<NotificationDraft>): NotificationDraft {
+  const keys: (keyof NotificationDraft)[] = [
+    'dashboardId',
+    'dashboardPublicId',
+    'scheduleType',
+    'hour',
+    'minute',
+    'dayOfWeek',
+    'dayOfMonth',
+    'customCron',
+    'timezone',
+    'notificationFormat',
+    'filters',
+    'timeGrains',
+  ];
+  const out: NotificationDraft = {};
+  for (const k of keys) if (args[k] !== undefined) (out as Record<string, unknown>)[k] = args[k];
+  return out;
+}
