@@ -280,7 +280,7 @@ export function seedPlatform(seed = 42, notificationsInFirstDeployment = 230): P
           externalId: `ext-${i % 10}`,
           email: null,
         });
-      if (i % 4 === 0)
+      if (i % 4 === 0 && u !== 1)
         recips.push({ type: 'USER', userId: 1, email: 'admin@sandbox.example', username: 'admin' });
       if (i % 5 === 0)
         recips.push({ type: 'SLACK', channelId: `C0${1000 + (i % 7)}`, channelName: '#metrics' });

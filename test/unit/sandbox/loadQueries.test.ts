@@ -81,13 +81,26 @@ describe('sandbox /v1/load', function () {
         Number(row['orders.count']),
         where((x) => x.status === row['orders.status']),
       );
-    // A plain {"query"} body answers the single result.
+    // A plain {"query"} body gets the published V1LoadResponse shape too (results[]).
     const plain = await fetch(`${sb.urls.dataApi}/v1/load`, {
       method: 'POST',
       headers: { authorization: sb.tokens.dataApi },
       body: JSON.stringify({ query: { measures: ['orders.count'] } }),
     });
-    assert.deepEqual(((await plain.json()) as { data: unknown }).data, [{ 'orders.count': String(ROWS) }]);
+    const single = (await plain.json()) as { results: { data: unknown }[] };
+    assert.deepEqual(single.results[0]!.data, [{ 'orders.count': String(ROWS) }]);
+    // GET with the JSON query in ?query= (the official client's default) answers the same.
+    const q = encodeURIComponent(JSON.stringify({ measures: ['orders.count'] }));
+    const viaGet = await fetch(`${sb.urls.dataApi}/v1/load?query=${q}&queryType=multi`, {
+      headers: { authorization: sb.tokens.dataApi },
+    });
+    assert.equal(viaGet.status, 200);
+    const got = (await viaGet.json()) as { results: { data: unknown }[] };
+    assert.deepEqual(got.results[0]!.data, [{ 'orders.count': String(ROWS) }]);
+    const bad = await fetch(`${sb.urls.dataApi}/v1/load?query=%7Bnope`, {
+      headers: { authorization: sb.tokens.dataApi },
+    });
+    assert.equal(bad.status, 400);
   });
 
   it('computes sums, averages and distinct counts like the raw rows', async () => {
