@@ -78,6 +78,7 @@ function judgeRequest(
   req: IncomingMessage,
   raw: Buffer,
   familyHint: ApiFamily | undefined,
+  strict: boolean,
 ): { ex: Exchange; m?: Match; violations: Violation[] } {
   const url = new URL(req.url ?? '/', 'http://127.0.0.1');
   const method = (req.method ?? 'GET').toUpperCase();
@@ -110,6 +111,7 @@ function judgeRequest(
     params: m.params,
     body: body.value,
     contentType: req.headers['content-type'],
+    strict,
   });
   ex.requestErrors = body.error ? [body.error, ...r.errors] : r.errors;
   if (ex.requestErrors.length)
@@ -120,6 +122,8 @@ function judgeRequest(
 export interface ProxyOptions {
   /** Family of every request (when the target's paths do not follow the sandbox layout). */
   family?: ApiFamily;
+  /** A request body property the document does not declare is a violation (default true). */
+  strictRequests?: boolean;
 }
 
 /**
@@ -138,7 +142,7 @@ export async function startValidatingProxy(
   const server = createServer((req, res) => {
     void (async () => {
       const raw = await readBody(req);
-      const judged = judgeRequest(ref, req, raw, options.family);
+      const judged = judgeRequest(ref, req, raw, options.family, options.strictRequests ?? true);
       exchanges.push(judged.ex);
       violations.push(...judged.violations);
       const headers = { ...req.headers, host: origin.host };
@@ -218,6 +222,8 @@ export interface MockOptions {
   family?: ApiFamily;
   /** Status to answer an operation with (default: its first published 2xx). */
   statusFor?: (operation: string) => number | undefined;
+  /** A request body property the document does not declare is a violation (default true). */
+  strictRequests?: boolean;
 }
 
 export interface MockServer extends RecordingServer {
@@ -238,7 +244,7 @@ export async function startMockServer(ref: Reference, options: MockOptions = {})
   const server = createServer((req, res) => {
     void (async () => {
       const raw = await readBody(req);
-      const judged = judgeRequest(ref, req, raw, options.family);
+      const judged = judgeRequest(ref, req, raw, options.family, options.strictRequests ?? true);
       exchanges.push(judged.ex);
       violations.push(...judged.violations);
       if (!judged.m) {

@@ -7,6 +7,8 @@ import type { ApiFamily, Json, Operation } from './openapiDocs';
 export interface DocValidator {
   /** A validator for the schema at `pointer` inside the document (cached). */
   at(pointer: string): ValidateFunction;
+  /** The same, but an object property the document does not declare is an error. */
+  strictAt(pointer: string): ValidateFunction;
   /** Registers a schema written against the document (its `$ref`s resolve in it); returns its pointer. */
   addSyntheticSchema(name: string, schema: Json): string;
 }
@@ -16,16 +18,18 @@ const SYNTHETIC = 'x-contract-synthetic';
 export function createDocValidator(family: ApiFamily, root: Json): DocValidator {
   const id = `https://contract.local/${family}.json`;
   let ajv: Ajv2020 | undefined;
+  let strictAjv: Ajv2020 | undefined;
   const cache = new Map<string, ValidateFunction>();
-  const init = () => {
-    if (ajv) return ajv;
-    ajv = new Ajv2020({ strict: false, allErrors: true, validateSchema: false, validateFormats: true });
-    addFormats(ajv);
+  const make = (doc: Json) => {
+    const a = new Ajv2020({ strict: false, allErrors: true, validateSchema: false, validateFormats: true });
+    addFormats(a);
     // Formats the documents use that ajv-formats does not define are annotations only.
-    for (const f of collectFormats(root)) if (!ajv.formats[f]) ajv.addFormat(f, true);
-    ajv.addSchema({ ...root, $id: id }, id);
-    return ajv;
+    for (const f of collectFormats(root)) if (!a.formats[f]) a.addFormat(f, true);
+    a.addSchema({ ...doc, $id: id }, id);
+    return a;
   };
+  const init = () => (ajv ??= make(root));
+  const initStrict = () => (strictAjv ??= make(closeObjects(root, false)));
   return {
     at(pointer) {
       let v = cache.get(pointer);
@@ -35,12 +39,36 @@ export function createDocValidator(family: ApiFamily, root: Json): DocValidator 
       }
       return v;
     },
+    strictAt(pointer) {
+      let v = cache.get(`strict:${pointer}`);
+      if (!v) {
+        v = initStrict().compile({ $ref: `${id}#${pointer}` });
+        cache.set(`strict:${pointer}`, v);
+      }
+      return v;
+    },
     addSyntheticSchema(name, schema) {
       if (ajv) throw new Error('synthetic schemas must be added before the first validation');
       root[SYNTHETIC] = { ...(root[SYNTHETIC] ?? {}), [name]: schema };
       return `/${SYNTHETIC}/${name.replace(/~/g, '~0').replace(/\//g, '~1')}`;
     },
   };
+}
+
+/**
+ * A copy where every object schema with declared properties refuses undeclared ones
+ * (`unevaluatedProperties: false`), except where the document says otherwise and inside `allOf`
+ * (whose members each see only their own properties).
+ */
+function closeObjects(node: Json, inAllOf: boolean): Json {
+  if (Array.isArray(node)) return node.map((n) => closeObjects(n, inAllOf));
+  if (!node || typeof node !== 'object') return node;
+  const out: Json = {};
+  for (const [k, v] of Object.entries(node)) out[k] = closeObjects(v, k === 'allOf');
+  if (node.properties && typeof node.properties === 'object' && !inAllOf)
+    if (node.additionalProperties === undefined && node.unevaluatedProperties === undefined)
+      out.unevaluatedProperties = false;
+  return out;
 }
 
 function collectFormats(node: Json, out = new Set<string>()): Set<string> {
@@ -67,6 +95,8 @@ export interface RequestParts {
   params?: Record<string, string>;
   /** The request's content type when it has a body. */
   contentType?: string;
+  /** A body property the document does not declare is an error (what a careful client sends). */
+  strict?: boolean;
 }
 
 const show = (v: unknown) => {
@@ -86,7 +116,9 @@ export function formatErrors(where: string, errors: ErrorObject[] | null | undef
         ? ` ${show((e.params as { allowedValues?: unknown }).allowedValues)}`
         : e.keyword === 'additionalProperties'
           ? ` (${(e.params as { additionalProperty?: string }).additionalProperty})`
-          : '';
+          : e.keyword === 'unevaluatedProperties'
+            ? ` (${(e.params as { unevaluatedProperty?: string }).unevaluatedProperty}: not declared)`
+            : '';
     const line = `${where}${e.instancePath || ''}: ${e.message ?? e.keyword}${extra} [${e.schemaPath}]`;
     if (!seen.has(line)) out.push(line);
     seen.add(line);
@@ -167,7 +199,8 @@ export function validateRequest(op: Operation, parts: RequestParts): ValidationR
         `body: content type ${parts.contentType}, the document declares ${Object.keys(rb.content ?? {}).join(', ')}`,
       );
     if (rb.content?.['application/json']?.schema) {
-      const validate = v.at(`${op.pointer}/requestBody/content/application~1json/schema`);
+      const pointer = `${op.pointer}/requestBody/content/application~1json/schema`;
+      const validate = parts.strict ? v.strictAt(pointer) : v.at(pointer);
       if (!validate(parts.body)) errors.push(...formatErrors('body', validate.errors));
     }
   }

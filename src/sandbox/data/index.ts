@@ -22,8 +22,10 @@ export interface DataDeps {
   batchRows?: number;
 }
 
-// Exactly the fields the published document declares for POST /v1/cubesql.
-const CUBESQL_KEYS = new Set(['query', 'timezone', 'cache']);
+// The fields the published document declares for POST /v1/cubesql, plus throwContinueWait: the
+// document does not declare it, but the official client (@cubejs-client/core) sends it with every
+// cubeSql call, so the service accepts it. Anything else is refused.
+const CUBESQL_KEYS = new Set(['query', 'timezone', 'cache', 'throwContinueWait']);
 
 /** Slow queries remember when they started, keyed by the request-id prefix (or the query). */
 class SlowQueries {
@@ -159,6 +161,7 @@ export function registerDataRoutes(router: Router, deps: DataDeps): void {
     const isSlow =
       /MEASURE\s*\(\s*(?:orders\.)?slow_count\s*\)/i.test(sql) || /\/\*\s*slow\s*\*\//i.test(sql);
     if (isSlow && slow.pending(slowKey(ctx, body), deps.continueWaitMs)) {
+      if (body.throwContinueWait === true) return ctx.ndjson([{ error: 'Continue wait' }]);
       await new Promise((r) => setTimeout(r, deps.continueWaitMs));
       slow.pending(slowKey(ctx, body), 0);
     }

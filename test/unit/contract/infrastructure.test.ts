@@ -81,6 +81,17 @@ describe('contract infrastructure (published documents)', function () {
     );
     const sql = ref.match('data', 'POST', '/cubejs-api/v1/cubesql')!;
     assert.match(validateRequest(sql.op, {}).errors.join(), /required but missing/);
+    // An undeclared body field is legal JSON Schema, and an error in strict mode.
+    const extra = { query: 'SELECT 1', throwContinueWait: true };
+    assert.deepEqual(validateRequest(sql.op, { body: extra }).errors, []);
+    assert.match(
+      validateRequest(sql.op, { body: extra, strict: true }).errors.join(),
+      /throwContinueWait: not declared/,
+    );
+    assert.deepEqual(
+      validateRequest(sql.op, { body: { query: 'SELECT 1', cache: 'no-cache' }, strict: true }).errors,
+      [],
+    );
     const load = ref.match('data', 'GET', '/cubejs-api/v1/load')!;
     assert.deepEqual(
       validateRequest(load.op, {
@@ -128,10 +139,8 @@ describe('contract infrastructure (published documents)', function () {
     const keys: [string, string][] = [
       ['platform', 'GET /api/v1/deployments'],
       ['platform', 'GET /api/v1/deployments/{deploymentId}/environments'],
-      ['platform', 'GET /api/v1/deployments/{deploymentId}/reports'],
       ['platform', 'GET /api/v1/deployments/{deploymentId}/notifications'],
       ['platform', 'GET /api/v1/deployments/{deploymentId}/notifications/{id}/recipients'],
-      ['platform', 'POST /api/v1/deployments/{deploymentId}/workbooks/{workbookId}/publish'],
       ['scim', 'GET /scim/v2/Users'],
       ['data', 'GET /v1/meta'],
       ['data', 'POST /v1/cubesql'],

@@ -188,7 +188,7 @@ function calls(sb: SandboxHandle): Call[] {
       method: 'POST',
       path: '/cubejs-api/v1/cubesql',
       auth: 'data',
-      body: { query: 'SELECT 1', throwContinueWait: true },
+      body: { query: 'SELECT 1', bogus: true },
       status: 400,
     },
     {
