@@ -3,7 +3,7 @@
 // do not list).
 import * as assert from 'node:assert/strict';
 import { startMockServer, startValidatingProxy } from '../../contract/contractServers';
-import { requireReference, type Reference } from '../../contract/openapiDocs';
+import { SKIP_MESSAGE, loadReference, requireReference, type Reference } from '../../contract/openapiDocs';
 import {
   EXTRA_PROPERTY,
   UNKNOWN_ENUM_VALUE,
@@ -229,5 +229,12 @@ describe('contract infrastructure (published documents)', function () {
       await proxy.close();
       await mock.close();
     }
+  });
+});
+
+describe('contract infrastructure without the documents', () => {
+  it('loadReference answers undefined for a missing folder (suites then skip with a clear message)', () => {
+    assert.equal(loadReference('/nonexistent/shared/reference'), undefined);
+    assert.equal(SKIP_MESSAGE, 'skipped: ../shared/reference not found');
   });
 });
