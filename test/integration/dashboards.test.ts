@@ -94,8 +94,8 @@ describe('dashboards as code', function () {
     const last = after[after.length - 1]!;
     assert.equal(last.title, newTitle);
     assert.equal(last.versionNumber, result.versionNumber);
-    assert.ok(result.versionNumber > (before[before.length - 1]?.versionNumber ?? 0));
-    assert.equal(result.config?.title, newTitle);
+    assert.ok((result.versionNumber ?? 0) > (before[before.length - 1]?.versionNumber ?? 0));
+    assert.equal((result.config as { title?: unknown } | null | undefined)?.title, newTitle);
 
     const history = (await vscode.commands.executeCommand('dashboardPlatform.dashboards.showHistory', {
       uri: file,
