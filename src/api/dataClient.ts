@@ -246,6 +246,8 @@ export class DataClient {
           action: 'The SQL query',
         });
         let lines = 0;
+        /** Object lines of any shape (a line of an unknown shape is skipped, not an empty answer). */
+        let seen = 0;
         let continueWait = false;
         try {
           for await (const { value, line } of ndjsonLines(res.body, {
@@ -257,20 +259,10 @@ export class DataClient {
                 requestId: res.requestId,
               });
             }
-            if (value.data !== undefined) {
-              if (!Array.isArray(value.data)) {
-                throw new ApiError(
-                  'protocol',
-                  `Line ${line} of the SQL result has a "data" field that is not an array.`,
-                  {
-                    line,
-                    requestId: res.requestId,
-                  },
-                );
-              }
-              lines++;
-              yield { type: 'rows', rows: value.data as unknown[][] };
-            } else if (value.schema !== undefined) {
+            seen++;
+            // One line may carry the schema and a batch together (the documents publish one
+            // object with schema, lastRefreshTime and data): schema first, then the rows.
+            if (value.schema !== undefined) {
               const parsed = CubeSqlSchemaLineSchema.safeParse(value);
               if (!parsed.success)
                 throw zodProtocolError(parsed.error, `line ${line} of POST /v1/cubesql`, res.requestId);
@@ -280,7 +272,19 @@ export class DataClient {
                 schema: parsed.data.schema,
                 lastRefreshTime: parsed.data.lastRefreshTime,
               };
-            } else if (typeof value.error === 'string') {
+            }
+            if (value.data !== undefined) {
+              if (!Array.isArray(value.data)) {
+                throw new ApiError(
+                  'protocol',
+                  `Line ${line} of the SQL result has a "data" field that is not an array.`,
+                  { line, requestId: res.requestId },
+                );
+              }
+              lines++;
+              yield { type: 'rows', rows: value.data as unknown[][] };
+            }
+            if (value.schema === undefined && value.data === undefined && typeof value.error === 'string') {
               if (value.error === CONTINUE_WAIT && lines === 0) {
                 continueWait = true;
                 break;
@@ -298,7 +302,7 @@ export class DataClient {
           throw e;
         }
         if (!continueWait) {
-          if (lines === 0) {
+          if (seen === 0) {
             throw new ApiError('protocol', 'The SQL query returned an empty response. Try again.', {
               requestId: res.requestId,
             });

@@ -28,7 +28,7 @@ export const EnvVarSchema = z.looseObject({ name: z.string() });
 export const MintTokenInputSchema = z.strictObject({
   expiresIn: z.number().int().min(60).max(86400).optional(),
 });
-export const MintTokenResponseSchema = z.looseObject({ cubeApiToken: z.string().min(1) });
+export const MintTokenResponseSchema = z.looseObject({ cubeApiToken: z.string() });
 
 const DATA_API_BASE_PATH = '/cubejs-api';
 

@@ -41,7 +41,11 @@ export const ChatRequestSchema = z.looseObject({
 export type ChatRequest = z.infer<typeof ChatRequestSchema>;
 
 export const ToolCallWireSchema = z.looseObject({
-  name: z.string(),
+  // Published as optional: a call without a name is shown as a generic tool.
+  name: z
+    .string()
+    .optional()
+    .transform((v) => v ?? 'tool'),
   input: z.string().optional(),
   result: z.string().optional(),
 });

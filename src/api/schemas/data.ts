@@ -223,8 +223,15 @@ export const CubeSqlColumnSchema = z.looseObject({
 });
 export type CubeSqlColumn = z.infer<typeof CubeSqlColumnSchema>;
 
+// Columns as published: name and column_type optional; an unnamed column gets its position.
+const CubeSqlColumnsSchema = z
+  .array(z.looseObject({ name: z.string().optional(), column_type: z.string().optional() }))
+  .transform((cols) =>
+    cols.map((c, i) => ({ ...c, name: c.name ?? `column ${i + 1}`, column_type: c.column_type ?? '' })),
+  );
+
 export const CubeSqlSchemaLineSchema = z.looseObject({
-  schema: z.array(CubeSqlColumnSchema),
+  schema: CubeSqlColumnsSchema,
   lastRefreshTime: z.string().optional(),
 });
 
