@@ -1,6 +1,7 @@
 // How each kind of server object looks in the tree: label, description, icon, tooltip and the
 // contextValue its menus key on. Every server string goes through labels.ts.
 import * as vscode from 'vscode';
+import { publishedDashboardOf } from '../../api/platform/workspace';
 import { displayName, plainText, tooltipLines } from '../labels';
 import type { Item } from '../loaders';
 
@@ -97,14 +98,12 @@ export function reportLook(r: Item): Look {
 }
 
 export function workbookLook(w: Item): Look {
-  const published = w['dashboardPublished'] ?? w['publishedDashboard'];
+  const published = publishedDashboardOf(w);
   return {
     label: displayName(w),
-    ...(published ? { description: 'published' } : {}),
+    ...(published || w['dashboardPublished'] ? { description: 'published' } : {}),
     icon: new vscode.ThemeIcon('notebook'),
-    contextValue: (published as { publicId?: unknown } | null)?.publicId
-      ? 'dp.workbook.public'
-      : 'dp.workbook',
+    contextValue: published?.['publicId'] ? 'dp.workbook.public' : 'dp.workbook',
     tooltip: safeTooltip(
       tooltipLines(displayName(w), [
         ['id', w['id']],
