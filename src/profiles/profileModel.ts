@@ -238,6 +238,7 @@ export function jwtExpiry(token: string): number | undefined {
 export function defaultExternalId(userName: string, machineId: string): string {
   const user = userName
     .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
     .toLowerCase()
     .replace(/[^a-z0-9]+/g, '-')
     .replace(/^-+|-+$/g, '');
