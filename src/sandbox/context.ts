@@ -15,6 +15,7 @@ export interface ContextInit {
   credential: string | undefined;
   requestId: string;
   fault: FaultRule | undefined;
+  deploymentId?: number;
 }
 
 const sleep = (ms: number, signal?: AbortSignal) =>
@@ -38,6 +39,7 @@ export class SandboxContext implements RequestContext {
   readonly body: unknown;
   readonly credential: string | undefined;
   readonly requestId: string;
+  readonly deploymentId?: number;
   private readonly fault: FaultRule | undefined;
   private readonly abort = new AbortController();
 
@@ -52,6 +54,7 @@ export class SandboxContext implements RequestContext {
     this.credential = init.credential;
     this.requestId = init.requestId;
     this.fault = init.fault;
+    this.deploymentId = init.deploymentId;
     init.res.on('close', () => {
       if (!init.res.writableFinished) this.abort.abort();
     });

@@ -21,6 +21,8 @@ export interface RequestContext {
   readonly credential: string | undefined;
   /** Request id from `x-request-id` (or a generated one). */
   readonly requestId: string;
+  /** Data API: the deployment whose data answers (its own host, or the token's claim on the shared host). */
+  readonly deploymentId?: number;
   /** A JSON response (applies the active faults: latency, status override, reset). */
   json(status: number, body: unknown, headers?: Record<string, string>): Promise<void>;
   /** A 204 response. */
@@ -52,6 +54,15 @@ export class Router {
   add(family: Family, method: Method, pattern: string, handler: Handler): this {
     this.routes.push({ family, method, segments: split(pattern), handler });
     return this;
+  }
+
+  /** Every route as `family METHOD /pattern` (contract tests check each is published and exercised). */
+  list(): { family: Family; method: Method; pattern: string }[] {
+    return this.routes.map((r) => ({
+      family: r.family,
+      method: r.method,
+      pattern: `/${r.segments.join('/')}`,
+    }));
   }
 
   /** Finds the handler for a family-relative path; `undefined` when no route matches. */

@@ -2,10 +2,11 @@
 // service's wire formats, with seeded sample data, a real SQL engine and fault injection.
 // Used by the Sandbox profile, `npm run demo`, the tests, the benchmarks and `npm run sandbox`.
 import { createHash } from 'node:crypto';
-import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
 import type { ApiLogger } from '../api/log';
 import { registerAiRoutes } from './ai';
-import { createDataEngine, registerDataRoutes } from './data';
+import { createDataEngine, registerDataRoutes, type DataEngine } from './data';
 import { FaultController, type FaultRule } from './faults';
 import { Router } from './http';
 import { signJwt } from './jwt';
@@ -38,10 +39,20 @@ export interface SandboxOptions {
 
 export interface SandboxHandle {
   port: number;
-  urls: { platform: string; dataApi: string; ai: { name: string; url: string }[]; control: string };
+  urls: {
+    platform: string;
+    /** The shared Data API (answers from the deployment in the token; deployment 1 by default). */
+    dataApi: string;
+    ai: { name: string; url: string }[];
+    control: string;
+    /** Each deployment's own Data API host: `deploymentUrl` is its origin, the Data API at /cubejs-api. */
+    deployments: { id: number; deploymentUrl: string; dataApi: string }[];
+  };
   tokens: SandboxTokens;
   faults: FaultController;
   state: SandboxState;
+  /** Every route the sandbox serves (`family METHOD /pattern`), for contract tests. */
+  routes(): { family: string; method: string; pattern: string }[];
   close(): Promise<void>;
 }
 
@@ -68,51 +79,74 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<SandboxHa
   const state = createSandboxState();
   const faults = new FaultController(opts.faults ?? []);
   const router = new Router();
-  const engine = await createDataEngine({ rows: opts.rows ?? 20_000, seed });
+  const rows = opts.rows ?? 20_000;
+  const engine = await createDataEngine({ rows, seed });
+  // Other deployments get their own (smaller) data, made on first use.
+  const engines = new Map<number, Promise<DataEngine>>([[1, Promise.resolve(engine)]]);
+  const engineFor = (id: number) => {
+    let e = engines.get(id);
+    if (!e)
+      engines.set(id, (e = createDataEngine({ rows: Math.max(100, Math.round(rows / 4)), seed: seed + id })));
+    return e;
+  };
+  const platformData = seedPlatform(seed, opts.notifications ?? 230);
   registerPlatformRoutes(router, {
-    data: seedPlatform(seed, opts.notifications ?? 230),
+    data: platformData,
     state,
     tokens: tok,
     jwtSecret,
     dbtStepMs: opts.dbtStepMs,
   });
-  registerDataRoutes(router, { engine, continueWaitMs: opts.continueWaitMs ?? 1500, state });
+  registerDataRoutes(router, { engineFor, continueWaitMs: opts.continueWaitMs ?? 1500, state });
   registerAiRoutes(router, { engine, state, eventDelayMs: opts.aiEventDelayMs });
 
   const info: { value?: unknown } = {};
-  const { server, sockets } = createSandboxServer({
-    router,
-    faults,
-    state,
-    tokens: tok,
-    jwtSecret,
-    info: () => info.value,
-  });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(opts.port ?? 0, '127.0.0.1', () => resolve());
-  });
-  const port = (server.address() as AddressInfo).port;
+  const serverDeps = { router, faults, state, tokens: tok, jwtSecret, info: () => info.value };
+  const main = createSandboxServer(serverDeps);
+  const listen = (server: Server, port: number) =>
+    new Promise<number>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(port, '127.0.0.1', () => resolve((server.address() as AddressInfo).port));
+    });
+  const port = await listen(main.server, opts.port ?? 0);
   const base = `http://127.0.0.1:${port}`;
+  // Each deployment's Data API listens on its own loopback port, like the live service's
+  // per-deployment hosts; the deployment's deploymentUrl is that origin.
+  const hosts: ReturnType<typeof createSandboxServer>[] = [];
+  for (const dep of platformData.deployments) {
+    const h = createSandboxServer({ ...serverDeps, deploymentHost: dep.id });
+    const p = await listen(h.server, 0);
+    dep.deploymentUrl = `http://127.0.0.1:${p}`;
+    hosts.push(h);
+  }
   const urls = {
     platform: `${base}/api`,
     dataApi: `${base}/cubejs-api`,
     ai: AGENTS.map((a) => ({ name: a.name, url: `${base}/ai/api/v1/public/sandbox/agents/${a.id}` })),
     control: `${base}/__sandbox`,
+    deployments: platformData.deployments.map((d) => ({
+      id: d.id,
+      deploymentUrl: String(d.deploymentUrl),
+      dataApi: `${String(d.deploymentUrl)}/cubejs-api`,
+    })),
   };
   info.value = { urls, tokens: tok, rows: engine.rows };
   opts.logger?.info(`Sandbox listening on ${base} (${engine.rows} orders)`);
+  const closeServer = ({ server, sockets }: { server: Server; sockets: Set<Socket> }) =>
+    new Promise<void>((resolve) => {
+      for (const s of sockets) s.destroy();
+      server.close(() => resolve());
+    });
   return {
     port,
     urls,
     tokens: tok,
     faults,
     state,
-    close: () =>
-      new Promise<void>((resolve) => {
-        for (const s of sockets) s.destroy();
-        server.close(() => resolve());
-        engine.db.close();
-      }),
+    routes: () => router.list(),
+    close: async () => {
+      await Promise.all([main, ...hosts].map(closeServer));
+      for (const e of engines.values()) (await e).db.close();
+    },
   };
 }

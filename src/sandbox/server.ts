@@ -23,7 +23,11 @@ export interface ServerDeps {
   tokens: SandboxTokens;
   jwtSecret: string;
   info: () => unknown;
-  /** Extra platform tokens (e.g. minted) are not needed: platform tokens are fixed per start. */
+  /**
+   * Set on a deployment's own Data API host: only `/cubejs-api` is served, from that deployment's
+   * data, and only Data API tokens minted for it are accepted.
+   */
+  deploymentHost?: number;
 }
 
 const METHODS = new Set(['GET', 'POST', 'PUT', 'PATCH', 'DELETE']);
@@ -60,7 +64,7 @@ function authenticate(
   fam: Family,
   header: string | undefined,
   deps: ServerDeps,
-): { credential?: string; error?: [number, string] } {
+): { credential?: string; deploymentId?: number; error?: [number, string] } {
   if (fam === 'control') return {};
   if (fam === 'platform') {
     const m = /^Bearer (.+)$/.exec(header ?? '');
@@ -74,8 +78,17 @@ function authenticate(
   }
   if (fam === 'data') {
     if (!header) return { error: [403, "Authorization header isn't set"] };
-    if (!verifyJwt(header, deps.jwtSecret)) return { error: [403, 'Invalid token'] };
-    return { credential: header };
+    const payload = verifyJwt(header, deps.jwtSecret);
+    if (!payload) return { error: [403, 'Invalid token'] };
+    const claimed = typeof payload.deploymentId === 'number' ? payload.deploymentId : 1;
+    if (deps.deploymentHost !== undefined && claimed !== deps.deploymentHost)
+      return {
+        error: [
+          403,
+          `Invalid token: it was minted for deployment ${claimed}, this host serves deployment ${deps.deploymentHost}.`,
+        ],
+      };
+    return { credential: header, deploymentId: deps.deploymentHost ?? claimed };
   }
   const m = /^Api-Key (.+)$/.exec(header ?? '');
   if (!m)
@@ -117,6 +130,13 @@ async function handle(req: IncomingMessage, res: ServerResponse, deps: ServerDep
       },
       requestId,
     );
+  if (deps.deploymentHost !== undefined && target.family !== 'data')
+    return send(
+      res,
+      404,
+      { error: `This host serves the Data API of deployment ${deps.deploymentHost} only (/cubejs-api).` },
+      requestId,
+    );
   if (target.family === 'control') return control(target.path, method, raw, res, deps, requestId);
   if (!METHODS.has(method)) return send(res, 405, { error: `Method ${method} not allowed.` }, requestId);
 
@@ -146,6 +166,7 @@ async function handle(req: IncomingMessage, res: ServerResponse, deps: ServerDep
     credential: auth.credential,
     requestId,
     fault: deps.faults.take(target.family, method, target.path),
+    deploymentId: auth.deploymentId,
   });
   if (await ctx.preflight()) return;
   const match = deps.router.match(target.family, method, target.path);

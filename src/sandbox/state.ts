@@ -18,6 +18,8 @@ export interface SandboxState {
   /** dbt sync jobs by id. */
   dbtJobs: Record<string, { deploymentId: number; branchName: string; startedAt: number }>;
   deletedEmbedTenants: string[];
+  /** Data API requests by deployment and host (which deployment's host answered a query). */
+  dataQueries: { deploymentId: number; host: string; method: string; path: string; at: string }[];
 }
 
 export function createSandboxState(): SandboxState {
@@ -28,5 +30,6 @@ export function createSandboxState(): SandboxState {
     createdNotifications: [],
     dbtJobs: {},
     deletedEmbedTenants: [],
+    dataQueries: [],
   };
 }

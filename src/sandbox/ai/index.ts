@@ -42,6 +42,14 @@ export function registerAiRoutes(router: Router, deps: AiDeps): void {
         'sessionSettings.externalId is required with Api-Key authentication (or sessionSettings.internalId).',
       );
     }
+    const extra = settings as Record<string, unknown>;
+    if (settings?.internalId !== undefined)
+      for (const f of ['groups', 'securityContext', 'userAttributes'])
+        if (extra[f] !== undefined)
+          return ctx.error(
+            400,
+            `sessionSettings.${f} is not allowed together with sessionSettings.internalId.`,
+          );
     if (
       body.messageId !== undefined &&
       (typeof body.messageId !== 'string' || !MESSAGE_ID.test(body.messageId))
@@ -102,10 +110,12 @@ export function registerAiRoutes(router: Router, deps: AiDeps): void {
       sessionSettings?: { externalId?: unknown; internalId?: unknown };
     };
     if (typeof body.chatId !== 'string' || !body.chatId) return ctx.error(400, 'chatId is required.');
+    // The documents publish 403 and 404 without a body: the status alone says what happened.
+    const bare = (status: number) => void ctx.res.writeHead(status, { 'x-request-id': ctx.requestId }).end();
     const chat = chats.get(body.chatId);
-    if (!chat) return ctx.error(404, `Chat ${body.chatId} not found.`);
+    if (!chat) return bare(404);
     const owner = body.sessionSettings?.externalId ?? body.sessionSettings?.internalId;
-    if (chat.owner !== owner) return ctx.error(403, 'Only the owner of a chat can abort it.');
+    if (chat.owner !== owner) return bare(403);
     deps.state.aiAborts.push({ chatId: chat.id, at: new Date().toISOString() });
     chat.run?.controller.abort();
     await ctx.noContent();

@@ -13,7 +13,8 @@ import { CUBES, meta } from './model';
 export { createDataEngine, type DataEngine } from './engine';
 
 export interface DataDeps {
-  engine: DataEngine;
+  /** The engine of a deployment (each deployment has its own data). */
+  engineFor: (deploymentId: number) => Promise<DataEngine>;
   /** How long a slow query keeps answering "Continue wait". */
   continueWaitMs: number;
   state: SandboxState;
@@ -21,7 +22,8 @@ export interface DataDeps {
   batchRows?: number;
 }
 
-const CUBESQL_KEYS = new Set(['query', 'timezone', 'cache', 'throwContinueWait']);
+// Exactly the fields the published document declares for POST /v1/cubesql.
+const CUBESQL_KEYS = new Set(['query', 'timezone', 'cache']);
 
 /** Slow queries remember when they started, keyed by the request-id prefix (or the query). */
 class SlowQueries {
@@ -79,32 +81,61 @@ export function registerDataRoutes(router: Router, deps: DataDeps): void {
   const slow = new SlowQueries();
   const batchRows = deps.batchRows ?? 1000;
 
-  router.add('data', 'GET', '/v1/meta', (ctx) => ctx.json(200, meta(ctx.query.has('extended'))));
+  const record = (ctx: RequestContext) =>
+    deps.state.dataQueries.push({
+      deploymentId: ctx.deploymentId ?? 1,
+      host: ctx.req.headers.host ?? '',
+      method: ctx.method,
+      path: ctx.path,
+      at: new Date().toISOString(),
+    });
+  const engineOf = (ctx: RequestContext) => deps.engineFor(ctx.deploymentId ?? 1);
 
-  router.add('data', 'POST', '/v1/load', async (ctx) => {
-    const body = (ctx.body ?? {}) as { query?: unknown; queryType?: unknown };
+  router.add('data', 'GET', '/v1/meta', async (ctx) => {
+    record(ctx);
+    await ctx.json(200, meta(ctx.query.has('extended')));
+  });
+
+  // POST with the query in the body, or GET with it JSON-encoded in ?query= (the official client's
+  // default for short queries). Always answered in the published V1LoadResponse shape.
+  const load = async (ctx: RequestContext, body: { query?: unknown; queryType?: unknown }) => {
+    record(ctx);
+    const engine = await engineOf(ctx);
     const queries = Array.isArray(body.query) ? body.query : [body.query];
     try {
-      const compiled = queries.map((q) => compileLoad(q as LoadQuery, deps.engine));
+      const compiled = queries.map((q) => compileLoad(q as LoadQuery, engine));
       if (compiled.some((c) => c.slow) && slow.pending(slowKey(ctx, body), deps.continueWaitMs)) {
         return ctx.json(200, { error: 'Continue wait' });
       }
-      const results = compiled.map((c, i) => runLoad(queries[i] as LoadQuery, c, deps.engine));
-      if (body.queryType === 'multi') {
-        await ctx.json(200, {
-          queryType: 'regularQuery',
-          results,
-          pivotQuery: queries[0],
-          slowQuery: results.some((r) => r.slowQuery),
-        });
-      } else {
-        await ctx.json(200, results[0]);
-      }
+      const results = compiled.map((c, i) => runLoad(queries[i] as LoadQuery, c, engine));
+      await ctx.json(200, {
+        queryType: 'regularQuery',
+        results,
+        pivotQuery: queries[0],
+        slowQuery: results.some((r) => r.slowQuery),
+      });
     } catch (e) {
       if (e instanceof UserError)
         return ctx.json(400, { type: 'UserError', error: e.message, requestId: ctx.requestId });
       throw e;
     }
+  };
+  router.add('data', 'POST', '/v1/load', (ctx) => load(ctx, (ctx.body ?? {}) as { query?: unknown }));
+  router.add('data', 'GET', '/v1/load', async (ctx) => {
+    const text = ctx.query.get('query');
+    let query: unknown;
+    try {
+      query = text === null ? undefined : JSON.parse(text);
+    } catch {
+      return ctx.json(400, {
+        type: 'UserError',
+        error: 'query is not valid JSON.',
+        requestId: ctx.requestId,
+      });
+    }
+    if (query === undefined)
+      return ctx.json(400, { type: 'UserError', error: 'Query param is required', requestId: ctx.requestId });
+    await load(ctx, { query, queryType: ctx.query.get('queryType') ?? undefined });
   });
 
   router.add('data', 'POST', '/v1/cubesql', async (ctx) => {
@@ -122,17 +153,18 @@ export function registerDataRoutes(router: Router, deps: DataDeps): void {
         error: 'query must be a SQL string.',
         requestId: ctx.requestId,
       });
+    record(ctx);
+    const engine = await engineOf(ctx);
     const sql = body.query;
     const isSlow =
       /MEASURE\s*\(\s*(?:orders\.)?slow_count\s*\)/i.test(sql) || /\/\*\s*slow\s*\*\//i.test(sql);
     if (isSlow && slow.pending(slowKey(ctx, body), deps.continueWaitMs)) {
-      if (body.throwContinueWait === true) return ctx.ndjson([{ error: 'Continue wait' }]);
       await new Promise((r) => setTimeout(r, deps.continueWaitMs));
       slow.pending(slowKey(ctx, body), 0);
     }
     let stmt: Statement;
     try {
-      stmt = deps.engine.prepare(rewriteMeasures(sql));
+      stmt = engine.prepare(rewriteMeasures(sql));
     } catch (e) {
       const message = e instanceof Error ? e.message : String(e);
       return ctx.json(400, {

@@ -1,30 +1,24 @@
 // Deployments and what they hold: environments, env variables, folders, reports, workbooks, and
 // publishing a workbook's dashboard (a new version each time).
-import { PublishDashboardInputSchema } from '../../api/schemas/platform';
 import type { RequestContext, Router } from '../http';
-import { page, withDeployment as guard, type PlatformDeps } from './common';
-import type { Row } from './seed';
+import { page, publicView, withDeployment as guard, type PlatformDeps } from './common';
+import { publicIdOf, type Row } from './seed';
 
 export function registerCatalogRoutes(router: Router, deps: PlatformDeps): void {
   const d = deps.data;
   const withDeployment = guard(deps);
-  const listOf = (
-    get: (dep: Row) => Row[],
-    key: string,
-    extra?: (p: NonNullable<Awaited<ReturnType<typeof page>>>) => Record<string, unknown>,
-  ) =>
-    withDeployment(async (ctx, dep) => {
-      const p = await page(ctx, get(dep), `${key}:${dep.id}`);
-      if (p) await ctx.json(200, { items: p.items, pageInfo: p.pageInfo, ...(extra ? extra(p) : {}) });
-    });
-  const pagination = (p: { offset: number; first: number; total: number }) => ({
-    pagination: { offset: p.offset, limit: p.first, total: p.total },
-  });
-  const deprecated = (p: { items: unknown[]; total: number }) => ({ data: p.items, count: p.total });
+  type Paged = NonNullable<Awaited<ReturnType<typeof page>>>;
+  // Every list carries `items` + `pageInfo` and, where the documents still require them, the
+  // deprecated `data` (the same items) and `count`.
+  const body = (p: Paged, extra: Record<string, unknown> = {}) => {
+    const items = (p.items as Record<string, unknown>[]).map(publicView);
+    return { items, pageInfo: p.pageInfo, data: items, ...extra };
+  };
+  const pagination = (p: Paged) => ({ offset: p.offset, limit: p.first, total: p.total });
 
   router.add('platform', 'GET', '/v1/deployments', async (ctx) => {
     const p = await page(ctx, d.deployments, 'deployments');
-    if (p) await ctx.json(200, { items: p.items, pageInfo: p.pageInfo, ...pagination(p) });
+    if (p) await ctx.json(200, body(p, { count: p.total, totalCount: p.total, pagination: pagination(p) }));
   });
   router.add(
     'platform',
@@ -36,13 +30,23 @@ export function registerCatalogRoutes(router: Router, deps: PlatformDeps): void 
     'platform',
     'GET',
     '/v1/deployments/:deploymentId/environments',
-    listOf((dep) => d.environments.get(dep.id) ?? [], 'environments', pagination),
+    withDeployment(async (ctx, dep) => {
+      const type = ctx.query.get('type');
+      if (type && !['production', 'staging', 'development'].includes(type))
+        return ctx.error(400, `type must be production, staging or development (got ${type}).`);
+      const rows = (d.environments.get(dep.id) ?? []).filter((e) => !type || e.type === type);
+      const p = await page(ctx, rows, `environments:${dep.id}:${type ?? ''}`);
+      if (p) await ctx.json(200, body(p, { pagination: pagination(p) }));
+    }),
   );
   router.add(
     'platform',
     'GET',
     '/v1/deployments/:deploymentId/env-vars',
-    listOf((dep) => d.envVars.get(dep.id) ?? [], 'envVars'),
+    withDeployment(async (ctx, dep) => {
+      const p = await page(ctx, d.envVars.get(dep.id) ?? [], `envVars:${dep.id}`);
+      if (p) await ctx.json(200, body(p));
+    }),
   );
   router.add(
     'platform',
@@ -54,7 +58,7 @@ export function registerCatalogRoutes(router: Router, deps: PlatformDeps): void 
         parent ? f.parentId === Number(parent) : true,
       );
       const p = await page(ctx, rows, `folders:${dep.id}:${parent ?? ''}`);
-      if (p) await ctx.json(200, { items: p.items, pageInfo: p.pageInfo, ...deprecated(p) });
+      if (p) await ctx.json(200, body(p, { count: p.total }));
     }),
   );
 
@@ -70,11 +74,13 @@ export function registerCatalogRoutes(router: Router, deps: PlatformDeps): void 
           `sortBy must be one of name, createdAt, updatedAt, lastViewedAt (got ${sortBy}).`,
         );
       }
+      const direction = ctx.query.get('sortDirection');
+      if (direction && direction !== 'ASC' && direction !== 'DESC')
+        return ctx.error(400, `sortDirection must be ASC or DESC (got ${direction}).`);
       if (sortBy === 'lastViewedAt' && ctx.query.get('after')) {
         return ctx.error(400, 'Cursor pagination is unavailable when sorting by lastViewedAt.');
       }
       const search = ctx.query.get('search')?.toLowerCase();
-      const name = ctx.query.get('name');
       const folderId = ctx.query.get('folderId');
       const ext = ctx.query.get('externalWorkbookId');
       let rows = (d.reports.get(dep.id) ?? []).filter(
@@ -84,22 +90,22 @@ export function registerCatalogRoutes(router: Router, deps: PlatformDeps): void 
             String(r.title ?? '')
               .toLowerCase()
               .includes(search)) &&
-          (!name || r.name === name) &&
           (!folderId || r.folderId === Number(folderId)) &&
           (!ext ||
             (r.externalWorkbookPlacements as { workbookId: string }[]).some((p) => p.workbookId === ext)),
       );
-      rows = [...rows].sort((a, b) =>
-        sortBy === 'name'
-          ? String(a.name).localeCompare(String(b.name)) || a.id - b.id
-          : String(b[sortBy]).localeCompare(String(a[sortBy])) || b.id - a.id,
+      const field = sortBy === 'lastViewedAt' ? '_lastViewedAt' : sortBy;
+      // name ascends by default, dates descend (newest first); sortDirection overrides.
+      const asc = direction ? direction === 'ASC' : sortBy === 'name';
+      rows = [...rows].sort(
+        (a, b) => (asc ? 1 : -1) * (String(a[field]).localeCompare(String(b[field])) || a.id - b.id),
       );
-      const key = `reports:${dep.id}:${sortBy}:${search ?? ''}:${name ?? ''}:${folderId ?? ''}:${ext ?? ''}`;
+      const key = `reports:${dep.id}:${sortBy}:${direction ?? ''}:${search ?? ''}:${folderId ?? ''}:${ext ?? ''}`;
       const p = await page(ctx, rows, key);
       if (!p) return;
       const pageInfo =
         sortBy === 'lastViewedAt' ? { ...p.pageInfo, hasNextPage: false, endCursor: null } : p.pageInfo;
-      await ctx.json(200, { items: p.items, pageInfo, ...deprecated(p) });
+      await ctx.json(200, { ...body(p, { count: p.total }), pageInfo });
     }),
   );
   const findReport = (ctx: RequestContext, dep: Row) =>
@@ -110,7 +116,7 @@ export function registerCatalogRoutes(router: Router, deps: PlatformDeps): void 
     '/v1/deployments/:deploymentId/reports/:reportId',
     withDeployment(async (ctx, dep) => {
       const r = findReport(ctx, dep);
-      return r ? ctx.json(200, r) : ctx.error(404, `Report ${ctx.params.reportId} not found.`);
+      return r ? ctx.json(200, publicView(r)) : ctx.error(404, `Report ${ctx.params.reportId} not found.`);
     }),
   );
   router.add(
@@ -133,7 +139,7 @@ export function registerCatalogRoutes(router: Router, deps: PlatformDeps): void 
         endResultCell: b.endResultCell ?? null,
       });
       r.externalWorkbookPlacements = placements;
-      await ctx.json(200, r);
+      await ctx.json(200, publicView(r));
     }),
   );
 
@@ -143,7 +149,14 @@ export function registerCatalogRoutes(router: Router, deps: PlatformDeps): void 
     'platform',
     'GET',
     '/v1/deployments/:deploymentId/workbooks',
-    listOf((dep) => d.workbooks.get(dep.id) ?? [], 'workbooks'),
+    withDeployment(async (ctx, dep) => {
+      const folderId = ctx.query.get('folderId');
+      const rows = (d.workbooks.get(dep.id) ?? []).filter(
+        (w) => !folderId || w.folderId === Number(folderId),
+      );
+      const p = await page(ctx, rows, `workbooks:${dep.id}:${folderId ?? ''}`);
+      if (p) await ctx.json(200, body(p, { count: p.total }));
+    }),
   );
   router.add(
     'platform',
@@ -162,12 +175,16 @@ export function registerCatalogRoutes(router: Router, deps: PlatformDeps): void 
       const w = findWorkbook(ctx, dep);
       if (!w) return ctx.error(404, `Workbook ${ctx.params.workbookId} not found.`);
       const shared = (ctx.body as { shared?: unknown } | undefined)?.shared === true;
+      const now = new Date().toISOString();
       const copy: Row = {
         ...structuredClone(w),
         id: d.nextId(),
         name: `${String(w.name)} (copy${shared ? ' from shared' : ''})`,
+        slug: null,
+        createdAt: now,
+        updatedAt: now,
         dashboardPublished: null,
-        fromSharedWorkspace: shared,
+        publishedDashboard: null,
       };
       d.workbooks.get(dep.id)!.push(copy);
       await ctx.json(200, copy);
@@ -180,57 +197,60 @@ export function registerCatalogRoutes(router: Router, deps: PlatformDeps): void 
     withDeployment(async (ctx, dep) => {
       const w = findWorkbook(ctx, dep);
       if (!w) return ctx.error(404, `Workbook ${ctx.params.workbookId} not found.`);
-      const parsed = PublishDashboardInputSchema.safeParse(ctx.body);
-      if (!parsed.success) {
-        const issue = parsed.error.issues[0]!;
-        return ctx.error(400, `Invalid publish input: ${issue.path.join('.') || 'body'}: ${issue.message}`);
-      }
-      const input = parsed.data;
+      const problem = publishInputProblem(ctx.body);
+      if (problem) return ctx.error(400, `Invalid publish input: ${problem}`);
+      const input = ctx.body as PublishInput;
       if (input.workbookId !== w.id)
         return ctx.error(
           400,
           `workbookId ${input.workbookId} does not match the workbook in the path (${w.id}).`,
         );
-      const prev = w.dashboardPublished as Record<string, unknown> | null;
+      const prev = w.publishedDashboard as Record<string, unknown> | null;
       const draft = w.dashboardDraft as Record<string, unknown>;
-      const config = input.config ?? draft.config;
+      const config = input.config ?? draft;
       const versionNumber = ((prev?.versionNumber as number | undefined) ?? 0) + 1;
-      const reportIds = ((config as { widgets?: { config?: { reportId?: number } }[] }).widgets ?? [])
+      const reportIds = ((config.widgets as { config?: { reportId?: unknown } | null }[] | null) ?? [])
         .map((x) => x.config?.reportId)
         .filter((x): x is number => typeof x === 'number');
       const published = {
         id: (prev?.id as number | undefined) ?? w.id,
-        publicId: (prev?.publicId as string | undefined) ?? `pub-${dep.id}-${w.id}`,
+        publicId: (prev?.publicId as string | undefined) ?? publicIdOf('pub', dep.id, w.id),
         deploymentId: dep.id,
         workbookId: w.id,
         versionId: d.nextId(),
         versionNumber,
         status: 'published',
-        allowEmbed: input.allowEmbed ?? false,
+        allowEmbed: input.allowEmbed ?? (prev?.allowEmbed as boolean | undefined) ?? false,
         config,
         reportSnapshots: reportIds.map((reportId, i) => ({
           id: d.nextId(),
           reportId,
           versionNumber: 1,
           name: `report-${reportId}`,
-          title: `Report ${reportId}`,
-          description: '',
+          title: i % 3 === 2 ? null : `Report ${reportId}`,
+          description: null,
           kind: i % 2 ? 'table' : 'vega',
-          meta: {},
-          preferences: { columnFormats: {} },
+          meta: null,
+          preferences: i % 2 ? null : { columnFormats: null },
           spec: '{"mark":"bar"}',
           sqlQuery: 'SELECT status, MEASURE(count) FROM orders GROUP BY 1',
-          fillMissingRows: { member: 'orders.created_at', excludedDimensions: [] },
+          fillMissingRows: i % 2 ? null : { member: 'orders.created_at', excludedDimensions: null },
+          isSourceReport: null,
+          periodComparisons: null,
+          pythonCode: null,
         })),
-        createdBy: ctx.credential === deps.tokens.admin ? 1 : 2,
-        title: input.title ?? (draft.title as string),
-        description: input.description ?? (draft.description as string),
-        fromSharedWorkspace: false,
-        restrictDataDownload: false,
-        useBoardDashboards: false,
+        // The documents allow these to be null, and the live service sends null for many of them.
+        createdBy: null,
+        title: input.title ?? (config.title as string | null | undefined) ?? null,
+        description: input.description ?? (config.description as string | null | undefined) ?? null,
+        fromSharedWorkspace: null,
+        restrictDataDownload: null,
+        useBoardDashboards: null,
       };
-      w.dashboardPublished = published;
-      w.dashboardDraft = { ...draft, config };
+      w.publishedDashboard = published;
+      w.dashboardPublished = config;
+      w.dashboardDraft = config;
+      w.updatedAt = new Date().toISOString();
       deps.state.publishes.push({
         deploymentId: dep.id,
         workbookId: w.id,
@@ -248,7 +268,7 @@ export function registerCatalogRoutes(router: Router, deps: PlatformDeps): void 
     withDeployment(async (ctx, dep) => {
       const w = findWorkbook(ctx, dep);
       if (!w) return ctx.error(404, `Workbook ${ctx.params.workbookId} not found.`);
-      const pub = w.dashboardPublished as Record<string, unknown> | null;
+      const pub = w.publishedDashboard as Record<string, unknown> | null;
       if (!pub)
         return ctx.error(409, 'The workbook has no published dashboard: publish it first.', {
           code: 'NOT_PUBLISHED',
@@ -260,8 +280,48 @@ export function registerCatalogRoutes(router: Router, deps: PlatformDeps): void 
         ...((pub.aiWidgetThreads as Record<string, unknown>) ?? {}),
         [b.widgetId]: { threadId: b.threadId, checksum: b.checksum ?? null },
       };
-      w.dashboardPublished = { ...pub, aiWidgetThreads: threads };
-      await ctx.json(200, w.dashboardPublished);
+      w.publishedDashboard = { ...pub, aiWidgetThreads: threads };
+      await ctx.json(200, w.publishedDashboard);
     }),
   );
+}
+
+interface PublishInput {
+  workbookId: number;
+  dashboardId?: number | null;
+  allowEmbed?: boolean | null;
+  title?: string | null;
+  description?: string | null;
+  config?: Record<string, unknown> | null;
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** What is wrong with a publish body per `PublishDashboardInput` of the documents, or undefined. */
+function publishInputProblem(body: unknown): string | undefined {
+  if (!isObject(body)) return 'body: expected an object';
+  if (!Number.isInteger(body.workbookId)) return 'workbookId: required integer';
+  for (const f of ['title', 'description'] as const)
+    if (body[f] !== undefined && body[f] !== null && typeof body[f] !== 'string')
+      return `${f}: string or null`;
+  if (body.allowEmbed !== undefined && body.allowEmbed !== null && typeof body.allowEmbed !== 'boolean')
+    return 'allowEmbed: boolean or null';
+  if (body.dashboardId !== undefined && body.dashboardId !== null && !Number.isInteger(body.dashboardId))
+    return 'dashboardId: integer or null';
+  const config = body.config;
+  if (config === undefined || config === null) return undefined;
+  if (!isObject(config)) return 'config: object or null';
+  const widgets = config.widgets;
+  if (widgets === undefined || widgets === null) return undefined;
+  if (!Array.isArray(widgets)) return 'config.widgets: array or null';
+  for (const [i, wd] of widgets.entries()) {
+    if (!isObject(wd)) return `config.widgets.${i}: object`;
+    if (typeof wd.id !== 'string') return `config.widgets.${i}.id: required string`;
+    if (typeof wd.type !== 'string') return `config.widgets.${i}.type: required string`;
+    const pos = wd.position;
+    if (!isObject(pos) || !['x', 'y', 'w', 'h'].every((k) => Number.isInteger(pos[k])))
+      return `config.widgets.${i}.position: required {x, y, w, h} integers`;
+  }
+  return undefined;
 }

@@ -26,7 +26,7 @@ export function decodeCursor(cursor: string, key: string): number | undefined {
 }
 
 /** Pages `rows` by `first`/`after`; answers 400 naming the rule on bad input. Returns undefined after answering. */
-export async function page(ctx: RequestContext, rows: Row[], key: string, defaultFirst = 100) {
+export async function page<T>(ctx: RequestContext, rows: T[], key: string, defaultFirst = 100) {
   const firstText = ctx.query.get('first');
   const first = firstText === null ? defaultFirst : Number(firstText);
   if (!Number.isInteger(first) || first < 1 || first > 200) {
@@ -58,6 +58,11 @@ export async function page(ctx: RequestContext, rows: Row[], key: string, defaul
     first,
     total: rows.length,
   };
+}
+
+/** A stored row as sent: fields kept for the sandbox's own use (`_name`) are dropped. */
+export function publicView<T extends Record<string, unknown>>(row: T): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(row).filter(([k]) => !k.startsWith('_')));
 }
 
 export function deployment(ctx: RequestContext, deps: PlatformDeps): Row | undefined {

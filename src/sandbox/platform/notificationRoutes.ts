@@ -1,7 +1,7 @@
 // Scheduled notifications: admin only, newest first, the rules of spec 4.1 enforced, create with
 // exactly one dashboard identifier, and the /recipients sub-resource.
 import type { RequestContext, Router } from '../http';
-import { intParam, isAdmin, page, withDeployment as guard, type PlatformDeps } from './common';
+import { intParam, isAdmin, page, publicView, withDeployment as guard, type PlatformDeps } from './common';
 import type { Recipient, Row } from './seed';
 
 export function registerNotificationRoutes(router: Router, deps: PlatformDeps): void {
@@ -37,19 +37,19 @@ export function registerNotificationRoutes(router: Router, deps: PlatformDeps): 
       const rows = (d.notifications.get(dep.id) ?? [])
         .filter((n) => {
           if (dashboardId !== undefined && n.dashboardId !== dashboardId) return false;
-          if (publicId && n.dashboardPublicId !== publicId) return false;
+          if (publicId && n._dashboardPublicId !== publicId) return false;
           const rs = d.recipients.get(n.id) ?? [];
           if (userId !== undefined && !rs.some((r) => r.userId === userId)) return false;
           if (email && !rs.some((r) => r.email === email)) return false;
           if (tenant && !rs.some((r) => r.embedTenantName === tenant && r.externalId === ext)) return false;
           return true;
         })
-        .sort((a, b) => String(b.createdAt).localeCompare(String(a.createdAt)) || b.id - a.id);
+        .sort((a, b) => String(b._createdAt).localeCompare(String(a._createdAt)) || b.id - a.id);
       const key = `notifications:${dep.id}:${[...q.entries()].filter(([k]) => k !== 'after' && k !== 'first').join('&')}`;
       const p = await page(ctx, rows, key);
       if (p)
         await ctx.json(200, {
-          items: p.items.map(({ dashboardPublicId: _p, createdAt: _c, ...n }) => n),
+          items: p.items.map(publicView),
           pageInfo: p.pageInfo,
         });
     }),
@@ -69,7 +69,7 @@ export function registerNotificationRoutes(router: Router, deps: PlatformDeps): 
       const wb = hasId
         ? workbooks.find((w) => w.id === b.dashboardId)
         : workbooks.find(
-            (w) => (w.dashboardPublished as { publicId?: string } | null)?.publicId === b.dashboardPublicId,
+            (w) => (w.publishedDashboard as { publicId?: string } | null)?.publicId === b.dashboardPublicId,
           );
       if (!wb) return ctx.error(404, 'Dashboard not found.');
       const type = String(b.scheduleType ?? '');
@@ -116,85 +116,158 @@ export function registerNotificationRoutes(router: Router, deps: PlatformDeps): 
       const n: Row = {
         id: d.nextId(),
         dashboardId: wb.id,
-        dashboardPublicId: (wb.dashboardPublished as { publicId?: string } | null)?.publicId ?? null,
         deploymentId: dep.id,
         cronExpression: cron,
         timezone: typeof b.timezone === 'string' ? b.timezone : 'UTC',
         isEnabled: true,
         humanReadableSchedule: human,
         notificationEnabled: b.notificationEnabled !== false,
+        notificationAiSummary: b.notificationAiSummary === true,
         notificationFormat: format,
         filters: b.filters ?? null,
+        memberSwitchers: b.memberSwitchers ?? null,
         timeGrains: b.timeGrains ?? null,
-        createdAt: new Date().toISOString(),
+        _dashboardPublicId: (wb.publishedDashboard as { publicId?: string } | null)?.publicId ?? null,
+        _createdAt: new Date().toISOString(),
       };
       d.notifications.get(dep.id)!.push(n);
       d.recipients.set(n.id, []);
       deps.state.createdNotifications.push(n.id);
-      const { dashboardPublicId: _p, createdAt: _c, ...out } = n;
-      await ctx.json(200, out);
+      await ctx.json(200, publicView(n));
     }),
   );
   const notification = (ctx: RequestContext, dep: Row) =>
     (d.notifications.get(dep.id) ?? []).find((n) => n.id === Number(ctx.params.id));
-  const recipientKey = (r: Partial<Recipient>) =>
-    `${r.type}|${r.userId ?? ''}|${r.email ?? ''}|${r.embedTenantName ?? ''}|${r.externalId ?? ''}`;
+  // A recipient's identity: userId (USER), embed tenant + external id (EMBED_USER), channelId (SLACK).
+  const sameRecipient = (a: Partial<Recipient>, b: Partial<Recipient>) =>
+    a.type === b.type &&
+    (a.type === 'USER'
+      ? (a.userId != null && a.userId === b.userId) || (!!a.email && a.email === b.email)
+      : a.type === 'EMBED_USER'
+        ? a.embedTenantName === b.embedTenantName && a.externalId === b.externalId
+        : a.channelId === b.channelId);
+  const recipientView = ({ addedAt: _a, ...r }: Recipient) => ({
+    type: r.type,
+    userId: r.userId ?? null,
+    email: r.email ?? null,
+    username: r.username ?? null,
+    embedUserId: r.embedUserId ?? null,
+    embedTenantName: r.embedTenantName ?? null,
+    externalId: r.externalId ?? null,
+    channelId: r.channelId ?? null,
+    channelName: r.channelName ?? null,
+  });
+  const forNotification = (
+    fn: (ctx: RequestContext, n: Row) => Promise<void>,
+  ): ((ctx: RequestContext) => Promise<void>) =>
+    withDeployment(async (ctx, dep) => {
+      if (!isAdmin(ctx, deps)) return ctx.error(403, 'Forbidden: recipients need the admin role.');
+      const n = notification(ctx, dep);
+      if (!n) return ctx.error(404, `Notification ${ctx.params.id} is not part of deployment ${dep.id}.`);
+      return fn(ctx, n);
+    });
   router.add(
     'platform',
     'GET',
     '/v1/deployments/:deploymentId/notifications/:id/recipients',
-    withDeployment(async (ctx, dep) => {
-      if (!isAdmin(ctx, deps)) return ctx.error(403, 'Forbidden: recipients need the admin role.');
-      const n = notification(ctx, dep);
-      if (!n) return ctx.error(404, `Notification ${ctx.params.id} not found.`);
-      await ctx.json(200, { items: d.recipients.get(n.id) ?? [], pageInfo: null });
+    forNotification(async (ctx, n) => {
+      // Newest first, cursor-paged (a small default page so that paging is exercised).
+      const rows = [...(d.recipients.get(n.id) ?? [])].sort((a, b) => (b.addedAt ?? 0) - (a.addedAt ?? 0));
+      const p = await page(ctx, rows, `recipients:${n.id}`, 2);
+      if (p) await ctx.json(200, { items: p.items.map(recipientView), pageInfo: p.pageInfo });
     }),
   );
   router.add(
     'platform',
     'POST',
     '/v1/deployments/:deploymentId/notifications/:id/recipients',
-    withDeployment(async (ctx, dep) => {
-      if (!isAdmin(ctx, deps)) return ctx.error(403, 'Forbidden: recipients need the admin role.');
-      const n = notification(ctx, dep);
-      if (!n) return ctx.error(404, `Notification ${ctx.params.id} not found.`);
+    forNotification(async (ctx, n) => {
       const list = (ctx.body as { recipients?: unknown } | undefined)?.recipients;
-      if (!Array.isArray(list) || list.length === 0)
-        return ctx.error(400, 'recipients must be a non-empty array.');
+      if (!Array.isArray(list) || list.length === 0 || list.length > 1000)
+        return ctx.error(400, 'recipients must be an array of 1 to 1000 recipients.');
       const current = d.recipients.get(n.id) ?? [];
-      let created = 0;
-      let unchanged = 0;
+      const created: Recipient[] = [];
+      const updated: Recipient[] = [];
+      const unchanged: Recipient[] = [];
       for (const raw of list as Partial<Recipient>[]) {
         if (!raw || !['USER', 'EMBED_USER', 'SLACK'].includes(String(raw.type)))
           return ctx.error(400, 'Each recipient needs type USER, EMBED_USER or SLACK.');
-        if (raw.type === 'USER' && raw.userId === undefined && !raw.email)
+        if (raw.type === 'USER' && raw.userId == null && !raw.email)
           return ctx.error(400, 'A USER recipient needs userId or email.');
         if (raw.type === 'EMBED_USER' && (!raw.embedTenantName || !raw.externalId))
           return ctx.error(400, 'An EMBED_USER recipient needs embedTenantName and externalId.');
-        if (current.some((c) => recipientKey(c) === recipientKey(raw))) unchanged++;
-        else {
-          current.push(raw as Recipient);
-          created++;
-        }
+        if (raw.type === 'SLACK' && !raw.channelId)
+          return ctx.error(400, 'A SLACK recipient needs channelId.');
+        const existing = current.find((c) => sameRecipient(c, raw));
+        if (!existing) {
+          const user =
+            raw.type === 'USER'
+              ? d.users.find((u) => u.id === raw.userId || u.email === raw.email)
+              : undefined;
+          const r: Recipient = {
+            type: raw.type as Recipient['type'],
+            userId: raw.type === 'USER' ? ((user?.id as number | undefined) ?? raw.userId ?? null) : null,
+            email: raw.email ?? (user?.email as string | undefined) ?? null,
+            username:
+              raw.type === 'USER' ? String(user?.email ?? raw.email ?? '').split('@')[0] || null : null,
+            embedUserId: raw.type === 'EMBED_USER' ? d.nextId() : null,
+            embedTenantName: raw.type === 'EMBED_USER' ? raw.embedTenantName : null,
+            externalId: raw.type === 'EMBED_USER' ? raw.externalId : null,
+            channelId: raw.type === 'SLACK' ? raw.channelId : null,
+            channelName: raw.type === 'SLACK' ? (raw.channelName ?? null) : null,
+            addedAt: Date.now() + created.length,
+          };
+          current.push(r);
+          created.push(r);
+        } else if (raw.type === 'SLACK' && raw.channelName && raw.channelName !== existing.channelName) {
+          existing.channelName = raw.channelName;
+          updated.push(existing);
+        } else unchanged.push(existing);
       }
       d.recipients.set(n.id, current);
-      await ctx.json(200, { created, updated: 0, unchanged });
+      await ctx.json(200, {
+        createdRecipients: created.map(recipientView),
+        updatedRecipients: updated.map(recipientView),
+        unchangedRecipients: unchanged.map(recipientView),
+      });
     }),
   );
   router.add(
     'platform',
     'DELETE',
     '/v1/deployments/:deploymentId/notifications/:id/recipients',
-    withDeployment(async (ctx, dep) => {
-      if (!isAdmin(ctx, deps)) return ctx.error(403, 'Forbidden: recipients need the admin role.');
-      const n = notification(ctx, dep);
-      if (!n) return ctx.error(404, `Notification ${ctx.params.id} not found.`);
-      const list = ((ctx.body as { recipients?: unknown } | undefined)?.recipients ??
-        []) as Partial<Recipient>[];
-      const drop = new Set(list.map(recipientKey));
+    forNotification(async (ctx, n) => {
+      const list = (ctx.body as { recipients?: unknown } | undefined)?.recipients;
+      if (!Array.isArray(list) || list.length === 0 || list.length > 1000)
+        return ctx.error(400, 'recipients must be an array of 1 to 1000 {type, id} entries.');
+      const drop: { type: string; id: string; tenant?: string }[] = [];
+      for (const raw of list as Record<string, unknown>[]) {
+        const type = raw?.type;
+        const id = raw?.id;
+        if (type !== 'USER' && type !== 'EMBED_USER' && type !== 'SLACK')
+          return ctx.error(400, 'Each entry needs type USER, EMBED_USER or SLACK.');
+        if (typeof id !== 'string' && typeof id !== 'number')
+          return ctx.error(
+            400,
+            'Each entry needs id: the userId (USER), embedUserId (EMBED_USER) or channelId (SLACK) the API returned.',
+          );
+        if (type === 'EMBED_USER' && typeof raw.embedTenantName !== 'string')
+          return ctx.error(400, 'An EMBED_USER entry also needs embedTenantName.');
+        drop.push({ type, id: String(id), tenant: raw.embedTenantName as string | undefined });
+      }
+      const idOf = (r: Recipient) =>
+        String(r.type === 'USER' ? r.userId : r.type === 'EMBED_USER' ? r.embedUserId : r.channelId);
       d.recipients.set(
         n.id,
-        (d.recipients.get(n.id) ?? []).filter((r) => !drop.has(recipientKey(r))),
+        (d.recipients.get(n.id) ?? []).filter(
+          (r) =>
+            !drop.some(
+              (x) =>
+                x.type === r.type &&
+                x.id === idOf(r) &&
+                (r.type !== 'EMBED_USER' || x.tenant === r.embedTenantName),
+            ),
+        ),
       );
       await ctx.noContent();
     }),

@@ -1,5 +1,7 @@
 // Deterministic sample data for the Platform API: the same seed gives the same deployments,
-// folders, reports, workbooks, notifications, users and tenants on every start.
+// folders, reports, workbooks, notifications, users and tenants on every start. Every item carries
+// the fields the published documents require; some fields the documents allow to be null are null.
+import { CUTS, SUBJECTS, dashboardConfig } from './seedDashboards';
 
 export function rng(seed: number): () => number {
   let a = seed >>> 0;
@@ -14,58 +16,37 @@ export function rng(seed: number): () => number {
 
 export type Row = Record<string, unknown> & { id: number };
 
+/** A notification recipient as the documents publish it (`NotificationRecipient`). */
 export interface Recipient {
   type: 'USER' | 'EMBED_USER' | 'SLACK';
-  userId?: number;
-  email?: string;
-  username?: string;
-  embedTenantName?: string;
-  externalId?: string;
+  userId?: number | null;
+  email?: string | null;
+  username?: string | null;
+  embedUserId?: number | null;
+  embedTenantName?: string | null;
+  externalId?: string | null;
+  channelId?: string | null;
+  channelName?: string | null;
+  /** When it was added (newest first in lists); not sent. */
+  addedAt?: number;
 }
 
 export interface PlatformData {
   deployments: Row[];
-  environments: Map<number, Row[]>;
+  environments: Map<number, Record<string, unknown>[]>;
   folders: Map<number, Row[]>;
   reports: Map<number, Row[]>;
   workbooks: Map<number, Row[]>;
   notifications: Map<number, Row[]>;
   recipients: Map<number, Recipient[]>;
-  envVars: Map<number, Row[]>;
+  envVars: Map<number, { name: string; value: string }[]>;
+  /** Tenant users (served as SCIM Users). */
   users: Row[];
   embedTenants: Set<string>;
   appConfig: Record<string, unknown>;
   nextId: () => number;
 }
 
-const SUBJECTS = [
-  'Revenue',
-  'Orders',
-  'Customers',
-  'Churn',
-  'Margin',
-  'Refunds',
-  'Sessions',
-  'Conversion',
-  'Inventory',
-  'Shipping',
-  'Returns',
-  'Signups',
-];
-const CUTS = [
-  'by Region',
-  'by Month',
-  'by Product',
-  'by Channel',
-  'by Segment',
-  'Trend',
-  'Top 10',
-  'Cohorts',
-  'Forecast',
-  'by Country',
-  'Weekly',
-  'YoY',
-];
 const FOLDER_NAMES = [
   'Finance',
   'Sales',
@@ -81,120 +62,21 @@ const BASE_TIME = Date.UTC(2026, 0, 5, 9, 0, 0);
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
-/** Row-wraps boxes of the given sizes onto a grid of `cols` columns without overlaps. */
-function pack(
-  sizes: { w: number; h: number }[],
-  cols: number,
-): { x: number; y: number; w: number; h: number }[] {
-  let x = 0;
-  let y = 0;
-  let rowHeight = 0;
-  return sizes.map(({ w: wanted, h }) => {
-    const w = Math.min(wanted, cols);
-    if (x + w > cols) {
-      x = 0;
-      y += rowHeight;
-      rowHeight = 0;
-    }
-    const box = { x, y, w, h };
-    x += w;
-    rowHeight = Math.max(rowHeight, h);
-    return box;
-  });
-}
-
-export function dashboardConfig(title: string, r: () => number): Record<string, unknown> {
-  const types = ['CHART', 'CHART', 'TEXT', 'FILTER', 'CHART', 'TIME_GRAIN', 'CHART', 'DIVIDER'];
-  const count = 4 + Math.floor(r() * 4);
-  const sizes = Array.from({ length: count }, (_, i) => ({
-    w: i === 0 ? 12 : 4 + 2 * Math.floor(r() * 3),
-    h: i === 0 ? 2 : 3 + Math.floor(r() * 3),
-  }));
-  const lg = pack(sizes, 12);
-  const md = pack(sizes, 10);
-  const stacked = (cols: number) =>
-    pack(
-      sizes.map(({ h }) => ({ w: cols, h })),
-      cols,
-    );
-  const [sm, xs, xxs] = [stacked(6), stacked(4), stacked(2)];
-  const widgets = [];
-  for (let i = 0; i < count; i++) {
-    const type = types[i % types.length]!;
-    widgets.push({
-      id: `w${i + 1}`,
-      type,
-      position: lg[i]!,
-      responsiveLayouts: { lg: lg[i]!, md: md[i]!, sm: sm[i]!, xs: xs[i]!, xxs: xxs[i]! },
-      config:
-        type === 'TEXT'
-          ? { text: `## ${title}` }
-          : {
-              reportId: 1 + Math.floor(r() * 50),
-              title: `${SUBJECTS[i % SUBJECTS.length]} ${CUTS[i % CUTS.length]}`,
-            },
-      style: {},
-    });
-  }
-  return {
-    title,
-    description: `${title}: the numbers the team reviews every week.`,
-    layout: {
-      breakpoints: { lg: 1200, md: 996, sm: 768, xs: 480, xxs: 0 },
-      cols: { lg: 12, md: 10, sm: 6, xs: 4, xxs: 2 },
-      containerPadding: [16, 16],
-      margin: [12, 12],
-      rowHeight: 60,
-    },
-    settings: { kind: 'CLASSIC' },
-    theme: {
-      backgroundColor: '#f7f7f9',
-      fontFamily: 'Inter, sans-serif',
-      primaryColor: '#5b5fc7',
-      dashboard: { backgroundColor: '#f7f7f9', padding: '16px' },
-      widgets: {
-        backgroundColor: '#ffffff',
-        padding: '12px',
-        margin: '0',
-        border: { color: '#e1e1e8', radius: '8px', style: 'solid', width: '1px' },
-        title: { color: '#1f1f29', fontFamily: 'Inter, sans-serif', fontSize: '14px', fontWeight: '600' },
-        text: {
-          color: '#33333d',
-          secondaryColor: '#6b6b78',
-          fontFamily: 'Inter, sans-serif',
-          codeFontFamily: 'monospace',
-        },
-      },
-      controls: {
-        backgroundColor: '#ffffff',
-        padding: '8px',
-        border: { color: '#e1e1e8', radius: '6px', style: 'solid', width: '1px' },
-      },
-    },
-    widgets,
-  };
+/** Public ids as the documents constrain them: exactly 12 letters and digits, e.g. pub1x0000003. */
+export function publicIdOf(prefix: 'pub' | 'rep', deploymentId: number, n: number): string {
+  const head = `${prefix}${deploymentId}x`;
+  return `${head}${String(n).padStart(12 - head.length, '0')}`.slice(0, 12);
 }
 
 export function seedPlatform(seed = 42, notificationsInFirstDeployment = 230): PlatformData {
   const r = rng(seed);
   let next = 100_000;
   const nextId = () => ++next;
+  // deploymentUrl is set by startSandbox once each deployment's Data API host listens.
   const deployments: Row[] = [
-    { id: 1, name: 'Analytics', region: 'eu-west-1', status: 'RUNNING', createdAt: iso(BASE_TIME) },
-    {
-      id: 2,
-      name: 'Analytics (Production)',
-      region: 'us-east-1',
-      status: 'RUNNING',
-      createdAt: iso(BASE_TIME + 86_400_000),
-    },
-    {
-      id: 3,
-      name: 'Marketing Sandbox',
-      region: 'eu-central-1',
-      status: 'RUNNING',
-      createdAt: iso(BASE_TIME + 2 * 86_400_000),
-    },
+    { id: 1, name: 'Analytics', creationStep: 'ready', deploymentUrl: '' },
+    { id: 2, name: 'Analytics (Production)', creationStep: 'ready', deploymentUrl: '' },
+    { id: 3, name: 'Marketing Sandbox', creationStep: 'ready', deploymentUrl: '' },
   ];
   const data: PlatformData = {
     deployments,
@@ -208,14 +90,18 @@ export function seedPlatform(seed = 42, notificationsInFirstDeployment = 230): P
     users: [],
     embedTenants: new Set(['acme', 'globex', 'initech']),
     appConfig: {
-      appTheme: { primaryColor: '#5b5fc7', logoUrl: null },
+      appTheme: null,
       applyThemeGlobally: true,
+      restrictDataDownload: false,
+      sheetsAgentChatEnabled: false,
       creatorMode: {
         showGeneratedSql: true,
         showSemanticSql: false,
         localizedTitles: [{ locale: 'de', value: 'Analytik' }],
       },
       embedding: { locale: 'en' },
+      sheetsUi: null,
+      timezoneSettings: null,
     },
     nextId,
   };
@@ -224,32 +110,49 @@ export function seedPlatform(seed = 42, notificationsInFirstDeployment = 230): P
       id: u,
       email: u === 1 ? 'admin@sandbox.example' : `user${u}@sandbox.example`,
       firstName: `User${u}`,
+      lastName: 'Sandbox',
       role: u === 1 ? 'admin' : 'member',
+      createdAt: iso(BASE_TIME - u * 86_400_000),
     });
   }
+  const owner = (u: number) => {
+    const user = data.users[(u - 1) % data.users.length]!;
+    return { id: user.id, email: user.email, firstName: user.firstName, picture: null };
+  };
   for (const d of deployments) {
     const did = d.id;
     data.environments.set(
       did,
-      ['development', 'staging', 'production'].map((name, i) => ({
-        id: did * 10 + i + 1,
-        name,
-        branch: i === 2 ? 'main' : name,
-        deploymentId: did,
+      (['development', 'staging', 'production'] as const).map((type, i) => ({
+        id: `env-${did}-${i + 1}`,
+        type,
+        branch: i === 2 ? 'main' : i === 1 ? 'staging' : null,
+        user: i === 0 ? 'user2@sandbox.example' : null,
+        api_credentials: [
+          { type: 'rest', version: 1, url: null, host: null, port: null, database: null },
+          { type: 'sql', version: 1, url: null, host: '127.0.0.1', port: 15432, database: 'db' },
+        ],
       })),
     );
     const folders: Row[] = [];
-    FOLDER_NAMES.forEach((name, i) =>
-      folders.push({ id: did * 100 + i + 1, name, parentId: null, deploymentId: did }),
-    );
+    const folder = (id: number, name: string, parentId: number | null, position: number): Row => ({
+      id,
+      name,
+      parentId,
+      deploymentId: did,
+      type: 'FOLDER',
+      position,
+      createdAt: iso(BASE_TIME + position * 3_600_000),
+      updatedAt: iso(BASE_TIME + position * 7_200_000),
+      createdBy: 1,
+      updatedBy: position % 3 === 0 ? null : 1,
+      user: position % 4 === 0 ? null : owner(1),
+    });
+    FOLDER_NAMES.forEach((name, i) => folders.push(folder(did * 100 + i + 1, name, null, i)));
     for (let i = 0; i < 8; i++) {
       const parent = folders[i % FOLDER_NAMES.length]!;
-      folders.push({
-        id: did * 100 + 20 + i,
-        name: `${parent.name as string} ${['Archive', 'Drafts', 'Q1', 'Q2'][i % 4]}`,
-        parentId: parent.id,
-        deploymentId: did,
-      });
+      const name = `${parent.name as string} ${['Archive', 'Drafts', 'Q1', 'Q2'][i % 4]}`;
+      folders.push(folder(did * 100 + 20 + i, name, parent.id, i));
     }
     data.folders.set(did, folders);
 
@@ -258,18 +161,27 @@ export function seedPlatform(seed = 42, notificationsInFirstDeployment = 230): P
     for (let i = 0; i < reportCount; i++) {
       const name = `${SUBJECTS[i % SUBJECTS.length]} ${CUTS[Math.floor(i / SUBJECTS.length) % CUTS.length]}${i >= SUBJECTS.length * CUTS.length ? ` ${Math.floor(i / (SUBJECTS.length * CUTS.length)) + 1}` : ''}`;
       const created = BASE_TIME + Math.floor(r() * 300) * 86_400_000;
+      const userId = 1 + (i % 4);
       reports.push({
         id: did * 10_000 + i + 1,
+        publicId: publicIdOf('rep', did, i + 1),
+        type: 'REPORT',
         name,
-        title: name,
-        kind: i % 3 === 0 ? 'table' : 'vega',
+        title: i % 10 === 9 ? null : name,
+        description: null,
         folderId: folders[i % folders.length]!.id,
         sqlQuery: `SELECT status, MEASURE(count) FROM orders GROUP BY 1 -- ${name}`,
         createdAt: iso(created),
         updatedAt: iso(created + Math.floor(r() * 30) * 86_400_000),
-        lastViewedAt: iso(created + Math.floor(r() * 60) * 86_400_000),
-        canEdit: true,
-        canManage: i % 5 !== 0,
+        // Not published: kept for sortBy=lastViewedAt and stripped from responses.
+        _lastViewedAt: iso(created + Math.floor(r() * 60) * 86_400_000),
+        createdBy: userId,
+        userId,
+        user: owner(userId),
+        refreshedByUser: owner(userId),
+        // The documents allow null: some reports say nothing about the caller's rights.
+        canEdit: i % 7 === 3 ? null : true,
+        canManage: i % 7 === 3 ? null : i % 5 !== 0,
         externalWorkbookPlacements: [],
         deploymentId: did,
       });
@@ -279,25 +191,45 @@ export function seedPlatform(seed = 42, notificationsInFirstDeployment = 230): P
     const workbooks: Row[] = [];
     for (let i = 0; i < 25; i++) {
       const title = `${SUBJECTS[i % SUBJECTS.length]} Dashboard${i >= SUBJECTS.length ? ` ${Math.floor(i / SUBJECTS.length) + 1}` : ''}`;
-      const config = dashboardConfig(title, r);
+      const config = dashboardConfig(title, r, i % 4 === 3);
       const published = i % 3 !== 2;
+      const id = did * 1000 + i + 1;
       workbooks.push({
-        id: did * 1000 + i + 1,
+        id,
+        type: 'WORKBOOK',
         name: title,
         slug: title.toLowerCase().replace(/[^a-z0-9]+/g, '-'),
         deploymentId: did,
         folderId: folders[i % FOLDER_NAMES.length]!.id,
         createdBy: 1,
+        userId: 1,
+        user: owner(1),
         createdAt: iso(BASE_TIME + i * 86_400_000),
-        dashboardDraft: { config, title, description: config.description },
-        dashboardPublished: published
+        updatedAt: iso(BASE_TIME + i * 86_400_000 + 3_600_000),
+        isFavorite: i % 5 === 0 ? null : false,
+        meta: {},
+        calculatedFields: {},
+        // Draft and published are DashboardConfigs; the published Dashboard is publishedDashboard.
+        dashboardDraft: config,
+        dashboardPublished: published ? config : null,
+        publishedDashboard: published
           ? {
-              id: did * 1000 + i + 1,
-              publicId: `pub-${did}-${i + 1}`,
+              id,
+              publicId: publicIdOf('pub', did, i + 1),
+              deploymentId: did,
+              workbookId: id,
+              versionId: id * 10 + 1,
               versionNumber: 1,
               status: 'published',
-              title,
+              allowEmbed: i % 2 === 0,
+              title: config.title ?? title,
+              description: config.description ?? null,
               config,
+              reportSnapshots: [],
+              createdBy: null,
+              fromSharedWorkspace: null,
+              restrictDataDownload: null,
+              useBoardDashboards: null,
             }
           : null,
       });
@@ -311,10 +243,15 @@ export function seedPlatform(seed = 42, notificationsInFirstDeployment = 230): P
       const wb = workbooks[i % workbooks.length]!;
       const weekly = i % 4 === 0;
       const id = did * 100_000 + i + 1;
+      const filters =
+        i % 5 === 0
+          ? [{ member: 'orders.status', operator: 'equals', value: 'shipped' }]
+          : i % 5 === 1
+            ? [{ member: 'customers.segment', operator: 'is_empty', value: null }]
+            : null;
       notifications.push({
         id,
         dashboardId: wb.id,
-        dashboardPublicId: `pub-${did}-${(i % workbooks.length) + 1}`,
         deploymentId: did,
         cronExpression: weekly ? `0 ${hour} * * 1` : `0 ${hour} * * *`,
         timezone: TIMEZONES[i % TIMEZONES.length],
@@ -323,17 +260,31 @@ export function seedPlatform(seed = 42, notificationsInFirstDeployment = 230): P
           ? `Every Monday at ${String(hour).padStart(2, '0')}:00`
           : `Every day at ${String(hour).padStart(2, '0')}:00`,
         notificationEnabled: i % 9 !== 0,
+        notificationAiSummary: i % 8 === 0,
         notificationFormat: i % 2 === 0 ? 'pdf' : 'png',
-        filters: i % 5 === 0 ? [{ member: 'orders.status', operator: 'equals', value: 'shipped' }] : null,
+        filters,
+        memberSwitchers: null,
         timeGrains: i % 6 === 0 ? [{ member: 'orders.created_at', grain: 'week' }] : null,
-        createdAt: iso(BASE_TIME + i * 3_600_000),
+        _dashboardPublicId: (wb.publishedDashboard as { publicId?: string } | null)?.publicId ?? null,
+        _createdAt: iso(BASE_TIME + i * 3_600_000),
       });
+      const u = 1 + (i % 12);
       const recips: Recipient[] = [
-        { type: 'USER', userId: 1 + (i % 12), email: `user${1 + (i % 12)}@sandbox.example` },
+        { type: 'USER', userId: u, email: `user${u}@sandbox.example`, username: `user${u}` },
       ];
       if (i % 3 === 0)
-        recips.push({ type: 'EMBED_USER', embedTenantName: 'acme', externalId: `ext-${i % 10}` });
-      if (i % 4 === 0) recips.push({ type: 'USER', userId: 1, email: 'admin@sandbox.example' });
+        recips.push({
+          type: 'EMBED_USER',
+          embedUserId: 5000 + (i % 10),
+          embedTenantName: 'acme',
+          externalId: `ext-${i % 10}`,
+          email: null,
+        });
+      if (i % 4 === 0)
+        recips.push({ type: 'USER', userId: 1, email: 'admin@sandbox.example', username: 'admin' });
+      if (i % 5 === 0)
+        recips.push({ type: 'SLACK', channelId: `C0${1000 + (i % 7)}`, channelName: '#metrics' });
+      recips.forEach((x, k) => (x.addedAt = BASE_TIME + i * 3_600_000 + k));
       data.recipients.set(id, recips);
     }
     data.notifications.set(did, notifications);
@@ -348,12 +299,7 @@ export function seedPlatform(seed = 42, notificationsInFirstDeployment = 230): P
         'FEATURE_AI',
         'FEATURE_EMBED',
         'SANDBOX_REGION',
-      ].map((name, i) => ({
-        id: did * 100 + i + 1,
-        name,
-        value: name.includes('HOST') ? '127.0.0.1' : `value-${i + 1}`,
-        deploymentId: did,
-      })),
+      ].map((name, i) => ({ name, value: name.includes('HOST') ? '127.0.0.1' : `value-${i + 1}` })),
     );
   }
   return data;

@@ -1,0 +1,312 @@
+// Every route of the sandbox, driven through the validating proxy: each request and response must
+// validate against the published documents (error statuses included where the documents describe
+// them), and the sandbox must serve no route the documents do not publish.
+import * as assert from 'node:assert/strict';
+import { startSandbox, type SandboxHandle } from '../../../src/sandbox';
+import { startValidatingProxy, type RecordingServer } from '../../contract/contractServers';
+import { familyOf, requireReference, type Reference } from '../../contract/openapiDocs';
+
+interface Call {
+  method: string;
+  path: string;
+  body?: unknown;
+  auth?: 'admin' | 'member' | 'data' | 'ai' | 'none' | string;
+  status: number;
+}
+
+const ADD = {
+  recipients: [
+    { type: 'USER', userId: 3 },
+    { type: 'SLACK', channelId: 'C0NEW', channelName: '#new' },
+  ],
+};
+const SESSION = { externalId: 'contract-user' };
+
+function calls(sb: SandboxHandle): Call[] {
+  const ai = new URL(sb.urls.ai[0]!.url).pathname;
+  const nid = 100_001;
+  return [
+    { method: 'GET', path: '/api/v1/app-config', status: 200 },
+    { method: 'GET', path: '/api/v1/deployments?first=2', status: 200 },
+    { method: 'GET', path: '/api/v1/deployments?first=500', status: 400 },
+    { method: 'GET', path: '/api/v1/deployments', auth: 'none', status: 401 },
+    { method: 'GET', path: '/api/v1/deployments/2', status: 200 },
+    { method: 'GET', path: '/api/v1/deployments/99', status: 404 },
+    { method: 'GET', path: '/api/v1/deployments/1/environments', status: 200 },
+    { method: 'GET', path: '/api/v1/deployments/1/environments?type=production', status: 200 },
+    { method: 'GET', path: '/api/v1/deployments/1/env-vars?first=3', status: 200 },
+    { method: 'GET', path: '/api/v1/deployments/1/folders', status: 200 },
+    { method: 'GET', path: '/api/v1/deployments/1/folders?parentId=101', status: 200 },
+    { method: 'GET', path: '/api/v1/deployments/1/reports?first=20', status: 200 },
+    {
+      method: 'GET',
+      path: '/api/v1/deployments/1/reports?sortBy=name&sortDirection=ASC&search=revenue',
+      status: 200,
+    },
+    { method: 'GET', path: '/api/v1/deployments/1/reports?sortBy=lastViewedAt&first=5', status: 200 },
+    { method: 'GET', path: '/api/v1/deployments/1/reports?sortBy=bogus', status: 400 },
+    { method: 'GET', path: '/api/v1/deployments/1/reports/10004', status: 200 },
+    { method: 'GET', path: '/api/v1/deployments/1/reports/1', status: 404 },
+    {
+      method: 'PUT',
+      path: '/api/v1/deployments/1/reports/10001/connect-workbook',
+      body: { externalWorkbookId: 'sheet-1', resultLocation: 'Sheet1!A1' },
+      status: 200,
+    },
+    { method: 'GET', path: '/api/v1/deployments/1/workbooks?first=25', status: 200 },
+    { method: 'GET', path: '/api/v1/deployments/2/workbooks/2004', status: 200 },
+    { method: 'GET', path: '/api/v1/deployments/1/workbooks/1', status: 404 },
+    {
+      method: 'POST',
+      path: '/api/v1/deployments/1/workbooks/1001/duplicate',
+      body: { shared: false },
+      status: 200,
+    },
+    {
+      method: 'POST',
+      path: '/api/v1/deployments/1/workbooks/1004/publish',
+      body: { workbookId: 1004, title: 'Published by the contract suite' },
+      status: 200,
+    },
+    {
+      method: 'POST',
+      path: '/api/v1/deployments/1/workbooks/1004/publish',
+      body: { workbookId: 'x' },
+      status: 400,
+    },
+    {
+      method: 'POST',
+      path: '/api/v1/deployments/1/workbooks/1001/dashboard/ai-widget-thread',
+      body: { threadId: 't-1', widgetId: 'w1' },
+      status: 200,
+    },
+    {
+      method: 'POST',
+      path: '/api/v1/deployments/1/workbooks/1003/dashboard/ai-widget-thread',
+      body: { threadId: 't-1', widgetId: 'w1' },
+      status: 409,
+    },
+    { method: 'GET', path: '/api/v1/deployments/1/notifications?first=50', status: 200 },
+    { method: 'GET', path: '/api/v1/deployments/1/notifications?recipientUserId=3', status: 200 },
+    { method: 'GET', path: '/api/v1/deployments/1/notifications', auth: 'member', status: 403 },
+    {
+      method: 'GET',
+      path: '/api/v1/deployments/1/notifications?dashboardId=1&dashboardPublicId=x',
+      status: 400,
+    },
+    {
+      method: 'POST',
+      path: '/api/v1/deployments/1/notifications',
+      body: {
+        dashboardId: 1001,
+        scheduleType: 'WEEKLY',
+        dayOfWeek: 2,
+        hour: 8,
+        minute: 30,
+        notificationFormat: 'pdf',
+      },
+      status: 200,
+    },
+    {
+      method: 'POST',
+      path: '/api/v1/deployments/1/notifications',
+      body: { scheduleType: 'DAILY' },
+      status: 400,
+    },
+    { method: 'GET', path: `/api/v1/deployments/1/notifications/${nid}/recipients`, status: 200 },
+    { method: 'GET', path: `/api/v1/deployments/1/notifications/${nid}/recipients?first=1`, status: 200 },
+    { method: 'POST', path: `/api/v1/deployments/1/notifications/${nid}/recipients`, body: ADD, status: 200 },
+    { method: 'POST', path: `/api/v1/deployments/1/notifications/${nid}/recipients`, body: ADD, status: 200 },
+    {
+      method: 'DELETE',
+      path: `/api/v1/deployments/1/notifications/${nid}/recipients`,
+      body: {
+        recipients: [
+          { type: 'USER', id: 3 },
+          { type: 'SLACK', id: 'C0NEW' },
+        ],
+      },
+      status: 204,
+    },
+    { method: 'GET', path: '/api/v1/deployments/1/notifications/1/recipients', status: 404 },
+    { method: 'POST', path: '/api/v1/deployments/1/dbt-sync', body: { branchName: 'main' }, status: 200 },
+    { method: 'GET', path: '/api/v1/deployments/1/dbt-sync/{syncJobId}', status: 200 },
+    { method: 'GET', path: '/api/v1/deployments/1/dbt-sync/nope', status: 404 },
+    { method: 'POST', path: '/api/v1/deployments/2/token', body: { expiresIn: 600 }, status: 200 },
+    { method: 'POST', path: '/api/v1/deployments/2/token', body: { expiresIn: 5 }, status: 400 },
+    { method: 'DELETE', path: '/api/v1/embed-tenants/globex', status: 204 },
+    { method: 'DELETE', path: '/api/v1/embed-tenants/nobody', status: 404 },
+    { method: 'DELETE', path: '/api/v1/embed-tenants/acme', auth: 'member', status: 403 },
+    { method: 'GET', path: '/api/scim/v2/Users?startIndex=2&count=3', status: 200 },
+    {
+      method: 'GET',
+      path: `/api/scim/v2/Users?filter=${encodeURIComponent('userName eq "user3@sandbox.example"')}`,
+      status: 200,
+    },
+    { method: 'GET', path: '/api/scim/v2/Users?filter=active', status: 400 },
+    { method: 'GET', path: '/cubejs-api/v1/meta', auth: 'data', status: 200 },
+    { method: 'GET', path: '/cubejs-api/v1/meta', auth: 'none', status: 403 },
+    {
+      method: 'POST',
+      path: '/cubejs-api/v1/load',
+      auth: 'data',
+      body: { queryType: 'multi', query: { measures: ['orders.count'], dimensions: ['orders.status'] } },
+      status: 200,
+    },
+    {
+      method: 'GET',
+      path: `/cubejs-api/v1/load?query=${encodeURIComponent(JSON.stringify({ measures: ['orders.count'] }))}&queryType=multi`,
+      auth: 'data',
+      status: 200,
+    },
+    {
+      method: 'POST',
+      path: '/cubejs-api/v1/load',
+      auth: 'data',
+      body: { query: { measures: ['nope.x'] } },
+      status: 400,
+    },
+    {
+      method: 'POST',
+      path: '/cubejs-api/v1/cubesql',
+      auth: 'data',
+      body: {
+        query: 'SELECT status, MEASURE(count) FROM orders GROUP BY 1',
+        timezone: 'UTC',
+        cache: 'no-cache',
+      },
+      status: 200,
+    },
+    {
+      method: 'POST',
+      path: '/cubejs-api/v1/cubesql',
+      auth: 'data',
+      body: { query: 'SELEC nothing' },
+      status: 400,
+    },
+    {
+      method: 'POST',
+      path: '/cubejs-api/v1/cubesql',
+      auth: 'data',
+      body: { query: 'SELECT 1', throwContinueWait: true },
+      status: 400,
+    },
+    {
+      method: 'POST',
+      path: `${ai}/chat/stream-chat-state`,
+      auth: 'ai',
+      body: { input: 'How many orders?', messageId: '1732512345678-message', sessionSettings: SESSION },
+      status: 200,
+    },
+    { method: 'POST', path: `${ai}/chat/stream-chat-state`, auth: 'ai', body: { input: 'hi' }, status: 400 },
+    {
+      method: 'POST',
+      path: `${ai}/chat/abort`,
+      auth: 'ai',
+      body: { chatId: 'nope', sessionSettings: SESSION },
+      status: 404,
+    },
+  ];
+}
+
+describe('contract: every sandbox route speaks the published documents', function () {
+  this.timeout(120_000);
+  let ref: Reference;
+  let sb: SandboxHandle;
+  let proxy: RecordingServer;
+  before(async function () {
+    ref = requireReference(this);
+    sb = await startSandbox({ rows: 500, continueWaitMs: 50, aiEventDelayMs: 0, dbtStepMs: 1 });
+    proxy = await startValidatingProxy(ref, `http://127.0.0.1:${sb.port}`);
+  });
+  after(async () => {
+    await proxy?.close();
+    await sb?.close();
+  });
+
+  const header = (auth: Call['auth'] = 'admin'): Record<string, string> => {
+    if (auth === 'none') return {};
+    if (auth === 'admin') return { authorization: `Bearer ${sb.tokens.admin}` };
+    if (auth === 'member') return { authorization: `Bearer ${sb.tokens.member}` };
+    if (auth === 'data') return { authorization: sb.tokens.dataApi };
+    if (auth === 'ai') return { authorization: `Api-Key ${sb.tokens.aiApiKey}` };
+    return { authorization: auth };
+  };
+
+  it('serves only published routes (GET /v1/load as the documented alias)', () => {
+    const unpublished: string[] = [];
+    const served = sb.routes();
+    assert.ok(served.length >= 25, `${served.length} routes`);
+    for (const r of served) {
+      const pathname =
+        r.family === 'platform'
+          ? `/api${r.pattern}`
+          : r.family === 'data'
+            ? `/cubejs-api${r.pattern}`
+            : `/ai/x${r.pattern}`;
+      const family = r.family === 'ai' ? 'ai' : familyOf(pathname);
+      const m = family ? ref.match(family, r.method, pathname.replace(/:(\w+)/g, '1')) : undefined;
+      if (!m) unpublished.push(`${r.family} ${r.method} ${r.pattern}`);
+      else if (m.op.alias) assert.equal(`${r.method} ${r.pattern}`, 'GET /v1/load');
+    }
+    assert.deepEqual(unpublished, []);
+  });
+
+  it('answers every route with what the documents publish', async () => {
+    const list = calls(sb);
+    const statuses: string[] = [];
+    const captured: Record<string, string> = {};
+    for (const c of list) {
+      const path = c.path.replace(/\{(\w+)\}/g, (_w, k: string) => captured[k] ?? k);
+      const res = await fetch(`${proxy.url}${path}`, {
+        method: c.method,
+        headers: {
+          ...header(c.auth),
+          ...(c.body !== undefined ? { 'content-type': 'application/json' } : {}),
+        },
+        body: c.body !== undefined ? JSON.stringify(c.body) : undefined,
+      });
+      const text = await res.text();
+      const id = /"syncJobId":"([^"]+)"/.exec(text)?.[1];
+      if (id) captured.syncJobId = id;
+      if (res.status !== c.status)
+        statuses.push(`${c.method} ${c.path}: ${res.status}, expected ${c.status}`);
+    }
+    assert.deepEqual(statuses, []);
+    // Requests the suite sends on purpose to get an error are allowed to be invalid.
+    const deliberate = list.filter((c) => c.status >= 400).map((c) => `${c.method} ${c.path}`);
+    assert.ok(captured.syncJobId, 'dbt sync started');
+    const violations = proxy.violations.filter(
+      (v) => v.kind !== 'request' || !deliberate.includes(`${v.method} ${v.url}`),
+    );
+    const report = violations.map(
+      (v) => `${v.kind} ${v.method} ${v.url} ${v.status ?? ''}\n  ${v.errors.join('\n  ')}`,
+    );
+    assert.equal(violations.length, 0, `\n${report.join('\n')}`);
+    // Every served route was driven.
+    const driven = new Set(proxy.exchanges.map((e) => e.operation));
+    const missing = sb
+      .routes()
+      .map((r) => `${r.method} ${r.pattern}`)
+      .filter(
+        (k) =>
+          ![...driven].some((op) => op && op.split(' ')[0] === k.split(' ')[0] && shape(op) === shape(k)),
+      );
+    assert.deepEqual(missing, []);
+    const operations = new Set(proxy.exchanges.map((e) => e.operation)).size;
+    const described = proxy.exchanges.filter((e) => e.notes.length === 0).length;
+    console.log(
+      `      ${operations} operations × ${list.length} cases: ${proxy.exchanges.length} exchanges validated ` +
+        `(${described} against a described status, ${proxy.exchanges.length - described} error statuses the documents do not describe)`,
+    );
+  });
+});
+
+/** A path with its parameters blanked, to compare a route pattern with a published template. */
+function shape(k: string): string {
+  return k
+    .split(' ')[1]!
+    .replace(/^\/api(?=\/)/, '')
+    .replace(/^\/(?=scim)/, '/')
+    .replace(/\{[^}]+\}|:\w+/g, '*');
+}
