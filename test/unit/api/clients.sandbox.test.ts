@@ -158,8 +158,13 @@ describe('clients against the sandbox', function () {
     });
 
     it('creates a notification and manages its recipients', async () => {
+      const workbooks = (await admin.listWorkbooks(1, { first: 50 })).items;
+      const publicId = workbooks
+        .map((w) => (w.publishedDashboard as { publicId?: string } | null | undefined)?.publicId)
+        .find((p) => typeof p === 'string');
+      assert.ok(publicId, 'a published dashboard to notify about');
       const n = await admin.createNotification(1, {
-        dashboardPublicId: 'pub-1-1',
+        dashboardPublicId: publicId,
         scheduleType: 'WEEKLY',
         hour: 8,
         minute: 30,
