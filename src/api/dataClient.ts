@@ -16,7 +16,11 @@ import type { DispatcherRegistry } from './net/agents';
 import { ndjsonLines } from './ndjson';
 import {
   CONTINUE_WAIT,
+  CubeSqlRequestSchema,
   CubeSqlSchemaLineSchema,
+  LoadRequestWireSchema,
+  type CubeSqlRequest,
+  type LoadRequestWire,
   LoadResponseSchema,
   MetaSchema,
   type CubeSqlChunk,
@@ -64,9 +68,8 @@ export interface CubeSqlOptions {
   onProgress?(p: DataProgress): void;
   /** Overall limit, streaming included. */
   timeoutMs?: number;
-  /** Send throwContinueWait (default true): a slow query answers one Continue-wait line, then we re-post. */
-  throwContinueWait?: boolean;
-  cache?: string;
+  /** The published cache modes only. */
+  cache?: CubeSqlRequest['cache'];
 }
 
 /** Meta responses per cache key. */
@@ -100,6 +103,32 @@ export function dataBodyError(body: Record<string, unknown>, fallbackRequestId?:
     requestId && !userError ? `${text} (request id ${requestId})` : text,
     { serverMessage: message, requestId, code: typeof body.type === 'string' ? body.type : undefined },
   );
+}
+
+/** Checks a request body against its strict schema; a failure names the field and sends nothing. */
+function checkBody<T>(schema: z.ZodType<T>, body: unknown, what: string): T {
+  const parsed = schema.safeParse(body);
+  if (parsed.success) return parsed.data;
+  const i = parsed.error.issues[0];
+  const where = i?.path.map(String).join('.') ?? '';
+  const why =
+    i?.code === 'unrecognized_keys'
+      ? `${i.keys.join(', ')} ${i.keys.length > 1 ? 'are not fields' : 'is not a field'} the Data API publishes`
+      : (i?.message ?? 'invalid');
+  throw new ApiError('validation', `${what}: ${where ? `${where}: ` : ''}${why}.`, { code: 'INPUT' });
+}
+
+/**
+ * The /v1/load body: `order` given as `{member: dir}` is sent as the published `[[member, dir]]`
+ * pairs; anything else the documents do not declare is refused before sending.
+ */
+export function loadBody(query: LoadQuery): LoadRequestWire {
+  const order = query.order;
+  const wireQuery =
+    order && !Array.isArray(order)
+      ? { ...query, order: Object.entries(order).map(([m, d]) => [m, d]) }
+      : query;
+  return checkBody(LoadRequestWireSchema, { queryType: 'multi', query: wireQuery }, 'The query was not sent');
 }
 
 /** The caller's signal plus an overall limit across Continue-wait rounds (see CallSignal). */
@@ -148,7 +177,7 @@ export class DataClient {
     const started = Date.now();
     const deadline = new Deadline(opts.signal, opts.timeoutMs);
     const prefix = randomUUID();
-    const body = { queryType: 'multi', query };
+    const body = loadBody(query);
     try {
       for (let attempt = 1; ; attempt++) {
         deadline.check();
@@ -190,10 +219,17 @@ export class DataClient {
     const started = Date.now();
     const deadline = new Deadline(opts.signal, opts.timeoutMs);
     const prefix = randomUUID();
-    const body: Record<string, unknown> = { query: sql };
-    if (opts.timezone) body.timezone = opts.timezone;
-    if (opts.cache) body.cache = opts.cache;
-    if (opts.throwContinueWait !== false) body.throwContinueWait = true;
+    // Only the published fields. A server that still answers a Continue-wait line gets the same
+    // request again (handled below).
+    const body = checkBody(
+      CubeSqlRequestSchema,
+      {
+        query: sql,
+        ...(opts.timezone ? { timezone: opts.timezone } : {}),
+        ...(opts.cache ? { cache: opts.cache } : {}),
+      },
+      'The SQL query was not sent',
+    );
     const maxEarlyResets = this.opts.retry?.retries ?? 2;
     let earlyResets = 0;
     try {
@@ -210,6 +246,8 @@ export class DataClient {
           action: 'The SQL query',
         });
         let lines = 0;
+        /** Object lines of any shape (a line of an unknown shape is skipped, not an empty answer). */
+        let seen = 0;
         let continueWait = false;
         try {
           for await (const { value, line } of ndjsonLines(res.body, {
@@ -221,20 +259,10 @@ export class DataClient {
                 requestId: res.requestId,
               });
             }
-            if (value.data !== undefined) {
-              if (!Array.isArray(value.data)) {
-                throw new ApiError(
-                  'protocol',
-                  `Line ${line} of the SQL result has a "data" field that is not an array.`,
-                  {
-                    line,
-                    requestId: res.requestId,
-                  },
-                );
-              }
-              lines++;
-              yield { type: 'rows', rows: value.data as unknown[][] };
-            } else if (value.schema !== undefined) {
+            seen++;
+            // One line may carry the schema and a batch together (the documents publish one
+            // object with schema, lastRefreshTime and data): schema first, then the rows.
+            if (value.schema !== undefined) {
               const parsed = CubeSqlSchemaLineSchema.safeParse(value);
               if (!parsed.success)
                 throw zodProtocolError(parsed.error, `line ${line} of POST /v1/cubesql`, res.requestId);
@@ -244,7 +272,19 @@ export class DataClient {
                 schema: parsed.data.schema,
                 lastRefreshTime: parsed.data.lastRefreshTime,
               };
-            } else if (typeof value.error === 'string') {
+            }
+            if (value.data !== undefined) {
+              if (!Array.isArray(value.data)) {
+                throw new ApiError(
+                  'protocol',
+                  `Line ${line} of the SQL result has a "data" field that is not an array.`,
+                  { line, requestId: res.requestId },
+                );
+              }
+              lines++;
+              yield { type: 'rows', rows: value.data as unknown[][] };
+            }
+            if (value.schema === undefined && value.data === undefined && typeof value.error === 'string') {
               if (value.error === CONTINUE_WAIT && lines === 0) {
                 continueWait = true;
                 break;
@@ -262,7 +302,7 @@ export class DataClient {
           throw e;
         }
         if (!continueWait) {
-          if (lines === 0) {
+          if (seen === 0) {
             throw new ApiError('protocol', 'The SQL query returned an empty response. Try again.', {
               requestId: res.requestId,
             });

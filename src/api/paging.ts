@@ -2,15 +2,28 @@
 
 export interface PageInfo {
   hasNextPage: boolean;
-  hasPreviousPage: boolean;
+  hasPreviousPage?: boolean;
   startCursor?: string | null;
   endCursor?: string | null;
+}
+
+/** An item of a page the client could not read: kept aside so the rest of the page still shows. */
+export interface InvalidItem {
+  /** Position in the page as sent. */
+  index: number;
+  /** The first problem, naming the field. */
+  problem: string;
+  value: unknown;
 }
 
 export interface Page<T> {
   items: T[];
   /** null = no more pages. */
   pageInfo: PageInfo | null;
+  /** Items of this page that could not be read (absent when every item was fine). */
+  invalid?: InvalidItem[];
+  /** The deprecated `count` (or SCIM `totalResults`), when the server sends one. */
+  total?: number;
 }
 
 export interface PageParams {

@@ -1,43 +1,23 @@
-// Platform (management) API client: every operation of spec 4.1-4.3 plus list/get for the roots
-// the explorer shows. Reads may be retried by the transport; writes (publish, create, delete, ...)
-// never are. Every method takes an optional trailing AbortSignal.
-import type { z } from 'zod';
-import { ApiError } from './errors';
-import { HttpClient, sleep, type NetworkSettings, type QueryValue, type RetryPolicy } from './http';
+// Platform (management) API client: one transport, the operations of each resource family
+// (src/api/platform/<family>.ts) as methods. Reads may be retried by the transport; writes
+// (publish, create, delete, ...) never are. Every method takes an optional trailing AbortSignal.
+import { HttpClient, type NetworkSettings, type RetryPolicy } from './http';
 import type { ApiLogger } from './log';
 import type { DispatcherRegistry } from './net/agents';
-import { validateNotificationQuery, type NotificationListQuery } from './notificationQuery';
-import { nextCursor, paginate, type Page, type PageParams } from './paging';
-import {
-  AddRecipientsResultSchema,
-  AppConfigResponseSchema,
-  ConnectReportToWorkbookInputSchema,
-  CreateNotificationInputSchema,
-  DbtSyncJobSchema,
-  DbtSyncResponseSchema,
-  DeploymentSchema,
-  EnvVarSchema,
-  EnvironmentSchema,
-  FolderSchema,
-  MintTokenResponseSchema,
-  NotificationSchema,
-  NotificationsListResponseSchema,
-  PublishDashboardInputSchema,
-  PublishedDashboardSchema,
-  RecipientsListSchema,
-  ReportSchema,
-  UpdatePublishedAiWidgetThreadInputSchema,
-  UserSchema,
-  WorkbookSchema,
-  listResponse,
-  type CreateNotificationInput,
-  type DbtSyncJob,
-  type NotificationRecipient,
-  type PublishDashboardInput,
-  type UpdatePublishedAiWidgetThreadInput,
-} from './schemas/platform';
+import type { NotificationListQuery } from './notificationQuery';
+import { nextCursor, paginate, type PageParams } from './paging';
+import * as account from './platform/account';
+import * as dashboards from './platform/dashboards';
+import * as dbt from './platform/dbtSync';
+import * as deployments from './platform/deployments';
+import * as notifications from './platform/notifications';
+import { PlatformTransport } from './platform/transport';
+import * as workspace from './platform/workspace';
+import type { PublishDashboardInput } from './schemas/dashboard';
 
 export type { NotificationListQuery } from './notificationQuery';
+export type { ReportListQuery, ReportSort } from './platform/workspace';
+export type { WaitForDbtSyncOptions } from './platform/dbtSync';
 
 export interface PlatformClientOptions {
   baseUrl: string;
@@ -49,54 +29,11 @@ export interface PlatformClientOptions {
   userAgent?: string;
 }
 
-export type ReportSort = 'name' | 'createdAt' | 'updatedAt' | 'lastViewedAt';
-export interface ReportListQuery extends PageParams {
-  search?: string;
-  name?: string;
-  folderId?: number;
-  externalWorkbookId?: string;
-  sortBy?: ReportSort;
-}
-
-export interface WaitForDbtSyncOptions {
-  intervalMs?: number;
-  timeoutMs?: number;
-  signal?: AbortSignal;
-  onStatus?(job: DbtSyncJob): void;
-}
-
-const FINISHED = new Set(['COMPLETED', 'FAILED']);
-
-function checkPage(p: PageParams | undefined): void {
-  const first = p?.first;
-  if (first !== undefined && !(Number.isInteger(first) && first >= 1 && first <= 200)) {
-    throw new ApiError(
-      'validation',
-      `Page size must be a whole number from 1 to 200 (got ${String(first)}).`,
-    );
-  }
-}
-
-/** Validates a request body, naming the field at fault. */
-function parseInput<T>(schema: z.ZodType<T>, input: unknown, what: string): T {
-  const parsed = schema.safeParse(input);
-  if (parsed.success) return parsed.data;
-  const issue = parsed.error.issues[0]!;
-  throw new ApiError('validation', `${what}: ${issue.path.join('.') || 'input'}: ${issue.message}`);
-}
-
-function positiveId(value: number, what: string): number {
-  if (!Number.isInteger(value) || value < 1) {
-    throw new ApiError('validation', `${what} must be a whole number of at least 1 (got ${String(value)}).`);
-  }
-  return value;
-}
-
 export class PlatformClient {
-  private readonly http: HttpClient;
+  private readonly t: PlatformTransport;
 
   constructor(opts: PlatformClientOptions) {
-    this.http = new HttpClient({
+    const http = new HttpClient({
       baseUrl: opts.baseUrl,
       family: 'platform',
       auth: opts.token,
@@ -106,214 +43,91 @@ export class PlatformClient {
       dispatchers: opts.dispatchers,
       userAgent: opts.userAgent,
     });
+    this.t = new PlatformTransport(http, opts.logger);
   }
 
   close(): Promise<void> {
-    return this.http.close();
-  }
-
-  private get<T>(
-    path: string,
-    schema: z.ZodType<T>,
-    query?: Record<string, QueryValue>,
-    signal?: AbortSignal,
-    action?: string,
-  ) {
-    return this.http.json({ method: 'GET', path, query, signal, action }, schema);
-  }
-
-  private write<T>(
-    method: string,
-    path: string,
-    body: unknown,
-    schema: z.ZodType<T>,
-    signal?: AbortSignal,
-    action?: string,
-  ) {
-    return this.http.json({ method, path, body, signal, idempotent: false, action }, schema);
-  }
-
-  private list<T extends z.ZodType>(
-    path: string,
-    item: T,
-    params: PageParams & Record<string, QueryValue> = {},
-    signal?: AbortSignal,
-    action?: string,
-  ): Promise<Page<z.infer<T>>> {
-    checkPage(params);
-    return this.get(path, listResponse(item), params, signal, action) as Promise<Page<z.infer<T>>>;
+    return this.t.http.close();
   }
 
   // ---- deployments and what they hold
 
-  async listDeployments(p?: PageParams, signal?: AbortSignal) {
-    return this.list('/v1/deployments', DeploymentSchema, { ...p }, signal, 'Listing deployments');
+  listDeployments(p?: PageParams, signal?: AbortSignal) {
+    return deployments.listDeployments(this.t, p, signal);
+  }
+  getDeployment(deploymentId: number, signal?: AbortSignal) {
+    return deployments.getDeployment(this.t, deploymentId, signal);
+  }
+  listEnvironments(deploymentId: number, p?: PageParams, signal?: AbortSignal) {
+    return deployments.listEnvironments(this.t, deploymentId, p, signal);
+  }
+  listEnvVars(deploymentId: number, p?: PageParams, signal?: AbortSignal) {
+    return deployments.listEnvVars(this.t, deploymentId, p, signal);
+  }
+  /** POST /v1/deployments/{id}/token: a Data API token for users who only have a platform token. */
+  mintDataApiToken(deploymentId: number, opts: { expiresIn?: number; signal?: AbortSignal } = {}) {
+    return deployments.mintDataApiToken(this.t, deploymentId, opts);
   }
 
-  async getDeployment(deploymentId: number, signal?: AbortSignal) {
-    const d = positiveId(deploymentId, 'deploymentId');
-    return this.http.json(
-      {
-        method: 'GET',
-        path: `/v1/deployments/${d}`,
-        signal,
-        messages: { notFound: `Deployment ${d} does not exist, or this token cannot see it.` },
-      },
-      DeploymentSchema,
-    );
-  }
+  // ---- workspace
 
-  async listEnvironments(deploymentId: number, p?: PageParams, signal?: AbortSignal) {
-    return this.list(
-      `/v1/deployments/${positiveId(deploymentId, 'deploymentId')}/environments`,
-      EnvironmentSchema,
-      { ...p },
-      signal,
-    );
+  listFolders(deploymentId: number, p?: PageParams & { parentId?: number }, signal?: AbortSignal) {
+    return workspace.listFolders(this.t, deploymentId, p, signal);
   }
-
-  async listEnvVars(deploymentId: number, p?: PageParams, signal?: AbortSignal) {
-    return this.list(
-      `/v1/deployments/${positiveId(deploymentId, 'deploymentId')}/env-vars`,
-      EnvVarSchema,
-      { ...p },
-      signal,
-    );
+  listReports(deploymentId: number, q?: workspace.ReportListQuery, signal?: AbortSignal) {
+    return workspace.listReports(this.t, deploymentId, q, signal);
   }
-
-  async listFolders(deploymentId: number, p?: PageParams & { parentId?: number }, signal?: AbortSignal) {
-    return this.list(
-      `/v1/deployments/${positiveId(deploymentId, 'deploymentId')}/folders`,
-      FolderSchema,
-      { ...p },
-      signal,
-    );
+  getReport(deploymentId: number, reportId: number, signal?: AbortSignal) {
+    return workspace.getReport(this.t, deploymentId, reportId, signal);
   }
-
-  async listReports(deploymentId: number, q: ReportListQuery = {}, signal?: AbortSignal) {
-    if (q.sortBy === 'lastViewedAt' && q.after) {
-      throw new ApiError(
-        'validation',
-        'Reports sorted by lastViewedAt cannot be paged with a cursor: only the first page is available. Sort by name, createdAt or updatedAt to page.',
-      );
-    }
-    return this.list(
-      `/v1/deployments/${positiveId(deploymentId, 'deploymentId')}/reports`,
-      ReportSchema,
-      { ...q },
-      signal,
-    );
-  }
-
-  async getReport(deploymentId: number, reportId: number, signal?: AbortSignal) {
-    return this.get(
-      `/v1/deployments/${positiveId(deploymentId, 'deploymentId')}/reports/${positiveId(reportId, 'reportId')}`,
-      ReportSchema,
-      undefined,
-      signal,
-    );
-  }
-
-  async connectReportToWorkbook(
+  connectReportToWorkbook(
     deploymentId: number,
     reportId: number,
-    input: { externalWorkbookId: string; resultLocation: string; endResultCell?: string },
+    input: workspace.ConnectReportToWorkbookInput,
     signal?: AbortSignal,
   ) {
-    const body = parseInput(ConnectReportToWorkbookInputSchema, input, 'Report not connected');
-    return this.write(
-      'PUT',
-      `/v1/deployments/${positiveId(deploymentId, 'deploymentId')}/reports/${positiveId(reportId, 'reportId')}/connect-workbook`,
-      body,
-      ReportSchema,
-      signal,
-    );
+    return workspace.connectReportToWorkbook(this.t, deploymentId, reportId, input, signal);
   }
-
-  async listWorkbooks(deploymentId: number, p?: PageParams, signal?: AbortSignal) {
-    return this.list(
-      `/v1/deployments/${positiveId(deploymentId, 'deploymentId')}/workbooks`,
-      WorkbookSchema,
-      { ...p },
-      signal,
-    );
+  listWorkbooks(deploymentId: number, p?: PageParams, signal?: AbortSignal) {
+    return workspace.listWorkbooks(this.t, deploymentId, p, signal);
   }
-
-  async getWorkbook(deploymentId: number, workbookId: number, signal?: AbortSignal) {
-    return this.get(
-      `/v1/deployments/${positiveId(deploymentId, 'deploymentId')}/workbooks/${positiveId(workbookId, 'workbookId')}`,
-      WorkbookSchema,
-      undefined,
-      signal,
-    );
+  getWorkbook(deploymentId: number, workbookId: number, signal?: AbortSignal) {
+    return workspace.getWorkbook(this.t, deploymentId, workbookId, signal);
   }
-
-  async duplicateWorkbook(
+  duplicateWorkbook(
     deploymentId: number,
     workbookId: number,
-    input: { shared?: boolean } = {},
+    input?: { shared?: boolean },
     signal?: AbortSignal,
   ) {
-    return this.write(
-      'POST',
-      `/v1/deployments/${positiveId(deploymentId, 'deploymentId')}/workbooks/${positiveId(workbookId, 'workbookId')}/duplicate`,
-      input.shared === undefined ? {} : { shared: input.shared },
-      WorkbookSchema,
-      signal,
-    );
+    return workspace.duplicateWorkbook(this.t, deploymentId, workbookId, input, signal);
   }
 
+  // ---- dashboards
+
   /** Spec 4.2. Never retried: a publish that may have reached the server is reported, not repeated. */
-  async publishDashboard(
+  publishDashboard(
     deploymentId: number,
     workbookId: number,
     input: PublishDashboardInput,
     signal?: AbortSignal,
   ) {
-    const body = parseInput(PublishDashboardInputSchema, input, 'Dashboard not published');
-    return this.write(
-      'POST',
-      `/v1/deployments/${positiveId(deploymentId, 'deploymentId')}/workbooks/${positiveId(workbookId, 'workbookId')}/publish`,
-      body,
-      PublishedDashboardSchema,
-      signal,
-      'Publishing the dashboard',
-    );
+    return dashboards.publishDashboard(this.t, deploymentId, workbookId, input, signal);
   }
-
-  async updateAiWidgetThread(
+  updateAiWidgetThread(
     deploymentId: number,
     workbookId: number,
-    input: UpdatePublishedAiWidgetThreadInput,
+    input: dashboards.UpdatePublishedAiWidgetThreadInput,
     signal?: AbortSignal,
   ) {
-    return this.write(
-      'POST',
-      `/v1/deployments/${positiveId(deploymentId, 'deploymentId')}/workbooks/${positiveId(workbookId, 'workbookId')}/dashboard/ai-widget-thread`,
-      parseInput(UpdatePublishedAiWidgetThreadInputSchema, input, 'AI widget thread not attached'),
-      PublishedDashboardSchema,
-      signal,
-    );
+    return dashboards.updateAiWidgetThread(this.t, deploymentId, workbookId, input, signal);
   }
 
   // ---- notifications (admin only)
 
-  /** Spec 4.1: the rules are checked before any request; 403 says the admin role is needed. */
-  async listNotifications(deploymentId: number, q: NotificationListQuery = {}, signal?: AbortSignal) {
-    validateNotificationQuery(q);
-    const d = positiveId(deploymentId, 'deploymentId');
-    return this.http.json(
-      {
-        method: 'GET',
-        path: `/v1/deployments/${d}/notifications`,
-        query: { ...q },
-        signal,
-        forbiddenHint: 'Listing notifications needs the admin role. Use a token of an admin user.',
-      },
-      NotificationsListResponseSchema,
-    );
+  listNotifications(deploymentId: number, q?: NotificationListQuery, signal?: AbortSignal) {
+    return notifications.listNotifications(this.t, deploymentId, q, signal);
   }
-
   iterateNotifications(
     deploymentId: number,
     q: Omit<NotificationListQuery, 'after'> = {},
@@ -323,144 +137,61 @@ export class PlatformClient {
       this.listNotifications(deploymentId, { ...q, ...(after ? { after } : {}) }, signal),
     );
   }
-
-  async createNotification(deploymentId: number, input: CreateNotificationInput, signal?: AbortSignal) {
-    const body = parseInput(CreateNotificationInputSchema, input, 'Notification not created');
-    return this.http.json(
-      {
-        method: 'POST',
-        path: `/v1/deployments/${positiveId(deploymentId, 'deploymentId')}/notifications`,
-        body,
-        signal,
-        idempotent: false,
-        forbiddenHint: 'Creating notifications needs the admin role.',
-      },
-      NotificationSchema,
-    );
-  }
-
-  async listRecipients(deploymentId: number, notificationId: number, signal?: AbortSignal) {
-    return this.get(
-      `/v1/deployments/${positiveId(deploymentId, 'deploymentId')}/notifications/${positiveId(notificationId, 'notificationId')}/recipients`,
-      RecipientsListSchema,
-      undefined,
-      signal,
-    );
-  }
-
-  async addRecipients(
+  createNotification(
     deploymentId: number,
-    notificationId: number,
-    recipients: Partial<NotificationRecipient>[],
+    input: notifications.CreateNotificationInput,
     signal?: AbortSignal,
   ) {
-    return this.write(
-      'POST',
-      `/v1/deployments/${positiveId(deploymentId, 'deploymentId')}/notifications/${positiveId(notificationId, 'notificationId')}/recipients`,
-      { recipients },
-      AddRecipientsResultSchema,
-      signal,
-    );
+    return notifications.createNotification(this.t, deploymentId, input, signal);
   }
-
-  async removeRecipients(
+  /** One page of a notification's recipients. */
+  listRecipients(deploymentId: number, notificationId: number, p?: PageParams, signal?: AbortSignal) {
+    return notifications.listRecipients(this.t, deploymentId, notificationId, p, signal);
+  }
+  /** Every recipient of a notification, page after page. */
+  iterateRecipients(deploymentId: number, notificationId: number, signal?: AbortSignal) {
+    return notifications.iterateRecipients(this.t, deploymentId, notificationId, signal);
+  }
+  addRecipients(
     deploymentId: number,
     notificationId: number,
-    recipients: Partial<NotificationRecipient>[],
+    recipients: notifications.NotificationRecipientInput[],
     signal?: AbortSignal,
-  ): Promise<void> {
-    await this.http.noContent({
-      method: 'DELETE',
-      path: `/v1/deployments/${positiveId(deploymentId, 'deploymentId')}/notifications/${positiveId(notificationId, 'notificationId')}/recipients`,
-      body: { recipients },
-      signal,
-      idempotent: false,
-    });
+  ) {
+    return notifications.addRecipients(this.t, deploymentId, notificationId, recipients, signal);
+  }
+  removeRecipients(
+    deploymentId: number,
+    notificationId: number,
+    recipients: notifications.RemoveRecipientInput[],
+    signal?: AbortSignal,
+  ) {
+    return notifications.removeRecipients(this.t, deploymentId, notificationId, recipients, signal);
   }
 
   // ---- dbt sync
 
-  async startDbtSync(deploymentId: number, input: { branchName?: string } = {}, signal?: AbortSignal) {
-    return this.write(
-      'POST',
-      `/v1/deployments/${positiveId(deploymentId, 'deploymentId')}/dbt-sync`,
-      input,
-      DbtSyncResponseSchema,
-      signal,
-      'Starting the dbt sync',
-    );
+  startDbtSync(deploymentId: number, input?: { branchName?: string }, signal?: AbortSignal) {
+    return dbt.startDbtSync(this.t, deploymentId, input, signal);
   }
-
-  async getDbtSyncJob(deploymentId: number, syncJobId: string, signal?: AbortSignal) {
-    return this.get(
-      `/v1/deployments/${positiveId(deploymentId, 'deploymentId')}/dbt-sync/${encodeURIComponent(syncJobId)}`,
-      DbtSyncJobSchema,
-      undefined,
-      signal,
-    );
+  getDbtSyncJob(deploymentId: number, syncJobId: string, signal?: AbortSignal) {
+    return dbt.getDbtSyncJob(this.t, deploymentId, syncJobId, signal);
   }
-
-  /** Polls the job until COMPLETED or FAILED (unknown states count as running). */
-  async waitForDbtSync(
-    deploymentId: number,
-    syncJobId: string,
-    opts: WaitForDbtSyncOptions = {},
-  ): Promise<DbtSyncJob> {
-    const interval = opts.intervalMs ?? 1000;
-    const end = Date.now() + (opts.timeoutMs ?? 30 * 60_000);
-    for (;;) {
-      const job = await this.getDbtSyncJob(deploymentId, syncJobId, opts.signal);
-      opts.onStatus?.(job);
-      if (FINISHED.has(job.status)) return job;
-      if (Date.now() + interval > end) {
-        throw new ApiError(
-          'timeout',
-          `The dbt sync job ${syncJobId} did not finish in time; it is still ${job.status}.`,
-        );
-      }
-      await sleep(interval, opts.signal);
-    }
+  waitForDbtSync(deploymentId: number, syncJobId: string, opts?: dbt.WaitForDbtSyncOptions) {
+    return dbt.waitForDbtSync(this.t, deploymentId, syncJobId, opts);
   }
 
   // ---- account level
 
   async deleteEmbedTenant(name: string, signal?: AbortSignal): Promise<void> {
-    if (!name.trim()) throw new ApiError('validation', 'Name the embed tenant to delete.');
-    await this.http.noContent({
-      method: 'DELETE',
-      path: `/v1/embed-tenants/${encodeURIComponent(name)}`,
-      signal,
-      idempotent: false,
-      messages: { notFound: `There is no embed tenant named "${name}".` },
-    });
+    await account.deleteEmbedTenant(this.t, name, signal);
   }
-
-  async getAppConfig(signal?: AbortSignal) {
-    return this.get('/v1/app-config', AppConfigResponseSchema, undefined, signal);
+  getAppConfig(signal?: AbortSignal) {
+    return account.getAppConfig(this.t, signal);
   }
-
-  async listUsers(p?: PageParams, signal?: AbortSignal) {
-    return this.list('/v1/users', UserSchema, { ...p }, signal, 'Listing users');
-  }
-
-  /** POST /v1/deployments/{id}/token: a Data API token for users who only have a platform token. */
-  async mintDataApiToken(
-    deploymentId: number,
-    opts: { expiresIn?: number; signal?: AbortSignal } = {},
-  ): Promise<string> {
-    const expiresIn = opts.expiresIn;
-    if (expiresIn !== undefined && !(Number.isInteger(expiresIn) && expiresIn >= 60 && expiresIn <= 86400)) {
-      throw new ApiError('validation', `expiresIn must be 60 to 86400 seconds (got ${String(expiresIn)}).`);
-    }
-    const res = await this.write(
-      'POST',
-      `/v1/deployments/${positiveId(deploymentId, 'deploymentId')}/token`,
-      expiresIn === undefined ? {} : { expiresIn },
-      MintTokenResponseSchema,
-      opts.signal,
-      'Getting a Data API token',
-    );
-    return res.cubeApiToken;
+  /** SCIM users, one page at a time (the cursor is the next startIndex). */
+  listUsers(p?: PageParams, signal?: AbortSignal) {
+    return account.listUsers(this.t, p, signal);
   }
 }
 

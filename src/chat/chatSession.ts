@@ -2,7 +2,7 @@
 // event into a small render operation for the webview. No `vscode` import, so it is unit-tested
 // in plain Node against the sandbox.
 import type { AiClient, ChatEvent, SessionSettings } from '../api';
-import { isApiError, newMessageId } from '../api';
+import { explainSessionRefusal, isApiError, newMessageId } from '../api';
 import type { HostToWebview, ToolResult } from '../shared/chatProtocol';
 
 export interface ChatSessionDeps {
@@ -135,7 +135,7 @@ export class ChatSession {
         } else {
           post({
             type: 'error',
-            message: e instanceof Error ? e.message : String(e),
+            message: explainSessionRefusal(e instanceof Error ? e.message : String(e)),
             retryable: turn?.input !== undefined,
           });
         }
@@ -214,7 +214,11 @@ export class ChatSession {
         post({ type: 'aborted' });
         return true;
       case 'error':
-        post({ type: 'error', message: event.message, retryable: turn?.input !== undefined });
+        post({
+          type: 'error',
+          message: explainSessionRefusal(event.message),
+          retryable: turn?.input !== undefined,
+        });
         return true;
     }
   }

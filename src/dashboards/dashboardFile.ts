@@ -2,6 +2,7 @@
 // (line/column of a JSON syntax error; a zod issue at the location of the value its path names).
 // vscode-free, so it is unit-tested in plain Node. Parsing never drops fields: the zod schemas are
 // loose, so whatever the user wrote is what gets published.
+import { dashboardConfigOf, publishedDashboardOf } from '../api/platform/workspace';
 import {
   PublishDashboardInputSchema,
   type DashboardConfig,
@@ -236,6 +237,7 @@ export interface WorkbookDashboards {
   name: string;
   dashboardDraft?: unknown;
   dashboardPublished?: unknown;
+  publishedDashboard?: unknown;
 }
 
 /**
@@ -246,17 +248,21 @@ export function dashboardFromWorkbook(
   workbook: WorkbookDashboards,
   source: 'draft' | 'published' = 'draft',
 ): PublishDashboardInput {
-  const asRecord = (v: unknown) =>
-    typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
-  const draft = asRecord(workbook.dashboardDraft);
-  const published = asRecord(workbook.dashboardPublished);
-  const from = source === 'published' ? (published ?? draft) : (draft ?? published);
+  const w = workbook as unknown as Record<string, unknown>;
+  const published = publishedDashboardOf(w);
+  const config =
+    source === 'published'
+      ? (dashboardConfigOf(w, 'published') ?? dashboardConfigOf(w, 'draft'))
+      : (dashboardConfigOf(w, 'draft') ?? dashboardConfigOf(w, 'published'));
   const input: PublishDashboardInput = { workbookId: workbook.id };
   if (published && typeof published.id === 'number') input.dashboardId = published.id;
   if (published && typeof published.allowEmbed === 'boolean') input.allowEmbed = published.allowEmbed;
-  const config = asRecord(from?.config);
-  const title = from?.title ?? config?.title;
-  const description = from?.description ?? config?.description;
+  // An older server's wrapper carried title and description next to the config.
+  const raw = w[source === 'published' ? 'dashboardPublished' : 'dashboardDraft'];
+  const wrapper =
+    typeof raw === 'object' && raw !== null && raw !== config ? (raw as Record<string, unknown>) : undefined;
+  const title = wrapper?.title ?? config?.title;
+  const description = wrapper?.description ?? config?.description;
   if (typeof title === 'string') input.title = title;
   if (typeof description === 'string') input.description = description;
   if (config) input.config = config as DashboardConfig;

@@ -30,12 +30,22 @@ const FILES_KEY = 'dashboardPlatform.dashboards.files';
 
 export interface PublishHistoryEntry {
   time: string;
-  versionNumber: number;
+  /** Absent when the service's answer did not say (the publish still succeeded). */
+  versionNumber?: number;
   /** The profile that published. */
   who: string;
   deploymentId: number;
   status: string;
-  publicId: string;
+  publicId?: string;
+}
+
+/** "published: version 3, public id abc": the parts the service reported. */
+function describePublish(e: PublishHistoryEntry): string {
+  const parts = [
+    e.versionNumber !== undefined ? `version ${e.versionNumber}` : undefined,
+    e.publicId !== undefined ? `public id ${e.publicId}` : undefined,
+  ].filter((x) => x !== undefined);
+  return parts.length > 0 ? `${e.status}: ${parts.join(', ')}` : e.status;
 }
 
 interface FileRecord {
@@ -242,20 +252,18 @@ export class DashboardsFeature implements vscode.Disposable {
     const result = await client.publishDashboard(deploymentId, input.workbookId, input);
     const entry: PublishHistoryEntry = {
       time: new Date().toISOString(),
-      versionNumber: result.versionNumber,
+      ...(result.versionNumber !== undefined ? { versionNumber: result.versionNumber } : {}),
       who: active?.profile.name ?? 'unknown',
       deploymentId,
-      status: String(result.status),
-      publicId: result.publicId,
+      status: result.status ?? 'published',
+      ...(result.publicId !== undefined ? { publicId: result.publicId } : {}),
     };
     await this.saveRecord(uri, { deploymentId, history: [...rec.history, entry] });
     this.editor.refresh(uri);
     this.services.log.info(
-      `Published workbook ${input.workbookId} to deployment ${deploymentId}: ${entry.status}, version ${entry.versionNumber}, public id ${entry.publicId}`,
+      `Published workbook ${input.workbookId} to deployment ${deploymentId}: ${describePublish(entry)}`,
     );
-    void vscode.window.showInformationMessage(
-      `Dashboard ${entry.status}: version ${entry.versionNumber}, public id ${entry.publicId}.`,
-    );
+    void vscode.window.showInformationMessage(`Dashboard ${describePublish(entry)}.`);
     return result;
   }
 
@@ -275,9 +283,9 @@ export class DashboardsFeature implements vscode.Disposable {
     } else {
       void vscode.window.showQuickPick(
         [...entries].reverse().map((e) => ({
-          label: `Version ${e.versionNumber}`,
+          label: e.versionNumber !== undefined ? `Version ${e.versionNumber}` : 'Version (not reported)',
           description: `${e.time} by ${e.who}`,
-          detail: `deployment ${e.deploymentId}, ${e.status}, public id ${e.publicId}`,
+          detail: `deployment ${e.deploymentId}, ${e.status}${e.publicId !== undefined ? `, public id ${e.publicId}` : ''}`,
         })),
         { title: `Publish history of ${uri.path.split('/').pop()}` },
       );

@@ -8,6 +8,8 @@ import type { Prompter } from './prompter';
 export type ScheduleType = (typeof SCHEDULE_TYPES)[number];
 const FORMATS = NOTIFICATION_FORMATS;
 const FILTER_OPERATORS = DASHBOARD_FILTER_OPERATORS;
+/** Operators that compare against nothing. */
+const VALUELESS = new Set(['is_null', 'is_not_null', 'is_empty', 'is_not_empty']);
 
 export interface NotificationDraft {
   dashboardId?: number;
@@ -55,7 +57,7 @@ export function parseFilter(text: string): { member: string; operator: string; v
   if (!(FILTER_OPERATORS as readonly string[]).includes(operator!))
     return `Unknown operator "${operator}". Use one of: ${FILTER_OPERATORS.join(', ')}.`;
   if (raw === undefined) {
-    if (operator === 'is_null' || operator === 'is_not_null') return { member: member!, operator: operator! };
+    if (VALUELESS.has(operator!)) return { member: member!, operator: operator! };
     return `The operator ${operator} needs a value.`;
   }
   let value: unknown = raw.trim();

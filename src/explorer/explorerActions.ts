@@ -9,7 +9,8 @@ import { displayName, plainText } from './labels';
 import type { Item } from './loaders';
 import type { ExplorerNode } from './nodes/types';
 import type { Prompter } from './prompter';
-import { askRecipient, recipientRemoval, type RecipientInput } from './recipientFlow';
+import { describeAddResult, recipientRemoval } from '../api/platform/notifications';
+import { askRecipient, type RecipientInput } from './recipientFlow';
 import {
   ancestor,
   asArgs,
@@ -193,8 +194,11 @@ export class ExplorerActions {
     await this.confirmWrite(`Add a recipient to notification ${plainText(item['id'])}`);
     const result = await (
       await this.targets.client()
-    ).addRecipients(deploymentId, Number(item['id']), [recipient as never]);
+    ).addRecipients(deploymentId, Number(item['id']), [recipient]);
     if (node) this.deps.provider.refresh(node);
+    void vscode.window.showInformationMessage(
+      `Recipients of notification ${plainText(item['id'])}: ${describeAddResult(result)}.`,
+    );
     return result;
   }
 
@@ -224,14 +228,19 @@ export class ExplorerActions {
       if (args.recipient) recipient = args.recipient as Item;
       else {
         const client = await this.targets.client();
-        const r = await client.listRecipients(deploymentId, notificationId);
-        const items = (Array.isArray(r) ? r : r.items) as Item[];
+        const items: Item[] = [];
+        for await (const r of client.iterateRecipients(deploymentId, notificationId)) items.push(r);
         if (items.length === 0) throw new Error(`Notification ${notificationId} has no recipients.`);
         recipient = await this.prompter.pick(
           'Remove Recipient',
           items.map((i) => ({
             label: plainText(
-              i['email'] ?? i['username'] ?? i['externalId'] ?? i['channelName'] ?? i['userId'],
+              i['email'] ??
+                i['username'] ??
+                i['externalId'] ??
+                i['channelName'] ??
+                i['channelId'] ??
+                i['userId'],
             ),
             description: plainText(i['type']),
             value: i,
@@ -241,7 +250,7 @@ export class ExplorerActions {
     }
     await this.confirmWrite(`Remove a recipient from notification ${notificationId}`);
     const removal = recipientRemoval(recipient);
-    await (await this.targets.client()).removeRecipients(deploymentId, notificationId, [removal as never]);
+    await (await this.targets.client()).removeRecipients(deploymentId, notificationId, [removal]);
     if (notificationNode) this.deps.provider.refresh(notificationNode);
     return removal;
   }

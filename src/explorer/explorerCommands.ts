@@ -2,6 +2,7 @@
 // other features), and asks with quick input only for what neither supplies. Failures propagate to
 // the one catch in runCommand (log + "Show Logs"). The write actions are in explorerActions.ts.
 import * as vscode from 'vscode';
+import { publishedDashboardOf } from '../api/platform/workspace';
 import type { Services } from '../services';
 import { registerCommand, COMMANDS } from '../commandRunner';
 import type { ExplorerProvider } from './explorerProvider';
@@ -116,8 +117,8 @@ export class ExplorerCommands {
     const node = asNode(arg) ?? this.deps.view.selection[0];
     const data = node?.data;
     // A workbook's public id is that of its published dashboard.
-    const published = data?.['dashboardPublished'] as { publicId?: unknown } | null | undefined;
-    const value = field === 'publicId' ? (data?.['publicId'] ?? published?.publicId) : data?.[field];
+    const published = data ? publishedDashboardOf(data) : undefined;
+    const value = field === 'publicId' ? (data?.['publicId'] ?? published?.['publicId']) : data?.[field];
     if (value === undefined || value === null || value === '')
       throw new Error(
         field === 'id' ? 'Select an item of the explorer to copy its id.' : 'This item has no public id.',

@@ -14,6 +14,7 @@ export type Item = Record<string, unknown>;
 export function itemKey(item: Item): string {
   if (item['id'] !== undefined && item['id'] !== null) return String(item['id']);
   if (typeof item['name'] === 'string') return item['name'];
+  if (typeof item['userName'] === 'string') return item['userName'];
   const parts = ['type', 'userId', 'embedUserId', 'embedTenantName', 'externalId', 'channelId', 'email']
     .map((k) => item[k])
     .filter((v) => v !== undefined && v !== null)
@@ -54,8 +55,9 @@ export interface ListingClient {
   listRecipients(
     deploymentId: number,
     notificationId: number,
+    p?: PageParams,
     signal?: AbortSignal,
-  ): Promise<{ items: Item[] } | Item[]>;
+  ): Promise<Page<Item>>;
   listUsers(p?: PageParams, signal?: AbortSignal): Promise<Page<Item>>;
 }
 
@@ -142,15 +144,13 @@ export function fetcherFor(spec: ListSpec, client: () => Promise<ListingClient>)
         );
       case 'users':
         return c.listUsers(page(p), s);
-      case 'recipients': {
-        const r = await c.listRecipients(
+      case 'recipients':
+        return c.listRecipients(
           need(spec.deploymentId, 'recipients'),
           need(spec.notificationId, 'recipients'),
+          page(p),
           s,
         );
-        // Recipients come back in one response; shown as a single page.
-        return Array.isArray(r) ? { items: r, pageInfo: null } : { items: r.items, pageInfo: null };
-      }
     }
   };
 }

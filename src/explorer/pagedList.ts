@@ -1,7 +1,7 @@
 // Paging state of one tree list, free of `vscode` so it can be unit-tested and benchmarked in plain
 // Node. A list fetches nothing until asked; each `loadFirst`/`loadMore` makes exactly one request
 // (concurrent calls share it); items are appended in place so what is shown keeps its identity.
-import type { Page } from '../api/paging';
+import type { InvalidItem, Page } from '../api/paging';
 
 /** Fetches one page: `after` is undefined for the first page. */
 export type PageFetcher<T> = (args: {
@@ -32,6 +32,8 @@ export interface PagedListSnapshot<T> {
   truncatedReason?: string;
   /** Number of pages fetched successfully so far. */
   pages: number;
+  /** Items the client could not read, in page order (each shown as an error row). */
+  invalid: readonly InvalidItem[];
 }
 
 /** Clamps a configured page size to the API's limits (1..200). */
@@ -42,6 +44,7 @@ export function clampPageSize(n: unknown, fallback = 50): number {
 
 export class PagedList<T> {
   private items: T[] = [];
+  private invalid: InvalidItem[] = [];
   private cursor: string | undefined;
   private started = false;
   private exhausted = false;
@@ -77,6 +80,7 @@ export class PagedList<T> {
       error: this.lastError,
       truncatedReason: this.truncated ? this.options.singlePageReason : undefined,
       pages: this.pagesLoaded,
+      invalid: this.invalid,
     };
   }
 
@@ -111,6 +115,7 @@ export class PagedList<T> {
     this.abort = undefined;
     this.inFlight = undefined;
     this.items = [];
+    this.invalid = [];
     this.cursor = undefined;
     this.started = false;
     this.exhausted = false;
@@ -140,6 +145,7 @@ export class PagedList<T> {
         this.pagesLoaded++;
         // Appending in place: earlier items keep their position and identity.
         for (const item of page.items) this.items.push(item);
+        for (const bad of page.invalid ?? []) this.invalid.push(bad);
         const info = page.pageInfo;
         const next = info && info.hasNextPage ? (info.endCursor ?? undefined) : undefined;
         if (this.options.singlePageReason !== undefined) {

@@ -1,6 +1,5 @@
-// Recipients of a notification: asking for a new one, and the identity a removal needs
-// (`userId` for USER, `embedUserId` + `embedTenantName` for EMBED_USER, `channelId` for SLACK).
-import type { Item } from './loaders';
+// Asking for a new recipient of a notification (the removal identity, `{type, id}`, is built by
+// recipientRemoval in src/api/platform/notifications.ts).
 import type { Prompter } from './prompter';
 
 export type RecipientInput =
@@ -46,23 +45,4 @@ export async function askRecipient(p: Prompter): Promise<RecipientInput> {
     validate: required('channel id'),
   });
   return { type, channelId: channelId.trim() };
-}
-
-/** What DELETE .../recipients needs to identify `r`, from a listed recipient (or an input object). */
-export function recipientRemoval(r: Item): Record<string, unknown> {
-  const type = String(r['type'] ?? 'USER');
-  if (type === 'EMBED_USER') {
-    return {
-      type,
-      embedTenantName: r['embedTenantName'],
-      ...(r['embedUserId'] !== undefined
-        ? { embedUserId: r['embedUserId'] }
-        : { externalId: r['externalId'] }),
-    };
-  }
-  if (type === 'SLACK') return { type, channelId: r['channelId'] };
-  return {
-    type,
-    ...(r['userId'] !== undefined && r['userId'] !== null ? { userId: r['userId'] } : { email: r['email'] }),
-  };
 }

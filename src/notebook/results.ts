@@ -1,7 +1,7 @@
 // Building result payloads from cubesql chunks and load responses. vscode-free (used by the bench).
 import { columnKind, type ResultColumn, type ResultPayload } from '../shared/notebookOutput';
 import type { CubeSqlChunk } from '../api/dataClient';
-import type { LoadResponse } from '../api/schemas/data';
+import { memberAnnotation, type LoadResponse } from '../api/schemas/data';
 
 /** Accumulates streamed cubesql rows up to `cap`, counting every row. */
 export class CubeSqlAccumulator {
@@ -54,9 +54,13 @@ export function loadPayload(res: LoadResponse, cap: number, elapsedMs?: number):
   if (!result) return { version: 1, source: 'load', columns: [], rows: [], totalRows: 0 };
   const ann = result.annotation;
   const info = new Map<string, { a: AnnotationEntry; measure: boolean; time: boolean }>();
-  for (const [k, a] of Object.entries(ann.measures)) info.set(k, { a, measure: true, time: false });
-  for (const [k, a] of Object.entries(ann.dimensions)) info.set(k, { a, measure: false, time: false });
-  for (const [k, a] of Object.entries(ann.timeDimensions)) info.set(k, { a, measure: false, time: true });
+  // Annotation groups are published as bare objects: an entry of another shape titles nothing.
+  const add = (group: Record<string, unknown>, measure: boolean, time: boolean) => {
+    for (const k of Object.keys(group)) info.set(k, { a: memberAnnotation(group, k) ?? {}, measure, time });
+  };
+  add(ann.measures, true, false);
+  add(ann.dimensions, false, false);
+  add(ann.timeDimensions, false, true);
   const data = result.data;
   let names: string[];
   let rows: unknown[][];

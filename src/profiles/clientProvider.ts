@@ -1,6 +1,9 @@
 // Builds the API clients for the active profile, caches them per profile, and drops (closes) them
 // when the profile is switched or edited, its secrets change, or the network settings change.
-// A Data API token is minted from the platform token when the profile has none.
+// The Data API of a deployment is reached on the host the deployment publishes (`deploymentUrl`)
+// unless the profile overrides it; a deployment other than the profile's default gets a token
+// minted for it from the platform token.
+import * as os from 'node:os';
 import * as vscode from 'vscode';
 import { ApiError } from '../api/errors';
 import type { ApiLogger } from '../api/log';
@@ -8,17 +11,22 @@ import type { NetworkSettings } from '../api/http';
 import { DataClient } from '../api/dataClient';
 import { AiClient, type SessionSettings } from '../api/aiClient';
 import type { PlatformClient } from '../api/platformClient';
-import { dataApiUrlOf, jwtExpiry, type Profile } from './profileModel';
+import { dataApiUrlOfDeployment } from '../api/platform/deployments';
+import { dataApiUrlOf, defaultExternalId, jwtExpiry, sessionIdentityOf, type Profile } from './profileModel';
 import type { ActiveProfile, ProfileService } from './profileService';
 
 export interface ClientProvider {
   /** For the active profile; throws a clear error if there is none or it has no token. */
   platform(): Promise<PlatformClient>;
-  /** Mints a Data API token when only a platform token is set (deployment: argument or the profile's default). */
+  /**
+   * The Data API of a deployment (argument or the profile's default): on the profile's Data API URL
+   * override, else the deployment's published host; with the profile's Data API token for its
+   * default deployment, else a token minted for that deployment.
+   */
   data(deploymentId?: number): Promise<DataClient>;
   /** `agentUrl` defaults to the profile's first agent. */
   ai(agentUrl?: string): Promise<AiClient>;
-  /** From the profile (externalId, email). */
+  /** The profile's AI session identity (internalId or externalId, else a default external id). */
   sessionSettings(): SessionSettings;
   /** Profile switched or edited, secrets or network changed: drop cached state. */
   readonly onDidChange: vscode.Event<void>;
@@ -47,6 +55,17 @@ interface MintedToken {
   expiresAt: number;
 }
 
+/** The default AI session identity: this OS user on this machine. */
+export function machineExternalId(): string {
+  let user = '';
+  try {
+    user = os.userInfo().username;
+  } catch {
+    // No user name (some containers): the machine id alone identifies the session.
+  }
+  return defaultExternalId(user, vscode.env.machineId);
+}
+
 const MINT_MARGIN_MS = 60_000;
 const MINT_DEFAULT_LIFETIME_MS = 10 * 60_000;
 
@@ -55,6 +74,8 @@ class ProfileClients {
   readonly data = new Map<string, DataClient>();
   readonly ai = new Map<string, AiClient>();
   readonly minted = new Map<number, MintedToken>();
+  /** Data API base URL per deployment, from its published deploymentUrl (undefined: none). */
+  readonly hosts = new Map<number, Promise<string | undefined>>();
 
   async close(): Promise<void> {
     const all: Closable[] = [
@@ -66,6 +87,7 @@ class ProfileClients {
     this.data.clear();
     this.ai.clear();
     this.minted.clear();
+    this.hosts.clear();
     await Promise.allSettled(all.map((c) => c.close?.()));
   }
 }
@@ -101,7 +123,13 @@ export class ProfileClientProvider implements ClientProvider, vscode.Disposable 
     return this.networkPromise;
   }
 
-  private async current(): Promise<{ active: ActiveProfile; profile: Profile; clients: ProfileClients }> {
+  private async current(): Promise<{
+    active: ActiveProfile;
+    profile: Profile;
+    clients: ProfileClients;
+    /** Where the Data API is when neither the override nor the deployment says. */
+    fallbackDataUrl: string;
+  }> {
     const active = this.deps.profiles.active();
     if (!active) {
       throw new Error(
@@ -109,10 +137,16 @@ export class ProfileClientProvider implements ClientProvider, vscode.Disposable 
       );
     }
     let profile = active.profile;
+    let fallbackDataUrl: string;
     if (active.isSandbox) {
       const h = await this.deps.profiles.sandbox.start();
       profile = { ...profile, platformUrl: h.urls.platform, dataApiUrl: h.urls.dataApi };
       profile = this.deps.profiles.active()?.profile ?? profile;
+      // The sandbox's own Data API is the fallback, not an override: its deployments publish hosts.
+      fallbackDataUrl = profile.dataApiUrl ?? h.urls.dataApi;
+      profile = { ...profile, dataApiUrl: undefined };
+    } else {
+      fallbackDataUrl = dataApiUrlOf(profile);
     }
     const key = profile.name.toLowerCase();
     let clients = this.cache.get(key);
@@ -120,7 +154,7 @@ export class ProfileClientProvider implements ClientProvider, vscode.Disposable 
       clients = new ProfileClients();
       this.cache.set(key, clients);
     }
-    return { active, profile, clients };
+    return { active, profile, clients, fallbackDataUrl };
   }
 
   private async requireSecret(
@@ -154,15 +188,28 @@ export class ProfileClientProvider implements ClientProvider, vscode.Disposable 
   }
 
   async data(deploymentId?: number): Promise<DataClient> {
-    const { profile, clients } = await this.current();
+    const { profile, clients, fallbackDataUrl } = await this.current();
     const name = profile.name;
-    const own = await this.deps.profiles.getSecret('dataApiToken', name);
     const deployment = deploymentId ?? profile.defaultDeploymentId;
-    const cacheKey = own ? `token:${deployment ?? ''}` : `mint:${deployment ?? ''}`;
+    const own = await this.deps.profiles.getSecret('dataApiToken', name);
+    const platformToken = await this.deps.profiles.getSecret('platformToken', name);
+    // The profile's own Data API token belongs to its override host or its default deployment.
+    const ownFits =
+      own !== undefined &&
+      (profile.dataApiUrl !== undefined ||
+        deployment === undefined ||
+        deployment === profile.defaultDeploymentId);
+    const baseUrl =
+      profile.dataApiUrl ??
+      (deployment !== undefined && platformToken
+        ? await this.deploymentHost(clients, deployment)
+        : undefined) ??
+      fallbackDataUrl;
+    const cacheKey = `${baseUrl}|${ownFits ? 'token' : 'mint'}:${deployment ?? ''}`;
     const cached = clients.data.get(cacheKey);
     if (cached) return cached;
     let token: () => Promise<string | undefined>;
-    if (own) {
+    if (ownFits) {
       token = async () => (await this.deps.profiles.getSecret('dataApiToken', name))?.value;
     } else {
       if (deployment === undefined) {
@@ -174,19 +221,40 @@ export class ProfileClientProvider implements ClientProvider, vscode.Disposable 
       await this.requireSecret(
         profile,
         'platformToken',
-        'platform API token (needed to mint a Data API token)',
+        `platform API token (needed to mint a Data API token for deployment ${deployment})`,
       );
       token = () => this.mint(clients, deployment);
     }
+    this.deps.logger.debug(
+      `Data API of ${deployment !== undefined ? `deployment ${deployment}` : `profile "${name}"`}: ${baseUrl} (${ownFits ? "profile's token" : 'minted token'})`,
+    );
     const client = new DataClient({
-      baseUrl: dataApiUrlOf(profile),
+      baseUrl,
       token,
       network: await this.network(),
       logger: this.deps.logger,
-      cacheKey: deployment !== undefined ? String(deployment) : profile.name,
+      cacheKey: `${baseUrl}|${deployment ?? profile.name}`,
     });
     clients.data.set(cacheKey, client);
     return client;
+  }
+
+  /** The Data API base URL a deployment publishes, looked up once per profile (undefined: none). */
+  private deploymentHost(clients: ProfileClients, deploymentId: number): Promise<string | undefined> {
+    let host = clients.hosts.get(deploymentId);
+    if (!host) {
+      host = (async () => {
+        const d = await (await this.platform()).getDeployment(deploymentId);
+        const url = dataApiUrlOfDeployment(d);
+        if (!url)
+          this.deps.logger.info(`Deployment ${deploymentId} publishes no Data API URL; using the profile's.`);
+        return url;
+      })();
+      // A failed lookup is not remembered: the next query asks again.
+      host.catch(() => clients.hosts.delete(deploymentId));
+      clients.hosts.set(deploymentId, host);
+    }
+    return host;
   }
 
   private async mint(clients: ProfileClients, deploymentId: number): Promise<string> {
@@ -224,11 +292,7 @@ export class ProfileClientProvider implements ClientProvider, vscode.Disposable 
   }
 
   sessionSettings(): SessionSettings {
-    const s = this.deps.profiles.active()?.profile.session;
-    return {
-      ...(s?.externalId ? { externalId: s.externalId } : {}),
-      ...(s?.email ? { email: s.email } : {}),
-    };
+    return { ...sessionIdentityOf(this.deps.profiles.active()?.profile, machineExternalId()) };
   }
 
   dispose(): void {

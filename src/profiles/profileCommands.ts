@@ -20,6 +20,7 @@ import {
   type SecretKind,
 } from './profileModel';
 import { SecretStorageUnavailableError } from './profileService';
+import { askSessionIdentity } from './sessionIdentityPrompt';
 
 export type SecretsInput = Partial<Record<SecretKind, string>>;
 
@@ -147,8 +148,9 @@ export function registerProfileCommands(services: Services): vscode.Disposable[]
     });
     const dataApiUrl = await ask({
       title,
-      prompt: 'Data API base URL (leave empty to derive it from the platform URL)',
-      placeHolder: 'https://mytenant.example.com/cubejs-api',
+      prompt:
+        'Data API URL override (optional). Leave empty: each deployment is queried on the host it publishes (its deployment URL). Set it only to send every query to one Data API, e.g. through a gateway.',
+      placeHolder: 'empty = per deployment (recommended)',
       value: current?.dataApiUrl,
       validateInput: (v) => (v.trim() ? validateUrl(v, 'Data API URL') : undefined),
     });
@@ -159,6 +161,7 @@ export function registerProfileCommands(services: Services): vscode.Disposable[]
       value: current?.agents[0]?.url,
       validateInput: (v) => (v.trim() ? validateAgentUrl(v) : undefined),
     });
+    const identity = agentUrl ? await askSessionIdentity(title, current) : current?.session;
     const deployment = await ask({
       title,
       prompt: 'Default deployment id (optional)',
@@ -228,6 +231,7 @@ export function registerProfileCommands(services: Services): vscode.Disposable[]
       platformUrl,
       dataApiUrl: dataApiUrl || undefined,
       agents,
+      session: identity,
       defaultDeploymentId: deployment ? Number(deployment) : undefined,
       production: env.production || undefined,
       color: env.color === 'none' ? undefined : env.color,

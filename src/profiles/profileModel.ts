@@ -79,7 +79,18 @@ export const ProfileSchema = z.looseObject({
   environment: z.string().trim().max(32).optional(),
   /** Status bar colour; production profiles default to 'error'. */
   color: z.enum(PROFILE_COLORS).optional(),
-  session: z.looseObject({ externalId: z.string().optional(), email: z.string().optional() }).optional(),
+  /**
+   * The AI session identity (sessionSettings): an `externalId` (an external user, lowercase) or an
+   * `internalId` (the username of an existing user of the tenant). Without either, a default
+   * external id derived from this machine and OS user is sent.
+   */
+  session: z
+    .looseObject({
+      externalId: z.string().optional(),
+      internalId: z.string().optional(),
+      email: z.string().optional(),
+    })
+    .optional(),
 });
 export type Profile = z.infer<typeof ProfileSchema>;
 /** What settings hold (before defaults/normalisation). */
@@ -140,7 +151,10 @@ export function toSettingsValue(p: Profile): Record<string, unknown> {
   return out;
 }
 
-/** Derives the Data API URL from the platform URL when the profile does not name one. */
+/**
+ * The Data API URL used when neither the profile's override nor the deployment's `deploymentUrl`
+ * says: the profile's override, else derived from the platform URL (`.../api` -> `.../cubejs-api`).
+ */
 export function dataApiUrlOf(p: Pick<Profile, 'platformUrl' | 'dataApiUrl'>): string {
   if (p.dataApiUrl) return p.dataApiUrl;
   const url = new URL(p.platformUrl);
@@ -216,4 +230,59 @@ export function jwtExpiry(token: string): number | undefined {
   } catch {
     return undefined;
   }
+}
+
+// ---- AI session identity ----
+
+/** "vscode-jane-3f2a9c1b0d4e": lowercase and trimmed, as the AI API requires of an externalId. */
+export function defaultExternalId(userName: string, machineId: string): string {
+  const user = userName
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '');
+  const machine = machineId
+    .toLowerCase()
+    .replace(/[^a-z0-9]/g, '')
+    .slice(0, 12);
+  return ['vscode', user || 'user', machine].filter(Boolean).join('-');
+}
+
+/** Problem with an identity as typed, naming the rule; undefined when it is fine. */
+export function sessionIdProblem(kind: 'externalId' | 'internalId', value: string): string | undefined {
+  if (value === '') return undefined;
+  if (value !== value.trim()) return `The ${kind} may not start or end with spaces.`;
+  if (kind === 'externalId' && value !== value.toLowerCase()) return 'The externalId must be lowercase.';
+  return undefined;
+}
+
+export interface SessionIdentity {
+  externalId?: string;
+  internalId?: string;
+  email?: string;
+}
+
+/**
+ * The sessionSettings for the AI API: the profile's internalId, else its externalId, else
+ * `fallbackExternalId`. Throws a sentence naming the setting when the profile's value breaks a rule.
+ */
+export function sessionIdentityOf(
+  p: Pick<Profile, 'name' | 'session'> | undefined,
+  fallbackExternalId: string,
+): SessionIdentity {
+  const s = p?.session;
+  const email = s?.email?.trim() ? { email: s.email.trim() } : {};
+  for (const kind of ['internalId', 'externalId'] as const) {
+    const value = s?.[kind];
+    if (value === undefined || value === '') continue;
+    const problem = sessionIdProblem(kind, value);
+    if (problem) {
+      throw new Error(
+        `${problem} Fix the AI session identity of profile "${p?.name ?? ''}" (setting dashboardPlatform.profiles → session.${kind}, or "Dashboard Platform: Edit Profile…").`,
+      );
+    }
+    return { [kind]: value, ...email };
+  }
+  return { externalId: fallbackExternalId, ...email };
 }

@@ -2,7 +2,7 @@
 // tooltip with the URLs (never secrets); clicking it switches profile.
 import * as vscode from 'vscode';
 import { COMMANDS } from '../commands';
-import { dataApiUrlOf, effectiveColor } from './profileModel';
+import { effectiveColor } from './profileModel';
 import type { ProfileService } from './profileService';
 
 export class ProfileStatusBar implements vscode.Disposable {
@@ -60,7 +60,10 @@ export class ProfileStatusBar implements vscode.Disposable {
     if (active.isSandbox && !this.profiles.sandbox.current) {
       lines.push('Local sandbox (starts on first use)');
     } else {
-      lines.push(`Platform: ${p.platformUrl}`, `Data API: ${dataApiUrlOf(p)}`);
+      lines.push(
+        `Platform: ${p.platformUrl}`,
+        `Data API: ${!active.isSandbox && p.dataApiUrl ? `${p.dataApiUrl} (override)` : 'each deployment’s own host'}`,
+      );
       for (const a of p.agents) lines.push(`AI agent "${a.label}": ${a.url}`);
       if (p.defaultDeploymentId !== undefined) lines.push(`Default deployment: ${p.defaultDeploymentId}`);
     }

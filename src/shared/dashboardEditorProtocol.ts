@@ -61,11 +61,12 @@ export type EditorProblem = z.infer<typeof editorProblem>;
 
 export const editorHistoryEntry = z.object({
   time: z.string(),
-  versionNumber: z.number(),
+  // The service's answer may omit these; the publish succeeded all the same.
+  versionNumber: z.number().optional(),
   who: z.string(),
   deploymentId: z.number(),
   status: z.string(),
-  publicId: z.string(),
+  publicId: z.string().optional(),
 });
 export type EditorHistoryEntry = z.infer<typeof editorHistoryEntry>;
 

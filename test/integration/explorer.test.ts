@@ -338,11 +338,11 @@ describe('explorer', function () {
       const copied = await clipboard();
       if (copied !== undefined) assert.equal(copied, String(report.data.id));
       const workbook = (await children(await list('workbooks'))).find(
-        (n: Node) => n.kind === 'workbook' && n.data.dashboardPublished?.publicId,
+        (n: Node) => n.kind === 'workbook' && n.data.publishedDashboard?.publicId,
       );
       assert.equal(workbook.toTreeItem().contextValue, 'dp.workbook.public');
       const pub = await vscode.commands.executeCommand(`${C}copyPublicId`, workbook);
-      assert.equal(pub, workbook.data.dashboardPublished.publicId);
+      assert.equal(pub, workbook.data.publishedDashboard.publicId);
       const copiedPub = await clipboard();
       if (copiedPub !== undefined) assert.equal(copiedPub, pub);
       const dep: vscode.TextDocument = await vscode.commands.executeCommand(
@@ -450,18 +450,23 @@ describe('explorer', function () {
         (n: Node) => n.kind === 'notification',
       );
       const nid = notification.data.id;
-      ex.script(['User', 'new.person@example.com']);
-      await vscode.commands.executeCommand(`${C}addRecipient`, notification);
       const listed = async () =>
-        (await platform(`/v1/deployments/${DEP}/notifications/${nid}/recipients`)).items;
-      assert.ok((await listed()).some((r: any) => r.email === 'new.person@example.com'));
+        (await platform(`/v1/deployments/${DEP}/notifications/${nid}/recipients?first=200`)).items;
+      // A USER recipient is a user of the tenant: the documents remove it by its userId.
+      const users = (await platform('/scim/v2/Users?count=100')).Resources as any[];
+      const before = await listed();
+      const email = users
+        .map((u) => u.emails?.[0]?.value ?? u.userName)
+        .find((e) => e && !before.some((r: any) => r.email === e));
+      assert.ok(email, 'a tenant user who is not a recipient yet');
+      ex.script(['User', email]);
+      await vscode.commands.executeCommand(`${C}addRecipient`, notification);
+      assert.ok((await listed()).some((r: any) => r.email === email));
       const shown = await children(notification);
-      const added = shown.find(
-        (n: Node) => n.kind === 'recipient' && n.data.email === 'new.person@example.com',
-      );
+      const added = shown.find((n: Node) => n.kind === 'recipient' && n.data.email === email);
       assert.ok(added, 'the recipients under the notification were refreshed');
       await vscode.commands.executeCommand(`${C}removeRecipient`, added);
-      assert.ok(!(await listed()).some((r: any) => r.email === 'new.person@example.com'));
+      assert.ok(!(await listed()).some((r: any) => r.email === email));
     });
 
     it('deletes an embed tenant after a modal confirmation naming it', async () => {

@@ -113,6 +113,32 @@ describe('dashboard file', () => {
     assert.ok(pulled.ok);
   });
 
+  it('pulls from the published shapes: configs in dashboardDraft/dashboardPublished, the Dashboard in publishedDashboard', () => {
+    const workbook = {
+      id: 12,
+      name: 'Sales Dashboard',
+      dashboardDraft: { title: 'Draft title', layout: null, widgets: null },
+      dashboardPublished: { title: 'Pub', theme: null },
+      publishedDashboard: { id: 99, publicId: 'abcdefabcdef', allowEmbed: false, config: { title: 'Pub' } },
+    };
+    assert.deepEqual(dashboardFromWorkbook(workbook), {
+      workbookId: 12,
+      dashboardId: 99,
+      allowEmbed: false,
+      title: 'Draft title',
+      config: { title: 'Draft title', layout: null, widgets: null },
+    });
+    assert.deepEqual(dashboardFromWorkbook(workbook, 'published'), {
+      workbookId: 12,
+      dashboardId: 99,
+      allowEmbed: false,
+      title: 'Pub',
+      config: { title: 'Pub', theme: null },
+    });
+    // Nulls the service sends are valid in the file too.
+    assert.ok(parseDashboardFile(formatDashboardFile(dashboardFromWorkbook(workbook))).ok);
+  });
+
   it('names the file after the workbook', () => {
     assert.equal(dashboardFileName('Sales Dashboard 2'), 'sales-dashboard-2.dashboard.json');
     assert.equal(dashboardFileName('***'), 'dashboard.dashboard.json');

@@ -19,6 +19,13 @@ type Schema = Record<string, unknown>;
 /** The draft-07 subset z.toJSONSchema emits here; returns the JSON paths of violations. */
 function validate(schema: Schema, value: unknown, path = '$'): string[] {
   const errors: string[] = [];
+  // A list of types (how nullable fields are written): valid when one of them is.
+  if (Array.isArray(schema.type)) {
+    const ok = (schema.type as string[]).some(
+      (t) => validate({ ...schema, type: t }, value, path).length === 0,
+    );
+    return ok ? [] : [`${path}: none of ${(schema.type as string[]).join(', ')}`];
+  }
   const type = schema.type as string | undefined;
   if (schema.anyOf) {
     const ok = (schema.anyOf as Schema[]).some((s) => validate(s, value, path).length === 0);
@@ -38,6 +45,9 @@ function validate(schema: Schema, value: unknown, path = '$'): string[] {
       break;
     case 'boolean':
       if (typeof value !== 'boolean') return [`${path}: not a boolean`];
+      break;
+    case 'null':
+      if (value !== null) return [`${path}: not null`];
       break;
     case 'number':
       if (typeof value !== 'number') return [`${path}: not a number`];
@@ -79,13 +89,17 @@ const zodAccepts = (v: unknown) => PublishDashboardInputSchema.safeParse(v).succ
 const jsonAccepts = (v: unknown) => validate(schema, v).length === 0;
 
 function at(s: Schema, ...path: string[]): Schema {
+  // A nullable object is written as anyOf [object, null]: descend into the non-null branch.
+  const unwrap = (x: Schema): Schema =>
+    (x.anyOf as Schema[] | undefined)?.find((b) => b.type !== 'null' && (b.properties || b.items)) ?? x;
   let cur = s;
   for (const p of path) {
+    cur = unwrap(cur);
     const next = p === '[]' ? cur.items : (cur.properties as Record<string, Schema> | undefined)?.[p];
     assert.ok(next, `schema has no ${path.join('.')}`);
     cur = next as Schema;
   }
-  return cur;
+  return unwrap(cur);
 }
 
 const box = { h: 2, w: 4, x: 0, y: 0 };
@@ -160,8 +174,22 @@ describe('dashboard JSON Schema', () => {
     assert.match(String(at(widget, 'type').description), /CHART/);
   });
 
+  // A dashboard pulled from the service may carry nulls wherever the published input allows them.
+  const withNulls = {
+    workbookId: 1,
+    dashboardId: null,
+    title: null,
+    config: {
+      title: null,
+      layout: { breakpoints: { lg: null }, cols: null, rowHeight: null },
+      theme: { primaryColor: null, widgets: { border: null, title: { fontSize: null } } },
+      settings: null,
+      widgets: [{ id: 'a', type: 'TEXT', position: box, config: null, responsiveLayouts: { md: null } }],
+    },
+  };
+
   it('accepts what zod accepts', () => {
-    for (const sample of [full, { workbookId: 1 }, { workbookId: 1, config: {} }]) {
+    for (const sample of [full, withNulls, { workbookId: 1 }, { workbookId: 1, config: {} }]) {
       assert.ok(zodAccepts(sample), 'zod accepts');
       assert.deepEqual(validate(schema, sample), []);
       assert.ok(jsonAccepts(sample));
@@ -192,7 +220,7 @@ describe('dashboard JSON Schema', () => {
       [`cols.${b} not a number`, (d) => ({ ...d, config: { layout: { cols: { [b]: '12' } } } })],
       [
         `breakpoints.${b} not a number`,
-        (d) => ({ ...d, config: { layout: { breakpoints: { [b]: null } } } }),
+        (d) => ({ ...d, config: { layout: { breakpoints: { [b]: '1200' } } } }),
       ],
       [
         `responsiveLayouts.${b} without h`,

@@ -111,6 +111,7 @@ describe('explorer paging state (PagedList)', () => {
       error: undefined,
       truncatedReason: undefined,
       pages: 1,
+      invalid: [],
     });
   });
 

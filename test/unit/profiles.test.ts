@@ -2,6 +2,7 @@
 import assert from 'node:assert/strict';
 import {
   dataApiUrlOf,
+  defaultExternalId,
   jwtExpiry,
   effectiveColor,
   envSuffix,
@@ -9,6 +10,8 @@ import {
   parseProfiles,
   secretFromEnv,
   secretKey,
+  sessionIdProblem,
+  sessionIdentityOf,
   toSettingsValue,
   validateAgentUrl,
   validateUrl,
@@ -184,5 +187,42 @@ describe('sandbox profile and tokens', () => {
     const payload = Buffer.from(JSON.stringify({ exp: 2_000_000_000 })).toString('base64url');
     assert.equal(jwtExpiry(`eyJhbGciOiJIUzI1NiJ9.${payload}.sig`), 2_000_000_000_000);
     assert.equal(jwtExpiry('opaque'), undefined);
+  });
+});
+
+describe('AI session identity', () => {
+  it('defaults to a lowercase external id for this OS user and machine', () => {
+    assert.equal(defaultExternalId('Jane Doe', 'ABCDEF0123456789ff'), 'vscode-jane-doe-abcdef012345');
+    assert.equal(defaultExternalId('', 'm1'), 'vscode-user-m1');
+    assert.equal(defaultExternalId('Ünïcode Üser', 'x'), 'vscode-unicode-user-x');
+  });
+
+  it('sends the internalId, else the externalId, else the default; names the setting when one breaks a rule', () => {
+    const p = (session?: Record<string, string>) => ({ name: 'Prod', session });
+    assert.deepEqual(sessionIdentityOf(p(), 'vscode-a-b'), { externalId: 'vscode-a-b' });
+    assert.deepEqual(sessionIdentityOf(p({ externalId: 'ann', email: 'a@b.c' }), 'd'), {
+      externalId: 'ann',
+      email: 'a@b.c',
+    });
+    assert.deepEqual(sessionIdentityOf(p({ externalId: 'ann', internalId: 'Ann@Corp.com' }), 'd'), {
+      internalId: 'Ann@Corp.com',
+    });
+    assert.throws(() => sessionIdentityOf(p({ externalId: 'Ann' }), 'd'), /lowercase.*session\.externalId/);
+    assert.throws(() => sessionIdentityOf(p({ internalId: ' ann ' }), 'd'), /spaces.*session\.internalId/);
+    assert.equal(sessionIdProblem('externalId', 'ann'), undefined);
+    assert.equal(sessionIdProblem('internalId', 'Ann@corp.com'), undefined, 'usernames keep their case');
+  });
+
+  it('keeps the identity fields of a profile from settings', () => {
+    const { profiles, problems } = parseProfiles([
+      { name: 'P', platformUrl: 'https://t.example.com/api', session: { internalId: 'ann@corp.com' } },
+    ]);
+    assert.deepEqual(problems, []);
+    assert.equal(profiles[0]!.session?.internalId, 'ann@corp.com');
+    assert.equal(
+      profiles[0]!.dataApiUrl,
+      undefined,
+      'no Data API URL: each deployment is queried on its own host',
+    );
   });
 });

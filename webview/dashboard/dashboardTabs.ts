@@ -179,7 +179,7 @@ export function historyTab(ctx: InspectorContext): HTMLElement[] {
       h(
         'tr',
         {},
-        h('td', { textContent: String(e.versionNumber) }),
+        h('td', { textContent: e.versionNumber !== undefined ? String(e.versionNumber) : '—' }),
         h('td', {
           textContent: Number.isNaN(when.getTime()) ? e.time : when.toLocaleString(),
           title: e.time,
@@ -187,7 +187,7 @@ export function historyTab(ctx: InspectorContext): HTMLElement[] {
         h('td', { textContent: e.who }),
         h('td', { textContent: String(e.deploymentId) }),
         h('td', { textContent: e.status }),
-        h('td', { textContent: e.publicId, className: 'mono' }),
+        h('td', { textContent: e.publicId ?? '—', className: 'mono' }),
       ),
     );
   }

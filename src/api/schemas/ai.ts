@@ -16,6 +16,17 @@ export const SessionSettingsSchema = z.looseObject({
 });
 export type SessionSettings = z.infer<typeof SessionSettingsSchema>;
 
+const IDENTITY_WORDS = /externalId|internalId|sessionSettings|session settings|external user|internal user/i;
+
+/**
+ * The AI API requires `sessionSettings.externalId` or `internalId`. When its refusal is about the
+ * identity, the message gains what to change: the profile's AI session identity setting.
+ */
+export function explainSessionRefusal(message: string): string {
+  if (!IDENTITY_WORDS.test(message)) return message;
+  return `${message} The AI API did not accept the session identity: set session.externalId (an external user, lowercase) or session.internalId (the username of an existing user) of the profile with "Dashboard Platform: Edit Profile…" (setting dashboardPlatform.profiles).`;
+}
+
 export const ChatRequestSchema = z.looseObject({
   input: z.string().optional(),
   chatId: z.string().optional(),
@@ -30,7 +41,11 @@ export const ChatRequestSchema = z.looseObject({
 export type ChatRequest = z.infer<typeof ChatRequestSchema>;
 
 export const ToolCallWireSchema = z.looseObject({
-  name: z.string(),
+  // Published as optional: a call without a name is shown as a generic tool.
+  name: z
+    .string()
+    .optional()
+    .transform((v) => v ?? 'tool'),
   input: z.string().optional(),
   result: z.string().optional(),
 });

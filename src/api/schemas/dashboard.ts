@@ -24,26 +24,27 @@ const perBreakpoint = <T extends z.ZodType>(value: T, what: string) =>
   z
     .looseObject(
       Object.fromEntries(
-        BREAKPOINTS.map((b) => [b, value.optional().describe(`${what} at the ${b} breakpoint.`)]),
-      ) as Record<Breakpoint, z.ZodOptional<T>>,
+        BREAKPOINTS.map((b) => [b, value.nullable().optional().describe(`${what} at the ${b} breakpoint.`)]),
+      ) as Record<Breakpoint, z.ZodOptional<z.ZodNullable<T>>>,
     )
     .describe(`${what} per breakpoint (keys lg, md, sm, xs, xxs).`);
 
 export const LayoutSchema = z
   .looseObject({
-    breakpoints: perBreakpoint(z.number(), 'Minimum container width in pixels').optional(),
-    cols: perBreakpoint(z.number(), 'Number of grid columns').optional(),
+    breakpoints: perBreakpoint(z.number(), 'Minimum container width in pixels').nullable().optional(),
+    cols: perBreakpoint(z.number(), 'Number of grid columns').nullable().optional(),
     containerPadding: z
       .array(z.number())
+      .nullable()
       .optional()
       .describe('Padding of the grid container, [x, y] in pixels.'),
-    margin: z.array(z.number()).optional().describe('Space between widgets, [x, y] in pixels.'),
-    rowHeight: z.number().optional().describe('Height of one grid row in pixels.'),
+    margin: z.array(z.number()).nullable().optional().describe('Space between widgets, [x, y] in pixels.'),
+    rowHeight: z.number().nullable().optional().describe('Height of one grid row in pixels.'),
   })
   .describe('The responsive grid the widgets are placed on.');
 export type Layout = z.infer<typeof LayoutSchema>;
 
-const str = (d: string) => z.string().optional().describe(d);
+const str = (d: string) => z.string().nullable().optional().describe(d);
 const borderSchema = z
   .looseObject({
     color: str('Border colour (CSS colour).'),
@@ -51,6 +52,7 @@ const borderSchema = z
     style: str('Border style (CSS border-style).'),
     width: str('Border width (CSS length).'),
   })
+  .nullable()
   .optional();
 const titleSchema = z
   .looseObject({
@@ -59,6 +61,7 @@ const titleSchema = z
     fontSize: str('Title font size.'),
     fontWeight: str('Title font weight.'),
   })
+  .nullable()
   .optional();
 
 export const ThemeSchema = z
@@ -74,6 +77,7 @@ export const ThemeSchema = z
         border: borderSchema.describe('Border of filter controls.'),
         title: titleSchema.describe('Titles of filter controls.'),
       })
+      .nullable()
       .optional()
       .describe('Filter and control widgets.'),
     dashboard: z
@@ -81,6 +85,7 @@ export const ThemeSchema = z
         backgroundColor: str('Dashboard background colour.'),
         padding: str('Dashboard padding.'),
       })
+      .nullable()
       .optional()
       .describe('The dashboard canvas.'),
     widgets: z
@@ -96,10 +101,12 @@ export const ThemeSchema = z
             fontFamily: str('Text font family.'),
             secondaryColor: str('Secondary text colour.'),
           })
+          .nullable()
           .optional()
           .describe('Widget text.'),
         title: titleSchema.describe('Widget titles.'),
       })
+      .nullable()
       .optional()
       .describe('Widgets on the dashboard.'),
   })
@@ -123,9 +130,13 @@ export const WidgetSchema = z
   .looseObject({
     id: z.string().describe('Widget id, unique in the dashboard.'),
     position: gridBox.describe('Position and size on the grid ({h, w, x, y}).'),
-    config: z.record(z.string(), z.unknown()).optional().describe('Widget configuration (free-form).'),
-    responsiveLayouts: perBreakpoint(gridBox, 'Position and size').optional(),
-    style: z.record(z.string(), z.unknown()).optional().describe('Widget style (free-form).'),
+    config: z
+      .record(z.string(), z.unknown())
+      .nullable()
+      .optional()
+      .describe('Widget configuration (free-form).'),
+    responsiveLayouts: perBreakpoint(gridBox, 'Position and size').nullable().optional(),
+    style: z.record(z.string(), z.unknown()).nullable().optional().describe('Widget style (free-form).'),
     type: z
       .union([z.enum(WIDGET_TYPES), z.string()])
       .optional()
@@ -136,12 +147,24 @@ export type Widget = z.infer<typeof WidgetSchema>;
 
 export const DashboardConfigSchema = z
   .looseObject({
-    title: z.string().optional().describe('Dashboard title.'),
-    description: z.string().optional().describe('Dashboard description.'),
-    layout: LayoutSchema.optional(),
-    settings: z.record(z.string(), z.unknown()).optional().describe('Dashboard settings (free-form).'),
-    theme: ThemeSchema.optional(),
-    widgets: z.array(WidgetSchema).optional().describe('The widgets (optional in the publish input).'),
+    title: z.string().nullable().optional().describe('Dashboard title.'),
+    description: z
+      .string()
+      .nullable()
+      .optional()
+      .describe('Dashboard description (kept in the file; the service does not take it).'),
+    layout: LayoutSchema.nullable().optional(),
+    settings: z
+      .record(z.string(), z.unknown())
+      .nullable()
+      .optional()
+      .describe('Dashboard settings (free-form).'),
+    theme: ThemeSchema.nullable().optional(),
+    widgets: z
+      .array(WidgetSchema)
+      .nullable()
+      .optional()
+      .describe('The widgets (optional in the publish input).'),
   })
   .describe('The dashboard: layout, theme, settings and widgets.');
 export type DashboardConfig = z.infer<typeof DashboardConfigSchema>;
@@ -149,13 +172,21 @@ export type DashboardConfig = z.infer<typeof DashboardConfigSchema>;
 export const PublishDashboardInputSchema = z
   .looseObject({
     workbookId: id.min(1).describe('The workbook to publish (the only required field).'),
-    dashboardId: id.optional().describe('The dashboard to update, when it exists already.'),
-    allowEmbed: z.boolean().optional().describe('Whether the published dashboard may be embedded.'),
-    title: z.string().optional().describe('Title of the published dashboard.'),
-    description: z.string().optional().describe('Description of the published dashboard.'),
-    config: DashboardConfigSchema.optional().describe(
-      'The dashboard config; omit it to publish the saved draft.',
-    ),
+    dashboardId: id.nullable().optional().describe('The dashboard to update, when it exists already.'),
+    allowEmbed: z
+      .boolean()
+      .nullable()
+      .optional()
+      .describe('Whether the published dashboard may be embedded.'),
+    title: z.string().nullable().optional().describe('Title of the published dashboard.'),
+    description: z
+      .string()
+      .nullable()
+      .optional()
+      .describe('Description, kept in the file for people (the service does not take it).'),
+    config: DashboardConfigSchema.nullable()
+      .optional()
+      .describe('The dashboard config; omit it to publish the saved draft.'),
   })
   .describe(
     'A dashboard to publish from a workbook (POST /v1/deployments/{deploymentId}/workbooks/{workbookId}/publish).',

@@ -1,6 +1,13 @@
 // Data API wire shapes (load, cubesql, meta). Loose objects: fields the live service adds are kept.
 import { z } from 'zod';
 
+export const CACHE_MODES = [
+  'stale-if-slow',
+  'stale-while-revalidate',
+  'must-revalidate',
+  'no-cache',
+] as const;
+
 /** The filter operators of /v1/load queries (wire format). */
 export const LOAD_FILTER_OPERATORS = [
   'equals',
@@ -25,8 +32,6 @@ export const LOAD_FILTER_OPERATORS = [
   'afterOrOnDate',
   'measureFilter',
 ] as const;
-
-const primitive = z.union([z.string(), z.number(), z.boolean(), z.null()]);
 
 export const LoadFilterSchema: z.ZodType<LoadFilter> = z.lazy(() =>
   z.union([
@@ -80,6 +85,30 @@ export const LoadRequestSchema = z.looseObject({
 });
 export type LoadRequest = z.infer<typeof LoadRequestSchema>;
 
+/** The published V1LoadRequestQuery keys: a query with any other top-level field is not sent. */
+export const LoadQueryWireSchema = z.strictObject({
+  measures: z.array(z.string()).optional(),
+  dimensions: z.array(z.string()).optional(),
+  segments: z.array(z.string()).optional(),
+  timeDimensions: z.array(z.looseObject({ dimension: z.string() })).optional(),
+  order: z.array(z.array(z.string())).optional(),
+  limit: z.number().int().optional(),
+  offset: z.number().int().optional(),
+  filters: z.array(z.record(z.string(), z.unknown())).optional(),
+  ungrouped: z.boolean().optional(),
+  subqueryJoins: z.array(z.looseObject({ sql: z.string() })).optional(),
+  joinHints: z.array(z.array(z.string())).optional(),
+  timezone: z.string().optional(),
+  responseFormat: z.enum(['default', 'compact', 'columnar']).optional(),
+});
+export const LoadRequestWireSchema = z.strictObject({
+  queryType: z.string().optional(),
+  cache: z.enum(CACHE_MODES).optional(),
+  query: LoadQueryWireSchema,
+});
+export type LoadRequestWire = z.infer<typeof LoadRequestWireSchema>;
+
+/** What a member's annotation usually holds; the documents publish only "an object", so readers check. */
 export const MemberAnnotationSchema = z.looseObject({
   title: z.string().optional(),
   shortTitle: z.string().optional(),
@@ -87,19 +116,31 @@ export const MemberAnnotationSchema = z.looseObject({
   format: z.unknown().optional(),
   meta: z.unknown().optional(),
 });
+export type MemberAnnotation = z.infer<typeof MemberAnnotationSchema>;
 
+// The documents publish each group as a bare object: any member map is accepted.
+const annotationGroup = z.record(z.string(), z.unknown());
 export const AnnotationSchema = z.looseObject({
-  measures: z.record(z.string(), MemberAnnotationSchema),
-  dimensions: z.record(z.string(), MemberAnnotationSchema),
-  segments: z.record(z.string(), MemberAnnotationSchema),
-  timeDimensions: z.record(z.string(), MemberAnnotationSchema),
+  measures: annotationGroup,
+  dimensions: annotationGroup,
+  segments: annotationGroup,
+  timeDimensions: annotationGroup,
 });
+
+/** A member's annotation when it has the usual shape, else undefined. */
+export function memberAnnotation(
+  group: Record<string, unknown> | undefined,
+  member: string,
+): MemberAnnotation | undefined {
+  const parsed = MemberAnnotationSchema.safeParse(group?.[member]);
+  return parsed.success ? parsed.data : undefined;
+}
 export type Annotation = z.infer<typeof AnnotationSchema>;
 
 export const LoadResultDataSchema = z.union([
   z.array(z.record(z.string(), z.unknown())),
-  z.looseObject({ members: z.array(z.string()), dataset: z.array(z.array(primitive)) }),
-  z.looseObject({ members: z.array(z.string()), columns: z.array(z.array(primitive)) }),
+  z.looseObject({ members: z.array(z.string()), dataset: z.array(z.array(z.unknown())) }),
+  z.looseObject({ members: z.array(z.string()), columns: z.array(z.array(z.unknown())) }),
 ]);
 
 export const LoadResultSchema = z.looseObject({
@@ -168,7 +209,7 @@ export const MetaCubeSchema = z.looseObject({
 export type MetaCube = z.infer<typeof MetaCubeSchema>;
 
 export const MetaSchema = z.looseObject({
-  cubes: z.array(MetaCubeSchema),
+  cubes: z.array(MetaCubeSchema).optional().default([]),
   compilerId: z.string().optional(),
 });
 export type Meta = z.infer<typeof MetaSchema>;
@@ -177,21 +218,28 @@ export type Meta = z.infer<typeof MetaSchema>;
 
 export const CubeSqlColumnSchema = z.looseObject({
   name: z.string(),
-  column_type: z.string(),
+  column_type: z.string().optional().default(''),
   format: z.string().optional(),
 });
 export type CubeSqlColumn = z.infer<typeof CubeSqlColumnSchema>;
 
+// Columns as published: name and column_type optional; an unnamed column gets its position.
+const CubeSqlColumnsSchema = z
+  .array(z.looseObject({ name: z.string().optional(), column_type: z.string().optional() }))
+  .transform((cols) =>
+    cols.map((c, i) => ({ ...c, name: c.name ?? `column ${i + 1}`, column_type: c.column_type ?? '' })),
+  );
+
 export const CubeSqlSchemaLineSchema = z.looseObject({
-  schema: z.array(CubeSqlColumnSchema),
+  schema: CubeSqlColumnsSchema,
   lastRefreshTime: z.string().optional(),
 });
 
-export const CubeSqlRequestSchema = z.object({
-  query: z.string(),
-  timezone: z.string().optional(),
-  cache: z.string().optional(),
-  throwContinueWait: z.boolean().optional(),
+/** The published cubesql body: nothing else is sent. */
+export const CubeSqlRequestSchema = z.strictObject({
+  query: z.string().min(1),
+  timezone: z.string().min(1).optional(),
+  cache: z.enum(CACHE_MODES).optional(),
 });
 export type CubeSqlRequest = z.infer<typeof CubeSqlRequestSchema>;
 

@@ -5,7 +5,7 @@ import * as vscode from 'vscode';
 import { isApiError } from '../../api/errors';
 import { fetcherFor, itemKey, singlePageReason, type Item, type ListSpec } from '../loaders';
 import { PagedList } from '../pagedList';
-import { ErrorNode, InfoNode, LoadMoreNode } from './statusNodes';
+import { ErrorNode, InfoNode, InvalidItemNode, LoadMoreNode } from './statusNodes';
 import { ExplorerNode, type NodeKind, type TreeContext } from './types';
 
 export interface ListPresentation {
@@ -103,6 +103,7 @@ export class ListNode extends ExplorerNode {
   renderChildren(): ExplorerNode[] {
     const snap = this.list.snapshot();
     const out: ExplorerNode[] = snap.items.map((it) => this.nodeFor(it));
+    snap.invalid.forEach((bad, i) => out.push(new InvalidItemNode(this, i, bad)));
     if (snap.status === 'error') {
       const e = snap.error;
       if (isApiError(e) && e.kind === 'forbidden') {
@@ -115,7 +116,7 @@ export class ListNode extends ExplorerNode {
       out.push(new LoadMoreNode(this, snap.items.length));
     } else if (snap.truncatedReason !== undefined) {
       out.push(new InfoNode(this, 'truncated', snap.truncatedReason));
-    } else if (snap.status === 'ready' && snap.items.length === 0) {
+    } else if (snap.status === 'ready' && snap.items.length === 0 && snap.invalid.length === 0) {
       out.push(new InfoNode(this, 'empty', this.present(this).emptyLabel, 'empty'));
     }
     return out;

@@ -1,6 +1,7 @@
 // How each kind of server object looks in the tree: label, description, icon, tooltip and the
 // contextValue its menus key on. Every server string goes through labels.ts.
 import * as vscode from 'vscode';
+import { publishedDashboardOf } from '../../api/platform/workspace';
 import { displayName, plainText, tooltipLines } from '../labels';
 import type { Item } from '../loaders';
 
@@ -97,14 +98,12 @@ export function reportLook(r: Item): Look {
 }
 
 export function workbookLook(w: Item): Look {
-  const published = w['dashboardPublished'] ?? w['publishedDashboard'];
+  const published = publishedDashboardOf(w);
   return {
     label: displayName(w),
-    ...(published ? { description: 'published' } : {}),
+    ...(published || w['dashboardPublished'] ? { description: 'published' } : {}),
     icon: new vscode.ThemeIcon('notebook'),
-    contextValue: (published as { publicId?: unknown } | null)?.publicId
-      ? 'dp.workbook.public'
-      : 'dp.workbook',
+    contextValue: published?.['publicId'] ? 'dp.workbook.public' : 'dp.workbook',
     tooltip: safeTooltip(
       tooltipLines(displayName(w), [
         ['id', w['id']],
@@ -136,9 +135,23 @@ export function notificationLook(n: Item): Look {
         ['timezone', n['timezone']],
         ['format', n['notificationFormat']],
         ['enabled', enabled ? 'yes' : 'no'],
+        ['filters', describeFilters(n['filters'])],
       ]),
     ),
   };
+}
+
+/** "orders.status is_empty; orders.total greater_than 5": operators shown as the service sent them. */
+function describeFilters(filters: unknown): string | undefined {
+  if (!Array.isArray(filters) || filters.length === 0) return undefined;
+  return filters
+    .map((f: Item) =>
+      [f?.['member'], f?.['operator'], f?.['value'] === undefined ? undefined : JSON.stringify(f['value'])]
+        .filter((x) => x !== undefined && x !== null)
+        .map(String)
+        .join(' '),
+    )
+    .join('; ');
 }
 
 export function recipientLook(r: Item): Look {
@@ -183,22 +196,35 @@ export function envVarLook(v: Item): Look {
   };
 }
 
+/** The primary (else first) e-mail of a SCIM user. */
+function scimEmail(u: Item): string | undefined {
+  const emails = Array.isArray(u['emails']) ? (u['emails'] as Item[]) : [];
+  const primary = emails.find((e) => e && e['primary'] === true) ?? emails[0];
+  return str(primary?.['value']);
+}
+
+/** A SCIM user: its userName, with the person's name and an inactive mark. */
 export function userLook(u: Item): Look {
-  const admin = u['isAdmin'] === true;
-  const label = plainText(u['email'] ?? u['username'] ?? `User ${u['id']}`);
+  const name = (u['name'] ?? {}) as Item;
+  const person = [str(name['givenName']), str(name['familyName'])].filter(Boolean).join(' ');
+  const email = scimEmail(u);
+  const label = plainText(str(u['userName']) ?? email ?? `User ${plainText(u['id'])}`);
+  const inactive = u['active'] === false;
   return {
     label,
-    description: [admin ? 'admin' : '', u['isDeactivated'] === true ? 'deactivated' : '']
-      .filter(Boolean)
-      .join(' · '),
-    icon: new vscode.ThemeIcon(admin ? 'shield' : 'person'),
+    description: [person, inactive ? 'inactive' : ''].filter(Boolean).join(' · '),
+    icon: new vscode.ThemeIcon('person', inactive ? new vscode.ThemeColor('disabledForeground') : undefined),
     contextValue: 'dp.user',
     tooltip: safeTooltip(
       tooltipLines(label, [
         ['id', u['id']],
-        ['username', u['username']],
-        ['name', u['firstName']],
-        ['last login', u['lastLogin']],
+        ['name', person],
+        ['e-mail', email],
+        ['external id', u['externalId']],
+        [
+          'active',
+          u['active'] === undefined || u['active'] === null ? undefined : u['active'] ? 'yes' : 'no',
+        ],
       ]),
     ),
   };

@@ -2,6 +2,7 @@
 import * as vscode from 'vscode';
 import { ExplorerCommand } from '../ids';
 import { plainText } from '../labels';
+import type { InvalidItem } from '../../api/paging';
 import { ExplorerNode } from './types';
 
 export class LoadMoreNode extends ExplorerNode {
@@ -68,6 +69,36 @@ export class InfoNode extends ExplorerNode {
     item.iconPath = new vscode.ThemeIcon(this.icon);
     item.tooltip = this.label;
     item.contextValue = this.kind === 'empty' ? 'dp.empty' : 'dp.message';
+    return item;
+  }
+}
+
+/** An item of a page the client could not read: the rest of the page shows; this row says why. */
+export class InvalidItemNode extends ExplorerNode {
+  readonly kind = 'invalid';
+  constructor(
+    parent: ExplorerNode,
+    ordinal: number,
+    readonly item: InvalidItem,
+  ) {
+    super(`${parent.id}/~invalid-${ordinal}`, parent);
+  }
+  override get data(): Record<string, unknown> | undefined {
+    const v = this.item.value;
+    return typeof v === 'object' && v !== null && !Array.isArray(v)
+      ? (v as Record<string, unknown>)
+      : undefined;
+  }
+  toTreeItem(): vscode.TreeItem {
+    const item = new vscode.TreeItem('Item not readable', vscode.TreeItemCollapsibleState.None);
+    item.id = this.id;
+    item.description = plainText(this.item.problem, 120);
+    item.iconPath = new vscode.ThemeIcon('warning', new vscode.ThemeColor('problemsWarningIcon.foreground'));
+    item.tooltip = plainText(
+      `The service sent an item this version cannot read (${this.item.problem}). The other items are shown; "Open as JSON" shows this one as sent.`,
+      2000,
+    );
+    item.contextValue = 'dp.invalidItem';
     return item;
   }
 }

@@ -18,7 +18,8 @@ export type NodeKind =
   | 'loadMore'
   | 'error'
   | 'empty'
-  | 'info';
+  | 'info'
+  | 'invalid';
 
 /** What nodes need from the provider, passed down instead of imported. */
 export interface TreeContext {

@@ -1,7 +1,14 @@
 // The three clients against the real sandbox over HTTP: every operation, the 4.1 rules, and each
 // fault mode against the behaviour the client promises.
 import * as assert from 'node:assert/strict';
-import { AiClient, ApiError, DataClient, PlatformClient, type ChatEvent } from '../../../src/api';
+import {
+  AiClient,
+  ApiError,
+  DataClient,
+  PlatformClient,
+  recipientRemoval,
+  type ChatEvent,
+} from '../../../src/api';
 import { startSandbox, type SandboxHandle } from '../../../src/sandbox';
 
 const fast = { retries: 3, baseDelayMs: 5, maxDelayMs: 20 };
@@ -135,7 +142,7 @@ describe('clients against the sandbox', function () {
       const wb = (await admin.listWorkbooks(1, { first: 1 })).items[0]!;
       const p1 = await admin.publishDashboard(1, wb.id, { workbookId: wb.id, title: 'First' });
       const p2 = await admin.publishDashboard(1, wb.id, { workbookId: wb.id, title: 'Second' });
-      assert.equal(p2.versionNumber, p1.versionNumber + 1);
+      assert.equal(p2.versionNumber, (p1.versionNumber ?? NaN) + 1);
       assert.equal(p2.status, 'published');
       await assert.rejects(admin.publishDashboard(1, wb.id, { workbookId: wb.id + 1 }), /does not match/);
       const report = (await admin.listReports(1, { first: 1 })).items[0]!;
@@ -151,8 +158,13 @@ describe('clients against the sandbox', function () {
     });
 
     it('creates a notification and manages its recipients', async () => {
+      const workbooks = (await admin.listWorkbooks(1, { first: 50 })).items;
+      const publicId = workbooks
+        .map((w) => (w.publishedDashboard as { publicId?: string } | null | undefined)?.publicId)
+        .find((p) => typeof p === 'string');
+      assert.ok(publicId, 'a published dashboard to notify about');
       const n = await admin.createNotification(1, {
-        dashboardPublicId: 'pub-1-1',
+        dashboardPublicId: publicId,
         scheduleType: 'WEEKLY',
         hour: 8,
         minute: 30,
@@ -162,9 +174,12 @@ describe('clients against the sandbox', function () {
       });
       assert.equal(n.humanReadableSchedule, 'Every Monday at 08:30');
       const added = await admin.addRecipients(1, n.id, [{ type: 'USER', email: 'user3@sandbox.example' }]);
-      assert.equal(added.created, 1);
-      assert.equal((await admin.listRecipients(1, n.id)).items.length, 1);
-      await admin.removeRecipients(1, n.id, [{ type: 'USER', email: 'user3@sandbox.example' }]);
+      assert.equal(added.createdRecipients.length, 1);
+      assert.equal(added.updatedRecipients.length + added.unchangedRecipients.length, 0);
+      const listed = (await admin.listRecipients(1, n.id)).items;
+      assert.equal(listed.length, 1);
+      // Removal names the recipient as the documents publish it: {type, id}.
+      await admin.removeRecipients(1, n.id, [recipientRemoval(listed[0]!)]);
       assert.equal((await admin.listRecipients(1, n.id)).items.length, 0);
     });
 
@@ -278,7 +293,7 @@ describe('clients against the sandbox', function () {
     });
 
     it('surfaces a reset in the middle of a body as a network error once retries run out', async () => {
-      sb.faults.add({ family: 'platform', route: '/v1/users', resetMidBody: true });
+      sb.faults.add({ family: 'platform', route: '/scim/v2/Users', resetMidBody: true });
       await assert.rejects(
         admin.listUsers(),
         (e: unknown) => e instanceof ApiError && ['network', 'protocol'].includes(e.kind),

@@ -144,9 +144,34 @@ describe('PlatformClient', () => {
     assert.equal(seen.length, 3, 'one request a page');
   });
 
-  it('names a missing required field of a response', async () => {
-    reply = () => ({ status: 200, body: { items: [{ id: 1, dashboardId: 1 }], pageInfo: null } });
-    await assert.rejects(client.listNotifications(1), /missing required field "items\[0\]\.deploymentId"/);
+  it('keeps the page when one item is unreadable, naming its field; refuses a list without items', async () => {
+    reply = () => ({
+      status: 200,
+      body: { items: [{ id: 1, dashboardId: 1 }, { dashboardId: 2 }, { id: 3 }], pageInfo: null },
+    });
+    const page = await client.listNotifications(1);
+    assert.deepEqual(
+      page.items.map((n) => n.id),
+      [1, 3],
+    );
+    assert.equal(page.invalid?.length, 1);
+    assert.equal(page.invalid?.[0]?.index, 1);
+    assert.match(page.invalid?.[0]?.problem ?? '', /^id: /);
+    reply = () => ({ status: 200, body: { pageInfo: null } });
+    await assert.rejects(client.listNotifications(1), /missing required field "items"/);
+    reply = () => ({ status: 200, body: { items: 'nope', pageInfo: null } });
+    await assert.rejects(client.listNotifications(1), /"items"/);
+  });
+
+  it('reads the deprecated data/count when items/pageInfo are absent (spec 9.3)', async () => {
+    reply = () => ({ status: 200, body: { data: [{ id: 4, name: 'Ops' }], count: 1 } });
+    const page = await client.listFolders(1);
+    assert.deepEqual(
+      page.items.map((f) => f.name),
+      ['Ops'],
+    );
+    assert.equal(page.pageInfo, null);
+    assert.equal(page.total, 1);
   });
 
   it('refuses a lastViewedAt sort with a cursor, and sends search and sort', async () => {
