@@ -8,7 +8,7 @@ import { AiClient, DataClient, PlatformClient } from '../../../src/api';
 import { startMockServer, type Exchange, type MockServer } from '../../contract/contractServers';
 import { requireReference } from '../../contract/openapiDocs';
 import { RANDOM_SEEDS, VARIANTS, type Variant } from '../../contract/openapiGenerate';
-import { CLIENT_OPERATIONS, LOAD_FILTER_DEFECT, type Clients, type OperationCase } from './clientOperations';
+import { CLIENT_OPERATIONS, type Clients, type OperationCase } from './clientOperations';
 
 interface Case {
   name: string;
@@ -71,7 +71,9 @@ describe('clients contract: every operation × every response variant (mock of t
     });
   }
 
-  it('a load with filters differs from the document only by its ambiguous filter oneOf', async () => {
+  // The published filter item is a oneOf of three all-optional objects, which no filter can
+  // satisfy; the infrastructure reads it as anyOf (DOCUMENT_FIXES), so filters must validate.
+  it('a load with plain and nested filters validates against the published request', async () => {
     mock.setVariant('allOptional', 1);
     const from = mock.exchanges.length;
     await clients.data.load({
@@ -82,8 +84,8 @@ describe('clients contract: every operation × every response variant (mock of t
       ],
     });
     const errors = mock.exchanges.slice(from).flatMap((ex) => ex.requestErrors);
-    assert.equal(errors.length, 2, 'one error per filter');
-    for (const e of errors) assert.match(e, LOAD_FILTER_DEFECT);
+    assert.ok(mock.exchanges.length > from, 'the load was sent');
+    assert.deepEqual(errors, []);
   });
 
   async function runCase(op: OperationCase, c: Case): Promise<void> {
