@@ -41,7 +41,7 @@ const mode = walk
       index: 'out/test/integration/index.js',
       workspace: path.join(root, 'test', 'fixtures', 'workspace'),
       images: path.join(root, 'out', 'screenshots'),
-      viewport: mode.viewport,
+      viewport: { width: 1400, height: 900 },
     };
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'dp-it-'));
