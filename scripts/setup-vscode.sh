@@ -24,6 +24,9 @@ STAMP_NAME=".complete-$CODE_SERVER_VERSION"
 BROWSER=1
 [ "${1:-}" = "--no-browser" ] && BROWSER=0
 SELF="bash scripts/setup-vscode.sh${1:+ $1}"
+for v in DP_NODE_VERSION DP_CODE_SERVER_VERSION DP_VSCODE_CACHE; do
+  [ -n "${!v:-}" ] && SELF="$v='${!v}' $SELF"
+done
 
 log() { echo "[setup-vscode] $*" >&2; }
 
@@ -50,8 +53,9 @@ on_exit() {
       tail -n 25 "$LOGFILE" | sed 's/^/    /'
     fi
     [ -n "$HINT" ] && echo "[setup-vscode] what to do: $HINT"
-    echo "[setup-vscode] then retry: $SELF   (nothing half-made is left in $CACHE; a run that"
-    echo "               was killed leaves $CACHE.tmp-* folders, which the next run removes)"
+    echo "[setup-vscode] then run your command again, or just this step: $SELF"
+    echo "[setup-vscode] (the half-made install was removed and $CACHE was not touched; nothing needs"
+    echo "               cleaning by hand: leftovers of a killed run, $CACHE.tmp-*, go on the next run)"
   } >&2
   exit "$code"
 }
