@@ -142,7 +142,7 @@ timed() { log "  done in $(($(date +%s) - $1)) s"; }
 # Runs a step with its output in the log, saying every minute that it is still going (CI logs
 # would otherwise be silent for the many minutes of the native builds).
 quietly() {
-  "$@" >>"$LOGFILE" 2>&1 &
+  "$@" >>"$LOGFILE" 2>&1 9>&- &
   local pid=$! n=0
   while kill -0 "$pid" 2>/dev/null; do
     sleep 2
