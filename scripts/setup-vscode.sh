@@ -43,8 +43,15 @@ LOGFILE="$CACHE.setup.log"
 on_exit() {
   local code=$?
   trap - EXIT INT TERM
-  if [ -n "$WORK" ] && [ -d "$WORK" ]; then rm -rf "$WORK" 2>/dev/null || true; fi
+  if [ -n "$WORK" ] && [ -d "$WORK" ]; then
+    log "removing the half-made install $WORK"
+    rm -rf "$WORK" 2>/dev/null || true
+  fi
   [ "$code" -eq 0 ] && return 0
+  if [ "$code" -gt 128 ]; then
+    log "interrupted at step: $STEP; $CACHE was not touched. Run your command again to install."
+    exit "$code"
+  fi
   {
     echo
     echo "[setup-vscode] FAILED at step: $STEP (exit code $code)"
