@@ -29,6 +29,9 @@ import {
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const TOTAL_MS = Number(process.env.DP_TEST_TIMEOUT_MS ?? 25 * 60_000);
 const STARTUP_MS = 4 * 60_000;
+// Clicks wait for their target this long: on a loaded 2-core machine a modal or a webview can take
+// well over 10 s to appear.
+const CLICK_MS = 30_000;
 const walk = process.argv.includes('--screenshots');
 const mode = walk
   ? {
@@ -114,7 +117,7 @@ async function main() {
         for (let i = 1; i <= 10; i++) await page.mouse.move(x + (args.dx * i) / 10, y + (args.dy * i) / 10);
         await page.mouse.up();
       } else if (req.url === '/webview-click') {
-        await (await inWebview(args.selector)).click({ timeout: 10_000 });
+        await (await inWebview(args.selector)).click({ timeout: CLICK_MS });
       } else if (req.url === '/webview-keys') {
         const loc = await inWebview(args.selector);
         await loc.focus();
@@ -123,7 +126,7 @@ async function main() {
         const locator = args.selector
           ? page.locator(args.selector)
           : page.getByText(String(args.text), { exact: false });
-        await locator.first().click({ timeout: 10_000 });
+        await locator.first().click({ timeout: CLICK_MS });
       } else {
         res.writeHead(404).end('unknown');
         return;
