@@ -5,6 +5,10 @@
 // (test/host), which writes a JSON result this script waits for, with hard time limits so a VS Code
 // that never comes up fails the run instead of hanging it.
 //
+// Suites save screenshots to out/screenshots/ (ignored by git). With --screenshots it runs the
+// README's screenshot walk instead (test/screenshots, on a copy of demo/, at 1280x800) and saves
+// those images to docs/images/: `npm run screenshots`.
+//
 // Environment: DP_TEST_TIMEOUT_MS (whole run, default 25 min), DP_TEST_GREP (mocha grep),
 // DP_VSCODE_CACHE (see scripts/setup-vscode.sh), DP_KEEP_TEMP=1 (keep the temp folder).
 import { once } from 'node:events';
@@ -13,19 +17,42 @@ import * as http from 'node:http';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { installExtension, startCodeServer, launchBrowser, freePort, log } from './vscode-web.mjs';
+import {
+  SetupError,
+  installExtension,
+  startCodeServer,
+  launchBrowser,
+  freePort,
+  log,
+} from './vscode-web.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const TOTAL_MS = Number(process.env.DP_TEST_TIMEOUT_MS ?? 25 * 60_000);
 const STARTUP_MS = 4 * 60_000;
-const images = path.join(root, 'docs', 'images');
+// Clicks wait for their target this long: on a loaded 2-core machine a modal or a webview can take
+// well over 10 s to appear.
+const CLICK_MS = 30_000;
+const walk = process.argv.includes('--screenshots');
+const mode = walk
+  ? {
+      index: 'out/test/screenshots/index.js',
+      workspace: path.join(root, 'demo'),
+      images: path.join(root, 'docs', 'images'),
+      viewport: { width: 1280, height: 800 },
+    }
+  : {
+      index: 'out/test/integration/index.js',
+      workspace: path.join(root, 'test', 'fixtures', 'workspace'),
+      images: path.join(root, 'out', 'screenshots'),
+      viewport: { width: 1400, height: 900 },
+    };
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'dp-it-'));
 const cleanups = [];
 let exitCode = 1;
 
 async function main() {
-  for (const f of ['out/test/integration/index.js', 'dist/extension.js']) {
+  for (const f of [mode.index, 'dist/extension.js']) {
     if (!fs.existsSync(path.join(root, f)))
       throw new Error(`${f} is missing: run "npm run compile && npm run build" first`);
   }
@@ -37,7 +64,7 @@ async function main() {
     startedPath: path.join(tmp, 'started'),
     resultPath: path.join(tmp, 'result.json'),
   };
-  fs.cpSync(path.join(root, 'test', 'fixtures', 'workspace'), paths.workspace, { recursive: true });
+  fs.cpSync(mode.workspace, paths.workspace, { recursive: true });
   installExtension(root, paths.extensions);
   fs.cpSync(
     path.join(root, 'test', 'host'),
@@ -70,9 +97,10 @@ async function main() {
       if (req.url === '/screenshot') {
         if (!/^[a-z0-9-]+$/.test(args.name ?? ''))
           throw new Error('name: lowercase letters, digits and dashes');
-        fs.mkdirSync(images, { recursive: true });
-        await page.screenshot({ path: path.join(images, `${args.name}.png`) });
-        log(`screenshot docs/images/${args.name}.png`);
+        fs.mkdirSync(mode.images, { recursive: true });
+        const file = path.join(mode.images, `${args.name}.png`);
+        await page.screenshot({ path: file });
+        log(`screenshot ${path.relative(root, file)}`);
       } else if (req.url === '/keys') {
         for (const key of args.keys ?? []) await page.keyboard.press(key);
       } else if (req.url === '/type') {
@@ -89,7 +117,7 @@ async function main() {
         for (let i = 1; i <= 10; i++) await page.mouse.move(x + (args.dx * i) / 10, y + (args.dy * i) / 10);
         await page.mouse.up();
       } else if (req.url === '/webview-click') {
-        await (await inWebview(args.selector)).click({ timeout: 10_000 });
+        await (await inWebview(args.selector)).click({ timeout: CLICK_MS });
       } else if (req.url === '/webview-keys') {
         const loc = await inWebview(args.selector);
         await loc.focus();
@@ -98,7 +126,7 @@ async function main() {
         const locator = args.selector
           ? page.locator(args.selector)
           : page.getByText(String(args.text), { exact: false });
-        await locator.first().click({ timeout: 10_000 });
+        await locator.first().click({ timeout: CLICK_MS });
       } else {
         res.writeHead(404).end('unknown');
         return;
@@ -117,7 +145,7 @@ async function main() {
   fs.writeFileSync(
     configPath,
     JSON.stringify({
-      testIndex: path.join(root, 'out', 'test', 'integration', 'index.js'),
+      testIndex: path.join(root, mode.index),
       progressPath: paths.progressPath,
       startedPath: paths.startedPath,
       resultPath: paths.resultPath,
@@ -141,7 +169,7 @@ async function main() {
   cleanups.push(() => browser.close().catch(() => undefined));
   // Clipboard access lets suites read back what copy commands wrote.
   page = await browser.newPage({
-    viewport: { width: 1400, height: 900 },
+    viewport: mode.viewport,
     permissions: ['clipboard-read', 'clipboard-write'],
   });
   const t0 = Date.now();
@@ -179,14 +207,16 @@ async function main() {
   await sleep(200);
   printProgress();
   const result = JSON.parse(fs.readFileSync(paths.resultPath, 'utf8'));
-  const activation = await activationTime(page).catch((e) => `unavailable (${e.message})`);
-  fs.writeFileSync(
-    path.join(root, 'out', 'integration-result.json'),
-    JSON.stringify({ ...result, activationTime: activation }, null, 2),
-  );
-  console.log(`\nActivation time reported by VS Code (Running Extensions): ${activation}`);
+  if (!walk) {
+    const activation = await activationTime(page).catch((e) => `unavailable (${e.message})`);
+    fs.writeFileSync(
+      path.join(root, 'out', 'integration-result.json'),
+      JSON.stringify({ ...result, activationTime: activation }, null, 2),
+    );
+    console.log(`\nActivation time reported by VS Code (Running Extensions): ${activation}`);
+  }
   console.log(
-    `Integration: ${result.passed} passed, ${result.failed} failed, ${result.pending ?? 0} pending in ${(result.durationMs / 1000).toFixed(1)} s`,
+    `${walk ? 'Screenshot walk' : 'Integration'}: ${result.passed} passed, ${result.failed} failed, ${result.pending ?? 0} pending in ${(result.durationMs / 1000).toFixed(1)} s`,
   );
   for (const f of result.failures) console.log(`\nFAILED: ${f.title}\n${f.error}`);
   exitCode = result.failed === 0 && result.passed > 0 ? 0 : 1;
@@ -228,7 +258,7 @@ watchdog.unref();
 
 main()
   .catch((e) => {
-    console.error(`run-integration: ${e?.stack ?? e}`);
+    console.error(`run-integration: ${e instanceof SetupError ? e.message : (e?.stack ?? e)}`);
     exitCode = 1;
   })
   .finally(async () => {

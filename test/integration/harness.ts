@@ -62,7 +62,10 @@ async function control(path: string, body: unknown): Promise<boolean> {
   return true;
 }
 
-/** Saves a PNG of the whole workbench as docs/images/<name>.png (code-server route only). */
+/**
+ * Saves a PNG of the whole workbench as <name>.png (code-server route only): in out/screenshots/
+ * during test runs (ignored by git), in docs/images/ during the README walk (npm run screenshots).
+ */
 export async function screenshot(name: string, settleMs = 800): Promise<boolean> {
   await new Promise((r) => setTimeout(r, settleMs));
   return control('/screenshot', { name });

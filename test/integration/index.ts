@@ -24,12 +24,13 @@ function testFiles(dir: string): string[] {
 }
 
 export async function runSuites(
-  opts: { progress?: (line: string) => void; grep?: string } = {},
+  opts: { progress?: (line: string) => void; grep?: string; dir?: string } = {},
 ): Promise<SuiteResult> {
   const progress = opts.progress ?? ((line: string) => console.log(line));
   const mocha = new Mocha({ ui: 'bdd', timeout: 60_000, color: false, reporter: 'base' });
   if (opts.grep) mocha.grep(opts.grep);
-  for (const file of testFiles(__dirname)) mocha.addFile(file);
+  // `dir`: another folder of *.test.js files (the README's screenshot walk).
+  for (const file of testFiles(opts.dir ?? __dirname)) mocha.addFile(file);
   const result: SuiteResult = { passed: 0, failed: 0, pending: 0, durationMs: 0, failures: [], tests: [] };
   const t0 = Date.now();
   await new Promise<void>((resolve) => {

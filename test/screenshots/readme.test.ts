@@ -1,0 +1,184 @@
+// The README's pictures, one feature per image, each taken in a clean window: editors, panels and
+// notifications from the previous shot are closed first. The workspace is a copy of demo/ and the
+// window is 1280x800. `npm run screenshots` runs this walk and writes docs/images/<name>.png.
+//
+// To add a picture: add an `it` here (or a new *.test.ts file in this folder) that starts with
+// `await clean()`, brings one feature on screen, and ends with `await shot('<name>')`; run
+// `npm run screenshots`, look at docs/images/<name>.png, and reference it from the README.
+import assert from 'node:assert/strict';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { ExtensionApi } from '../../src/extension';
+import { getApi, screenshot, waitFor, webviewClick } from '../integration/harness';
+
+/* eslint-disable @typescript-eslint/no-explicit-any -- the explorer's nodes are the extension's own objects */
+type Node = any;
+
+const NOTEBOOK_TYPE = 'dashboard-platform-notebook';
+const CONTROLLER = {
+  id: 'dashboard-platform-notebook-controller',
+  extension: 'dashboard-platform.dashboard-platform',
+};
+const run = (command: string, ...args: unknown[]) => vscode.commands.executeCommand(command, ...args);
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Closes every editor (reverting untitled ones), panel and notification; the side bar as asked. */
+async function clean({ sideBar = false } = {}): Promise<void> {
+  for (let i = 0; i < 20 && vscode.window.visibleNotebookEditors.length > 0; i++) {
+    await vscode.window.showNotebookDocument(vscode.window.visibleNotebookEditors[0]!.notebook);
+    await run('workbench.action.revertAndCloseActiveEditor');
+  }
+  await run('workbench.action.closeAllEditors');
+  await run('workbench.action.closePanel');
+  await run('workbench.action.closeAuxiliaryBar');
+  await run(sideBar ? 'workbench.view.extension.dashboardPlatform' : 'workbench.action.closeSidebar');
+  await run('notifications.clearAll');
+}
+
+/** Lets the window settle, clears any notification that appeared meanwhile, and takes the picture. */
+async function shot(name: string, settleMs = 1500): Promise<void> {
+  await sleep(settleMs);
+  await run('notifications.clearAll');
+  await sleep(300);
+  assert.ok(await screenshot(name, 0), 'screenshots need the code-server harness (npm run screenshots)');
+}
+
+function workspaceFile(name: string): vscode.Uri {
+  const folder = vscode.workspace.workspaceFolders?.[0];
+  assert.ok(folder, 'the walk runs on a copy of demo/');
+  return vscode.Uri.file(path.join(folder.uri.fsPath, name));
+}
+
+async function finished(cell: vscode.NotebookCell): Promise<void> {
+  const summary = await waitFor(
+    'the cell to finish',
+    () => cell.executionSummary?.timing && cell.executionSummary,
+    60_000,
+  );
+  assert.equal(summary.success, true, `cell ${cell.index} failed`);
+}
+
+describe('README screenshots', function () {
+  this.timeout(180_000);
+  let api: ExtensionApi;
+
+  before(async () => {
+    api = await getApi();
+    await run('dashboardPlatform.sandbox.use');
+    await api.sandbox.start();
+  });
+
+  after(() => clean());
+
+  it('explorer: deployments with folders, reports and notifications expanded', async () => {
+    const ex = api.explorer as any;
+    const cfg = vscode.workspace.getConfiguration('dashboardPlatform.explorer');
+    await cfg.update('pageSize', 5, vscode.ConfigurationTarget.Global);
+    await sleep(300);
+    ex.provider.refresh();
+    await clean({ sideBar: true });
+    const deployments: Node[] = await ex.provider.getChildren(ex.provider.roots.deployments);
+    const dep = deployments.find((n) => n.kind === 'deployment');
+    assert.ok(dep, 'the sandbox lists deployments');
+    await ex.view.reveal(dep, { expand: true, focus: false, select: false });
+    for (const kind of ['folders', 'reports', 'notifications']) {
+      const list = dep.list(kind);
+      await ex.provider.getChildren(list);
+      await ex.view.reveal(list, { expand: true, focus: false, select: false });
+    }
+    const reports: Node[] = await ex.provider.getChildren(dep.list('reports'));
+    const report = reports.find((n) => n.kind === 'report');
+    assert.ok(report, 'the first deployment has reports');
+    await run('dashboardPlatform.explorer.openJson', report);
+    await ex.view.reveal(report, { select: true, focus: true });
+    await shot('explorer');
+    await cfg.update('pageSize', undefined, vscode.ConfigurationTarget.Global);
+  });
+
+  it('notebook-table: the sample notebook with its SQL result', async () => {
+    await clean();
+    const doc = await vscode.workspace.openNotebookDocument(workspaceFile('sample.dpnb'));
+    const editor = await vscode.window.showNotebookDocument(doc);
+    await run('notebook.selectKernel', { notebookEditor: editor, ...CONTROLLER });
+    await run('notebook.cell.execute', { ranges: [{ start: 1, end: 2 }], document: doc.uri });
+    await finished(doc.cellAt(1));
+    editor.revealRange(new vscode.NotebookRange(1, 2), vscode.NotebookEditorRevealType.AtTop);
+    await shot('notebook-table');
+    await run('workbench.action.files.revert');
+  });
+
+  it('notebook-chart: a measure by month as a chart', async () => {
+    await clean();
+    const cell = new vscode.NotebookCellData(
+      vscode.NotebookCellKind.Code,
+      JSON.stringify(
+        {
+          measures: ['orders.total_amount'],
+          timeDimensions: [
+            { dimension: 'orders.created_at', granularity: 'month', dateRange: 'last 12 months' },
+          ],
+          order: { 'orders.created_at': 'asc' },
+        },
+        null,
+        2,
+      ),
+      'json',
+    );
+    cell.metadata = { view: 'chart' };
+    const doc = await vscode.workspace.openNotebookDocument(NOTEBOOK_TYPE, new vscode.NotebookData([cell]));
+    const editor = await vscode.window.showNotebookDocument(doc);
+    await run('notebook.selectKernel', { notebookEditor: editor, ...CONTROLLER });
+    await run('notebook.cell.execute', { ranges: [{ start: 0, end: 1 }], document: doc.uri });
+    await finished(doc.cellAt(0));
+    await shot('notebook-chart', 2500);
+  });
+
+  describe('the dashboard editor', () => {
+    const file = () => workspaceFile('revenue.dashboard.json');
+    let doc: vscode.TextDocument;
+
+    before(async () => {
+      await clean();
+      await run('dashboardPlatform.dashboards.openEditor', file());
+      await waitFor('the dashboard editor page loads', () => api.dashboards.editor.isReady(file()), 30_000);
+      doc = await vscode.workspace.openTextDocument(file());
+    });
+
+    after(async () => {
+      if (doc.isDirty) await run('workbench.action.files.revert');
+    });
+
+    it('dashboard-editor: the grid at the lg breakpoint with a widget selected', async () => {
+      await api.dashboards.editor.showBreakpoint(doc, 'lg');
+      const widgets = (JSON.parse(doc.getText()) as { config: { widgets: { id: string }[] } }).config.widgets;
+      assert.ok(widgets.length > 1, 'the sample dashboard has widgets');
+      assert.ok(await webviewClick(`.widget[data-id="${widgets[1]!.id}"]`));
+      await shot('dashboard-editor');
+    });
+
+    it('dashboard-editor-sm: the sm breakpoint with the theme tab', async () => {
+      await api.dashboards.editor.showBreakpoint(doc, 'sm');
+      assert.ok(await webviewClick('[data-tab="theme"]'));
+      await shot('dashboard-editor-sm');
+      await webviewClick('[data-tab="widget"]');
+    });
+  });
+
+  it('chat: a streamed answer with its SQL tool call, rows and a chart', async () => {
+    await clean();
+    const sandbox = (await api.sandbox()) as unknown as { urls: { ai: { url: string }[] } };
+    const panel = (await run('dashboardPlatform.chat.ask', {
+      question: 'What was the revenue by month?',
+      agentUrl: sandbox.urls.ai[0]!.url,
+    })) as { inspect(): Promise<{ finalAnswers: string[]; toolCards: { hasChart: boolean }[] }> };
+    await waitFor(
+      'the answer with its chart',
+      async () => {
+        const v = await panel.inspect();
+        return v.finalAnswers.length > 0 && v.toolCards.some((c) => c.hasChart) ? v : undefined;
+      },
+      60_000,
+    );
+    await shot('chat');
+  });
+});
