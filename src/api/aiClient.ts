@@ -218,13 +218,13 @@ export class AiClient {
     if (req.input !== undefined) body.input = req.input;
     if (req.chatId) body.chatId = req.chatId;
     if (messageId) body.messageId = messageId;
-    const res = await this.http.request({
+    const res = await this.http.writeStream({
       method: 'POST',
       path: '/chat/stream-chat-state',
       body,
       signal,
-      idempotent: false,
       action: 'The chat request',
+      check: { hint: 'Reload the chat to see whether the agent received the message before sending it again.' },
       messages: {
         conflict: 'This chat is still answering a previous message. Wait for it or stop it first.',
       },
@@ -247,12 +247,11 @@ export class AiClient {
 
   /** `POST .../chat/abort`: stops the running turn of `chatId` (204). */
   async abort(chatId: string, sessionSettings: SessionSettings, signal?: AbortSignal): Promise<void> {
-    await this.http.noContent({
+    await this.http.writeNoContent({
       method: 'POST',
       path: '/chat/abort',
       body: { chatId, sessionSettings },
       signal,
-      idempotent: false,
       forbiddenHint: 'Only the user who started this chat can stop it.',
       messages: { notFound: 'This chat is unknown to the agent; it may have expired.' },
     });

@@ -2,7 +2,7 @@
 // the explorer shows. Reads may be retried by the transport; writes (publish, create, delete, ...)
 // never are. Every method takes an optional trailing AbortSignal.
 import type { z } from 'zod';
-import { ApiError } from './errors';
+import { ApiError, type WriteCheck } from './errors';
 import { HttpClient, sleep, type NetworkSettings, type QueryValue, type RetryPolicy } from './http';
 import type { ApiLogger } from './log';
 import type { DispatcherRegistry } from './net/agents';
@@ -122,6 +122,7 @@ export class PlatformClient {
     return this.http.json({ method: 'GET', path, query, signal, action }, schema);
   }
 
+  /** Every write goes through http.write: sent once; an unclear failure says how to check. */
   private write<T>(
     method: string,
     path: string,
@@ -129,8 +130,9 @@ export class PlatformClient {
     schema: z.ZodType<T>,
     signal?: AbortSignal,
     action?: string,
+    check?: WriteCheck,
   ) {
-    return this.http.json({ method, path, body, signal, idempotent: false, action }, schema);
+    return this.http.write({ method, path, body, signal, action, check }, schema);
   }
 
   private list<T extends z.ZodType>(
@@ -278,6 +280,7 @@ export class PlatformClient {
       PublishedDashboardSchema,
       signal,
       'Publishing the dashboard',
+      { hint: 'Check the publish history before publishing again, so as not to make a duplicate version.' },
     );
   }
 
@@ -326,13 +329,14 @@ export class PlatformClient {
 
   async createNotification(deploymentId: number, input: CreateNotificationInput, signal?: AbortSignal) {
     const body = parseInput(CreateNotificationInputSchema, input, 'Notification not created');
-    return this.http.json(
+    return this.http.write(
       {
         method: 'POST',
         path: `/v1/deployments/${positiveId(deploymentId, 'deploymentId')}/notifications`,
         body,
         signal,
-        idempotent: false,
+        action: 'Creating the notification',
+        check: { hint: 'Refresh the notifications list to see whether it was created before creating it again.' },
         forbiddenHint: 'Creating notifications needs the admin role.',
       },
       NotificationSchema,
@@ -369,12 +373,12 @@ export class PlatformClient {
     recipients: Partial<NotificationRecipient>[],
     signal?: AbortSignal,
   ): Promise<void> {
-    await this.http.noContent({
+    await this.http.writeNoContent({
       method: 'DELETE',
       path: `/v1/deployments/${positiveId(deploymentId, 'deploymentId')}/notifications/${positiveId(notificationId, 'notificationId')}/recipients`,
       body: { recipients },
       signal,
-      idempotent: false,
+      check: { hint: 'Refresh the recipients list to see whether they were removed.' },
     });
   }
 
@@ -388,6 +392,7 @@ export class PlatformClient {
       DbtSyncResponseSchema,
       signal,
       'Starting the dbt sync',
+      { hint: 'Look for a running dbt sync job of this deployment before starting another one.' },
     );
   }
 
@@ -426,11 +431,11 @@ export class PlatformClient {
 
   async deleteEmbedTenant(name: string, signal?: AbortSignal): Promise<void> {
     if (!name.trim()) throw new ApiError('validation', 'Name the embed tenant to delete.');
-    await this.http.noContent({
+    await this.http.writeNoContent({
       method: 'DELETE',
       path: `/v1/embed-tenants/${encodeURIComponent(name)}`,
       signal,
-      idempotent: false,
+      check: { hint: 'Refresh the explorer to see whether the embed tenant still exists.' },
       messages: { notFound: `There is no embed tenant named "${name}".` },
     });
   }

@@ -272,7 +272,7 @@ describe('clients against the sandbox', function () {
       sb.faults.add({ family: 'platform', route: '/publish', status: 503, times: 1 });
       await assert.rejects(
         admin.publishDashboard(1, 1001, { workbookId: 1001 }),
-        (e: unknown) => e instanceof ApiError && e.kind === 'server',
+        (e: unknown) => e instanceof ApiError && e.kind === 'unknownOutcome',
       );
       assert.equal(sb.state.publishes.length, before, 'the failed publish was not repeated');
     });
