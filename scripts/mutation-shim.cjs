@@ -7,7 +7,8 @@ Module._resolveFilename = function (request, ...rest) {
   try {
     return resolve.call(this, request, ...rest);
   } catch (err) {
-    if (/[\\/]mocha[\\/]lib[\\/]cli[\\/][\w-]+$/.test(request)) return resolve.call(this, `${request}.cjs`, ...rest);
+    if (/[\\/]mocha[\\/]lib[\\/]cli[\\/][\w-]+$/.test(request))
+      return resolve.call(this, `${request}.cjs`, ...rest);
     throw err;
   }
 };

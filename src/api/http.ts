@@ -429,7 +429,10 @@ export class HttpClient {
 }
 
 function abortError(): Error {
-  return Object.assign(new Error('The request was aborted.'), { name: 'AbortError', code: 'UND_ERR_ABORTED' });
+  return Object.assign(new Error('The request was aborted.'), {
+    name: 'AbortError',
+    code: 'UND_ERR_ABORTED',
+  });
 }
 
 function isLenientCandidate(e: unknown): boolean {

@@ -336,7 +336,9 @@ export class PlatformClient {
         body,
         signal,
         action: 'Creating the notification',
-        check: { hint: 'Refresh the notifications list to see whether it was created before creating it again.' },
+        check: {
+          hint: 'Refresh the notifications list to see whether it was created before creating it again.',
+        },
         forbiddenHint: 'Creating notifications needs the admin role.',
       },
       NotificationSchema,

@@ -25,13 +25,18 @@ const TLS = /^(CERT_|UNABLE_TO_|SELF_SIGNED|DEPTH_ZERO|ERR_TLS_CERT|ERR_SSL|HOST
 export function outcomeUnknown(e: ApiError): boolean {
   if (e.kind === 'unknownOutcome') return false; // already said
   // A non-2xx status: only a 5xx or 408 leaves it open; a 2xx whose body failed did reach the server.
-  if (e.status !== undefined && (e.status < 200 || e.status >= 300)) return e.status >= 500 || e.status === 408;
+  if (e.status !== undefined && (e.status < 200 || e.status >= 300))
+    return e.status >= 500 || e.status === 408;
   if (e.code && (NOT_SENT.has(e.code) || TLS.test(e.code))) return false;
   return e.kind === 'network' || e.kind === 'timeout' || e.kind === 'protocol' || e.kind === 'cancelled';
 }
 
 /** The 'unknownOutcome' error for a failed write: what happened, that it may have taken effect, how to check. */
-export function unknownOutcomeError(cause: ApiError, what: string, check: WriteCheck = DEFAULT_CHECK): ApiError {
+export function unknownOutcomeError(
+  cause: ApiError,
+  what: string,
+  check: WriteCheck = DEFAULT_CHECK,
+): ApiError {
   // The cause's own advice ("Try again.") is exactly what must not be followed here.
   const reason = cause.message
     .replace(`${what} failed: `, '')

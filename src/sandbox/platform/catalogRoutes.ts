@@ -260,7 +260,16 @@ export function registerCatalogRoutes(router: Router, deps: PlatformDeps): void 
         ...((pub.aiWidgetThreads as Record<string, unknown>) ?? {}),
         [b.widgetId]: { threadId: b.threadId, checksum: b.checksum ?? null },
       };
-      w.dashboardPublished = { ...pub, aiWidgetThreads: threads };
+      // The answer is a whole Dashboard: seeded dashboards lack the fields only a publish sets.
+      w.dashboardPublished = {
+        deploymentId: dep.id,
+        workbookId: w.id,
+        versionId: pub.id,
+        allowEmbed: false,
+        reportSnapshots: [],
+        ...pub,
+        aiWidgetThreads: threads,
+      };
       await ctx.json(200, w.dashboardPublished);
     }),
   );
