@@ -1,6 +1,6 @@
 // AI API client: streams a chat turn as typed events (deltas merged by message id, tool calls
 // parsed, sentinels decoded), aborts a running turn, and reads a thread's state.
-import { ApiError } from './errors';
+import { ApiError, isApiError } from './errors';
 import { redact } from './log';
 import { HttpClient, type NetworkSettings, type RetryPolicy } from './http';
 import type { ApiLogger } from './log';
@@ -260,12 +260,16 @@ export class AiClient {
     if (req.input !== undefined) body.input = req.input;
     if (req.chatId) body.chatId = req.chatId;
     if (messageId) body.messageId = messageId;
-    const res = await this.http.writeStream({
+    // A turn (with input) is a write; reading a thread's state is not, and may be retried.
+    const send =
+      req.input !== undefined ? this.http.writeStream.bind(this.http) : this.http.request.bind(this.http);
+    const res = await send({
       method: 'POST',
       path: '/chat/stream-chat-state',
       body,
       signal,
-      action: 'The chat request',
+      ...(req.input === undefined ? { idempotent: true } : {}),
+      action: req.input !== undefined ? 'The chat request' : 'Loading the chat',
       check: {
         hint: 'Reload the chat to see whether the agent received the message before sending it again.',
       },
@@ -274,8 +278,20 @@ export class AiClient {
       },
     });
     const state = new ChatStreamState(req.chatId);
-    for await (const { value, line } of ndjsonLines(res.body)) {
-      yield* state.accept(value, line, messageId);
+    try {
+      for await (const { value, line } of ndjsonLines(res.body)) {
+        yield* state.accept(value, line, messageId);
+      }
+    } catch (e) {
+      // Mid-answer the turn is already running on the server: sending it again would start a second
+      // one, so a broken stream is a cut-off answer (resume it), not a "try again".
+      if (req.input === undefined || !isApiError(e) || e.kind === 'cancelled' || state.terminal) throw e;
+      const reason = e.message.replace(/\s*(The response may have been cut off; )?try again\.?/gi, '').trim();
+      throw new ApiError(
+        'protocol',
+        `The answer was cut off (${reason.replace(/\.$/, '')}). Resume to load the rest of it, or retry.`,
+        { code: CUT_OFF, cause: e, line: e.line, requestId: e.requestId },
+      );
     }
     yield* state.finish(req.input !== undefined);
   }
@@ -296,7 +312,7 @@ export class AiClient {
       path: '/chat/abort',
       body: { chatId, sessionSettings },
       signal,
-      forbiddenHint: 'Only the user who started this chat can stop it.',
+      forbiddenHint: 'Only the user who started this chat can stop it: use the profile of that user.',
       messages: { notFound: 'This chat is unknown to the agent; it may have expired.' },
     });
   }

@@ -212,7 +212,7 @@ export function errorFromResponse(ctx: HttpErrorContext): ApiError {
         break;
       }
       case 'validation':
-        message = `${action}The server rejected the request (${status}).${detail || ' Check the input.'}`;
+        message = `${action}The server rejected the request (${status}).${detail} Check the input and the profile's URL.`;
         break;
       case 'timeout':
         message = `${action}The server timed out (${status}). Try again.${detail}`;

@@ -339,7 +339,7 @@ export class PlatformClient {
         check: {
           hint: 'Refresh the notifications list to see whether it was created before creating it again.',
         },
-        forbiddenHint: 'Creating notifications needs the admin role.',
+        forbiddenHint: 'Creating notifications needs the admin role. Use a token of an admin user.',
       },
       NotificationSchema,
     );
