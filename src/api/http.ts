@@ -18,9 +18,9 @@ import {
 } from './errors';
 import { redact, redactingLogger, rememberSecret, silentLogger, type ApiLogger } from './log';
 import { sharedDispatchers, type DispatcherLease, type DispatcherRegistry } from './net/agents';
-import { lenientRequest } from './net/lenient';
+import { isLenientCandidate, lenientSend } from './net/lenient';
 import { type NetworkSettings } from './net/network';
-import { outcomeUnknown, raceAbort, unknownOutcomeError } from './net/outcome';
+import { abortError, outcomeUnknown, raceAbort, unknownOutcomeError } from './net/outcome';
 import {
   assertAllowedUrl,
   authHeader,
@@ -295,7 +295,11 @@ export class HttpClient {
           this.log.warn(
             `${shownUrl}: malformed HTTP framing (${String((e as { code?: string }).code)}); re-reading leniently`,
           );
-          return this.lenient(url, method, headers, body, opts, consume, requestId);
+          return lenientSend(
+            { family: this.family, network: this.opts.network, maxErrorBody: MAX_ERROR_BODY },
+            { url, method, headers, body, opts, requestId },
+            consume,
+          );
         }
         const err = errorFromTransport(e, {
           ...transportCtx,
@@ -335,7 +339,11 @@ export class HttpClient {
         } catch (e) {
           call.done();
           if (isLenientCandidate(e) && idempotent && !lease.proxy) {
-            return this.lenient(url, method, headers, body, opts, consume, requestId);
+            return lenientSend(
+              { family: this.family, network: this.opts.network, maxErrorBody: MAX_ERROR_BODY },
+              { url, method, headers, body, opts, requestId },
+              consume,
+            );
           }
           if (call.cancelled) throw cancelledError();
         }
@@ -375,69 +383,4 @@ export class HttpClient {
       }
     }
   }
-
-  /** Re-sends with Node's lenient parser for servers that send Content-Length with Transfer-Encoding. */
-  private async lenient<T>(
-    url: URL,
-    method: string,
-    headers: Record<string, string>,
-    body: string | Uint8Array | undefined,
-    opts: RequestOptions,
-    consume: Consume<T>,
-    requestId: string,
-  ): Promise<T> {
-    const call = new CallSignal(opts.signal, opts.timeoutMs);
-    const shownUrl = safeUrl(url.toString());
-    const ctx = { method, url: shownUrl, origin: url.origin };
-    let res;
-    try {
-      res = await lenientRequest(url, {
-        method,
-        headers,
-        body,
-        signal: call.signal,
-        network: this.opts.network,
-      });
-    } catch (e) {
-      call.done();
-      throw errorFromTransport(e, { ...ctx, cancelled: call.cancelled, timedOut: call.timedOut });
-    }
-    const resRequestId = res.headers.get('x-request-id') ?? requestId;
-    if (res.status < 200 || res.status >= 300) {
-      const bodyText = await readText(res.body, MAX_ERROR_BODY).catch(() => undefined);
-      call.done();
-      const credential = headers.authorization?.replace(/^(Bearer|Api-Key) /, '');
-      throw errorFromResponse({
-        family: this.family,
-        status: res.status,
-        bodyText: bodyText === undefined ? undefined : redact(bodyText, [credential]),
-        headerRequestId: resRequestId,
-        retryAfterMs: parseRetryAfter(res.headers.get('retry-after')),
-        method,
-        url: shownUrl,
-        hints: opts,
-      });
-    }
-    return consume({
-      status: res.status,
-      headers: res.headers,
-      body: wrapBody(res.body, call, ctx),
-      requestId: resRequestId,
-      url: shownUrl,
-    });
-  }
-}
-
-function abortError(): Error {
-  return Object.assign(new Error('The request was aborted.'), {
-    name: 'AbortError',
-    code: 'UND_ERR_ABORTED',
-  });
-}
-
-function isLenientCandidate(e: unknown): boolean {
-  const code = (e as { code?: unknown } | null)?.code;
-  return (
-    typeof code === 'string' && (code === 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH' || code.startsWith('HPE_'))
-  );
 }

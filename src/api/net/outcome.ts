@@ -97,3 +97,11 @@ export function raceAbort<T>(
     );
   });
 }
+
+/** What a call rejects with when its signal aborts first (mapped by errorFromTransport). */
+export function abortError(): Error {
+  return Object.assign(new Error('The request was aborted.'), {
+    name: 'AbortError',
+    code: 'UND_ERR_ABORTED',
+  });
+}
