@@ -43,6 +43,7 @@ import {
 } from './net/retry';
 
 export type { NetworkSettings } from './net/network';
+export { withCheckCommand } from './net/outcome';
 export {
   assertAllowedUrl,
   authHeader,

@@ -49,6 +49,11 @@ class JsonSyntaxError extends Error {
   }
 }
 
+function hasControlChar(s: string): boolean {
+  for (let k = 0; k < s.length; k++) if (s.charCodeAt(k) < 0x20) return true;
+  return false;
+}
+
 /** The location key of a child value: built per value, so cheap (no path arrays, no stringify of paths). */
 function childKey(parent: string, segment: string | number): string {
   return typeof segment === 'number' ? `${parent}[${segment}]` : `${parent}.${JSON.stringify(segment)}`;
@@ -74,7 +79,7 @@ function parseLocated(text: string): { value: unknown; locations: Map<string, Lo
     const q = text.indexOf('"', i + 1);
     if (q > 0) {
       const raw = text.slice(i + 1, q);
-      if (!raw.includes('\\') && !/[\u0000-\u001f]/.test(raw)) {
+      if (!raw.includes('\\') && !hasControlChar(raw)) {
         i = q + 1;
         return raw;
       }

@@ -12,7 +12,7 @@ export function controlRefusal(req: IncomingMessage): string | undefined {
     return `The control endpoints answer only loopback Host names, not "${host}".`;
   const origin = req.headers.origin;
   if (origin !== undefined && origin !== 'null') {
-    let ok = false;
+    let ok: boolean;
     try {
       ok = LOOPBACK_HOST.test(new URL(origin).host);
     } catch {

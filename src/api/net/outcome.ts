@@ -105,3 +105,18 @@ export function abortError(): Error {
     code: 'UND_ERR_ABORTED',
   });
 }
+
+/** `e` with a command that checks its unknown outcome (the UI's "Check" button); other errors as they are. */
+export function withCheckCommand(e: unknown, command: string, args: unknown[] = []): unknown {
+  if (!(e instanceof ApiError) || e.kind !== 'unknownOutcome') return e;
+  return new ApiError('unknownOutcome', e.message, {
+    status: e.status,
+    serverMessage: e.serverMessage,
+    requestId: e.requestId,
+    code: e.code,
+    method: e.method,
+    url: e.url,
+    cause: e.cause,
+    check: { ...(e.check ?? DEFAULT_CHECK), command, args },
+  });
+}

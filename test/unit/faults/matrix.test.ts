@@ -6,7 +6,7 @@
 import * as assert from 'node:assert/strict';
 import {
   AiClient,
-  ApiError,
+  type ApiError,
   DataClient,
   DispatcherRegistry,
   isApiError,
