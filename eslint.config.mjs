@@ -10,7 +10,18 @@ const noVscode = {
 };
 
 export default tseslint.config(
-  { ignores: ['node_modules/**', 'out/**', 'dist/**', '.vscode-test/**', '.test-run/**', '**/*.d.ts'] },
+  {
+    ignores: [
+      'node_modules/**',
+      'out/**',
+      'dist/**',
+      '.vscode-test/**',
+      '.test-run/**',
+      'reports/**',
+      '.stryker-tmp/**',
+      '**/*.d.ts',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -7,6 +7,8 @@ import type { Services } from './services';
 import { errorMessage, isCancellation, type RedactingLog } from './log';
 
 export const SHOW_LOGS = 'Show Logs';
+/** Offered for a write whose outcome is unknown, instead of any "try again". */
+export const CHECK = 'Check';
 
 /** Known secrets are stripped from messages too when the log can do it (the extension's log can). */
 function redactMessage(log: vscode.LogOutputChannel, message: string): string {
@@ -37,8 +39,13 @@ export function reportError(services: Pick<Services, 'log'>, e: unknown, what = 
   const message = redactMessage(services.log, errorMessage(e));
   services.log.error(`${what} failed: ${message}`);
   if (!isApiError(e) && e instanceof Error && e.stack) services.log.trace(e.stack);
-  void vscode.window.showErrorMessage(message, SHOW_LOGS).then((choice) => {
+  const check = isApiError(e) && e.kind === 'unknownOutcome' ? e.check : undefined;
+  const actions = check?.command ? [CHECK, SHOW_LOGS] : [SHOW_LOGS];
+  void vscode.window.showErrorMessage(message, ...actions).then((choice) => {
     if (choice === SHOW_LOGS) services.log.show(true);
+    if (choice === CHECK && check?.command) {
+      void vscode.commands.executeCommand(check.command, ...(check.args ?? []));
+    }
   });
 }
 

@@ -1,6 +1,7 @@
 // AI API client: streams a chat turn as typed events (deltas merged by message id, tool calls
 // parsed, sentinels decoded), aborts a running turn, and reads a thread's state.
-import { ApiError } from './errors';
+import { ApiError, isApiError } from './errors';
+import { redact } from './log';
 import { HttpClient, type NetworkSettings, type RetryPolicy } from './http';
 import type { ApiLogger } from './log';
 import type { DispatcherRegistry } from './net/agents';
@@ -17,6 +18,9 @@ import {
 } from './schemas/ai';
 
 export type { ChatEvent, ChatMessage, SessionSettings } from './schemas/ai';
+
+/** The `code` of the ApiError a chat stream ends with when it was cut off mid-answer. */
+export const CUT_OFF = 'CHAT_CUT_OFF';
 
 export interface AiClientOptions {
   /** `.../api/v1/public/{account}/agents/{agentId}` */
@@ -77,6 +81,13 @@ export class ChatStreamState {
   chatId: string | undefined;
   private finalSent = new Map<string, string>(); // id -> content when its 'final' was emitted
   lastFinal: ChatMessage | undefined;
+  /** A terminal line (usage, aborted, suspended, error) was read: the turn ended on the server. */
+  terminal = false;
+  /** The final answer arrived complete (not a delta, or a delta no longer in process). */
+  finalComplete = false;
+  /** Lines read, and lines that were chat messages or markers this client knows. */
+  lines = 0;
+  recognised = 0;
 
   constructor(chatId?: string) {
     this.chatId = chatId;
@@ -91,10 +102,19 @@ export class ChatStreamState {
     }
     const m = parsed.data;
     const id = m.id;
+    this.lines++;
     if (id === undefined) {
-      if (typeof m.error === 'string') yield { type: 'error', message: m.error };
+      if (typeof m.error === 'string') {
+        this.recognised++;
+        this.terminal = true;
+        yield { type: 'error', message: redact(m.error) };
+      }
       return; // unknown id-less line: ignore
     }
+    this.recognised++;
+    if (id === '__usage__' || m.type === 'usage' || id === '__aborted__' || m.type === 'abort')
+      this.terminal = true;
+    if (id === '__suspended__' || m.type === 'suspend') this.terminal = true;
     if (id === '__cutoff__') {
       const state = m.state ?? {};
       if (typeof state.chatId === 'string') this.chatId = state.chatId;
@@ -122,13 +142,14 @@ export class ChatStreamState {
         retryable: m.retryable ?? true,
         chatId: this.chatId,
         messageId: m.messageId ?? messageId,
-        ...(m.error ? { reason: m.error } : {}),
+        ...(m.error ? { reason: redact(m.error) } : {}),
       };
       return;
     }
     if (id === '__state__') return; // a snapshot of the thread; the merged messages already hold it
     if (typeof m.error === 'string' && m.content === undefined && m.toolCall === undefined) {
-      yield { type: 'error', message: m.error };
+      this.terminal = true;
+      yield { type: 'error', message: redact(m.error) };
       return;
     }
 
@@ -162,7 +183,9 @@ export class ChatStreamState {
     }
     if (merged.role === 'assistant' && isFinalPath(merged)) {
       this.lastFinal = merged;
-      const complete = !m.isDelta || m.isInProcess === false;
+      // Final only when no longer in process (a full message counts unless it says it is).
+      const complete = m.isInProcess === false || (!m.isDelta && m.isInProcess !== true);
+      if (complete) this.finalComplete = true;
       if (complete && this.finalSent.get(id) !== merged.content) {
         this.finalSent.set(id, merged.content ?? '');
         yield { type: 'final', message: merged };
@@ -170,8 +193,27 @@ export class ChatStreamState {
     }
   }
 
-  /** At the end of the stream: the final answer if it was only ever sent as deltas. */
-  *finish(): Generator<ChatEvent> {
+  /**
+   * At the end of the stream: the final answer if it was only ever sent as deltas and a terminal
+   * line closed the turn. A stream that ends with neither a terminal line nor a complete final
+   * answer was cut off: an error, never a partial answer shown as final.
+   */
+  *finish(turn = true): Generator<ChatEvent> {
+    // A state read (no input) is a snapshot, complete as it is.
+    if (turn && !this.terminal && !this.finalComplete) {
+      if (this.lines > 0 && this.recognised === 0) {
+        throw new ApiError(
+          'protocol',
+          `None of the ${this.lines} lines of the agent's answer was a chat message this extension knows. The service may be newer than this extension; update it.`,
+          { code: 'CHAT_UNRECOGNISED' },
+        );
+      }
+      throw new ApiError(
+        'protocol',
+        'The answer was cut off before it was complete. Resume to load the rest of it, or retry.',
+        { code: CUT_OFF },
+      );
+    }
     const f = this.lastFinal;
     if (f && this.finalSent.get(f.id) !== f.content) {
       this.finalSent.set(f.id, f.content ?? '');
@@ -218,22 +260,40 @@ export class AiClient {
     if (req.input !== undefined) body.input = req.input;
     if (req.chatId) body.chatId = req.chatId;
     if (messageId) body.messageId = messageId;
-    const res = await this.http.request({
+    // A turn (with input) is a write; reading a thread's state is not, and may be retried.
+    const send =
+      req.input !== undefined ? this.http.writeStream.bind(this.http) : this.http.request.bind(this.http);
+    const res = await send({
       method: 'POST',
       path: '/chat/stream-chat-state',
       body,
       signal,
-      idempotent: false,
-      action: 'The chat request',
+      ...(req.input === undefined ? { idempotent: true } : {}),
+      action: req.input !== undefined ? 'The chat request' : 'Loading the chat',
+      check: {
+        hint: 'Reload the chat to see whether the agent received the message before sending it again.',
+      },
       messages: {
         conflict: 'This chat is still answering a previous message. Wait for it or stop it first.',
       },
     });
     const state = new ChatStreamState(req.chatId);
-    for await (const { value, line } of ndjsonLines(res.body)) {
-      yield* state.accept(value, line, messageId);
+    try {
+      for await (const { value, line } of ndjsonLines(res.body)) {
+        yield* state.accept(value, line, messageId);
+      }
+    } catch (e) {
+      // Mid-answer the turn is already running on the server: sending it again would start a second
+      // one, so a broken stream is a cut-off answer (resume it), not a "try again".
+      if (req.input === undefined || !isApiError(e) || e.kind === 'cancelled' || state.terminal) throw e;
+      const reason = e.message.replace(/\s*(The response may have been cut off; )?try again\.?/gi, '').trim();
+      throw new ApiError(
+        'protocol',
+        `The answer was cut off (${reason.replace(/\.$/, '')}). Resume to load the rest of it, or retry.`,
+        { code: CUT_OFF, cause: e, line: e.line, requestId: e.requestId },
+      );
     }
-    yield* state.finish();
+    yield* state.finish(req.input !== undefined);
   }
 
   /** The current state of a thread (streamChat without input). */
@@ -247,13 +307,12 @@ export class AiClient {
 
   /** `POST .../chat/abort`: stops the running turn of `chatId` (204). */
   async abort(chatId: string, sessionSettings: SessionSettings, signal?: AbortSignal): Promise<void> {
-    await this.http.noContent({
+    await this.http.writeNoContent({
       method: 'POST',
       path: '/chat/abort',
       body: { chatId, sessionSettings },
       signal,
-      idempotent: false,
-      forbiddenHint: 'Only the user who started this chat can stop it.',
+      forbiddenHint: 'Only the user who started this chat can stop it: use the profile of that user.',
       messages: { notFound: 'This chat is unknown to the agent; it may have expired.' },
     });
   }

@@ -14,9 +14,20 @@ export type ApiErrorKind =
   | 'network'
   | 'timeout'
   | 'protocol'
-  | 'cancelled';
+  | 'cancelled'
+  /** A write was sent but its outcome is unknown (reset, timeout, 5xx): it may have taken effect. */
+  | 'unknownOutcome';
 
 export type ApiFamily = 'platform' | 'data' | 'ai';
+
+/** How a user can find out whether a write whose outcome is unknown took effect. */
+export interface WriteCheck {
+  /** A sentence: "Refresh the notifications list to see whether it was created." */
+  hint: string;
+  /** A VS Code command id that checks (the UI offers it as "Check"); src/api never runs it. */
+  command?: string;
+  args?: unknown[];
+}
 
 export interface ApiErrorInit {
   status?: number;
@@ -29,6 +40,7 @@ export interface ApiErrorInit {
   /** For stream errors: the 1-based line of the NDJSON body. */
   line?: number;
   cause?: unknown;
+  check?: WriteCheck;
 }
 
 export class ApiError extends Error {
@@ -42,19 +54,28 @@ export class ApiError extends Error {
   readonly method?: string;
   readonly url?: string;
   readonly line?: number;
+  /** For 'unknownOutcome': how to check whether the write took effect. */
+  readonly check?: WriteCheck;
 
   constructor(kind: ApiErrorKind, message: string, init: ApiErrorInit = {}) {
     super(redact(message), init.cause !== undefined ? { cause: init.cause } : undefined);
     this.kind = kind;
     this.status = init.status;
     this.serverMessage = init.serverMessage !== undefined ? redact(init.serverMessage) : undefined;
-    this.requestId = init.requestId;
+    this.requestId = init.requestId !== undefined ? safeRequestId(init.requestId) : undefined;
     this.code = init.code;
     this.retryAfterMs = init.retryAfterMs;
     this.method = init.method;
     this.url = init.url !== undefined ? safeUrl(init.url) : undefined;
     this.line = init.line;
+    this.check = init.check;
   }
+}
+
+/** A request id as shown: redacted (servers echo what they are sent) and at most 128 characters. */
+export function safeRequestId(id: string): string {
+  const r = redact(id);
+  return r.length > 128 ? `${r.slice(0, 128)}…` : r;
 }
 
 export function isApiError(e: unknown): e is ApiError {
@@ -147,7 +168,8 @@ export function errorFromResponse(ctx: HttpErrorContext): ApiError {
   const info = parseErrorBody(ctx.bodyText);
   const { status, family } = ctx;
   const server = info.serverMessage;
-  const requestId = info.requestId ?? ctx.headerRequestId;
+  const rawRequestId = info.requestId ?? ctx.headerRequestId;
+  const requestId = rawRequestId === undefined ? undefined : safeRequestId(rawRequestId);
   let kind: ApiErrorKind;
   if (status === 401) kind = 'auth';
   else if (status === 403) {
@@ -190,7 +212,7 @@ export function errorFromResponse(ctx: HttpErrorContext): ApiError {
         break;
       }
       case 'validation':
-        message = `${action}The server rejected the request (${status}).${detail || ' Check the input.'}`;
+        message = `${action}The server rejected the request (${status}).${detail} Check the input and the profile's URL.`;
         break;
       case 'timeout':
         message = `${action}The server timed out (${status}). Try again.${detail}`;

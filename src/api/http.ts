@@ -13,12 +13,14 @@ import {
   safeUrl,
   type ApiFamily,
   type ErrorHints,
+  type WriteCheck,
   zodProtocolError,
 } from './errors';
-import { redact, redactingLogger, silentLogger, type ApiLogger } from './log';
+import { redact, redactingLogger, rememberSecret, silentLogger, type ApiLogger } from './log';
 import { sharedDispatchers, type DispatcherLease, type DispatcherRegistry } from './net/agents';
-import { lenientRequest } from './net/lenient';
+import { isLenientCandidate, lenientSend } from './net/lenient';
 import { type NetworkSettings } from './net/network';
+import { abortError, outcomeUnknown, raceAbort, unknownOutcomeError } from './net/outcome';
 import {
   assertAllowedUrl,
   authHeader,
@@ -41,6 +43,7 @@ import {
 } from './net/retry';
 
 export type { NetworkSettings } from './net/network';
+export { withCheckCommand } from './net/outcome';
 export {
   assertAllowedUrl,
   authHeader,
@@ -60,6 +63,16 @@ export {
 
 const MAX_ERROR_BODY = 64 * 1024;
 
+/**
+ * The overall deadline of a call (body included) when the caller gives none: nothing may wait
+ * forever. The Data API client sets its own per query.
+ */
+export const DEFAULT_DEADLINE_MS: Record<ApiFamily, number> = {
+  platform: 120_000,
+  data: 30 * 60_000,
+  ai: 15 * 60_000,
+};
+
 export interface HttpClientOptions {
   baseUrl: string;
   family: ApiFamily;
@@ -71,6 +84,8 @@ export interface HttpClientOptions {
   retry?: RetryPolicy;
   /** Where dispatchers are shared; defaults to one registry for the whole process. */
   dispatchers?: DispatcherRegistry;
+  /** Overrides DEFAULT_DEADLINE_MS for this client. */
+  deadlineMs?: number;
 }
 
 export interface RequestOptions extends ErrorHints {
@@ -88,7 +103,12 @@ export interface RequestOptions extends ErrorHints {
   timeoutMs?: number;
   /** The `x-request-id` to send (one is generated otherwise). */
   requestId?: string;
+  /** For writes (non-idempotent calls): how the user can check an unknown outcome. */
+  check?: WriteCheck;
 }
+
+/** A write: never retried; a failure that leaves its outcome unknown is an 'unknownOutcome' error. */
+export type WriteOptions = Omit<RequestOptions, 'idempotent'>;
 
 export interface HttpResponse {
   status: number;
@@ -146,6 +166,21 @@ export class HttpClient {
     });
   }
 
+  /** The one path for writes with a JSON answer (see WriteOptions). */
+  write<T>(opts: WriteOptions, schema: ZodType<T>): Promise<T> {
+    return this.json({ ...opts, idempotent: false }, schema);
+  }
+
+  /** The one path for writes whose answer has no body. */
+  writeNoContent(opts: WriteOptions): Promise<number> {
+    return this.noContent({ ...opts, idempotent: false });
+  }
+
+  /** The one path for writes whose answer is streamed (a chat turn). */
+  writeStream(opts: WriteOptions): Promise<HttpResponse> {
+    return this.request({ ...opts, idempotent: false });
+  }
+
   /** A request whose body is ignored (204 and friends). */
   async noContent(opts: RequestOptions): Promise<number> {
     return this.send(opts, async (res) => {
@@ -201,7 +236,13 @@ export class HttpClient {
       });
     }
     this.lastCredential = credential;
+    rememberSecret(credential);
+    // Anything not idempotent is a write: sent once, and an unclear failure is an unknown outcome.
     const idempotent = opts.idempotent ?? (method === 'GET' || method === 'HEAD');
+    const what = opts.action ?? `${method} ${opts.path}`;
+    const unknown = (e: ApiError): ApiError =>
+      !idempotent && outcomeUnknown(e) ? unknownOutcomeError(e, what, opts.check) : e;
+    const deadline = opts.timeoutMs ?? this.opts.deadlineMs ?? DEFAULT_DEADLINE_MS[this.family];
     const requestId = opts.requestId ?? randomUUID();
     const headers: Record<string, string> = {
       accept: 'application/json',
@@ -230,24 +271,36 @@ export class HttpClient {
     for (let attempt = 0; ; attempt++) {
       if (opts.signal?.aborted) throw cancelledError();
       const left = idempotent ? this.retry.retries - attempt : 0;
-      const call = new CallSignal(opts.signal, opts.timeoutMs);
+      const call = new CallSignal(opts.signal, deadline);
       this.log.debug(`-> ${method} ${shownUrl} (${requestId}${attempt ? `, retry ${attempt}` : ''})`);
       let raw: Dispatcher.ResponseData;
       try {
-        raw = await undiciRequest(url, {
-          method: method as Dispatcher.HttpMethod,
-          headers,
-          body,
-          signal: call.signal,
-          dispatcher: lease.dispatcher,
-        });
+        raw = await raceAbort(
+          undiciRequest(url, {
+            method: method as Dispatcher.HttpMethod,
+            headers,
+            body,
+            signal: call.signal,
+            dispatcher: lease.dispatcher,
+          }),
+          call.signal,
+          abortError,
+          () => {
+            this.log.warn(`${shownUrl}: the connection did not end on abort; closing its pool.`);
+            lease.reset();
+          },
+        );
       } catch (e) {
         call.done();
         if (isLenientCandidate(e) && idempotent && !lease.proxy) {
           this.log.warn(
             `${shownUrl}: malformed HTTP framing (${String((e as { code?: string }).code)}); re-reading leniently`,
           );
-          return this.lenient(url, method, headers, body, opts, consume, requestId);
+          return lenientSend(
+            { family: this.family, network: this.opts.network, maxErrorBody: MAX_ERROR_BODY },
+            { url, method, headers, body, opts, requestId },
+            consume,
+          );
         }
         const err = errorFromTransport(e, {
           ...transportCtx,
@@ -260,7 +313,7 @@ export class HttpClient {
           await sleep(delay, opts.signal);
           continue;
         }
-        throw err;
+        throw unknown(err);
       }
 
       const resHeaders = toHeaders(raw.headers);
@@ -287,21 +340,27 @@ export class HttpClient {
         } catch (e) {
           call.done();
           if (isLenientCandidate(e) && idempotent && !lease.proxy) {
-            return this.lenient(url, method, headers, body, opts, consume, requestId);
+            return lenientSend(
+              { family: this.family, network: this.opts.network, maxErrorBody: MAX_ERROR_BODY },
+              { url, method, headers, body, opts, requestId },
+              consume,
+            );
           }
           if (call.cancelled) throw cancelledError();
         }
         call.done();
-        throw errorFromResponse({
-          family: this.family,
-          status,
-          bodyText: bodyText === undefined ? undefined : redact(bodyText, [credential]),
-          headerRequestId: resRequestId,
-          retryAfterMs,
-          method,
-          url: shownUrl,
-          hints: opts,
-        });
+        throw unknown(
+          errorFromResponse({
+            family: this.family,
+            status,
+            bodyText: bodyText === undefined ? undefined : redact(bodyText, [credential]),
+            headerRequestId: resRequestId,
+            retryAfterMs,
+            method,
+            url: shownUrl,
+            hints: opts,
+          }),
+        );
       }
 
       const res: HttpResponse = {
@@ -321,66 +380,8 @@ export class HttpClient {
           await sleep(delay, opts.signal);
           continue;
         }
-        throw e;
+        throw isApiError(e) ? unknown(e) : e;
       }
     }
   }
-
-  /** Re-sends with Node's lenient parser for servers that send Content-Length with Transfer-Encoding. */
-  private async lenient<T>(
-    url: URL,
-    method: string,
-    headers: Record<string, string>,
-    body: string | Uint8Array | undefined,
-    opts: RequestOptions,
-    consume: Consume<T>,
-    requestId: string,
-  ): Promise<T> {
-    const call = new CallSignal(opts.signal, opts.timeoutMs);
-    const shownUrl = safeUrl(url.toString());
-    const ctx = { method, url: shownUrl, origin: url.origin };
-    let res;
-    try {
-      res = await lenientRequest(url, {
-        method,
-        headers,
-        body,
-        signal: call.signal,
-        network: this.opts.network,
-      });
-    } catch (e) {
-      call.done();
-      throw errorFromTransport(e, { ...ctx, cancelled: call.cancelled, timedOut: call.timedOut });
-    }
-    const resRequestId = res.headers.get('x-request-id') ?? requestId;
-    if (res.status < 200 || res.status >= 300) {
-      const bodyText = await readText(res.body, MAX_ERROR_BODY).catch(() => undefined);
-      call.done();
-      const credential = headers.authorization?.replace(/^(Bearer|Api-Key) /, '');
-      throw errorFromResponse({
-        family: this.family,
-        status: res.status,
-        bodyText: bodyText === undefined ? undefined : redact(bodyText, [credential]),
-        headerRequestId: resRequestId,
-        retryAfterMs: parseRetryAfter(res.headers.get('retry-after')),
-        method,
-        url: shownUrl,
-        hints: opts,
-      });
-    }
-    return consume({
-      status: res.status,
-      headers: res.headers,
-      body: wrapBody(res.body, call, ctx),
-      requestId: resRequestId,
-      url: shownUrl,
-    });
-  }
-}
-
-function isLenientCandidate(e: unknown): boolean {
-  const code = (e as { code?: unknown } | null)?.code;
-  return (
-    typeof code === 'string' && (code === 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH' || code.startsWith('HPE_'))
-  );
 }

@@ -30,13 +30,30 @@ const URL_USERINFO = /(\b[a-z][a-z0-9+.-]*:\/\/)[^/\s:@]+(?::[^/\s@]*)?@/gi;
 // token=..., apiKey=..., access_token=... in query strings or key/value text.
 const KEY_VALUE = /\b((?:access_|api_|api-)?(?:token|apikey|api_key|key|secret|password))=([^&\s"']+)/gi;
 
+// Every credential the clients have sent in this process (bounded, most recent kept): a server can
+// echo an opaque token anywhere (a header, an error line, a stream), where no pattern finds it.
+const MAX_KNOWN = 64;
+const known: string[] = [];
+
+/** Makes `redact` remove `secret` everywhere from now on (the transport registers what it sends). */
+export function rememberSecret(secret: string | undefined): void {
+  if (!secret || secret.length < 4 || known.includes(secret)) return;
+  known.push(secret);
+  if (known.length > MAX_KNOWN) known.shift();
+}
+
+/** For tests: forgets the registered secrets. */
+export function forgetSecrets(): void {
+  known.length = 0;
+}
+
 /**
  * Removes Authorization values, JWTs, Api-Key/Bearer credentials, URL user-info and every string in
- * `secrets` from `text`. Cheap enough to run on every log line.
+ * `secrets` (and every remembered secret) from `text`. Cheap enough to run on every log line.
  */
 export function redact(text: string, secrets: readonly (string | undefined)[] = []): string {
   let out = text;
-  for (const s of secrets) {
+  for (const s of [...secrets, ...known]) {
     if (s && s.length >= 4) out = out.split(s).join(REDACTED);
   }
   return out

@@ -2,7 +2,7 @@
 // event into a small render operation for the webview. No `vscode` import, so it is unit-tested
 // in plain Node against the sandbox.
 import type { AiClient, ChatEvent, SessionSettings } from '../api';
-import { explainSessionRefusal, isApiError, newMessageId } from '../api';
+import { CUT_OFF, explainSessionRefusal, isApiError, newMessageId, redact } from '../api';
 import type { HostToWebview, ToolResult } from '../shared/chatProtocol';
 
 export interface ChatSessionDeps {
@@ -133,11 +133,17 @@ export class ChatSession {
         if (controller.signal.aborted || (isApiError(e) && e.kind === 'cancelled')) {
           if (!endedByServer) post({ type: 'aborted' });
         } else {
+          // Every message shown goes through redact: it removes every credential sent so far.
           post({
             type: 'error',
-            message: explainSessionRefusal(e instanceof Error ? e.message : String(e)),
+            message: redact(explainSessionRefusal(e instanceof Error ? e.message : String(e))),
             retryable: turn?.input !== undefined,
           });
+          if (isApiError(e) && e.code === CUT_OFF && (turn ?? this.lastTurn)) {
+            // The server may still hold the rest: the same chatId and messageId pick it up.
+            this.suspendedTurn = turn ?? this.lastTurn;
+            post({ type: 'suspended', reason: 'Resume to load the rest of the answer.' });
+          }
         }
       } finally {
         this.controller = undefined;
@@ -216,7 +222,7 @@ export class ChatSession {
       case 'error':
         post({
           type: 'error',
-          message: explainSessionRefusal(event.message),
+          message: redact(explainSessionRefusal(event.message)),
           retryable: turn?.input !== undefined,
         });
         return true;

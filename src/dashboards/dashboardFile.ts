@@ -8,6 +8,17 @@ import {
   type DashboardConfig,
   type PublishDashboardInput,
 } from '../api/schemas/platform';
+import { LineIndex, nestingDepth } from '../shared/jsonLocate';
+
+/** At most this many problems are listed (the last entry then says how many more there are). */
+export const MAX_PROBLEMS = 100;
+/** Deeper files are refused with a clear problem (the locating parser recurses per level). */
+export const MAX_DEPTH = 256;
+
+/** Counts the work spent locating problems (for tests: it must grow linearly with the file). */
+export interface LocateStats {
+  work: number;
+}
 
 export type JsonPath = (string | number)[];
 
@@ -39,18 +50,41 @@ class JsonSyntaxError extends Error {
   }
 }
 
+function hasControlChar(s: string): boolean {
+  for (let k = 0; k < s.length; k++) if (s.charCodeAt(k) < 0x20) return true;
+  return false;
+}
+
+/** The location key of a child value: built per value, so cheap (no path arrays, no stringify of paths). */
+function childKey(parent: string, segment: string | number): string {
+  return typeof segment === 'number' ? `${parent}[${segment}]` : `${parent}.${JSON.stringify(segment)}`;
+}
+
 /** A small strict JSON parser that records where each value (by JSON path) starts and ends. */
 function parseLocated(text: string): { value: unknown; locations: Map<string, Located> } {
   const locations = new Map<string, Located>();
   let i = 0;
   const ws = () => {
-    while (i < text.length && ' \t\n\r'.includes(text[i]!)) i++;
+    for (
+      let c = text.charCodeAt(i);
+      c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
+      c = text.charCodeAt(++i)
+    );
   };
   const fail = (what: string): never => {
     throw new JsonSyntaxError(i >= text.length ? `Unexpected end of file: ${what}` : `${what}`, i);
   };
   const str = (): string => {
     const start = i;
+    // Most strings have no escape: one native search and a slice instead of a loop per character.
+    const q = text.indexOf('"', i + 1);
+    if (q > 0) {
+      const raw = text.slice(i + 1, q);
+      if (!raw.includes('\\') && !hasControlChar(raw)) {
+        i = q + 1;
+        return raw;
+      }
+    }
     i++;
     let out = '';
     while (i < text.length && text[i] !== '"') {
@@ -90,7 +124,7 @@ function parseLocated(text: string): { value: unknown; locations: Map<string, Lo
     i++;
     return out;
   };
-  const value = (path: JsonPath): unknown => {
+  const value = (path: string): unknown => {
     ws();
     const start = i;
     const c = text[i];
@@ -108,7 +142,7 @@ function parseLocated(text: string): { value: unknown; locations: Map<string, Lo
           ws();
           if (text[i] !== ':') fail(`Expected ':' after "${key}"`);
           i++;
-          obj[key] = value([...path, key]);
+          obj[key] = value(childKey(path, key));
           ws();
           if (text[i] === ',') {
             i++;
@@ -129,7 +163,7 @@ function parseLocated(text: string): { value: unknown; locations: Map<string, Lo
       if (text[i] === ']') i++;
       else {
         for (;;) {
-          arr.push(value([...path, arr.length]));
+          arr.push(value(childKey(path, arr.length)));
           ws();
           if (text[i] === ',') {
             i++;
@@ -154,29 +188,17 @@ function parseLocated(text: string): { value: unknown; locations: Map<string, Lo
       v = JSON.parse(tok);
       i += tok.length;
     }
-    locations.set(JSON.stringify(path), { offset: start, length: i - start });
+    locations.set(path, { offset: start, length: i - start });
     return v;
   };
-  const v = value([]);
+  const v = value('');
   ws();
   if (i < text.length) fail('Unexpected text after the end of the JSON value');
   return { value: v, locations };
 }
 
-function lineColumn(text: string, offset: number): { line: number; column: number } {
-  let line = 0;
-  let lineStart = 0;
-  for (let k = 0; k < offset && k < text.length; k++) {
-    if (text[k] === '\n') {
-      line++;
-      lineStart = k + 1;
-    }
-  }
-  return { line, column: offset - lineStart };
-}
-
-function problem(text: string, message: string, path: JsonPath, at: Located): DashboardProblem {
-  return { message, path, ...at, ...lineColumn(text, at.offset) };
+function problem(lines: LineIndex, message: string, path: JsonPath, at: Located): DashboardProblem {
+  return { message, path, ...at, ...lines.position(at.offset) };
 }
 
 /** Formats a JSON path for messages: `config.widgets[0].position.x`. */
@@ -185,7 +207,12 @@ export function formatPath(path: JsonPath): string {
 }
 
 /** Parses and validates a `*.dashboard.json` text. */
-export function parseDashboardFile(text: string): DashboardFileResult {
+export function parseDashboardFile(text: string, stats?: LocateStats): DashboardFileResult {
+  const depth = nestingDepth(text);
+  if (depth > MAX_DEPTH) {
+    const message = `The file nests values ${depth} levels deep; at most ${MAX_DEPTH} are supported. Flatten the deepest values.`;
+    return { ok: false, problems: [{ message, path: [], offset: 0, length: 0, line: 0, column: 0 }] };
+  }
   // Valid files (the common case, on every edit) take the fast path; the locating parser runs only
   // to say where the problems are.
   let value: unknown;
@@ -199,10 +226,19 @@ export function parseDashboardFile(text: string): DashboardFileResult {
     const fast = PublishDashboardInputSchema.safeParse(value);
     if (fast.success) return { ok: true, input: fast.data };
   }
-  return locateProblems(text);
+  return locateProblems(text, stats);
 }
 
-function locateProblems(text: string): DashboardFileResult {
+function locateProblems(text: string, stats: LocateStats | undefined): DashboardFileResult {
+  const lines = new LineIndex(text);
+  try {
+    return locateWith(text, lines);
+  } finally {
+    if (stats) stats.work += lines.work;
+  }
+}
+
+function locateWith(text: string, lines: LineIndex): DashboardFileResult {
   let parsed: ReturnType<typeof parseLocated>;
   try {
     parsed = parseLocated(text);
@@ -210,24 +246,38 @@ function locateProblems(text: string): DashboardFileResult {
     if (!(e instanceof JsonSyntaxError)) throw e;
     return {
       ok: false,
-      problems: [problem(text, `Invalid JSON: ${e.message}`, [], { offset: e.offset, length: 1 })],
+      problems: [problem(lines, `Invalid JSON: ${e.message}`, [], { offset: e.offset, length: 1 })],
     };
   }
   const result = PublishDashboardInputSchema.safeParse(parsed.value);
   if (result.success) return { ok: true, input: result.data };
-  const problems = result.error.issues.map((issue) => {
+  const issues = result.error.issues;
+  const problems = issues.slice(0, MAX_PROBLEMS).map((issue) => {
     const path = issue.path.filter((p): p is string | number => typeof p !== 'symbol');
     // The deepest existing value on the path (a missing field is reported at its parent object).
     let at: Located | undefined;
-    for (let n = path.length; n >= 0 && !at; n--) at = parsed.locations.get(JSON.stringify(path.slice(0, n)));
+    const keys = [''];
+    for (const p of path) keys.push(childKey(keys.at(-1)!, p));
+    for (let n = path.length; n >= 0 && !at; n--) at = parsed.locations.get(keys[n]!);
     const where = formatPath(path);
     return problem(
-      text,
+      lines,
       where ? `${where}: ${issue.message}` : issue.message,
       path,
       at ?? { offset: 0, length: 0 },
     );
   });
+  if (issues.length > MAX_PROBLEMS) {
+    const more = issues.length - MAX_PROBLEMS;
+    problems.push({
+      message: `…and ${more} more problem${more === 1 ? '' : 's'} (fix the ones above first).`,
+      path: [],
+      offset: 0,
+      length: 0,
+      line: 0,
+      column: 0,
+    });
+  }
   return { ok: false, problems };
 }
 

@@ -6,6 +6,7 @@ import * as vscode from 'vscode';
 import { COMMANDS } from '../commands';
 import { registerCommand } from '../commandRunner';
 import { DASHBOARD_EDITOR_VIEW_TYPE, DashboardEditorProvider, problemDiagnostics } from './dashboardEditor';
+import { withCheckCommand } from '../api/http';
 import type { PublishedDashboard } from '../api/schemas/platform';
 import type { Services } from '../services';
 import {
@@ -249,7 +250,27 @@ export class DashboardsFeature implements vscode.Disposable {
       if (!choice) return undefined;
     }
 
-    const result = await client.publishDashboard(deploymentId, input.workbookId, input);
+    // Cancellable; an outcome left unknown (cancelled after sending, reset, 5xx) offers the history.
+    // Cancellable; an outcome left unknown (cancelled after sending, reset, 5xx) offers the history.
+    let result: PublishedDashboard;
+    try {
+      result = await vscode.window.withProgress(
+        {
+          location: vscode.ProgressLocation.Notification,
+          title: 'Publishing the dashboard…',
+          cancellable: true,
+        },
+        (_progress, token) => {
+          const abort = new AbortController();
+          const sub = token.onCancellationRequested(() => abort.abort());
+          return client
+            .publishDashboard(deploymentId, input.workbookId, input, abort.signal)
+            .finally(() => sub.dispose());
+        },
+      );
+    } catch (e) {
+      throw withCheckCommand(e, COMMANDS.dashboardsShowHistory.id, [uri]);
+    }
     const entry: PublishHistoryEntry = {
       time: new Date().toISOString(),
       ...(result.versionNumber !== undefined ? { versionNumber: result.versionNumber } : {}),

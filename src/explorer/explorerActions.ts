@@ -2,6 +2,8 @@
 // report to a workbook, create a notification, add and remove recipients, delete an embed tenant.
 // Each asks first on a production profile and refreshes only the list it changed.
 import * as vscode from 'vscode';
+import { withCheckCommand } from '../api/http';
+import { COMMANDS } from '../commands';
 import { UserCancelled } from '../log';
 import { askNotificationDraft, type NotificationDraft } from './createNotificationFlow';
 import type { ExplorerCommandDeps } from './explorerCommands';
@@ -60,10 +62,11 @@ export class ExplorerActions {
       }));
     await this.confirmWrite(`Start a dbt sync of deployment ${deploymentId}`);
     const client = await this.targets.client();
-    const started = await client.startDbtSync(
-      deploymentId,
-      branch.trim() ? { branchName: branch.trim() } : {},
-    );
+    const started = await client
+      .startDbtSync(deploymentId, branch.trim() ? { branchName: branch.trim() } : {})
+      .catch((e: unknown) => {
+        throw withCheckCommand(e, COMMANDS.explorerRefresh.id);
+      });
     this.deps.services.log.info(`dbt sync ${started.syncJobId} started on deployment ${deploymentId}`);
     const job = await vscode.window.withProgress(
       {
@@ -172,10 +175,12 @@ export class ExplorerActions {
     await this.confirmWrite(`Create a notification in deployment ${deploymentId}`);
     const created = await (
       await this.targets.client()
-    ).createNotification(deploymentId, {
-      ...draft,
-      notificationEnabled: true,
-    } as never);
+    )
+      .createNotification(deploymentId, { ...draft, notificationEnabled: true } as never)
+      .catch((e: unknown) => {
+        // Unknown outcome: "Check" refreshes the list instead of inviting a duplicate.
+        throw withCheckCommand(e, COMMANDS.explorerRefresh.id);
+      });
     this.refreshList(deploymentId, 'notifications');
     void vscode.window.showInformationMessage(`Notification ${plainText((created as Item)['id'])} created.`);
     return created;

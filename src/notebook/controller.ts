@@ -2,6 +2,7 @@
 // Continue-wait rounds shown as progress in the cell). Cancelling aborts the request at once.
 import * as vscode from 'vscode';
 import { isApiError } from '../api/errors';
+import { redact } from '../api/log';
 import type { DataClient } from '../api/dataClient';
 import type { LoadQuery } from '../api/schemas/data';
 import type { Services } from '../services';
@@ -47,11 +48,12 @@ export function resultOutput(
 }
 
 export function errorOutput(e: unknown): vscode.NotebookCellOutput {
-  const message = e instanceof Error ? e.message : String(e);
+  // Outputs can be saved in the .dpnb: every known credential is removed first.
+  const message = redact(e instanceof Error ? e.message : String(e));
   const payload: ErrorPayload = { message };
   if (isApiError(e)) {
-    payload.message = e.serverMessage ?? e.message;
-    if (e.requestId) payload.requestId = e.requestId;
+    payload.message = redact(e.serverMessage ?? e.message);
+    if (e.requestId) payload.requestId = redact(e.requestId);
     payload.kind = e.kind;
     if (e.status !== undefined) payload.status = e.status;
   }

@@ -2,8 +2,12 @@
 // and opens no editable notebook, so a save cannot overwrite the file).
 import * as vscode from 'vscode';
 import {
+  CELL_KEYS,
+  decodeNotebook,
+  FILE_KEYS,
   FORMAT_VERSION,
   parseNotebook,
+  unknownKeys,
   stringifyNotebook,
   type CellKind,
   type FileCell,
@@ -13,6 +17,12 @@ import {
 
 const dec = new TextDecoder();
 const enc = new TextEncoder();
+
+/**
+ * Where keys of the file this version does not know ride along in VS Code's metadata (of the
+ * notebook, of a cell) between open and save.
+ */
+export const EXTRA_KEY = 'dpnbUnknownKeys';
 
 export interface SerializerSettings {
   saveOutputs(): boolean;
@@ -40,14 +50,16 @@ export class DpnbSerializer implements vscode.NotebookSerializer {
   constructor(private readonly settings: SerializerSettings) {}
 
   deserializeNotebook(content: Uint8Array): vscode.NotebookData {
-    const file = parseNotebook(dec.decode(content)); // throws NotebookParseError with line/column
+    // Both throw NotebookParseError with line/column (invalid UTF-8 is refused, not replaced).
+    const file = parseNotebook(decodeNotebook(content));
     const cells = file.cells.map((c) => {
       const data = new vscode.NotebookCellData(
         c.kind === 'markdown' ? vscode.NotebookCellKind.Markup : vscode.NotebookCellKind.Code,
         c.source,
         languageOf(c.kind),
       );
-      if (c.metadata) data.metadata = c.metadata;
+      const extra = unknownKeys(c, CELL_KEYS);
+      if (c.metadata || extra) data.metadata = { ...c.metadata, ...(extra ? { [EXTRA_KEY]: extra } : {}) };
       if (c.outputs) {
         data.outputs = c.outputs.map(
           (items) =>
@@ -59,7 +71,8 @@ export class DpnbSerializer implements vscode.NotebookSerializer {
       return data;
     });
     const nb = new vscode.NotebookData(cells);
-    nb.metadata = { ...file.metadata };
+    const extra = unknownKeys(file, FILE_KEYS);
+    nb.metadata = { ...file.metadata, ...(extra ? { [EXTRA_KEY]: extra } : {}) };
     return nb;
   }
 
@@ -71,18 +84,20 @@ export class DpnbSerializer implements vscode.NotebookSerializer {
 export function toFile(data: vscode.NotebookData, settings: SerializerSettings): NotebookFile {
   const save = settings.saveOutputs();
   let budget = settings.maxSavedOutputBytes();
-  const meta = (data.metadata ?? {}) as Record<string, unknown>;
+  const { [EXTRA_KEY]: fileExtra, ...meta } = (data.metadata ?? {}) as Record<string, unknown>;
   return {
+    ...asRecord(fileExtra),
     version: FORMAT_VERSION,
     metadata: {
+      ...unknownKeys(meta, ['profile', 'deploymentId']),
       ...(typeof meta.profile === 'string' ? { profile: meta.profile } : {}),
       ...(typeof meta.deploymentId === 'number' ? { deploymentId: meta.deploymentId } : {}),
     },
     cells: data.cells.map((c): FileCell => {
-      const cell: FileCell = { kind: kindOf(c), source: c.value };
-      const md =
-        c.metadata && Object.fromEntries(Object.entries(c.metadata).filter(([k]) => k !== 'execution'));
-      if (md && Object.keys(md).length > 0) cell.metadata = md;
+      const { [EXTRA_KEY]: cellExtra, ...cellMeta } = (c.metadata ?? {}) as Record<string, unknown>;
+      const cell: FileCell = { ...asRecord(cellExtra), kind: kindOf(c), source: c.value };
+      const md = Object.fromEntries(Object.entries(cellMeta).filter(([k]) => k !== 'execution'));
+      if (Object.keys(md).length > 0) cell.metadata = md;
       if (save && c.outputs && c.outputs.length > 0) {
         const outputs: SavedOutput[][] = [];
         for (const o of c.outputs) {
@@ -99,4 +114,8 @@ export function toFile(data: vscode.NotebookData, settings: SerializerSettings):
       return cell;
     }),
   };
+}
+
+function asRecord(v: unknown): Record<string, unknown> {
+  return v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
 }

@@ -4,6 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { SandboxContext } from './context';
+import { controlRefusal } from './controlGuard';
 import { FaultRuleSchema, type FaultController } from './faults';
 import type { Family, Method, Router } from './http';
 import { verifyJwt } from './jwt';
@@ -137,7 +138,11 @@ async function handle(req: IncomingMessage, res: ServerResponse, deps: ServerDep
       { error: `This host serves the Data API of deployment ${deps.deploymentHost} only (/cubejs-api).` },
       requestId,
     );
-  if (target.family === 'control') return control(target.path, method, raw, res, deps, requestId);
+  if (target.family === 'control') {
+    const refused = controlRefusal(req);
+    if (refused) return send(res, 403, { error: refused }, requestId);
+    return control(target.path, method, raw, res, deps, requestId);
+  }
   if (!METHODS.has(method)) return send(res, 405, { error: `Method ${method} not allowed.` }, requestId);
 
   const key = `${target.family} ${method} ${target.path}`;

@@ -54,7 +54,7 @@ export const hostToWebview = z.discriminatedUnion('type', [
       totalTokens: z.number().optional(),
     }),
   }),
-  z.object({ type: z.literal('suspended') }),
+  z.object({ type: z.literal('suspended'), reason: z.string().optional() }),
   z.object({ type: z.literal('aborted') }),
   z.object({ type: z.literal('error'), message: z.string(), retryable: z.boolean() }),
   z.object({ type: z.literal('turnEnded'), chatId: z.string().optional() }),

@@ -106,3 +106,51 @@ export function locate(
   const end = skipValue(text, i);
   return end < 0 ? undefined : { offset: i, length: end - i };
 }
+
+/**
+ * Line and column of offsets in one text: the line starts are found in one pass, then each offset
+ * is a binary search, so locating P problems in N characters costs O(N + P log N), not O(N * P).
+ * `work` counts the characters and search steps spent (tests check linearity with it).
+ */
+export class LineIndex {
+  private readonly starts: number[] = [0];
+  work = 0;
+
+  constructor(private readonly text: string) {
+    for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) this.starts.push(i + 1);
+    this.work += text.length;
+  }
+
+  /** 0-based line and column of `offset` (clamped to the text). */
+  position(offset: number): { line: number; column: number } {
+    const at = Math.max(0, Math.min(offset, this.text.length));
+    let lo = 0;
+    let hi = this.starts.length - 1;
+    while (lo < hi) {
+      this.work++;
+      const mid = (lo + hi + 1) >> 1;
+      if (this.starts[mid]! <= at) lo = mid;
+      else hi = mid - 1;
+    }
+    return { line: lo, column: at - this.starts[lo]! };
+  }
+}
+
+/** How deep a JSON text nests (brackets outside strings), without parsing it and without recursion. */
+export function nestingDepth(text: string): number {
+  let depth = 0;
+  let max = 0;
+  STRUCTURE.lastIndex = 0;
+  for (;;) {
+    const m = STRUCTURE.exec(text);
+    if (!m) return max;
+    const c = text.charCodeAt(m.index);
+    if (c === 0x22) {
+      const end = skipString(text, m.index);
+      if (end < 0) return max;
+      STRUCTURE.lastIndex = end;
+    } else if (c === 0x7b || c === 0x5b) {
+      if (++depth > max) max = depth;
+    } else depth--;
+  }
+}

@@ -14,10 +14,16 @@ interface Fake {
   server: Server;
   requests: { path: string; body: Record<string, unknown> }[];
   script: Script;
+  /** What a script threw: afterEach fails the test with it (a fake must not swallow assertions). */
+  errors: unknown[];
 }
 
 async function fakeAgent(): Promise<Fake> {
-  const fake = { requests: [] as Fake['requests'], script: (() => undefined) as Script } as Fake;
+  const fake = {
+    requests: [] as Fake['requests'],
+    script: (() => undefined) as Script,
+    errors: [] as unknown[],
+  } as Fake;
   fake.server = createServer((req: IncomingMessage, res: ServerResponse) => {
     let raw = '';
     req.on('data', (c: Buffer) => (raw += c.toString()));
@@ -30,7 +36,12 @@ async function fakeAgent(): Promise<Fake> {
         return;
       }
       res.setHeader('content-type', 'application/json');
-      void fake.script({ body }, res);
+      Promise.resolve()
+        .then(() => fake.script({ body }, res))
+        .catch((e: unknown) => {
+          fake.errors.push(e);
+          res.destroy();
+        });
     });
   });
   await new Promise<void>((r) => fake.server.listen(0, '127.0.0.1', r));
@@ -60,6 +71,7 @@ describe('ChatSession', () => {
   afterEach(async () => {
     fake.server.closeAllConnections();
     await new Promise((r) => fake.server.close(r));
+    if (fake.errors.length > 0) throw fake.errors[0];
   });
 
   it('turns a streamed turn into render operations: deltas, tool card, final answer, usage', async () => {

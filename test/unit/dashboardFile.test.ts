@@ -6,6 +6,7 @@ import {
   dashboardFromWorkbook,
   formatDashboardFile,
   formatPath,
+  MAX_PROBLEMS,
   parseDashboardFile,
 } from '../../src/dashboards/dashboardFile';
 
@@ -142,5 +143,54 @@ describe('dashboard file', () => {
   it('names the file after the workbook', () => {
     assert.equal(dashboardFileName('Sales Dashboard 2'), 'sales-dashboard-2.dashboard.json');
     assert.equal(dashboardFileName('***'), 'dashboard.dashboard.json');
+  });
+});
+
+describe('dashboard file: large and hostile files', () => {
+  /** A valid file with `bad` widgets whose position.x is a string (one problem each), ~400 bytes a widget. */
+  function fileWith(bad: number): string {
+    const widgets = Array.from({ length: bad }, (_v, i) => ({
+      id: `w${i}`,
+      position: { h: 1, w: 2, x: 'zero', y: i },
+      custom: { note: 'x'.repeat(300) },
+    }));
+    return formatDashboardFile({ workbookId: 7, config: { title: 'Big', widgets } } as never);
+  }
+
+  it('locates problems with work linear in the file size and lists at most MAX_PROBLEMS of them', () => {
+    const small = fileWith(2_000);
+    const large = fileWith(4_000);
+    assert.ok(large.length > 1_600_000, `${large.length} bytes`);
+    const s1 = { work: 0 };
+    const r1 = parseDashboardFile(small, s1);
+    const s2 = { work: 0 };
+    const r2 = parseDashboardFile(large, s2);
+    assert.ok(!r1.ok && !r2.ok);
+    assert.equal(r1.problems.length, MAX_PROBLEMS + 1);
+    assert.match(r1.problems.at(-1)!.message, /and 1900 more problems/);
+    assert.match(r2.problems.at(-1)!.message, /and 3900 more problems/);
+    // The first problem is where the value is (line/column from the line index).
+    const first = r1.problems[0]!;
+    assert.equal(first.path.join('.'), 'config.widgets.0.position.x');
+    assert.equal(small.split('\n')[first.line]!.slice(first.column, first.column + 6), '"zero"');
+    // Work: one pass over the text plus a binary search per listed problem; doubling the file
+    // doubles it (a scan from the start per problem would be thousands of times more).
+    const perProblem = Math.ceil(Math.log2(small.split('\n').length)) + 1;
+    assert.ok(s1.work >= small.length, `work ${s1.work}`);
+    assert.ok(s1.work <= small.length + (MAX_PROBLEMS + 1) * perProblem, `work ${s1.work}`);
+    const ratio = s2.work / s1.work;
+    assert.ok(ratio > 1.8 && ratio < 2.2, `ratio ${ratio}`);
+  });
+
+  it('very deep nesting is a clear problem, never a RangeError', () => {
+    const deep = `{"workbookId": 7, "config": {"x": ${'['.repeat(5_000)}${']'.repeat(5_000)}}}`;
+    const r = parseDashboardFile(deep);
+    assert.ok(!r.ok);
+    assert.equal(r.problems.length, 1);
+    assert.match(r.problems[0]!.message, /nests values 5002 levels deep; at most 256/);
+    // Unbalanced and deep (a syntax error deep down) too.
+    const r2 = parseDashboardFile(`{"config": ${'['.repeat(20_000)}`);
+    assert.ok(!r2.ok);
+    assert.match(r2.problems[0]!.message, /levels deep/);
   });
 });

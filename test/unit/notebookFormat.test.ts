@@ -1,11 +1,15 @@
 // The .dpnb format: stable, diff-friendly output; parse errors with reason and line/column.
 import * as assert from 'node:assert/strict';
 import {
+  decodeNotebook,
+  MAX_DEPTH,
   NotebookParseError,
+  NotebookSaveError,
   parseNotebook,
   stringifyNotebook,
   type NotebookFile,
 } from '../../src/notebook/notebookFormat';
+import { forgetSecrets, rememberSecret } from '../../src/api/log';
 import { CubeSqlAccumulator, loadPayload } from '../../src/notebook/results';
 import {
   checkLoadQuery,
@@ -35,8 +39,103 @@ describe('notebook format', () => {
     );
     assert.ok(text.includes('"metadata": {\n        "a": 2,\n        "z": 1\n      }'));
     assert.ok(text.endsWith('}\n'));
-    assert.deepEqual(parseNotebook(text), parseNotebook(stringifyNotebook(parseNotebook(text))));
+    // The round trip gives back the input itself (not just something stable).
+    assert.deepEqual(parseNotebook(text), file);
     assert.equal(stringifyNotebook(parseNotebook(text)), text);
+  });
+
+  it('keeps keys it does not know (top level, metadata, cells, output items) and the order of outputs', () => {
+    const text = JSON.stringify({
+      version: 1,
+      generator: 'dpnb 2.0',
+      metadata: { profile: 'P', theme: { dark: true } },
+      cells: [
+        {
+          id: 'c-1',
+          tags: ['a', 'b'],
+          kind: 'sql',
+          source: 'SELECT 1',
+          outputs: [
+            [{ mime: 'text/plain', data: 'third' }],
+            [
+              { mime: 'text/plain', data: 'first', encoding: 'utf8' },
+              { mime: 'application/json', data: '2' },
+            ],
+          ],
+        },
+      ],
+    });
+    const again = JSON.parse(stringifyNotebook(parseNotebook(text))) as Record<string, unknown>;
+    assert.equal(again.generator, 'dpnb 2.0');
+    assert.deepEqual(again.metadata, { profile: 'P', theme: { dark: true } });
+    const [cell] = again.cells as Record<string, unknown>[];
+    assert.equal(cell!.id, 'c-1');
+    assert.deepEqual(cell!.tags, ['a', 'b']);
+    assert.deepEqual(cell!.outputs, [
+      [{ mime: 'text/plain', data: 'third' }],
+      [
+        { mime: 'text/plain', data: 'first', encoding: 'utf8' },
+        { mime: 'application/json', data: '2' },
+      ],
+    ]);
+    // Known keys first, unknown ones after them.
+    assert.deepEqual(Object.keys(again), ['version', 'metadata', 'cells', 'generator']);
+    assert.deepEqual(Object.keys(cell!), ['kind', 'source', 'outputs', 'id', 'tags']);
+  });
+
+  it('refuses invalid UTF-8 with the line of the bad byte instead of replacing it', () => {
+    const bytes = Buffer.concat([
+      Buffer.from('{\n  "version": 1,\n  "cells": ["'),
+      Buffer.from([0xff, 0xfe]),
+      Buffer.from('"]}'),
+    ]);
+    assert.throws(
+      () => decodeNotebook(bytes),
+      (e: unknown) => e instanceof NotebookParseError && /not valid UTF-8/.test(e.message) && e.line === 3,
+    );
+    assert.equal(decodeNotebook(Buffer.from('{"version":1,"cells":[]} é')), '{"version":1,"cells":[]} é');
+  });
+
+  it('deep nesting is a clear error on open and on save, never a RangeError', () => {
+    let deep = '1';
+    for (let i = 0; i < 20_000; i++) deep = `[${deep}]`;
+    assert.throws(
+      () => parseNotebook(`{"version":1,"cells":[{"kind":"sql","source":"","metadata":{"x":${deep}}}]}`),
+      (e: unknown) => e instanceof NotebookParseError && /nest more than/.test(e.message),
+    );
+    let value: unknown = 1;
+    for (let i = 0; i < 20_000; i++) value = [value];
+    assert.throws(
+      () =>
+        stringifyNotebook({
+          version: 1,
+          metadata: {},
+          cells: [{ kind: 'sql', source: '', metadata: { x: value } }],
+        }),
+      (e: unknown) =>
+        e instanceof NotebookSaveError && new RegExp(`more than ${MAX_DEPTH} levels`).test(e.message),
+    );
+  });
+
+  it('saved outputs carry no known credential', () => {
+    rememberSecret('nb-secret-token-98765');
+    try {
+      const text = stringifyNotebook({
+        version: 1,
+        metadata: {},
+        cells: [
+          {
+            kind: 'sql',
+            source: '',
+            outputs: [[{ mime: 'text/plain', data: 'echo nb-secret-token-98765' }]],
+          },
+        ],
+      });
+      assert.ok(!text.includes('nb-secret-token-98765'));
+      assert.match(text, /echo \[REDACTED\]/);
+    } finally {
+      forgetSecrets();
+    }
   });
 
   it('an empty file is an empty notebook', () => {

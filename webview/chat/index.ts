@@ -131,7 +131,7 @@ function apply(msg: HostToWebview): void {
       break;
     }
     case 'suspended':
-      transcript.notice('suspended', 'The agent paused this turn.', {
+      transcript.notice('suspended', msg.reason ?? 'The agent paused this turn.', {
         label: 'Resume',
         run: () => post({ type: 'resume' }),
       });

@@ -4,11 +4,18 @@ import { Agent, ProxyAgent, type Dispatcher } from 'undici';
 import { buildCa, networkKey, resolveProxy, type Env, type NetworkSettings } from './network';
 
 export interface DispatcherLease {
-  dispatcher: Dispatcher;
+  /** The current pool (a new one after `reset`). */
+  readonly dispatcher: Dispatcher;
   /** Redacted-safe proxy URL when the connection goes through a proxy. */
   proxy?: string;
   warnings: string[];
   release(): Promise<void>;
+  /**
+   * Destroys the pool and puts a fresh one in its place for every holder. For a call that did not
+   * end on abort: undici 7 keeps re-dialling a proxy that drops the CONNECT tunnel, ignoring the
+   * request's signal, until its pool is destroyed.
+   */
+  reset(): void;
 }
 
 interface Entry {
@@ -43,9 +50,16 @@ export class DispatcherRegistry {
     let released = false;
     const e = entry;
     return {
-      dispatcher: e.dispatcher,
+      get dispatcher() {
+        return e.dispatcher;
+      },
       proxy,
       warnings,
+      reset: () => {
+        const old = e.dispatcher;
+        e.dispatcher = create(settings, proxy, ca);
+        old.destroy().catch(() => undefined);
+      },
       release: async () => {
         if (released) return;
         released = true;

@@ -3,7 +3,11 @@
 // sees the server's message. Used only for idempotent requests without a proxy.
 import * as http from 'node:http';
 import * as https from 'node:https';
+import { errorFromResponse, errorFromTransport, safeUrl, type ApiFamily, type ErrorHints } from '../errors';
+import { redact } from '../log';
 import { buildCa, type NetworkSettings } from './network';
+import { CallSignal, readText, wrapBody } from './request';
+import { parseRetryAfter } from './retry';
 
 export interface LenientResponse {
   status: number;
@@ -50,5 +54,69 @@ export function lenientRequest(
     req.on('error', reject);
     req.on('timeout', () => req.destroy(Object.assign(new Error('connect timeout'), { code: 'ETIMEDOUT' })));
     req.end(opts.body);
+  });
+}
+
+/** True for the framing errors the lenient parser reads past. */
+export function isLenientCandidate(e: unknown): boolean {
+  const code = (e as { code?: unknown } | null)?.code;
+  return (
+    typeof code === 'string' && (code === 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH' || code.startsWith('HPE_'))
+  );
+}
+
+export interface LenientCall {
+  url: URL;
+  method: string;
+  headers: Record<string, string>;
+  body: string | Uint8Array | undefined;
+  opts: ErrorHints & { signal?: AbortSignal; timeoutMs?: number };
+  requestId: string;
+}
+
+/** Re-sends with Node's lenient parser for servers that send Content-Length with Transfer-Encoding. */
+export async function lenientSend<T>(
+  client: { family: ApiFamily; network?: NetworkSettings; maxErrorBody: number },
+  { url, method, headers, body, opts, requestId }: LenientCall,
+  consume: (res: {
+    status: number;
+    headers: Headers;
+    body: AsyncIterable<Uint8Array>;
+    requestId?: string;
+    url: string;
+  }) => Promise<T>,
+): Promise<T> {
+  const call = new CallSignal(opts.signal, opts.timeoutMs);
+  const shownUrl = safeUrl(url.toString());
+  const ctx = { method, url: shownUrl, origin: url.origin };
+  let res;
+  try {
+    res = await lenientRequest(url, { method, headers, body, signal: call.signal, network: client.network });
+  } catch (e) {
+    call.done();
+    throw errorFromTransport(e, { ...ctx, cancelled: call.cancelled, timedOut: call.timedOut });
+  }
+  const resRequestId = res.headers.get('x-request-id') ?? requestId;
+  if (res.status < 200 || res.status >= 300) {
+    const bodyText = await readText(res.body, client.maxErrorBody).catch(() => undefined);
+    call.done();
+    const credential = headers.authorization?.replace(/^(Bearer|Api-Key) /, '');
+    throw errorFromResponse({
+      family: client.family,
+      status: res.status,
+      bodyText: bodyText === undefined ? undefined : redact(bodyText, [credential]),
+      headerRequestId: resRequestId,
+      retryAfterMs: parseRetryAfter(res.headers.get('retry-after')),
+      method,
+      url: shownUrl,
+      hints: opts,
+    });
+  }
+  return consume({
+    status: res.status,
+    headers: res.headers,
+    body: wrapBody(res.body, call, ctx),
+    requestId: resRequestId,
+    url: shownUrl,
   });
 }

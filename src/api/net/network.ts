@@ -24,10 +24,13 @@ export interface NetworkSettings {
 
 export type Env = Record<string, string | undefined>;
 
-/** 127.0.0.0/8, ::1 and localhost. */
+/**
+ * 127.0.0.0/8, ::1 and localhost. Not `*.localhost`: such a name is resolved by the system resolver
+ * (or a hosts file) and may point anywhere, so plain HTTP to it would send credentials in clear.
+ */
 export function isLoopbackHost(hostname: string): boolean {
   const h = hostname.replace(/^\[|\]$/g, '').toLowerCase();
-  if (h === 'localhost' || h.endsWith('.localhost')) return true;
+  if (h === 'localhost') return true;
   if (h === '::1' || h === '0:0:0:0:0:0:0:1') return true;
   if (/^::ffff:127\.\d+\.\d+\.\d+$/.test(h)) return true;
   return /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(h);

@@ -18,13 +18,16 @@ export const DEFAULT_RETRY: RetryPolicy = {
 
 export const RETRY_STATUSES = new Set([429, 502, 503, 504]);
 
-/** Retry-After in milliseconds (delta seconds or an HTTP date), or undefined. */
+/** The shortest wait a Retry-After gives: "0" or a date in the past must not make a burst. */
+export const MIN_RETRY_AFTER_MS = 1000;
+
+/** Retry-After in milliseconds (delta seconds or an HTTP date, at least MIN_RETRY_AFTER_MS), or undefined. */
 export function parseRetryAfter(value: string | null | undefined, now = Date.now()): number | undefined {
   if (!value) return undefined;
   const v = value.trim();
-  if (/^\d+(\.\d+)?$/.test(v)) return Math.round(Number(v) * 1000);
+  if (/^\d+(\.\d+)?$/.test(v)) return Math.max(MIN_RETRY_AFTER_MS, Math.round(Number(v) * 1000));
   const t = Date.parse(v);
-  return Number.isNaN(t) ? undefined : Math.max(0, t - now);
+  return Number.isNaN(t) ? undefined : Math.max(MIN_RETRY_AFTER_MS, t - now);
 }
 
 /** Exponential backoff with full jitter: a random delay in [0, min(max, base * 2^attempt)). */

@@ -41,11 +41,9 @@ export async function deleteEmbedTenant(
   signal?: AbortSignal,
 ): Promise<number> {
   if (!name.trim()) throw new ApiError('validation', 'Name the embed tenant to delete.');
-  return t.http.noContent({
-    method: 'DELETE',
-    path: `/v1/embed-tenants/${encodeURIComponent(name)}`,
+  return t.writeNoContent('DELETE', `/v1/embed-tenants/${encodeURIComponent(name)}`, {
     signal,
-    idempotent: false,
+    check: { hint: 'Refresh the explorer to see whether the embed tenant was deleted.' },
     messages: { notFound: `There is no embed tenant named "${name}".` },
   });
 }

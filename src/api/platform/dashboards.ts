@@ -174,6 +174,9 @@ export async function publishDashboard(
     {
       signal,
       action: 'Publishing the dashboard',
+      check: {
+        hint: 'Check the publish history before publishing again, so as not to make a duplicate version.',
+      },
     },
   );
 }

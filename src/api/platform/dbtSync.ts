@@ -47,6 +47,7 @@ export async function startDbtSync(
   return t.write('POST', syncPath(deploymentId), body, DbtSyncResponseSchema, {
     signal,
     action: 'Starting the dbt sync',
+    check: { hint: 'Look for a running dbt sync job of this deployment before starting another one.' },
   });
 }
 

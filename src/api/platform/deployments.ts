@@ -100,9 +100,17 @@ export async function mintDataApiToken(
     expiresIn === undefined ? {} : { expiresIn },
     'Data API token not requested',
   );
-  const res = await t.write('POST', `${deploymentPath(deploymentId)}/token`, body, MintTokenResponseSchema, {
-    signal: opts.signal,
-    action: 'Getting a Data API token',
-  });
+  // Minting a token changes nothing a user sees and is safe to repeat: an idempotent POST.
+  const res = await t.http.json(
+    {
+      method: 'POST',
+      path: `${deploymentPath(deploymentId)}/token`,
+      body,
+      idempotent: true,
+      signal: opts.signal,
+      action: 'Getting a Data API token',
+    },
+    MintTokenResponseSchema,
+  );
   return res.cubeApiToken;
 }

@@ -242,6 +242,8 @@ export async function createNotification(
   const body = parseInput(CreateNotificationInputSchema, input, 'Notification not created');
   return t.write('POST', notificationsPath(deploymentId), body, NotificationSchema, {
     signal,
+    action: 'Creating the notification',
+    check: { hint: 'Refresh the notifications list to see whether it was created before creating it again.' },
     forbiddenHint: `Creating notifications ${ADMIN}`,
   });
 }
@@ -287,6 +289,7 @@ export async function addRecipients(
   const body = parseInput(AddRecipientsInputSchema, { recipients }, 'Recipients not added');
   return t.write('POST', recipientsPath(deploymentId, notificationId), body, AddRecipientsResultSchema, {
     signal,
+    check: { hint: 'Refresh the recipients list to see whether they were added before adding them again.' },
     forbiddenHint: `Adding recipients ${ADMIN}`,
   });
 }
@@ -299,12 +302,10 @@ export async function removeRecipients(
   signal?: AbortSignal,
 ): Promise<void> {
   const body = parseInput(RemoveRecipientsInputSchema, { recipients }, 'Recipients not removed');
-  await t.http.noContent({
-    method: 'DELETE',
-    path: recipientsPath(deploymentId, notificationId),
+  await t.writeNoContent('DELETE', recipientsPath(deploymentId, notificationId), {
     body,
     signal,
-    idempotent: false,
+    check: { hint: 'Refresh the recipients list to see whether they were removed.' },
     forbiddenHint: `Removing recipients ${ADMIN}`,
   });
 }

@@ -4,7 +4,7 @@
 // strict input schemas before anything is sent.
 import { z } from 'zod';
 import { ApiError } from '../errors';
-import type { HttpClient, QueryValue, RequestOptions } from '../http';
+import type { HttpClient, QueryValue, RequestOptions, WriteOptions } from '../http';
 import type { ApiLogger } from '../log';
 import type { InvalidItem, Page, PageParams } from '../paging';
 
@@ -136,9 +136,15 @@ export class PlatformTransport {
     path: string,
     body: unknown,
     schema: z.ZodType<T>,
-    extra: Partial<RequestOptions> = {},
+    extra: Partial<WriteOptions> = {},
   ): Promise<T> {
-    return this.http.json({ method, path, body, idempotent: false, ...extra }, schema);
+    // The one guarded path: sent once, and an unclear failure is an unknown outcome.
+    return this.http.write({ ...extra, method, path, body }, schema);
+  }
+
+  /** A write whose answer has no body (DELETE and friends), through the same guarded path. */
+  writeNoContent(method: string, path: string, extra: Partial<WriteOptions> = {}): Promise<number> {
+    return this.http.writeNoContent({ ...extra, method, path });
   }
 
   /** GET of one page of a list; bad items become `page.invalid`, never a failed page. */

@@ -14,6 +14,9 @@ export interface TestServer {
   url: string;
   port: number;
   requests: Recorded[];
+  /** Errors thrown by the handler (an assertion in a handler must fail the test). */
+  errors: unknown[];
+  /** Closes the server; rejects with the first handler error, if any. */
   close(): Promise<void>;
 }
 
@@ -27,6 +30,7 @@ export type Handler = (
 /** A node:http server on 127.0.0.1:0 that records each request (with its body) before handling it. */
 export async function startServer(handler: Handler): Promise<TestServer> {
   const requests: Recorded[] = [];
+  const errors: unknown[] = [];
   const sockets = new Set<Socket>();
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -40,9 +44,12 @@ export async function startServer(handler: Handler): Promise<TestServer> {
         body,
         remotePort: req.socket.remotePort,
       });
-      Promise.resolve(handler(req, res, body, requests.length)).catch((e: unknown) => {
-        res.destroy(e as Error);
-      });
+      Promise.resolve()
+        .then(() => handler(req, res, body, requests.length))
+        .catch((e: unknown) => {
+          errors.push(e);
+          res.destroy();
+        });
     });
   });
   server.on('connection', (s) => {
@@ -55,10 +62,11 @@ export async function startServer(handler: Handler): Promise<TestServer> {
     url: `http://127.0.0.1:${port}`,
     port,
     requests,
+    errors,
     close: () =>
-      new Promise<void>((r) => {
+      new Promise<void>((resolve, reject) => {
         for (const s of sockets) s.destroy();
-        server.close(() => r());
+        server.close(() => (errors.length > 0 ? reject(errors[0] as Error) : resolve()));
       }),
   };
 }

@@ -191,7 +191,8 @@ describe('PlatformClient', () => {
     reply = () => ({ status: 503, body: { error: 'busy' } });
     await assert.rejects(client.publishDashboard(1, 2, { workbookId: 2, title: 'T' }), (e: unknown) => {
       assert.ok(e instanceof ApiError);
-      assert.equal(e.kind, 'server');
+      assert.equal(e.kind, 'unknownOutcome');
+      assert.equal((e.cause as ApiError).kind, 'server');
       return true;
     });
     assert.equal(seen.length, 1, 'exactly one POST');

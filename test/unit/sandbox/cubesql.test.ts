@@ -228,6 +228,7 @@ describe('sandbox /v1/cubesql and /v1/meta', function () {
     it('adds SQL and joins with ?extended', async () => {
       const m = await meta('?extended');
       const orders = m.cubes[0]!;
+      assert.ok(orders.measures.length > 0);
       assert.ok(orders.measures.every((x) => typeof x.sql === 'string'));
       assert.deepEqual(
         orders.joins!.map((j) => j.name),

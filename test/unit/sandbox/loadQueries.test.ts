@@ -108,6 +108,9 @@ describe('sandbox /v1/load', function () {
       measures: ['orders.total_amount', 'orders.avg_amount', 'orders.customer_count'],
       dimensions: ['customers.country'],
     });
+    // One row per country of the raw data (so the checks below ran on every group, not on none).
+    assert.equal(r.data.length, new Set(raw.map((x) => x.country)).size);
+    assert.ok(r.data.length > 0);
     for (const row of r.data) {
       const rows = raw.filter((x) => x.country === row['customers.country']);
       const sum = rows.reduce((s, x) => s + x.amount, 0);

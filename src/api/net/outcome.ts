@@ -1,0 +1,122 @@
+// Writes whose outcome is unknown, and calls that undici will not end by itself. A non-idempotent
+// request that was (or may have been) sent and then failed without a clear rejection (a reset, a
+// timeout, a 5xx, an unreadable 2xx body) may have taken effect: saying "try again" would make
+// duplicates, so the error says the outcome is unknown and how to check.
+import { ApiError, type WriteCheck } from '../errors';
+
+export const DEFAULT_CHECK: WriteCheck = {
+  hint: 'Check whether it took effect before doing it again.',
+};
+
+// Failures that prove nothing reached the server.
+const NOT_SENT = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'UND_ERR_CONNECT_TIMEOUT',
+  'INSECURE_URL',
+  'BAD_URL',
+]);
+const TLS = /^(CERT_|UNABLE_TO_|SELF_SIGNED|DEPTH_ZERO|ERR_TLS_CERT|ERR_SSL|HOSTNAME_MISMATCH)/;
+
+/** True when `e` (a failed write) leaves its outcome unknown. */
+export function outcomeUnknown(e: ApiError): boolean {
+  if (e.kind === 'unknownOutcome') return false; // already said
+  // A non-2xx status: only a 5xx or 408 leaves it open; a 2xx whose body failed did reach the server.
+  if (e.status !== undefined && (e.status < 200 || e.status >= 300))
+    return e.status >= 500 || e.status === 408;
+  if (e.code && (NOT_SENT.has(e.code) || TLS.test(e.code))) return false;
+  return e.kind === 'network' || e.kind === 'timeout' || e.kind === 'protocol' || e.kind === 'cancelled';
+}
+
+/** The 'unknownOutcome' error for a failed write: what happened, that it may have taken effect, how to check. */
+export function unknownOutcomeError(
+  cause: ApiError,
+  what: string,
+  check: WriteCheck = DEFAULT_CHECK,
+): ApiError {
+  // The cause's own advice ("Try again.") is exactly what must not be followed here.
+  const reason = cause.message
+    .replace(`${what} failed: `, '')
+    .replace(/\s*Try again( later| in \d+ s)?\./g, '')
+    .replace(/\s*(The response may have been cut off; )?try again\./g, '')
+    .trim();
+  const hint = check.hint.trim().replace(/([^.!?])$/, '$1.');
+  return new ApiError(
+    'unknownOutcome',
+    `${what}: the outcome is unknown, it may have taken effect (${reason.replace(/\.$/, '')}). ${hint}`,
+    {
+      status: cause.status,
+      serverMessage: cause.serverMessage,
+      requestId: cause.requestId,
+      code: cause.code,
+      method: cause.method,
+      url: cause.url,
+      cause,
+      check,
+    },
+  );
+}
+
+/**
+ * Settles with `work`, or rejects with `abortError()` as soon as `signal` aborts. If `work` has
+ * still not settled shortly after the abort, `teardown` runs (undici ignored the signal).
+ */
+export function raceAbort<T>(
+  work: Promise<T>,
+  signal: AbortSignal,
+  abortError: () => unknown,
+  teardown: () => void,
+  graceMs = 250,
+): Promise<T> {
+  let settled = false;
+  work.then(
+    () => (settled = true),
+    () => (settled = true),
+  );
+  if (signal.aborted) return Promise.reject(abortError());
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = (): void => {
+      reject(abortError());
+      setTimeout(() => {
+        if (!settled) teardown();
+      }, graceMs).unref();
+    };
+    signal.addEventListener('abort', onAbort, { once: true });
+    work.then(
+      (v) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(v);
+      },
+      (e: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(e);
+      },
+    );
+  });
+}
+
+/** What a call rejects with when its signal aborts first (mapped by errorFromTransport). */
+export function abortError(): Error {
+  return Object.assign(new Error('The request was aborted.'), {
+    name: 'AbortError',
+    code: 'UND_ERR_ABORTED',
+  });
+}
+
+/** `e` with a command that checks its unknown outcome (the UI's "Check" button); other errors as they are. */
+export function withCheckCommand(e: unknown, command: string, args: unknown[] = []): unknown {
+  if (!(e instanceof ApiError) || e.kind !== 'unknownOutcome') return e;
+  return new ApiError('unknownOutcome', e.message, {
+    status: e.status,
+    serverMessage: e.serverMessage,
+    requestId: e.requestId,
+    code: e.code,
+    method: e.method,
+    url: e.url,
+    cause: e.cause,
+    check: { ...(e.check ?? DEFAULT_CHECK), command, args },
+  });
+}

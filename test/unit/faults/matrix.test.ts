@@ -1,0 +1,471 @@
+// The fault matrix: every fault mode of the sandbox (src/sandbox/faults.ts) x every client
+// operation, each cell with its own deadline. Each cell asserts: it ends (no hang); a write reaches
+// the sandbox exactly once (never retried automatically); a failure is a typed ApiError of the kind
+// the fault calls for, whose message says what to do (and never "try again" for a write whose
+// outcome is unknown); a success returns the same data as without the fault. Counts are printed.
+import * as assert from 'node:assert/strict';
+import {
+  AiClient,
+  type ApiError,
+  DataClient,
+  DispatcherRegistry,
+  isApiError,
+  PlatformClient,
+} from '../../../src/api';
+import { startSandbox, type FaultRule, type SandboxHandle } from '../../../src/sandbox';
+import { CUT_OFF } from '../../../src/api/aiClient';
+
+type Family = 'platform' | 'data' | 'ai';
+interface Op {
+  name: string;
+  family: Family;
+  write: boolean;
+  /** The request's route, for fault rules (a substring of the family-relative path). */
+  route: string;
+  /** True when the answer is an NDJSON stream (the stream faults apply). */
+  stream?: boolean;
+  /** True when the answer has no body (204): a reset after the status is a known success. */
+  noBody?: boolean;
+  run(): Promise<unknown>;
+  /** What a success must equal (reads), or satisfy (writes). */
+  check?(value: unknown): void;
+}
+interface Mode {
+  name: string;
+  rule: Omit<FaultRule, 'family' | 'route'>;
+  /** Error kinds allowed for a read and for a write; undefined: the call must succeed. */
+  read?: string[];
+  write?: string[];
+  /** Faults on the body of a stream only. */
+  streamOnly?: boolean;
+}
+
+const MODES: Mode[] = [
+  { name: 'no fault', rule: {} },
+  { name: '500', rule: { status: 500 }, read: ['server'], write: ['unknownOutcome'] },
+  { name: '503', rule: { status: 503 }, read: ['server'], write: ['unknownOutcome'] },
+  { name: '504', rule: { status: 504 }, read: ['server'], write: ['unknownOutcome'] },
+  {
+    name: '429 Retry-After 0',
+    rule: { status: 429, retryAfterSeconds: 0 },
+    read: ['rateLimited'],
+    write: ['rateLimited'],
+  },
+  { name: '400', rule: { status: 400 }, read: ['validation'], write: ['validation'] },
+  { name: '401', rule: { status: 401 }, read: ['auth'], write: ['auth'] },
+  { name: '403', rule: { status: 403 }, read: ['forbidden', 'auth'], write: ['forbidden', 'auth'] },
+  {
+    name: 'latency past the deadline',
+    rule: { latencyMs: 1500 },
+    read: ['timeout'],
+    write: ['unknownOutcome'],
+  },
+  {
+    name: 'reset mid-body',
+    rule: { resetMidBody: true },
+    read: ['network'],
+    // A chat turn cut mid-stream is a cut-off answer (resume it); other writes have an unknown outcome.
+    write: ['unknownOutcome', 'protocol'],
+  },
+  { name: 'slow drip', rule: { dripMs: 2 } },
+  {
+    name: 'truncated NDJSON',
+    rule: { truncateNdjson: true },
+    read: ['protocol'],
+    write: ['protocol'],
+    streamOnly: true,
+  },
+  {
+    name: 'malformed NDJSON',
+    rule: { malformedNdjson: true },
+    read: ['protocol'],
+    write: ['protocol'],
+    streamOnly: true,
+  },
+];
+
+/** Words of advice: a message must tell the user what to do next. */
+const ADVICE =
+  /try again|check|refresh|reload|resume|retry|update|use (a|the)|add one|fix|narrow|wait|look|raise|later|it may have taken effect/i;
+
+const CELL_DEADLINE_MS = 8_000;
+
+async function within<T>(ms: number, p: Promise<T>): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    return await Promise.race([
+      p,
+      new Promise<never>((_r, reject) => {
+        timer = setTimeout(() => reject(new Error(`hung: still running after ${ms} ms`)), ms);
+      }),
+    ]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+async function drain<T>(it: AsyncIterable<T>): Promise<T[]> {
+  const out: T[] = [];
+  for await (const x of it) out.push(x);
+  return out;
+}
+
+const totalRequests = (sb: SandboxHandle): number =>
+  Object.values(sb.state.requestCounts).reduce((a, b) => a + b, 0);
+
+describe('faults: the fault matrix (every sandbox fault x every client operation)', function () {
+  this.timeout(300_000);
+  let sb: SandboxHandle;
+  let platform: PlatformClient;
+  let data: DataClient;
+  let ai: AiClient;
+  const dispatchers = new DispatcherRegistry({});
+  // Headers must come within 600 ms: the latency fault (1.5 s) is past every call's deadline.
+  const network = { headersTimeoutMs: 600, bodyTimeoutMs: 600 };
+  const retry = { retries: 2, baseDelayMs: 1, maxDelayMs: 5, maxRetryAfterMs: 500 };
+  const counts = { cells: 0, succeeded: 0, failedAsExpected: 0, writesSentOnce: 0 };
+  const problems: string[] = [];
+
+  before(async () => {
+    sb = await startSandbox({ rows: 500, continueWaitMs: 50, aiEventDelayMs: 0, dbtStepMs: 5 });
+    platform = new PlatformClient({
+      baseUrl: sb.urls.platform,
+      token: async () => sb.tokens.admin,
+      network,
+      retry,
+      dispatchers,
+    });
+    data = new DataClient({
+      baseUrl: sb.urls.dataApi,
+      token: async () => sb.tokens.dataApi,
+      network,
+      retry,
+      dispatchers,
+    });
+    ai = new AiClient({
+      baseUrl: sb.urls.ai[0]!.url,
+      apiKey: async () => sb.tokens.aiApiKey,
+      network,
+      retry,
+      dispatchers,
+    });
+  });
+
+  after(async () => {
+    await Promise.all([platform?.close(), data?.close(), ai?.close()]);
+    await sb?.close();
+  });
+
+  it('every cell ends, never retries a write, and fails typed with advice or succeeds with the right data', async () => {
+    const session = { externalId: 'matrix' };
+    const report = (await platform.listReports(1, { first: 1 })).items[0]!;
+    const notification = (await platform.listNotifications(1, { first: 1 })).items[0]!;
+    const job = await platform.startDbtSync(1, {});
+    const chat = await drain(ai.streamChat({ input: 'How many orders?', sessionSettings: session }));
+    const chatId = chat.find((e) => e.type === 'cutoff')?.chatId;
+    assert.ok(chatId, 'the baseline chat has an id');
+    const sameAs = (expected: unknown) => (value: unknown) => assert.deepEqual(value, expected);
+
+    const reads: Op[] = [
+      {
+        name: 'listDeployments',
+        family: 'platform',
+        write: false,
+        route: '/v1/deployments',
+        run: () => platform.listDeployments(),
+      },
+      {
+        name: 'getDeployment',
+        family: 'platform',
+        write: false,
+        route: '/v1/deployments/1',
+        run: () => platform.getDeployment(1),
+      },
+      {
+        name: 'listEnvironments',
+        family: 'platform',
+        write: false,
+        route: '/environments',
+        run: () => platform.listEnvironments(1),
+      },
+      {
+        name: 'listEnvVars',
+        family: 'platform',
+        write: false,
+        route: '/env-vars',
+        run: () => platform.listEnvVars(1),
+      },
+      {
+        name: 'listFolders',
+        family: 'platform',
+        write: false,
+        route: '/folders',
+        run: () => platform.listFolders(1),
+      },
+      {
+        name: 'listReports',
+        family: 'platform',
+        write: false,
+        route: '/reports',
+        run: () => platform.listReports(1, { first: 5 }),
+      },
+      {
+        name: 'getReport',
+        family: 'platform',
+        write: false,
+        route: `/reports/${report.id}`,
+        run: () => platform.getReport(1, report.id),
+      },
+      {
+        name: 'listWorkbooks',
+        family: 'platform',
+        write: false,
+        route: '/workbooks',
+        run: () => platform.listWorkbooks(1, { first: 5 }),
+      },
+      {
+        name: 'getWorkbook',
+        family: 'platform',
+        write: false,
+        route: '/workbooks/1002',
+        run: () => platform.getWorkbook(1, 1002),
+      },
+      {
+        name: 'listNotifications',
+        family: 'platform',
+        write: false,
+        route: '/notifications',
+        run: () => platform.listNotifications(1, { first: 5 }),
+      },
+      {
+        name: 'listRecipients',
+        family: 'platform',
+        write: false,
+        route: '/recipients',
+        run: () => platform.listRecipients(1, notification.id),
+      },
+      {
+        name: 'getDbtSyncJob',
+        family: 'platform',
+        write: false,
+        route: '/dbt-sync/',
+        run: async () => (await platform.getDbtSyncJob(1, job.syncJobId)).syncJobId,
+      },
+      {
+        name: 'getAppConfig',
+        family: 'platform',
+        write: false,
+        route: '/v1/app-config',
+        run: () => platform.getAppConfig(),
+      },
+      {
+        name: 'listUsers',
+        family: 'platform',
+        write: false,
+        route: '/scim/v2/Users',
+        run: () => platform.listUsers(),
+      },
+      {
+        name: 'load',
+        family: 'data',
+        write: false,
+        route: '/v1/load',
+        run: async () =>
+          (
+            await data.load(
+              { measures: ['orders.count'], dimensions: ['orders.status'] },
+              { timeoutMs: 5000 },
+            )
+          ).data,
+      },
+      {
+        name: 'cubesql',
+        family: 'data',
+        write: false,
+        route: '/v1/cubesql',
+        stream: true,
+        run: async () =>
+          (await drain(data.cubesql('SELECT id FROM orders ORDER BY id LIMIT 3000', { timeoutMs: 5000 })))
+            .filter((c) => c.type === 'rows')
+            .map((c) => (c as { rows: unknown }).rows),
+      },
+      {
+        name: 'meta',
+        family: 'data',
+        write: false,
+        route: '/v1/meta',
+        run: async () => (await data.meta({ refresh: true })).cubes.map((c) => c.name),
+      },
+      {
+        name: 'getChatState',
+        family: 'ai',
+        write: false,
+        route: '/chat/stream-chat-state',
+        stream: true,
+        run: async () =>
+          (await drain(ai.getChatState(chatId, session))).filter((e) => e.type === 'final').length,
+      },
+    ];
+    // Baselines of the reads, without faults.
+    for (const op of reads) op.check = sameAs(await op.run());
+
+    const writes: Op[] = [
+      {
+        name: 'publishDashboard',
+        family: 'platform',
+        write: true,
+        route: '/publish',
+        run: () => platform.publishDashboard(1, 1001, { workbookId: 1001, title: 'Matrix' }),
+        check: (v) => assert.equal((v as { workbookId: number }).workbookId, 1001),
+      },
+      {
+        name: 'updateAiWidgetThread (seeded dashboard)',
+        family: 'platform',
+        write: true,
+        route: '/ai-widget-thread',
+        run: () => platform.updateAiWidgetThread(1, 1002, { threadId: 't-1', widgetId: 'w-1' }),
+        check: (v) => assert.equal((v as { workbookId: number }).workbookId, 1002),
+      },
+      {
+        name: 'duplicateWorkbook',
+        family: 'platform',
+        write: true,
+        route: '/duplicate',
+        run: () => platform.duplicateWorkbook(1, 1001),
+        check: (v) => assert.ok((v as { id: number }).id > 0),
+      },
+      {
+        name: 'connectReportToWorkbook',
+        family: 'platform',
+        write: true,
+        route: '/connect-workbook',
+        run: () =>
+          platform.connectReportToWorkbook(1, report.id, {
+            externalWorkbookId: 'wb-x',
+            resultLocation: 'Sheet1!A1',
+          }),
+        check: (v) => assert.equal((v as { id: number }).id, report.id),
+      },
+      {
+        name: 'createNotification',
+        family: 'platform',
+        write: true,
+        route: '/notifications',
+        run: () =>
+          platform.createNotification(1, { dashboardId: 1001, scheduleType: 'DAILY', hour: 9, minute: 0 }),
+        check: (v) => assert.equal((v as { dashboardId: number }).dashboardId, 1001),
+      },
+      {
+        name: 'addRecipients',
+        family: 'platform',
+        write: true,
+        route: '/recipients',
+        run: () => platform.addRecipients(1, notification.id, [{ type: 'USER', userId: 2 }]),
+        check: (v) => assert.ok(v && typeof v === 'object'),
+      },
+      {
+        name: 'removeRecipients',
+        family: 'platform',
+        write: true,
+        route: '/recipients',
+        noBody: true,
+        run: () => platform.removeRecipients(1, notification.id, [{ type: 'USER', id: 2 }]),
+      },
+      {
+        name: 'startDbtSync',
+        family: 'platform',
+        write: true,
+        route: '/dbt-sync',
+        run: () => platform.startDbtSync(1, {}),
+        check: (v) => assert.ok((v as { syncJobId: string }).syncJobId),
+      },
+      {
+        name: 'streamChat',
+        family: 'ai',
+        write: true,
+        route: '/chat/stream-chat-state',
+        stream: true,
+        run: async () =>
+          (await drain(ai.streamChat({ input: 'How many orders?', sessionSettings: session }))).filter(
+            (e) => e.type === 'final',
+          ).length,
+        check: (v) => assert.equal(v, 1),
+      },
+      {
+        name: 'abort',
+        family: 'ai',
+        write: true,
+        route: '/chat/abort',
+        noBody: true,
+        run: () => ai.abort(chatId, session),
+      },
+    ];
+
+    // Every read cell before any write cell: the writes change what the reads return.
+    for (const op of [...reads, ...writes]) {
+      for (const mode of MODES) {
+        const applies = (!mode.streamOnly || op.stream) && !(op.noBody && mode.rule.resetMidBody);
+        const cell = `${mode.name} x ${op.name}`;
+        counts.cells++;
+        sb.faults.clear();
+        sb.faults.add({ family: op.family, route: op.route, ...mode.rule });
+        const before = totalRequests(sb);
+        let value: unknown;
+        let error: unknown;
+        try {
+          value = await within(CELL_DEADLINE_MS, op.run());
+        } catch (e) {
+          error = e;
+        }
+        sb.faults.clear();
+        const sent = totalRequests(sb) - before;
+        const expected = applies ? (op.write ? mode.write : mode.read) : undefined;
+        try {
+          assert.ok(!(error instanceof Error && /^hung/.test(error.message)), 'it ended');
+          if (op.write) {
+            assert.equal(sent, 1, 'a write is sent exactly once');
+            counts.writesSentOnce++;
+          }
+          if (expected === undefined) {
+            assert.equal(error, undefined, `it succeeds (${error instanceof Error ? error.message : ''})`);
+            op.check?.(value);
+            counts.succeeded++;
+          } else {
+            assert.ok(isApiError(error), `a typed ApiError, got ${String(error)}`);
+            const e = error as ApiError;
+            assert.ok(
+              expected.includes(e.kind),
+              `kind ${e.kind}, expected ${expected.join('/')}: ${e.message}`,
+            );
+            assert.match(e.message, ADVICE, 'the message says what to do');
+            if (e.kind === 'unknownOutcome') assert.doesNotMatch(e.message, /try again/i);
+            if (op.family === 'ai' && op.write && e.kind === 'protocol') assert.equal(e.code, CUT_OFF);
+            counts.failedAsExpected++;
+          }
+        } catch (e) {
+          problems.push(`${cell}: ${e instanceof Error ? e.message : String(e)}`);
+        }
+      }
+    }
+    console.log(
+      `      fault matrix: ${MODES.length} modes x ${reads.length + writes.length} operations = ${counts.cells} cells; ` +
+        `${counts.succeeded} succeeded with the right data, ${counts.failedAsExpected} failed as expected, ` +
+        `${counts.writesSentOnce} writes sent exactly once, ${problems.length} flagged`,
+    );
+    assert.deepEqual(problems, []);
+    assert.equal(counts.cells, MODES.length * (reads.length + writes.length));
+  });
+
+  it('list calls refuse a page size outside 1..200 before any request, and accept the bounds', async () => {
+    const before = totalRequests(sb);
+    for (const first of [0, 201, 1.5, -1]) {
+      await assert.rejects(
+        platform.listDeployments({ first }),
+        (e: unknown) => isApiError(e) && e.kind === 'validation',
+      );
+    }
+    assert.equal(totalRequests(sb), before, 'nothing was sent');
+    assert.equal((await platform.listWorkbooks(1, { first: 1 })).items.length, 1);
+    assert.ok((await platform.listWorkbooks(1, { first: 200 })).items.length > 1);
+  });
+});
