@@ -7,6 +7,7 @@ import { COMMANDS } from '../commands';
 import { registerCommand } from '../commandRunner';
 import { DASHBOARD_EDITOR_VIEW_TYPE, DashboardEditorProvider, problemDiagnostics } from './dashboardEditor';
 import type { PublishedDashboard } from '../api/schemas/platform';
+import { publishReview, type PublishReview } from './publishReview';
 import type { Services } from '../services';
 import {
   activeDashboardFile,
@@ -21,6 +22,7 @@ import {
   dashboardFileName,
   dashboardFromWorkbook,
   formatDashboardFile,
+  normaliseDashboardPath,
   parseDashboardFile,
   type DashboardProblem,
 } from './dashboardFile';
@@ -81,6 +83,8 @@ export class DashboardsFeature implements vscode.Disposable {
   private readonly published = new Map<string, string>();
   private readonly publishedChanged = new vscode.EventEmitter<vscode.Uri>();
   private readonly disposables: vscode.Disposable[] = [];
+  /** The last publish review shown (tests read it). */
+  lastReview: { uri: vscode.Uri; summary: string; changes: string[] } | undefined;
   /** The custom editor over *.dashboard.json (opened with "Open With…"). */
   readonly editor: DashboardEditorProvider;
 
@@ -160,15 +164,21 @@ export class DashboardsFeature implements vscode.Disposable {
       target = await vscode.window.showSaveDialog({
         title: `Save the dashboard of "${workbook.name}"`,
         saveLabel: 'Save Dashboard',
-        filters: { 'Dashboard JSON': ['dashboard.json'] },
+        // A one-part extension: dialogs that compare only ".json" would append "dashboard.json" again.
+        filters: { 'Dashboard JSON': ['json'] },
         ...(folder ? { defaultUri: vscode.Uri.joinPath(folder, name) } : {}),
       });
       if (!target) return undefined;
     }
+    target = target.with({ path: normaliseDashboardPath(target.path) });
     await vscode.workspace.fs.writeFile(target, Buffer.from(formatDashboardFile(input), 'utf8'));
     const rec = this.record(target);
     await this.saveRecord(target, { ...rec, deploymentId });
-    await vscode.window.showTextDocument(target, { preview: false });
+    const doc = await vscode.workspace.openTextDocument(target);
+    // JSON, so the contributed schema validates and completes it (never plain text).
+    const json =
+      doc.languageId === 'json' ? doc : await vscode.languages.setTextDocumentLanguage(doc, 'json');
+    await vscode.window.showTextDocument(json, { preview: false });
     this.services.log.info(
       `Pulled the dashboard of workbook ${workbookId} (deployment ${deploymentId}) into ${target.fsPath}`,
     );
@@ -203,40 +213,32 @@ export class DashboardsFeature implements vscode.Disposable {
       rec.deploymentId ??
       (await pickDeployment(this.services, 'Deployment to publish to'));
     const client = await this.services.clients.platform();
-
-    if (args.showDiff !== false) {
-      const workbook = await client.getWorkbook(deploymentId, input.workbookId);
-      const left = vscode.Uri.from({
-        scheme: PUBLISHED_SCHEME,
-        path: `/published/${deploymentId}/${input.workbookId}.dashboard.json`,
-      });
-      this.published.set(
-        left.toString(),
-        workbook.dashboardPublished ? formatDashboardFile(dashboardFromWorkbook(workbook, 'published')) : '',
-      );
-      this.publishedChanged.fire(left);
-      await vscode.commands.executeCommand(
-        'vscode.diff',
-        left,
-        uri,
-        `Published ↔ ${uri.path.split('/').pop() ?? 'local'}`,
-        { preview: true },
-      );
-    }
-
     const active = this.services.profiles.active();
-    if (args.confirm !== true) {
-      const production = active?.profile.production === true;
-      const where = `deployment ${deploymentId}${active ? ` of profile "${active.profile.name}"` : ''}`;
-      const message = production
-        ? `Publish to PRODUCTION: ${where}? Viewers of the published dashboard see this version immediately.`
-        : `Publish "${input.title ?? input.config?.title ?? `workbook ${input.workbookId}`}" to ${where}?`;
-      const choice = await vscode.window.showWarningMessage(
-        message,
-        { modal: true, detail: 'The diff shows what changes against the published dashboard.' },
-        production ? 'Publish to Production' : 'Publish',
-      );
-      if (!choice) return undefined;
+
+    if (args.showDiff !== false || args.confirm !== true) {
+      const workbook = await client.getWorkbook(deploymentId, input.workbookId);
+      const deployment = await client.getDeployment(deploymentId).catch(() => undefined);
+      const deploymentName = deployment?.name ? `"${String(deployment.name)}"` : `deployment ${deploymentId}`;
+      const published = workbook.dashboardPublished
+        ? dashboardFromWorkbook(workbook, 'published')
+        : undefined;
+      const review = publishReview(doc.getText(), input, published);
+      if (args.showDiff !== false) await this.showReview(uri, deploymentId, review);
+      if (args.confirm !== true) {
+        const production = active?.profile.production === true;
+        const where = `${deploymentName}${active ? ` (profile "${active.profile.name}")` : ''}`;
+        const what = `the dashboard of workbook "${workbook.name}"`;
+        const message = production
+          ? `Publish ${what} to PRODUCTION ${where}? Viewers see it at once. Changes: ${review.summary}.`
+          : `Publish ${what} to ${where}? Changes: ${review.summary}.`;
+        // Not modal: the review stays readable while the user decides.
+        const choice = await vscode.window.showWarningMessage(
+          message,
+          production ? 'Publish to Production' : 'Publish',
+          'Cancel',
+        );
+        if (choice !== 'Publish' && choice !== 'Publish to Production') return undefined;
+      }
     }
 
     const result = await client.publishDashboard(deploymentId, input.workbookId, input);
@@ -257,6 +259,26 @@ export class DashboardsFeature implements vscode.Disposable {
       `Dashboard ${entry.status}: version ${entry.versionNumber}, public id ${entry.publicId}.`,
     );
     return result;
+  }
+
+  /** The publish review: a diff of the normalised published and local dashboards, titled with the summary. */
+  private async showReview(uri: vscode.Uri, deploymentId: number, review: PublishReview): Promise<void> {
+    const name = uri.path.split('/').pop() ?? 'local';
+    const base = `/${deploymentId}/${encodeURIComponent(uri.toString())}`;
+    const left = vscode.Uri.from({ scheme: PUBLISHED_SCHEME, path: `${base}/published/${name}` });
+    const right = vscode.Uri.from({ scheme: PUBLISHED_SCHEME, path: `${base}/to-publish/${name}` });
+    this.published.set(left.toString(), review.left);
+    this.published.set(right.toString(), review.right);
+    this.publishedChanged.fire(left);
+    this.publishedChanged.fire(right);
+    this.lastReview = { uri, summary: review.summary, changes: review.changes };
+    await vscode.commands.executeCommand(
+      'vscode.diff',
+      left,
+      right,
+      `Review: published ↔ ${name} (${review.summary})`,
+      { preview: true },
+    );
   }
 
   /** "Open in Dashboard Editor": the file (or the active one) in the custom editor. */
