@@ -6,7 +6,9 @@ import * as vscode from 'vscode';
 import { COMMANDS } from '../commands';
 import { registerCommand } from '../commandRunner';
 import { DASHBOARD_EDITOR_VIEW_TYPE, DashboardEditorProvider, problemDiagnostics } from './dashboardEditor';
-import type { PublishedDashboard } from '../api/schemas/platform';
+import type { PublishDashboardInput, PublishedDashboard } from '../api/schemas/platform';
+import type { EditorReport } from '../shared/dashboardEditorProtocol';
+import { reportFromListItem, reportsFromSnapshots, widgetReportIds } from './widgetReports';
 import { publishReview, type PublishReview } from './publishReview';
 import type { Services } from '../services';
 import {
@@ -36,6 +38,8 @@ export interface PublishHistoryEntry {
   /** The profile that published. */
   who: string;
   deploymentId: number;
+  /** The deployment's name, when it could be read at publish time. */
+  deploymentName?: string;
   status: string;
   publicId: string;
 }
@@ -92,6 +96,7 @@ export class DashboardsFeature implements vscode.Disposable {
     this.editor = new DashboardEditorProvider(services.context.extensionUri, {
       history: (uri) => this.history(uri),
       publish: (uri) => vscode.commands.executeCommand(COMMANDS.dashboardsPublish.id, { uri }),
+      reports: (uri, input) => this.widgetReports(uri, input),
       diagnostics: this.diagnostics,
     });
     this.disposables.push(
@@ -142,6 +147,31 @@ export class DashboardsFeature implements vscode.Disposable {
   /** The publish history of a file, oldest first. */
   history(uri: vscode.Uri): PublishHistoryEntry[] {
     return this.record(uri).history;
+  }
+
+  /**
+   * The reports the widgets of a file place: titles, kinds and snapshot previews from the
+   * workbook's published dashboard, then the report itself for the others. Read from the
+   * deployment the file was pulled from (or the profile's default); nothing when neither is known
+   * or the profile is signed out.
+   */
+  async widgetReports(uri: vscode.Uri, input: PublishDashboardInput): Promise<Record<string, EditorReport>> {
+    const deploymentId =
+      this.record(uri).deploymentId ?? this.services.profiles.active()?.profile.defaultDeploymentId;
+    const ids = widgetReportIds(input.config);
+    if (deploymentId === undefined || ids.length === 0) return {};
+    const client = await this.services.clients.platform();
+    const workbook = await client.getWorkbook(deploymentId, input.workbookId).catch(() => undefined);
+    const out = reportsFromSnapshots(workbook?.dashboardPublished);
+    // Reports without a snapshot: one request each, only for a handful.
+    const missing = ids.filter((id) => !(String(id) in out)).slice(0, 20);
+    await Promise.all(
+      missing.map(async (id) => {
+        const report = await client.getReport(deploymentId, id).catch(() => undefined);
+        if (report) out[String(id)] = reportFromListItem(report);
+      }),
+    );
+    return out;
   }
 
   /** "Edit Dashboard": pulls a workbook's dashboard into a local file and opens it. */
@@ -214,11 +244,11 @@ export class DashboardsFeature implements vscode.Disposable {
       (await pickDeployment(this.services, 'Deployment to publish to'));
     const client = await this.services.clients.platform();
     const active = this.services.profiles.active();
+    const deployment = await client.getDeployment(deploymentId).catch(() => undefined);
+    const deploymentName = typeof deployment?.name === 'string' ? deployment.name : undefined;
 
     if (args.showDiff !== false || args.confirm !== true) {
       const workbook = await client.getWorkbook(deploymentId, input.workbookId);
-      const deployment = await client.getDeployment(deploymentId).catch(() => undefined);
-      const deploymentName = deployment?.name ? `"${String(deployment.name)}"` : `deployment ${deploymentId}`;
       const published = workbook.dashboardPublished
         ? dashboardFromWorkbook(workbook, 'published')
         : undefined;
@@ -226,7 +256,7 @@ export class DashboardsFeature implements vscode.Disposable {
       if (args.showDiff !== false) await this.showReview(uri, deploymentId, review);
       if (args.confirm !== true) {
         const production = active?.profile.production === true;
-        const where = `${deploymentName}${active ? ` (profile "${active.profile.name}")` : ''}`;
+        const where = `${deploymentName ? `"${deploymentName}"` : `deployment ${deploymentId}`}${active ? ` (profile "${active.profile.name}")` : ''}`;
         const what = `the dashboard of workbook "${workbook.name}"`;
         const message = production
           ? `Publish ${what} to PRODUCTION ${where}? Viewers see it at once. Changes: ${review.summary}.`
@@ -247,6 +277,7 @@ export class DashboardsFeature implements vscode.Disposable {
       versionNumber: result.versionNumber,
       who: active?.profile.name ?? 'unknown',
       deploymentId,
+      ...(deploymentName ? { deploymentName } : {}),
       status: String(result.status),
       publicId: result.publicId,
     };
