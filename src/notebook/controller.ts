@@ -13,7 +13,7 @@ import {
   type ErrorPayload,
   type ResultPayload,
 } from '../shared/notebookOutput';
-import { NOTEBOOK_TYPE } from './notebookFormat';
+import { NOTEBOOK_TYPE, PLATFORM_SQL } from './notebookFormat';
 import { CubeSqlAccumulator, loadPayload } from './results';
 
 export const CONTROLLER_ID = 'dashboard-platform-notebook-controller';
@@ -76,7 +76,8 @@ export class QueryController implements vscode.Disposable {
       NOTEBOOK_TYPE,
       'Dashboard Platform',
     );
-    this.controller.supportedLanguages = ['sql', 'json'];
+    // Plain 'sql' too: cells added before the language existed, or pasted in from elsewhere.
+    this.controller.supportedLanguages = [PLATFORM_SQL, 'sql', 'json'];
     this.controller.supportsExecutionOrder = true;
     this.controller.description = 'Runs SQL cells via /v1/cubesql and JSON cells via /v1/load';
     this.controller.executeHandler = (cells, nb) => this.run(cells, nb);

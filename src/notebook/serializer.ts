@@ -3,6 +3,7 @@
 import * as vscode from 'vscode';
 import {
   FORMAT_VERSION,
+  PLATFORM_SQL,
   parseNotebook,
   stringifyNotebook,
   type CellKind,
@@ -28,7 +29,7 @@ export function settingsFromConfig(): SerializerSettings {
 }
 
 export function languageOf(kind: CellKind): string {
-  return kind === 'sql' ? 'sql' : kind === 'json' ? 'json' : 'markdown';
+  return kind === 'sql' ? PLATFORM_SQL : kind === 'json' ? 'json' : 'markdown';
 }
 
 export function kindOf(cell: vscode.NotebookCellData): CellKind {

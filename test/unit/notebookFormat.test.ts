@@ -12,6 +12,7 @@ import {
   jsonMemberContext,
   MemberIndex,
   sqlCompletionContext,
+  fromClauseInsertion,
 } from '../../src/notebook/memberIndex';
 import { toCsv } from '../../src/shared/notebookOutput';
 
@@ -213,5 +214,16 @@ describe('notebook member intelligence', () => {
       { kind: 'members', cubes: ['orders'] },
       'WHERE is not an alias',
     );
+  });
+});
+
+describe('completing a column before FROM', () => {
+  it('adds FROM <cube> at the end of the statement, or before the first later clause', () => {
+    assert.deepEqual(fromClauseInsertion('SELECT ', 7, 'orders'), { offset: 7, text: '\nFROM orders' });
+    assert.deepEqual(fromClauseInsertion('SELECT  ;\n', 7, 'orders'), { offset: 7, text: '\nFROM orders' });
+    const text = 'SELECT \nGROUP BY 1\nORDER BY 1';
+    assert.deepEqual(fromClauseInsertion(text, 7, 'orders'), { offset: 8, text: 'FROM orders\n' });
+    const where = 'SELECT  WHERE status = 1';
+    assert.equal(fromClauseInsertion(where, 7, 'orders').offset, where.indexOf('WHERE'));
   });
 });
