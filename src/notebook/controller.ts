@@ -1,6 +1,8 @@
 // The notebook controller: SQL cells stream through /v1/cubesql, JSON cells go to /v1/load (with the
 // Continue-wait rounds shown as progress in the cell). Cancelling aborts the request at once.
+import { randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
+import { validChoice } from '../shared/chartChoice';
 import { isApiError } from '../api/errors';
 import type { DataClient } from '../api/dataClient';
 import type { LoadQuery } from '../api/schemas/data';
@@ -38,12 +40,20 @@ export function resultOutput(
   cell?: vscode.NotebookCell,
 ): vscode.NotebookCellOutput {
   if (cell?.metadata?.view === 'chart') p.view = 'chart';
+  const chart = cell && validChoice(cell.metadata?.chart, p.columns);
+  if (chart) p.chart = chart;
+  // A key the renderer names this output by when it saves a chart choice back to the cell.
+  if (cell) p.outputKey = randomUUID();
   const items = [vscode.NotebookCellOutputItem.json(p, RESULT_MIME)];
   if (full) {
     items.push(vscode.NotebookCellOutputItem.json(toObjects(p.columns, p.rows), 'application/json'));
     items.push(vscode.NotebookCellOutputItem.text(toCsv(p.columns, p.rows), 'text/csv'));
   }
-  return new vscode.NotebookCellOutput(items, { rows: p.rows.length, totalRows: p.totalRows });
+  return new vscode.NotebookCellOutput(items, {
+    rows: p.rows.length,
+    totalRows: p.totalRows,
+    ...(p.outputKey ? { outputKey: p.outputKey } : {}),
+  });
 }
 
 export function errorOutput(e: unknown): vscode.NotebookCellOutput {

@@ -9,6 +9,7 @@ import { registerMemberProviders } from './memberProviders';
 import { NOTEBOOK_TYPE, PLATFORM_SQL } from './notebookFormat';
 import { DpnbSerializer, settingsFromConfig } from './serializer';
 import { TargetStatus } from './targetStatus';
+import { registerChartMessages } from './chartMessages';
 
 export { NOTEBOOK_TYPE };
 
@@ -25,6 +26,7 @@ export function register(services: Services): vscode.Disposable[] {
     controller,
     picker,
     new TargetStatus(services),
+    registerChartMessages(services.log),
     ...registerMemberProviders(clientFor),
     registerCommand(services, COMMANDS.notebookNew, async () => {
       const data = new vscode.NotebookData([
