@@ -227,3 +227,32 @@ describe('completing a column before FROM', () => {
     assert.equal(fromClauseInsertion(where, 7, 'orders').offset, where.indexOf('WHERE'));
   });
 });
+
+describe('export file names', () => {
+  it('names the notebook, the cell, what the query reads and the day', async () => {
+    const { exportFileName } = await import('../../src/notebook/exportName');
+    const date = new Date('2026-11-23T08:00:00Z');
+    assert.equal(
+      exportFileName({
+        notebookName: 'Sample Queries.dpnb',
+        cellIndex: 1,
+        kind: 'sql',
+        query: 'SELECT status, MEASURE(count) FROM orders GROUP BY 1',
+        format: 'csv',
+        date,
+      }),
+      'sample-queries-cell-2-orders-2026-11-23.csv',
+    );
+    assert.equal(
+      exportFileName({
+        notebookName: 'Untitled-1.dpnb',
+        cellIndex: 0,
+        kind: 'json',
+        query: '{"measures": ["customers.count"]}',
+        format: 'json',
+        date,
+      }),
+      'untitled-1-cell-1-customers-2026-11-23.json',
+    );
+  });
+});
