@@ -167,9 +167,15 @@ export function publishReview(
   published: PublishDashboardInput | undefined,
 ): PublishReview {
   const style = detectStyle(localText);
-  const changes = summariseChanges(published, local);
+  // Top-level fields the file leaves out are not sent: they are not changes this publish makes.
+  const sent =
+    published &&
+    (Object.fromEntries(
+      Object.entries(published).filter(([k]) => k === 'config' || k in local),
+    ) as PublishDashboardInput);
+  const changes = summariseChanges(sent, local);
   return {
-    left: published ? formatJson(orderLike(published, local), style) : '',
+    left: sent ? formatJson(orderLike(sent, local), style) : '',
     right: formatJson(local, style),
     changes,
     summary: changes.length === 0 ? 'no changes' : summaryText(changes),

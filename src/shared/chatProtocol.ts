@@ -108,6 +108,10 @@ export const transcriptView = z.object({
   /** Whether the transcript is scrolled to its end. */
   atBottom: z.boolean().default(true),
   jumpVisible: z.boolean().default(false),
+  /** The profile banner's text ('' when hidden). */
+  banner: z.string().default(''),
+  /** Whether anything in the transcript is wider than the panel (a long token not wrapped). */
+  overflowsX: z.boolean().default(false),
   usage: z.string(),
   inputDisabled: z.boolean(),
   scriptElements: z.number(),

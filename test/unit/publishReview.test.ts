@@ -71,6 +71,15 @@ describe('publish review', () => {
     assert.match(summariseChanges(undefined, local)[0]!, /^first publish, \d+ widgets$/);
   });
 
+  it('leaves out top-level fields the file does not send', () => {
+    const local = demo();
+    delete local.dashboardId;
+    const published = { ...demo(), allowEmbed: false };
+    const review = publishReview(demoText, local, published);
+    assert.deepEqual(review.changes, []);
+    assert.ok(!review.left.includes('allowEmbed') && !review.left.includes('dashboardId'));
+  });
+
   it('follows the file style: tabs and expanded arrays', () => {
     const text = JSON.stringify({ a: [1, 2] }, null, '\t');
     assert.deepEqual(detectStyle(text), { indent: '\t', inlineScalarArrays: false });

@@ -162,6 +162,8 @@ function apply(msg: HostToWebview): void {
       if (pending && pending.dataset.text === msg.text) {
         pending.remove();
         pending = undefined;
+        // A retried question went through: it no longer waits in the composer.
+        if (input.value === msg.text) input.value = '';
       }
       transcript.userMessage(msg);
       break;
@@ -256,6 +258,8 @@ function inspect(): TranscriptView {
     draft: input.value,
     atBottom: distanceToEnd() < 40,
     jumpVisible: !jump.hidden,
+    banner: profileBanner.hidden ? '' : (profileBanner.textContent ?? ''),
+    overflowsX: log.scrollWidth > log.clientWidth + 1,
     usage: usage.textContent ?? '',
     inputDisabled: input.disabled,
     scriptElements: log.querySelectorAll('script').length,

@@ -90,15 +90,26 @@ export function buildSpec(
   const temporal = xcol.kind === 'time';
   const many = c.y.length > 1;
   const yTitle = many ? 'Value' : title(c.y[0]!);
-  const xAxis = temporal
-    ? timeAxis(
-        granularityOf(
-          rows.map((r) => r[xi]),
-          xcol.name,
-        ),
-        new Set(rows.map((r) => r[xi])).size,
+  const grain = temporal
+    ? granularityOf(
+        rows.map((r) => r[xi]),
+        xcol.name,
       )
+    : undefined;
+  const xAxis = grain
+    ? timeAxis(grain, new Set(rows.map((r) => r[xi])).size)
     : categoryAxis([...new Set(rows.map((r) => String(r[xi])))], width);
+  // Bars over time are as wide as their period (a month's bar fills its month).
+  const BAR_UNITS: Record<Granularity, string> = {
+    year: 'year',
+    quarter: 'yearquarter',
+    month: 'yearmonth',
+    week: 'yearweek',
+    day: 'yearmonthdate',
+    hour: 'yearmonthdatehours',
+    minute: 'yearmonthdatehoursminutes',
+  };
+  const timeUnit = grain && c.type === 'bar' ? { timeUnit: BAR_UNITS[grain], bandPosition: 0 } : {};
   const measureNames = c.y.map(title);
   const transform: Record<string, unknown>[] = [];
   let yField = KEY(0);
@@ -128,6 +139,7 @@ export function buildSpec(
         type: temporal ? 'temporal' : 'nominal',
         title: title(c.x),
         axis: xAxis,
+        ...timeUnit,
         ...(temporal ? {} : { sort: many || si >= 0 ? null : '-y' }),
       },
       y: {
