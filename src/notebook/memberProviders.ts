@@ -124,10 +124,9 @@ export function registerMemberProviders(clientFor: ClientFor): vscode.Disposable
               else it.additionalTextEdits = [vscode.TextEdit.insert(doc.positionAt(add.offset), add.text)];
             }
             if (inserted !== label || tail) {
-              it.insertText = new vscode.SnippetString()
-                .appendText(inserted)
-                .appendTabstop(0)
-                .appendText(tail);
+              const snippet = new vscode.SnippetString().appendText(inserted);
+              // The cursor stays after the column when the FROM comes in behind it.
+              it.insertText = tail ? snippet.appendTabstop(0).appendText(tail) : snippet;
               it.filterText ??= column;
             }
             return it;
