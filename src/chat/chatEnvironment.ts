@@ -2,6 +2,7 @@
 // panel does not reach into profiles, clients and settings itself.
 import * as vscode from 'vscode';
 import type { AiClient, SessionSettings } from '../api';
+import type { Meta } from '../api/schemas/data';
 import { reportError } from '../commandRunner';
 import type { Services } from '../services';
 
@@ -16,6 +17,8 @@ export interface ChatEnvironment {
   aiClient(agentUrl: string): Promise<AiClient>;
   sessionSettings(): SessionSettings;
   profileName(): string;
+  /** The semantic model of the profile's default deployment (for starter prompts). */
+  meta(): Promise<Meta>;
   allowRemoteImages(): boolean;
   showError(error: unknown): void;
 }
@@ -39,6 +42,7 @@ export function chatEnvironment(services: Services): ChatEnvironment {
     aiClient: (url) => services.clients.ai(url),
     sessionSettings: () => services.clients.sessionSettings(),
     profileName: () => services.profiles.active()?.profile.name ?? '',
+    meta: async () => (await services.clients.data()).meta(),
     allowRemoteImages: () =>
       vscode.workspace.getConfiguration('dashboardPlatform').get<boolean>('chat.allowRemoteImages', false),
     showError: (error) => reportError(services, error, 'Chat'),

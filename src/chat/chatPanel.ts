@@ -11,6 +11,7 @@ import {
 import { webviewOptions, webviewPageHtml } from '../ui/webviewHtml';
 import type { ChatHistory } from './chatHistory';
 import { ChatSession } from './chatSession';
+import { starterPrompts } from './starterPrompts';
 import type { AgentRef, ChatEnvironment } from './chatEnvironment';
 
 export const CHAT_VIEW_TYPE = 'dashboardPlatform.chat';
@@ -25,6 +26,8 @@ export class ChatPanel implements vscode.Disposable {
   private disposed = false;
   private inspectSeq = 0;
   private readonly inspections = new Map<number, (view: TranscriptView) => void>();
+  /** The profile whose agent this panel talks to (its client is made for that profile). */
+  readonly profileName: string;
 
   constructor(
     readonly panel: vscode.WebviewPanel,
@@ -33,6 +36,7 @@ export class ChatPanel implements vscode.Disposable {
     private readonly history: ChatHistory,
     private readonly onDispose: (panel: ChatPanel) => void,
   ) {
+    this.profileName = env.profileName();
     panel.webview.options = webviewOptions(env.extensionUri);
     panel.iconPath = new vscode.ThemeIcon('comment-discussion');
     panel.webview.html = webviewPageHtml({
@@ -146,8 +150,10 @@ export class ChatPanel implements vscode.Disposable {
             agentUrl: this.agent.url,
             chatId: this.session?.chatId,
             allowRemoteImages: this.env.allowRemoteImages(),
+            profileName: this.profileName,
           });
           this.readyResolve();
+          void this.sendStarters();
           break;
         case 'send':
           await (await this.ensureSession()).send(msg.text);
@@ -191,7 +197,22 @@ export class ChatPanel implements vscode.Disposable {
   }
 
   private updateTitle(): void {
-    this.panel.title = `Chat: ${this.agent.name}`;
+    this.panel.title = `Chat: ${this.agent.name}${this.profileName ? ` · ${this.profileName}` : ''}`;
+  }
+
+  /** Starter prompts from the model's cubes; a chat that cannot read the model just has none. */
+  private async sendStarters(): Promise<void> {
+    try {
+      const prompts = starterPrompts(await this.env.meta());
+      if (prompts.length > 0) this.post({ type: 'starters', prompts });
+    } catch (e) {
+      this.env.log.info(`No starter prompts: ${e instanceof Error ? e.message : String(e)}`);
+    }
+  }
+
+  /** The active profile changed: say so when it is no longer this panel's. */
+  profileChanged(active: string): void {
+    if (active !== this.profileName) this.post({ type: 'profile', own: this.profileName, active });
   }
 
   dispose(): void {

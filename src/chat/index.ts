@@ -30,7 +30,10 @@ export class ChatFeature implements vscode.Disposable {
     this.updateStatus();
     this.disposables.push(
       this.statusItem,
-      services.profiles.onDidChangeActiveProfile(() => this.updateStatus()),
+      services.profiles.onDidChangeActiveProfile((active) => {
+        this.updateStatus();
+        for (const p of this.panels) p.profileChanged(active?.profile.name ?? '');
+      }),
       services.profiles.sandbox.onDidChange(() => this.updateStatus()),
     );
   }
@@ -50,10 +53,12 @@ export class ChatFeature implements vscode.Disposable {
       existing.panel.reveal();
       return existing;
     }
+    // A second chat opens where the chats already are, not in yet another editor group.
+    const column = [...this.panels].find((p) => p.panel.viewColumn !== undefined)?.panel.viewColumn;
     const panel = vscode.window.createWebviewPanel(
       CHAT_VIEW_TYPE,
       `Chat: ${agent.name}`,
-      vscode.ViewColumn.Beside,
+      column ?? vscode.ViewColumn.Beside,
       {
         retainContextWhenHidden: true,
       },

@@ -2,6 +2,8 @@
 // a new untitled one when no query notebook is active.
 import * as vscode from 'vscode';
 
+import { PLATFORM_SQL } from '../notebook/notebookFormat';
+
 export const QUERY_NOTEBOOK_TYPE = 'dashboard-platform-notebook';
 
 export async function openSqlInNotebook(sql: string | undefined): Promise<vscode.NotebookEditor | undefined> {
@@ -9,7 +11,7 @@ export async function openSqlInNotebook(sql: string | undefined): Promise<vscode
     void vscode.window.showWarningMessage('There is no SQL to open: the tool call carried none.');
     return undefined;
   }
-  const cell = new vscode.NotebookCellData(vscode.NotebookCellKind.Code, sql, 'sql');
+  const cell = new vscode.NotebookCellData(vscode.NotebookCellKind.Code, sql, PLATFORM_SQL);
   const active = vscode.window.activeNotebookEditor;
   if (active && active.notebook.notebookType === QUERY_NOTEBOOK_TYPE) {
     const index = active.notebook.cellCount;

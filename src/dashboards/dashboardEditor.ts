@@ -12,6 +12,7 @@ import {
   webviewToHost,
   type EditorBreakpoint,
   type EditorHistoryEntry,
+  type EditorReport,
   type HostToWebview,
   type WebviewToHost,
 } from '../shared/dashboardEditorProtocol';
@@ -28,6 +29,8 @@ export interface DashboardEditorHost {
   publish(uri: vscode.Uri): Thenable<unknown>;
   /** Where the problems of an open dashboard file are shown (the Problems panel). */
   diagnostics: vscode.DiagnosticCollection;
+  /** What the widgets' reports are (titles, kinds, snapshot previews), by report id. */
+  reports?(uri: vscode.Uri, input: PublishDashboardInput): Promise<Record<string, EditorReport>>;
 }
 
 /** Diagnostics for a file's problems, at their locations. */
@@ -59,6 +62,8 @@ export class DashboardEditorProvider implements vscode.CustomTextEditorProvider 
   private readonly validVersion = new Map<string, number>();
   /** Open editors by document URI (a document can be open in several editor groups). */
   private readonly open = new Map<string, Set<OpenEditor>>();
+  /** The widgets' reports per document, loaded once per editor opening and after a publish. */
+  private readonly reports = new Map<string, Record<string, EditorReport>>();
 
   constructor(
     private readonly extensionUri: vscode.Uri,
@@ -98,6 +103,29 @@ export class DashboardEditorProvider implements vscode.CustomTextEditorProvider 
   /** Sends the current state to every editor of `uri` (after a publish, say). */
   refresh(uri: vscode.Uri): void {
     for (const e of this.editorsOf(uri)) void e.panel.webview.postMessage(this.stateOf(e.document));
+    const first = this.editorsOf(uri)[0];
+    if (first) void this.loadReports(first.document);
+  }
+
+  /** Resolves when the widgets' reports of `document` are loaded (tests). */
+  reportsLoaded = new Map<string, Promise<void>>();
+
+  private loadReports(document: vscode.TextDocument): Promise<void> {
+    const key = document.uri.toString();
+    const input = this.lastValid.get(key);
+    if (!this.host.reports || !input) return Promise.resolve();
+    const loading = this.host
+      .reports(document.uri, input)
+      .then((reports) => {
+        if (!this.open.has(key)) return;
+        this.reports.set(key, reports);
+        for (const e of this.editorsOf(document.uri))
+          void e.panel.webview.postMessage(this.stateOf(document));
+      })
+      // A preview nicety: without a connection the widgets show their report ids.
+      .catch(() => undefined);
+    this.reportsLoaded.set(key, loading);
+    return loading;
   }
 
   /** The state the editors of `document` show; also updates the document's problems. */
@@ -118,6 +146,7 @@ export class DashboardEditorProvider implements vscode.CustomTextEditorProvider 
         ? []
         : parsed.problems.map((p) => ({ message: p.message, line: p.line, column: p.column })),
       history: this.host.history(document.uri),
+      reports: this.reports.get(key) ?? {},
       ...(select !== undefined ? { select } : {}),
     });
   }
@@ -209,11 +238,13 @@ export class DashboardEditorProvider implements vscode.CustomTextEditorProvider 
         this.open.delete(key);
         this.lastValid.delete(key);
         this.validVersion.delete(key);
+        this.reports.delete(key);
         // Text editors have the JSON schema's validation; these live problems were this editor's.
         this.host.diagnostics.delete(document.uri);
       }
       for (const s of subs) s.dispose();
     });
     post();
+    void this.loadReports(document);
   }
 }

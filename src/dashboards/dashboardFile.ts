@@ -8,6 +8,7 @@ import {
   type DashboardConfig,
   type PublishDashboardInput,
 } from '../api/schemas/platform';
+import { themeProblems } from '../shared/cssValues';
 import { LineIndex, nestingDepth } from '../shared/jsonLocate';
 
 /** At most this many problems are listed (the last entry then says how many more there are). */
@@ -224,7 +225,9 @@ export function parseDashboardFile(text: string, stats?: LocateStats): Dashboard
   }
   if (syntaxOk) {
     const fast = PublishDashboardInputSchema.safeParse(value);
-    if (fast.success) return { ok: true, input: fast.data };
+    if (fast.success && themeProblems(fast.data.config?.theme).length === 0) {
+      return { ok: true, input: fast.data };
+    }
   }
   return locateProblems(text, stats);
 }
@@ -250,10 +253,22 @@ function locateWith(text: string, lines: LineIndex): DashboardFileResult {
     };
   }
   const result = PublishDashboardInputSchema.safeParse(parsed.value);
-  if (result.success) return { ok: true, input: result.data };
-  const issues = result.error.issues;
+  // Theme values go into the platform's CSS as they are: one the browser would drop is a problem.
+  const theme = result.success
+    ? themeProblems(result.data.config?.theme).map((t) => ({
+        path: ['config', 'theme', ...t.path] as JsonPath,
+        message: t.message,
+      }))
+    : [];
+  if (result.success && theme.length === 0) return { ok: true, input: result.data };
+  const issues = result.success
+    ? theme
+    : result.error.issues.map((issue) => ({
+        path: issue.path.filter((p): p is string | number => typeof p !== 'symbol'),
+        message: issue.message,
+      }));
   const problems = issues.slice(0, MAX_PROBLEMS).map((issue) => {
-    const path = issue.path.filter((p): p is string | number => typeof p !== 'symbol');
+    const path = issue.path;
     // The deepest existing value on the path (a missing field is reported at its parent object).
     let at: Located | undefined;
     const keys = [''];
@@ -331,4 +346,16 @@ export function dashboardFileName(workbookName: string): string {
     .replace(/[^a-z0-9]+/g, '-')
     .replace(/^-+|-+$/g, '');
   return `${slug || 'dashboard'}.dashboard.json`;
+}
+
+/**
+ * A picked save target as a `*.dashboard.json` path: save dialogs that compare only the last
+ * extension (".json") append the filter's "dashboard.json" again, and a name typed without it
+ * would not open in the dashboard tools at all.
+ */
+export function normaliseDashboardPath(path: string): string {
+  let p = path;
+  while (/\.dashboard\.json\.dashboard\.json$/i.test(p)) p = p.slice(0, -'.dashboard.json'.length);
+  if (/\.dashboard\.json$/i.test(p)) return p;
+  return `${p.replace(/\.json$/i, '')}.dashboard.json`;
 }

@@ -7,7 +7,10 @@ import { COMMANDS } from '../commands';
 import { registerCommand } from '../commandRunner';
 import { DASHBOARD_EDITOR_VIEW_TYPE, DashboardEditorProvider, problemDiagnostics } from './dashboardEditor';
 import { withCheckCommand } from '../api/http';
-import type { PublishedDashboard } from '../api/schemas/platform';
+import type { PublishDashboardInput, PublishedDashboard } from '../api/schemas/platform';
+import type { EditorReport } from '../shared/dashboardEditorProtocol';
+import { reportFromListItem, reportsFromSnapshots, widgetReportIds } from './widgetReports';
+import { publishReview, type PublishReview } from './publishReview';
 import type { Services } from '../services';
 import {
   activeDashboardFile,
@@ -22,6 +25,7 @@ import {
   dashboardFileName,
   dashboardFromWorkbook,
   formatDashboardFile,
+  normaliseDashboardPath,
   parseDashboardFile,
   type DashboardProblem,
 } from './dashboardFile';
@@ -36,6 +40,8 @@ export interface PublishHistoryEntry {
   /** The profile that published. */
   who: string;
   deploymentId: number;
+  /** The deployment's name, when it could be read at publish time. */
+  deploymentName?: string;
   status: string;
   publicId?: string;
 }
@@ -92,6 +98,8 @@ export class DashboardsFeature implements vscode.Disposable {
   private readonly published = new Map<string, string>();
   private readonly publishedChanged = new vscode.EventEmitter<vscode.Uri>();
   private readonly disposables: vscode.Disposable[] = [];
+  /** The last publish review shown (tests read it). */
+  lastReview: { uri: vscode.Uri; summary: string; changes: string[] } | undefined;
   /** The custom editor over *.dashboard.json (opened with "Open With…"). */
   readonly editor: DashboardEditorProvider;
 
@@ -99,6 +107,7 @@ export class DashboardsFeature implements vscode.Disposable {
     this.editor = new DashboardEditorProvider(services.context.extensionUri, {
       history: (uri) => this.history(uri),
       publish: (uri) => vscode.commands.executeCommand(COMMANDS.dashboardsPublish.id, { uri }),
+      reports: (uri, input) => this.widgetReports(uri, input),
       diagnostics: this.diagnostics,
     });
     this.disposables.push(
@@ -151,6 +160,31 @@ export class DashboardsFeature implements vscode.Disposable {
     return this.record(uri).history;
   }
 
+  /**
+   * The reports the widgets of a file place: titles, kinds and snapshot previews from the
+   * workbook's published dashboard, then the report itself for the others. Read from the
+   * deployment the file was pulled from (or the profile's default); nothing when neither is known
+   * or the profile is signed out.
+   */
+  async widgetReports(uri: vscode.Uri, input: PublishDashboardInput): Promise<Record<string, EditorReport>> {
+    const deploymentId =
+      this.record(uri).deploymentId ?? this.services.profiles.active()?.profile.defaultDeploymentId;
+    const ids = widgetReportIds(input.config);
+    if (deploymentId === undefined || ids.length === 0) return {};
+    const client = await this.services.clients.platform();
+    const workbook = await client.getWorkbook(deploymentId, input.workbookId).catch(() => undefined);
+    const out = reportsFromSnapshots(workbook?.dashboardPublished);
+    // Reports without a snapshot: one request each, only for a handful.
+    const missing = ids.filter((id) => !(String(id) in out)).slice(0, 20);
+    await Promise.all(
+      missing.map(async (id) => {
+        const report = await client.getReport(deploymentId, id).catch(() => undefined);
+        if (report) out[String(id)] = reportFromListItem(report);
+      }),
+    );
+    return out;
+  }
+
   /** "Edit Dashboard": pulls a workbook's dashboard into a local file and opens it. */
   async edit(arg?: unknown): Promise<vscode.Uri | undefined> {
     const args = objectArg<EditArgs>(arg);
@@ -171,15 +205,21 @@ export class DashboardsFeature implements vscode.Disposable {
       target = await vscode.window.showSaveDialog({
         title: `Save the dashboard of "${workbook.name}"`,
         saveLabel: 'Save Dashboard',
-        filters: { 'Dashboard JSON': ['dashboard.json'] },
+        // A one-part extension: dialogs that compare only ".json" would append "dashboard.json" again.
+        filters: { 'Dashboard JSON': ['json'] },
         ...(folder ? { defaultUri: vscode.Uri.joinPath(folder, name) } : {}),
       });
       if (!target) return undefined;
     }
+    target = target.with({ path: normaliseDashboardPath(target.path) });
     await vscode.workspace.fs.writeFile(target, Buffer.from(formatDashboardFile(input), 'utf8'));
     const rec = this.record(target);
     await this.saveRecord(target, { ...rec, deploymentId });
-    await vscode.window.showTextDocument(target, { preview: false });
+    const doc = await vscode.workspace.openTextDocument(target);
+    // JSON, so the contributed schema validates and completes it (never plain text).
+    const json =
+      doc.languageId === 'json' ? doc : await vscode.languages.setTextDocumentLanguage(doc, 'json');
+    await vscode.window.showTextDocument(json, { preview: false });
     this.services.log.info(
       `Pulled the dashboard of workbook ${workbookId} (deployment ${deploymentId}) into ${target.fsPath}`,
     );
@@ -214,43 +254,34 @@ export class DashboardsFeature implements vscode.Disposable {
       rec.deploymentId ??
       (await pickDeployment(this.services, 'Deployment to publish to'));
     const client = await this.services.clients.platform();
-
-    if (args.showDiff !== false) {
-      const workbook = await client.getWorkbook(deploymentId, input.workbookId);
-      const left = vscode.Uri.from({
-        scheme: PUBLISHED_SCHEME,
-        path: `/published/${deploymentId}/${input.workbookId}.dashboard.json`,
-      });
-      this.published.set(
-        left.toString(),
-        workbook.dashboardPublished ? formatDashboardFile(dashboardFromWorkbook(workbook, 'published')) : '',
-      );
-      this.publishedChanged.fire(left);
-      await vscode.commands.executeCommand(
-        'vscode.diff',
-        left,
-        uri,
-        `Published ↔ ${uri.path.split('/').pop() ?? 'local'}`,
-        { preview: true },
-      );
-    }
-
     const active = this.services.profiles.active();
-    if (args.confirm !== true) {
-      const production = active?.profile.production === true;
-      const where = `deployment ${deploymentId}${active ? ` of profile "${active.profile.name}"` : ''}`;
-      const message = production
-        ? `Publish to PRODUCTION: ${where}? Viewers of the published dashboard see this version immediately.`
-        : `Publish "${input.title ?? input.config?.title ?? `workbook ${input.workbookId}`}" to ${where}?`;
-      const choice = await vscode.window.showWarningMessage(
-        message,
-        { modal: true, detail: 'The diff shows what changes against the published dashboard.' },
-        production ? 'Publish to Production' : 'Publish',
-      );
-      if (!choice) return undefined;
+    const deployment = await client.getDeployment(deploymentId).catch(() => undefined);
+    const deploymentName = typeof deployment?.name === 'string' ? deployment.name : undefined;
+
+    if (args.showDiff !== false || args.confirm !== true) {
+      const workbook = await client.getWorkbook(deploymentId, input.workbookId);
+      const published = workbook.dashboardPublished
+        ? dashboardFromWorkbook(workbook, 'published')
+        : undefined;
+      const review = publishReview(doc.getText(), input, published);
+      if (args.showDiff !== false) await this.showReview(uri, deploymentId, review);
+      if (args.confirm !== true) {
+        const production = active?.profile.production === true;
+        const where = `${deploymentName ? `"${deploymentName}"` : `deployment ${deploymentId}`}${active ? ` (profile "${active.profile.name}")` : ''}`;
+        const what = `the dashboard of workbook "${workbook.name}"`;
+        const message = production
+          ? `Publish ${what} to PRODUCTION ${where}? Viewers see it at once. Changes: ${review.summary}.`
+          : `Publish ${what} to ${where}? Changes: ${review.summary}.`;
+        // Not modal: the review stays readable while the user decides.
+        const choice = await vscode.window.showWarningMessage(
+          message,
+          production ? 'Publish to Production' : 'Publish',
+          'Cancel',
+        );
+        if (choice !== 'Publish' && choice !== 'Publish to Production') return undefined;
+      }
     }
 
-    // Cancellable; an outcome left unknown (cancelled after sending, reset, 5xx) offers the history.
     // Cancellable; an outcome left unknown (cancelled after sending, reset, 5xx) offers the history.
     let result: PublishedDashboard;
     try {
@@ -276,6 +307,7 @@ export class DashboardsFeature implements vscode.Disposable {
       ...(result.versionNumber !== undefined ? { versionNumber: result.versionNumber } : {}),
       who: active?.profile.name ?? 'unknown',
       deploymentId,
+      ...(deploymentName ? { deploymentName } : {}),
       status: result.status ?? 'published',
       ...(result.publicId !== undefined ? { publicId: result.publicId } : {}),
     };
@@ -286,6 +318,26 @@ export class DashboardsFeature implements vscode.Disposable {
     );
     void vscode.window.showInformationMessage(`Dashboard ${describePublish(entry)}.`);
     return result;
+  }
+
+  /** The publish review: a diff of the normalised published and local dashboards, titled with the summary. */
+  private async showReview(uri: vscode.Uri, deploymentId: number, review: PublishReview): Promise<void> {
+    const name = uri.path.split('/').pop() ?? 'local';
+    const base = `/${deploymentId}/${encodeURIComponent(uri.toString())}`;
+    const left = vscode.Uri.from({ scheme: PUBLISHED_SCHEME, path: `${base}/published/${name}` });
+    const right = vscode.Uri.from({ scheme: PUBLISHED_SCHEME, path: `${base}/to-publish/${name}` });
+    this.published.set(left.toString(), review.left);
+    this.published.set(right.toString(), review.right);
+    this.publishedChanged.fire(left);
+    this.publishedChanged.fire(right);
+    this.lastReview = { uri, summary: review.summary, changes: review.changes };
+    await vscode.commands.executeCommand(
+      'vscode.diff',
+      left,
+      right,
+      `Review: published ↔ ${name} (${review.summary})`,
+      { preview: true },
+    );
   }
 
   /** "Open in Dashboard Editor": the file (or the active one) in the custom editor. */

@@ -1,6 +1,8 @@
 // The notebook controller: SQL cells stream through /v1/cubesql, JSON cells go to /v1/load (with the
 // Continue-wait rounds shown as progress in the cell). Cancelling aborts the request at once.
+import { randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
+import { validChoice } from '../shared/chartChoice';
 import { isApiError } from '../api/errors';
 import { redact } from '../api/log';
 import type { DataClient } from '../api/dataClient';
@@ -14,7 +16,7 @@ import {
   type ErrorPayload,
   type ResultPayload,
 } from '../shared/notebookOutput';
-import { NOTEBOOK_TYPE } from './notebookFormat';
+import { NOTEBOOK_TYPE, PLATFORM_SQL } from './notebookFormat';
 import { CubeSqlAccumulator, loadPayload } from './results';
 
 export const CONTROLLER_ID = 'dashboard-platform-notebook-controller';
@@ -39,12 +41,20 @@ export function resultOutput(
   cell?: vscode.NotebookCell,
 ): vscode.NotebookCellOutput {
   if (cell?.metadata?.view === 'chart') p.view = 'chart';
+  const chart = cell && validChoice(cell.metadata?.chart, p.columns);
+  if (chart) p.chart = chart;
+  // A key the renderer names this output by when it saves a chart choice back to the cell.
+  if (cell) p.outputKey = randomUUID();
   const items = [vscode.NotebookCellOutputItem.json(p, RESULT_MIME)];
   if (full) {
     items.push(vscode.NotebookCellOutputItem.json(toObjects(p.columns, p.rows), 'application/json'));
     items.push(vscode.NotebookCellOutputItem.text(toCsv(p.columns, p.rows), 'text/csv'));
   }
-  return new vscode.NotebookCellOutput(items, { rows: p.rows.length, totalRows: p.totalRows });
+  return new vscode.NotebookCellOutput(items, {
+    rows: p.rows.length,
+    totalRows: p.totalRows,
+    ...(p.outputKey ? { outputKey: p.outputKey } : {}),
+  });
 }
 
 export function errorOutput(e: unknown): vscode.NotebookCellOutput {
@@ -78,7 +88,8 @@ export class QueryController implements vscode.Disposable {
       NOTEBOOK_TYPE,
       'Dashboard Platform',
     );
-    this.controller.supportedLanguages = ['sql', 'json'];
+    // Plain 'sql' too: cells added before the language existed, or pasted in from elsewhere.
+    this.controller.supportedLanguages = [PLATFORM_SQL, 'sql', 'json'];
     this.controller.supportsExecutionOrder = true;
     this.controller.description = 'Runs SQL cells via /v1/cubesql and JSON cells via /v1/load';
     this.controller.executeHandler = (cells, nb) => this.run(cells, nb);

@@ -2,6 +2,7 @@
 // JSON file, with progress and cancel.
 import * as fs from 'node:fs';
 import * as vscode from 'vscode';
+import { exportFileName } from './exportName';
 import type { DataClient } from '../api/dataClient';
 import type { LoadQuery } from '../api/schemas/data';
 import { csvCell } from '../shared/notebookOutput';
@@ -78,9 +79,25 @@ export async function exportResultsCommand(
   let format = args?.format;
   let uri = args?.uri;
   if (!uri) {
+    const nbUri = cell.notebook.uri;
+    const name = exportFileName({
+      notebookName: nbUri.path.split('/').pop() ?? 'results',
+      cellIndex: cell.index,
+      kind,
+      query: cell.document.getText(),
+      format: format ?? 'csv',
+      date: new Date(),
+    });
+    // Beside the notebook when it is a file, else in the first workspace folder.
+    const folder =
+      nbUri.scheme === 'file'
+        ? vscode.Uri.joinPath(nbUri, '..')
+        : vscode.workspace.workspaceFolders?.[0]?.uri;
     const picked = await vscode.window.showSaveDialog({
       filters: { CSV: ['csv'], JSON: ['json'] },
       title: 'Export the full result',
+      saveLabel: 'Export',
+      ...(folder ? { defaultUri: vscode.Uri.joinPath(folder, name) } : {}),
     });
     if (!picked) return undefined;
     uri = picked;
@@ -104,6 +121,16 @@ export async function exportResultsCommand(
       }
     },
   );
-  void vscode.window.showInformationMessage(`Exported ${rows.toLocaleString()} rows to ${target.fsPath}.`);
+  const file = target.path.split('/').pop() ?? target.fsPath;
+  void vscode.window
+    .showInformationMessage(
+      `Exported ${rows.toLocaleString()} rows to ${file}.`,
+      'Open',
+      'Reveal in Explorer',
+    )
+    .then(async (choice) => {
+      if (choice === 'Open') await vscode.commands.executeCommand('vscode.open', target);
+      if (choice === 'Reveal in Explorer') await vscode.commands.executeCommand('revealInExplorer', target);
+    });
   return { rows, file: target.fsPath };
 }

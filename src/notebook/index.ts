@@ -6,8 +6,10 @@ import { QueryController } from './controller';
 import { DeploymentPicker } from './deploymentPicker';
 import { exportResultsCommand, type ExportFormat } from './exportResults';
 import { registerMemberProviders } from './memberProviders';
-import { NOTEBOOK_TYPE } from './notebookFormat';
+import { NOTEBOOK_TYPE, PLATFORM_SQL } from './notebookFormat';
 import { DpnbSerializer, settingsFromConfig } from './serializer';
+import { TargetStatus } from './targetStatus';
+import { registerChartMessages } from './chartMessages';
 
 export { NOTEBOOK_TYPE };
 
@@ -23,11 +25,13 @@ export function register(services: Services): vscode.Disposable[] {
     }),
     controller,
     picker,
+    new TargetStatus(services),
+    registerChartMessages(services.log),
     ...registerMemberProviders(clientFor),
     registerCommand(services, COMMANDS.notebookNew, async () => {
       const data = new vscode.NotebookData([
         new vscode.NotebookCellData(vscode.NotebookCellKind.Markup, '# Query notebook', 'markdown'),
-        new vscode.NotebookCellData(vscode.NotebookCellKind.Code, 'SELECT 1', 'sql'),
+        new vscode.NotebookCellData(vscode.NotebookCellKind.Code, 'SELECT 1', PLATFORM_SQL),
       ]);
       const profile = services.profiles.active()?.profile.name;
       data.metadata = profile ? { profile } : {};

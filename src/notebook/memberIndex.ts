@@ -173,3 +173,20 @@ export function sqlCompletionContext(before: string, full: string, index: Member
   if (/\b(?:from|join)\s+"?\w*$/i.test(before)) return { kind: 'cubes' };
   return { kind: 'members', cubes: used };
 }
+
+/**
+ * Where to add `FROM <cube>` when a column of a cube is completed in a query that reads no cube
+ * yet (a bare column with no FROM is rejected): before the first WHERE, GROUP BY, HAVING, ORDER
+ * BY or LIMIT after the cursor, else at the end of the statement. `offset` is the cursor's.
+ */
+export function fromClauseInsertion(
+  text: string,
+  offset: number,
+  cube: string,
+): { offset: number; text: string } {
+  const after = text.slice(offset);
+  const clause = /\b(?:where|group\s+by|having|order\s+by|limit)\b/i.exec(after);
+  if (clause) return { offset: offset + clause.index, text: `FROM ${cube}\n` };
+  const end = text.replace(/[\s;]*$/, '').length;
+  return { offset: Math.max(end, offset), text: `\nFROM ${cube}` };
+}

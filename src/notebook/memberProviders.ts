@@ -1,10 +1,11 @@
 // Completions, hover and diagnostics for query cells, from the deployment's /v1/meta.
 import * as vscode from 'vscode';
 import type { DataClient } from '../api/dataClient';
-import { NOTEBOOK_TYPE } from './notebookFormat';
+import { NOTEBOOK_TYPE, PLATFORM_SQL } from './notebookFormat';
 import {
   checkLoadQuery,
   FILTER_OPERATORS,
+  fromClauseInsertion,
   jsonMemberContext,
   MemberIndex,
   sqlCompletionContext,
@@ -12,6 +13,7 @@ import {
 } from './memberIndex';
 
 const SELECTOR: vscode.DocumentSelector = [
+  { notebookType: NOTEBOOK_TYPE, language: PLATFORM_SQL },
   { notebookType: NOTEBOOK_TYPE, language: 'sql' },
   { notebookType: NOTEBOOK_TYPE, language: 'json' },
 ];
@@ -107,9 +109,25 @@ export function registerMemberProviders(clientFor: ClientFor): vscode.Disposable
             it.detail = `${m.name} · ${m.kind}${m.type ? ` · ${m.type}` : ''}`;
             it.documentation = m.description ?? m.title;
             it.sortText = sort;
-            if (m.kind === 'measure' && label === m.name.slice(m.cube.length + 1) && ctx.kind === 'members') {
-              it.insertText = new vscode.SnippetString(`MEASURE(${label})`);
-              it.filterText = label;
+            const column = m.name.slice(m.cube.length + 1);
+            const inserted = m.kind === 'measure' && ctx.kind === 'members' ? `MEASURE(${column})` : column;
+            let tail = '';
+            if (ctx.kind === 'members' && label !== column) {
+              // No cube is read yet: the label names the cube, but what goes in is the bare column
+              // (the server rejects `cube.column` without a FROM), and the FROM is added with it.
+              it.filterText = `${m.name} ${column}`;
+              const cursor = doc.offsetAt(pos);
+              const add = fromClauseInsertion(doc.getText(), cursor, m.cube);
+              // At the end of the statement the FROM goes in with the column (an edit touching the
+              // completion's own range could land on either side of it).
+              if (add.offset <= cursor) tail = add.text;
+              else it.additionalTextEdits = [vscode.TextEdit.insert(doc.positionAt(add.offset), add.text)];
+            }
+            if (inserted !== label || tail) {
+              const snippet = new vscode.SnippetString().appendText(inserted);
+              // The cursor stays after the column when the FROM comes in behind it.
+              it.insertText = tail ? snippet.appendTabstop(0).appendText(tail) : snippet;
+              it.filterText ??= column;
             }
             return it;
           };

@@ -6,6 +6,8 @@ import { z } from 'zod';
 import { redact } from '../api/log';
 
 export const NOTEBOOK_TYPE = 'dashboard-platform-notebook';
+/** The language of SQL cells ("Platform SQL"); files store the cell kind, so older files open as it too. */
+export const PLATFORM_SQL = 'dashboard-platform-sql';
 export const FORMAT_VERSION = 1;
 
 export const CellKindSchema = z.enum(['markdown', 'sql', 'json']);

@@ -6,6 +6,7 @@ import {
   decodeNotebook,
   FILE_KEYS,
   FORMAT_VERSION,
+  PLATFORM_SQL,
   parseNotebook,
   unknownKeys,
   stringifyNotebook,
@@ -38,7 +39,7 @@ export function settingsFromConfig(): SerializerSettings {
 }
 
 export function languageOf(kind: CellKind): string {
-  return kind === 'sql' ? 'sql' : kind === 'json' ? 'json' : 'markdown';
+  return kind === 'sql' ? PLATFORM_SQL : kind === 'json' ? 'json' : 'markdown';
 }
 
 export function kindOf(cell: vscode.NotebookCellData): CellKind {

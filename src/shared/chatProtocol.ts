@@ -18,7 +18,13 @@ export const hostToWebview = z.discriminatedUnion('type', [
     agentUrl: z.string().optional(),
     chatId: z.string().optional(),
     allowRemoteImages: z.boolean(),
+    /** The profile this chat's agent belongs to. */
+    profileName: z.string().optional(),
   }),
+  /** Questions to start an empty chat with (from the model's cubes). */
+  z.object({ type: z.literal('starters'), prompts: z.array(z.string()) }),
+  /** The active profile changed: this panel still talks to `own`'s agent. */
+  z.object({ type: z.literal('profile'), own: z.string(), active: z.string() }),
   z.object({ type: z.literal('reset') }),
   z.object({ type: z.literal('turnStarted'), turnId: z.string(), userText: z.string().optional() }),
   z.object({
@@ -94,6 +100,18 @@ export const transcriptView = z.object({
     }),
   ),
   notices: z.array(z.string()),
+  /** The header: agent and profile. */
+  header: z.string().default(''),
+  starters: z.array(z.string()).default([]),
+  /** The composer's text (a failed question is put back there). */
+  draft: z.string().default(''),
+  /** Whether the transcript is scrolled to its end. */
+  atBottom: z.boolean().default(true),
+  jumpVisible: z.boolean().default(false),
+  /** The profile banner's text ('' when hidden). */
+  banner: z.string().default(''),
+  /** Whether anything in the transcript is wider than the panel (a long token not wrapped). */
+  overflowsX: z.boolean().default(false),
   usage: z.string(),
   inputDisabled: z.boolean(),
   scriptElements: z.number(),

@@ -65,10 +65,22 @@ export const editorHistoryEntry = z.object({
   versionNumber: z.number().optional(),
   who: z.string(),
   deploymentId: z.number(),
+  /** The deployment's name when it was known at publish time. */
+  deploymentName: z.string().optional(),
   status: z.string(),
   publicId: z.string().optional(),
 });
 export type EditorHistoryEntry = z.infer<typeof editorHistoryEntry>;
+
+export const editorReport = z.object({
+  title: z.string(),
+  kind: z.string().optional(),
+  /** The snapshot's SQL, shown as a small preview. */
+  sql: z.string().optional(),
+  /** The snapshot's chart mark (bar, line, …) when its spec names one. */
+  mark: z.string().optional(),
+});
+export type EditorReport = z.infer<typeof editorReport>;
 
 export const hostToWebview = z.object({
   type: z.literal('state'),
@@ -77,6 +89,8 @@ export const hostToWebview = z.object({
   problems: z.array(editorProblem),
   /** Publishes of this file from this workspace, oldest first. */
   history: z.array(editorHistoryEntry).default([]),
+  /** What the widgets' reports are, by report id (from the published snapshots or the report list). */
+  reports: z.record(z.string(), editorReport).default({}),
   /** Switches the preview to this breakpoint (the page keeps its own choice otherwise). */
   breakpoint: z.enum(EDITOR_BREAKPOINTS).optional(),
   /** Selects this widget (after an add or duplicate). */

@@ -35,6 +35,24 @@ export interface ResultPayload {
   requestId?: string;
   /** The view to open with (cell metadata `view`), default table. */
   view?: 'table' | 'chart';
+  /** The chart the user chose for this cell (cell metadata `chart`). */
+  chart?: ChartChoice;
+  /** Names this output when the renderer saves a chart choice back to the cell. */
+  outputKey?: string;
+}
+
+export const CHART_TYPES = ['line', 'bar', 'area', 'point'] as const;
+export type ChartType = (typeof CHART_TYPES)[number];
+
+/** The user's chart choice for a result, saved in the cell's metadata as `chart`. */
+export interface ChartChoice {
+  type: ChartType;
+  /** Column name on the x axis. */
+  x: string;
+  /** Column names plotted on y (one series each). */
+  y: string[];
+  /** A column whose values split the data into series (coloured), if any. */
+  series?: string;
 }
 
 export interface ErrorPayload {

@@ -163,7 +163,7 @@ describe('chat panel', function () {
     assert.equal(editor.notebook.notebookType, 'dashboard-platform-notebook');
     const last = editor.notebook.cellAt(editor.notebook.cellCount - 1);
     assert.equal(last.document.getText(), sql);
-    assert.equal(last.document.languageId, 'sql');
+    assert.equal(last.document.languageId, 'dashboard-platform-sql');
     // The untitled notebook is dirty: revert it so closing it asks nothing.
     await vscode.window.showNotebookDocument(editor.notebook);
     await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');

@@ -349,16 +349,16 @@ describe('dashboards as code', function () {
     assert.ok(await doc.save());
   });
 
-  it('publishes from the editor after the modal confirmation, and its history shows the version', async function () {
+  it('publishes from the editor after the review and confirmation, and its history shows the version', async function () {
     const doc = await openEditor();
     const editor = api.dashboards.editor;
     const before = await publishesOf();
     const historyBefore = editor.stateOf(doc).history.length;
-    if (!(await pressKeys([]))) this.skip(); // the modal needs UI control (code-server route)
-    // The page's Publish button: the diff opens, then the modal asks; its Publish button confirms
-    // (the harness waits for the dialog to appear).
+    if (!(await pressKeys([]))) this.skip(); // the confirmation needs UI control (code-server route)
+    // The page's Publish button: the review opens, then a notification asks; its Publish button confirms
+    // (the harness waits for it to appear).
     const publishing = editor.receive(file, { type: 'publish' });
-    await click({ selector: '.monaco-dialog-box .monaco-button:has-text("Publish")' });
+    await click({ selector: '.notifications-toasts .monaco-button:has-text("Publish")' });
     await publishing;
     const after = await publishesOf();
     assert.equal(after.length, before.length + 1, 'one publish went out');

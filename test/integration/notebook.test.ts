@@ -100,7 +100,7 @@ describe('query notebooks', function () {
     const doc = await vscode.workspace.openNotebookDocument(uri);
     const editor = await vscode.window.showNotebookDocument(doc);
     await vscode.commands.executeCommand('notebook.selectKernel', { notebookEditor: editor, ...CONTROLLER });
-    assert.equal(doc.cellAt(1).document.languageId, 'sql');
+    assert.equal(doc.cellAt(1).document.languageId, 'dashboard-platform-sql');
     assert.equal(doc.cellAt(2).document.languageId, 'json');
     await run(doc, 1);
     const s1 = await finished(doc.cellAt(1));

@@ -230,4 +230,97 @@ describe('chat webview rendering', () => {
       { type: 'copy', text: 'city,n\r\n"Paris, FR",3', what: 'csv' },
     );
   });
+
+  it('shows the question at once, keeps it with Retry when the request fails, and puts it back in the composer', () => {
+    const page = open();
+    const doc = page.window.document;
+    page.send({ type: 'turnStarted', turnId: 't1', userText: 'Revenue by month?' });
+    assert.equal(doc.querySelector('.msg.user.pending .content')?.textContent, 'Revenue by month?');
+    page.send(
+      { type: 'error', message: 'Network error: connection refused', retryable: true },
+      { type: 'turnEnded' },
+    );
+    const kept = doc.querySelector('.msg.user.failed .content');
+    assert.equal(kept?.textContent, 'Revenue by month?', 'the question is kept');
+    assert.equal(doc.querySelector('textarea')!.value, 'Revenue by month?');
+    const retry = [...doc.querySelectorAll('.notice.error button')].find((b) => b.textContent === 'Retry');
+    assert.ok(retry, 'the error offers Retry');
+    (retry as HTMLButtonElement).click();
+    assert.deepEqual(page.sent[page.sent.length - 1], { type: 'retry' });
+    // The retry reuses the kept question; the server's echo replaces it.
+    page.send({ type: 'turnStarted', turnId: 't2', userText: 'Revenue by month?' });
+    assert.equal(doc.querySelectorAll('.msg.user').length, 1);
+    page.send({ type: 'userMessage', id: 'u1', text: 'Revenue by month?' }, { type: 'turnEnded' });
+    assert.equal(doc.querySelectorAll('.msg.user').length, 1);
+    assert.equal(doc.querySelectorAll('.msg.user.failed, .msg.user.pending').length, 0);
+  });
+
+  it('names the agent and profile, offers starter prompts, and says when the profile changed', () => {
+    const page = open();
+    const doc = page.window.document;
+    page.send(
+      { type: 'init', agentName: 'Analyst', allowRemoteImages: false, profileName: 'Sandbox' },
+      { type: 'starters', prompts: ['What was the total amount by month over the last year?'] },
+    );
+    assert.match(doc.querySelector('header')!.textContent!, /^Analyst\s*· Sandbox profile$/);
+    const starter = doc.querySelector<HTMLButtonElement>('.starters button')!;
+    starter.click();
+    assert.deepEqual(page.sent[page.sent.length - 1], {
+      type: 'send',
+      text: 'What was the total amount by month over the last year?',
+    });
+    page.send({ type: 'profile', own: 'Sandbox', active: 'Production' });
+    const banner = doc.querySelector<HTMLElement>('.banner')!;
+    assert.equal(banner.hidden, false);
+    assert.match(banner.textContent!, /on the profile "Sandbox"; the active profile is now "Production"/);
+  });
+});
+
+describe('starter prompts', () => {
+  it('asks about a measure over time, a top category and a count from the cubes', async () => {
+    const { starterPrompts } = await import('../../src/chat/starterPrompts');
+    const prompts = starterPrompts({
+      cubes: [
+        {
+          name: 'orders',
+          title: 'Orders',
+          measures: [
+            {
+              name: 'orders.count',
+              title: 'Orders Count',
+              shortTitle: 'Count',
+              type: 'number',
+              aggType: 'count',
+            },
+            {
+              name: 'orders.total_amount',
+              title: 'Orders Total Amount',
+              shortTitle: 'Total Amount',
+              type: 'number',
+              aggType: 'sum',
+            },
+          ],
+          dimensions: [
+            { name: 'orders.id', type: 'number' },
+            { name: 'orders.status', shortTitle: 'Status', type: 'string' },
+            { name: 'orders.created_at', type: 'time' },
+          ],
+          segments: [],
+        },
+        {
+          name: 'hidden',
+          public: false,
+          measures: [{ name: 'hidden.x', type: 'number' }],
+          dimensions: [],
+          segments: [],
+        },
+      ],
+    });
+    assert.deepEqual(prompts, [
+      'What was the total amount by month over the last year?',
+      'Which status has the highest total amount?',
+      'How many orders were there each week in the last 3 months?',
+    ]);
+    assert.deepEqual(starterPrompts({ cubes: [] }), []);
+  });
 });

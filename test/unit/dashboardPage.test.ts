@@ -154,7 +154,7 @@ describe('dashboard editor page', function () {
     assert.equal(w1.querySelector('.wtitle')!.textContent, 'Revenue');
     assert.equal(w1.style.borderRadius, '8px');
     assert.match(w1.style.background, /250, 250, 250|#fafafa/);
-    assert.equal(widget(page, 'w2').querySelector('.wtext')!.textContent, '## Notes');
+    assert.equal(widget(page, 'w2').querySelector('.wtext h2')!.textContent, 'Notes');
     assert.match(
       page.document.querySelector<HTMLElement>('.page')!.style.background,
       /247, 247, 249|#f7f7f9/,
@@ -389,6 +389,7 @@ describe('dashboard editor page', function () {
       ],
     });
     const rows = [...page.document.querySelectorAll('table.history tr')].slice(1);
+    assert.equal(rows[0]!.children[3]!.getAttribute('data-label'), 'Deployment');
     assert.deepEqual(
       rows.map((r) => [r.children[0]!.textContent, r.children[2]!.textContent, r.children[5]!.textContent]),
       [
@@ -414,5 +415,57 @@ describe('dashboard editor page', function () {
       again.document.querySelector<HTMLTextAreaElement>('textarea[data-key="config:w2"]')!.value,
       '{"unsaved": 1}',
     );
+  });
+
+  it('renders TEXT widgets as sanitised markdown with no remote content', () => {
+    const page = open();
+    const text =
+      '## Weekly **revenue**\n\n- one\n\n<img src="https://evil.example/x.png" alt="tracker"><script>window.bad=1</script>[link](https://example.com)';
+    page.send({
+      input: {
+        ...INPUT,
+        config: {
+          ...INPUT.config,
+          widgets: [{ id: 't1', type: 'TEXT', position: { x: 0, y: 0, w: 6, h: 3 }, config: { text } }],
+        },
+      },
+    });
+    const md = page.document.querySelector('.widget[data-id="t1"] .wtext.markdown')!;
+    assert.ok(md, 'the TEXT widget shows rendered markdown');
+    assert.equal(md.querySelector('h2')?.textContent, 'Weekly revenue');
+    assert.equal(md.querySelector('strong')?.textContent, 'revenue');
+    assert.equal(md.querySelectorAll('li').length, 1);
+    assert.equal(md.querySelectorAll('img, script, a').length, 0, 'no image, script or link survives');
+    assert.match(md.textContent!, /\[image: tracker\]/);
+    assert.equal((page.window as unknown as { bad?: number }).bad, undefined);
+  });
+
+  it("shows a widget's report title, kind and snapshot preview when the host knows the report", () => {
+    const page = open();
+    const widgets = [
+      { id: 'c1', type: 'CHART', position: { x: 0, y: 0, w: 6, h: 4 }, config: { reportId: 42 } },
+      {
+        id: 'c2',
+        type: 'CHART',
+        position: { x: 6, y: 0, w: 6, h: 4 },
+        config: { reportId: 43, title: 'Mine' },
+      },
+      { id: 'c3', type: 'CHART', position: { x: 0, y: 4, w: 6, h: 4 }, config: { reportId: 44 } },
+    ];
+    page.send({
+      input: { ...INPUT, config: { ...INPUT.config, widgets } },
+      reports: {
+        '42': { title: 'Revenue by month', kind: 'vega', mark: 'bar', sql: 'SELECT 1' },
+        '43': { title: 'Orders', kind: 'table' },
+      },
+    });
+    const w = (id: string) => page.document.querySelector(`.widget[data-id="${id}"]`)!;
+    assert.equal(w('c1').querySelector('.wtitle')!.textContent, 'Revenue by month');
+    assert.equal(w('c1').querySelector('.wkind')!.textContent, 'vega · bar chart');
+    assert.equal(w('c1').querySelector('.wsql')!.textContent, 'SELECT 1');
+    assert.equal(w('c2').querySelector('.wtitle')!.textContent, 'Mine');
+    assert.match(w('c2').querySelector('.wmeta')!.textContent!, /CHART · Orders/);
+    assert.equal(w('c2').querySelector('.wsql'), null);
+    assert.equal(w('c3').querySelector('.wnote')!.textContent, 'report 44');
   });
 });

@@ -16,6 +16,7 @@ import {
   jsonMemberContext,
   MemberIndex,
   sqlCompletionContext,
+  fromClauseInsertion,
 } from '../../src/notebook/memberIndex';
 import { toCsv } from '../../src/shared/notebookOutput';
 
@@ -311,6 +312,46 @@ describe('notebook member intelligence', () => {
       sqlCompletionContext('SELECT ', 'SELECT  FROM orders WHERE x', index),
       { kind: 'members', cubes: ['orders'] },
       'WHERE is not an alias',
+    );
+  });
+});
+
+describe('completing a column before FROM', () => {
+  it('adds FROM <cube> at the end of the statement, or before the first later clause', () => {
+    assert.deepEqual(fromClauseInsertion('SELECT ', 7, 'orders'), { offset: 7, text: '\nFROM orders' });
+    assert.deepEqual(fromClauseInsertion('SELECT  ;\n', 7, 'orders'), { offset: 7, text: '\nFROM orders' });
+    const text = 'SELECT \nGROUP BY 1\nORDER BY 1';
+    assert.deepEqual(fromClauseInsertion(text, 7, 'orders'), { offset: 8, text: 'FROM orders\n' });
+    const where = 'SELECT  WHERE status = 1';
+    assert.equal(fromClauseInsertion(where, 7, 'orders').offset, where.indexOf('WHERE'));
+  });
+});
+
+describe('export file names', () => {
+  it('names the notebook, the cell, what the query reads and the day', async () => {
+    const { exportFileName } = await import('../../src/notebook/exportName');
+    const date = new Date('2026-11-23T08:00:00Z');
+    assert.equal(
+      exportFileName({
+        notebookName: 'Sample Queries.dpnb',
+        cellIndex: 1,
+        kind: 'sql',
+        query: 'SELECT status, MEASURE(count) FROM orders GROUP BY 1',
+        format: 'csv',
+        date,
+      }),
+      'sample-queries-cell-2-orders-2026-11-23.csv',
+    );
+    assert.equal(
+      exportFileName({
+        notebookName: 'Untitled-1.dpnb',
+        cellIndex: 0,
+        kind: 'json',
+        query: '{"measures": ["customers.count"]}',
+        format: 'json',
+        date,
+      }),
+      'untitled-1-cell-1-customers-2026-11-23.json',
     );
   });
 });

@@ -14,12 +14,21 @@ interface Lib {
     p: ResultPayload,
     copy: (t: string) => void,
     draw?: unknown,
+    onChoice?: unknown,
   ): {
     root: HTMLElement;
     table: { renderedRows(): number; sort(c: number, d?: 1 | -1): void; el: HTMLElement };
   };
   renderError(doc: Document, e: { message: string; requestId?: string }): HTMLElement;
-  buildSpec(p: ResultPayload): Record<string, unknown> | undefined;
+  buildSpec(
+    p: ResultPayload,
+    colours?: unknown,
+    choice?: unknown,
+    width?: number,
+  ): Record<string, unknown> | undefined;
+  granularityOf(values: unknown[], name?: string): string;
+  chartColours(doc: Document): { fg: string; grid: string; palette: string[] };
+  onThemeChange(doc: Document, redraw: () => void): () => void;
   countText(p: ResultPayload): string;
 }
 
@@ -27,7 +36,7 @@ function load(): { lib: Lib; doc: Document } {
   const code = buildSync({
     stdin: {
       contents:
-        "export { renderResult, renderError, countText } from './view'; export { buildSpec } from './chart';",
+        "export { renderResult, renderError, countText } from './view'; export { buildSpec, granularityOf } from './chart'; export { chartColours, onThemeChange } from '../shared/chartTheme';",
       resolveDir: path.join(root, 'webview', 'renderer'),
       loader: 'ts',
     },
@@ -130,5 +139,142 @@ describe('notebook renderer', () => {
       rows: [['x'], ['y']],
     };
     assert.equal(lib.buildSpec(noMeasure), undefined);
+  });
+
+  const monthly = (): ResultPayload => ({
+    version: 1,
+    source: 'cubesql',
+    columns: [
+      { name: 'month', kind: 'time' },
+      { name: 'orders', kind: 'number' },
+      { name: 'revenue', kind: 'number', title: 'Revenue' },
+      { name: 'status', kind: 'string' },
+    ],
+    rows: Array.from({ length: 24 }, (_, i) => [
+      `${2024 + Math.floor(i / 12)}-${String((i % 12) + 1).padStart(2, '0')}-01T00:00:00.000`,
+      i,
+      i * 10,
+      i % 2 ? 'new' : 'shipped',
+    ]),
+    totalRows: 24,
+  });
+  const plain = (v: unknown): unknown => JSON.parse(JSON.stringify(v));
+  type Enc = Record<string, { field?: string; axis?: Record<string, unknown>; type?: string }>;
+
+  it('plots every measure as its own series', () => {
+    const spec = lib.buildSpec(monthly())!;
+    const transform = spec.transform as Record<string, unknown>[];
+    assert.deepEqual(plain(transform[0]!.fold), ['c0', 'c1']);
+    const enc = spec.encoding as Enc;
+    assert.equal(enc.color!.field, 'measure');
+    const first = (spec.data as { values: Record<string, unknown>[] }).values[1]!;
+    assert.deepEqual([first.c0, first.c1], [1, 10]);
+  });
+
+  it('ticks monthly data by month (or quarter when long) with the year, and never rotates categories 90°', () => {
+    assert.equal(lib.granularityOf(monthly().rows.map((r) => r[0])), 'month');
+    assert.equal(lib.granularityOf(['2024-01-01', '2024-01-02', '2024-01-04']), 'day');
+    assert.equal(lib.granularityOf(['2024-01-01', '2025-01-01']), 'year');
+    assert.equal(lib.granularityOf([], 'orders.created_at.quarter'), 'quarter');
+    const axis = (lib.buildSpec(monthly())!.encoding as Enc).x!.axis!;
+    assert.equal(axis.format, '%b %Y');
+    assert.deepEqual(plain(axis.tickCount), { interval: 'month', step: 2 }, '24 months: every second month');
+    assert.equal(axis.labelAngle, 0);
+    const short = { ...monthly(), rows: monthly().rows.slice(0, 6) };
+    assert.deepEqual(plain((lib.buildSpec(short)!.encoding as Enc).x!.axis!.tickCount), {
+      interval: 'month',
+      step: 1,
+    });
+
+    const many = {
+      version: 1 as const,
+      source: 'cubesql' as const,
+      columns: [
+        { name: 'customer', kind: 'string' as const },
+        { name: 'n', kind: 'number' as const },
+      ],
+      rows: Array.from({ length: 30 }, (_, i) => [`A rather long customer name ${i}`, i]),
+      totalRows: 30,
+    };
+    const cat = (lib.buildSpec(many, undefined, undefined, 600)!.encoding as Enc).x!.axis!;
+    assert.equal(cat.labelAngle, -40);
+    const few = { ...many, rows: many.rows.slice(0, 3).map((r, i) => [`c${i}`, r[1]]) };
+    assert.equal((lib.buildSpec(few, undefined, undefined, 600)!.encoding as Enc).x!.axis!.labelAngle, 0);
+  });
+
+  it('draws the chosen type, x, y and series, and the theme colours', () => {
+    const colours = {
+      fg: '#eeeeee',
+      muted: '#aaaaaa',
+      grid: '#333333',
+      palette: ['#111111', '#222222', '#333333'],
+    };
+    const spec = lib.buildSpec(monthly(), colours, {
+      type: 'bar',
+      x: 'month',
+      y: ['revenue'],
+      series: 'status',
+    })!;
+    assert.equal((spec.mark as { type: string }).type, 'bar');
+    const enc = spec.encoding as Enc;
+    assert.equal(enc.color!.field, 's');
+    assert.equal((enc.y as { title?: string }).title, 'Revenue');
+    const config = spec.config as { axis: Record<string, string>; range: { category: string[] } };
+    assert.equal(config.axis.labelColor, '#eeeeee');
+    assert.equal(config.axis.gridColor, '#333333');
+    assert.deepEqual(plain(config.range.category), colours.palette);
+    // A saved choice that no longer fits the columns falls back to the default chart.
+    const stale = lib.buildSpec(monthly(), colours, { type: 'bar', x: 'gone', y: ['revenue'] })!;
+    assert.equal((stale.mark as { type: string }).type, 'line');
+  });
+
+  it('offers a chooser whose changes are reported and redraw the chart', async () => {
+    const choices: unknown[] = [];
+    const drawn: unknown[] = [];
+    const v = lib.renderResult(
+      doc,
+      monthly(),
+      () => undefined,
+      async (_el: HTMLElement, _p: ResultPayload, choice: unknown) => {
+        drawn.push(choice);
+      },
+      (c: unknown) => choices.push(c),
+    ) as unknown as { root: HTMLElement; showChart(): Promise<void> };
+    doc.body.replaceChildren(v.root);
+    await v.showChart();
+    assert.deepEqual(plain(drawn[0]), { type: 'line', x: 'month', y: ['orders', 'revenue'] });
+    const type = v.root.querySelector<HTMLSelectElement>('select[data-key="type"]')!;
+    type.value = 'area';
+    type.dispatchEvent(new doc.defaultView!.Event('change'));
+    const orders = v.root.querySelector<HTMLInputElement>('input[data-key="y:orders"]')!;
+    orders.checked = false;
+    orders.dispatchEvent(new doc.defaultView!.Event('change'));
+    const series = v.root.querySelector<HTMLSelectElement>('select[data-key="series"]')!;
+    series.value = 'status';
+    series.dispatchEvent(new doc.defaultView!.Event('change'));
+    await new Promise((r) => setTimeout(r, 0));
+    assert.deepEqual(plain(choices[choices.length - 1]), {
+      type: 'area',
+      x: 'month',
+      y: ['revenue'],
+      series: 'status',
+    });
+    assert.equal(drawn.length, 4);
+  });
+
+  it('redraws when VS Code switches the theme', async () => {
+    let calls = 0;
+    const stop = lib.onThemeChange(doc, () => calls++);
+    doc.body.className = 'vscode-dark';
+    doc.body.setAttribute('data-vscode-theme-kind', 'vscode-dark');
+    await new Promise((r) => setTimeout(r, 0));
+    assert.ok(calls >= 1, 'a theme switch redraws');
+    stop();
+    doc.body.className = 'vscode-light';
+    await new Promise((r) => setTimeout(r, 0));
+    const after = calls;
+    doc.body.className = 'vscode-dark';
+    await new Promise((r) => setTimeout(r, 0));
+    assert.equal(calls, after, 'no redraw after stop');
   });
 });

@@ -30,17 +30,29 @@ function h<K extends keyof HTMLElementTagNameMap>(
 const root = document.getElementById('root')!;
 const header = h('header');
 const title = h('span', { className: 'agent' });
+const profile = h('span', { className: 'profile' });
 const newChat = h('button', { className: 'icon', title: 'New chat' });
 newChat.innerHTML = '<span class="codicon codicon-add"></span>';
 const history = h('button', { className: 'icon', title: 'Chat history' });
 history.innerHTML = '<span class="codicon codicon-history"></span>';
-header.append(title, h('span', { className: 'spacer' }), newChat, history);
+header.append(title, profile, h('span', { className: 'spacer' }), newChat, history);
+// Shown when the active profile is no longer the one this chat's agent belongs to.
+const profileBanner = h('div', { className: 'banner', hidden: true });
+profileBanner.setAttribute('role', 'status');
 
 const log = h('main', { className: 'transcript' });
 log.setAttribute('role', 'log');
 log.setAttribute('aria-live', 'polite');
-const empty = h('div', { className: 'empty', textContent: 'Ask a question about your data.' });
+const empty = h('div', { className: 'empty' });
+const emptyText = h('p', { textContent: 'Ask a question about your data.' });
+const starters = h('div', { className: 'starters' });
+empty.append(emptyText, starters);
 log.append(empty);
+// "Jump to latest" while the user reads further up during a stream.
+const jump = h('button', { type: 'button', className: 'jump', hidden: true });
+jump.innerHTML = '<span class="codicon codicon-arrow-down"></span> Jump to latest';
+const logWrap = h('div', { className: 'log-wrap' });
+logWrap.append(log, jump);
 
 const usage = h('footer', { className: 'usage' });
 const form = h('form', { className: 'composer' });
@@ -52,7 +64,41 @@ input.setAttribute('aria-label', 'Message');
 const send = h('button', { type: 'submit', textContent: 'Send' });
 const stop = h('button', { type: 'button', className: 'secondary', textContent: 'Stop', hidden: true });
 form.append(input, send, stop);
-root.append(header, log, usage, form);
+root.append(header, profileBanner, logWrap, usage, form);
+
+/** Whether the transcript follows its end (true until the user scrolls up). */
+let stick = true;
+const distanceToEnd = () => log.scrollHeight - log.scrollTop - log.clientHeight;
+log.addEventListener('scroll', () => {
+  stick = distanceToEnd() < 40;
+  if (stick) jump.hidden = true;
+});
+jump.addEventListener('click', () => {
+  stick = true;
+  log.scrollTop = log.scrollHeight;
+  jump.hidden = true;
+});
+function follow(): void {
+  if (stick) log.scrollTop = log.scrollHeight;
+  else if (distanceToEnd() > 40) jump.hidden = false;
+}
+
+/** The question of the running turn, shown at once (the server echoes it only once it accepts it). */
+let pending: HTMLElement | undefined;
+function showPending(text: string): void {
+  const failed = log.querySelector<HTMLElement>('.msg.user.failed');
+  if (failed && failed.dataset.text === text) {
+    failed.classList.remove('failed');
+    failed.classList.add('pending');
+    pending = failed;
+    return;
+  }
+  pending = h('div', { className: 'msg user pending' });
+  pending.dataset.text = text;
+  pending.append(h('div', { className: 'content', textContent: text }));
+  log.append(pending);
+  stick = true;
+}
 
 const transcript = new Transcript(log, {
   openInNotebook: (sql) => post({ type: 'openInNotebook', sql }),
@@ -91,11 +137,14 @@ function apply(msg: HostToWebview): void {
   switch (msg.type) {
     case 'init':
       title.textContent = msg.agentName;
+      profile.textContent = msg.profileName ? `· ${msg.profileName} profile` : '';
+      title.title = msg.agentUrl ?? '';
       transcript.allowRemoteImages = msg.allowRemoteImages;
       saveState({ ...state, chatId: msg.chatId ?? state.chatId, agentUrl: msg.agentUrl ?? state.agentUrl });
       break;
     case 'reset':
       transcript.clear();
+      pending = undefined;
       log.append(empty);
       usage.textContent = '';
       setStreaming(false);
@@ -105,10 +154,33 @@ function apply(msg: HostToWebview): void {
       empty.remove();
       usage.textContent = '';
       setStreaming(true);
+      if (msg.userText) showPending(msg.userText);
       break;
     case 'userMessage':
       empty.remove();
+      // The server has the question now: its own message replaces the one shown while sending.
+      if (pending && pending.dataset.text === msg.text) {
+        pending.remove();
+        pending = undefined;
+        // A retried question went through: it no longer waits in the composer.
+        if (input.value === msg.text) input.value = '';
+      }
       transcript.userMessage(msg);
+      break;
+    case 'starters':
+      starters.replaceChildren(
+        ...msg.prompts.map((p) => {
+          const b = h('button', { type: 'button', className: 'secondary starter', textContent: p });
+          b.addEventListener('click', () => {
+            if (!streaming) post({ type: 'send', text: p });
+          });
+          return b;
+        }),
+      );
+      break;
+    case 'profile':
+      profileBanner.textContent = `This chat is on the profile "${msg.own}"; the active profile is now "${msg.active}". Questions here still go to ${title.textContent ?? 'this agent'} on "${msg.own}". Open a new chat for "${msg.active}".`;
+      profileBanner.hidden = false;
       break;
     case 'assistantText':
       transcript.assistantText(msg);
@@ -140,6 +212,13 @@ function apply(msg: HostToWebview): void {
       transcript.notice('aborted', 'Stopped.');
       break;
     case 'error':
+      // The question stays, marked as not answered, and goes back into the composer to edit.
+      if (pending) {
+        pending.classList.remove('pending');
+        pending.classList.add('failed');
+        if (!input.value.trim()) input.value = pending.dataset.text ?? '';
+        pending = undefined;
+      }
       transcript.notice(
         'error',
         msg.message,
@@ -147,6 +226,8 @@ function apply(msg: HostToWebview): void {
       );
       break;
     case 'turnEnded':
+      if (pending) pending.classList.remove('pending');
+      pending = undefined;
       setStreaming(false);
       if (msg.chatId) saveState({ ...state, chatId: msg.chatId });
       break;
@@ -162,7 +243,7 @@ function texts(selector: string): string[] {
 
 function inspect(): TranscriptView {
   return {
-    userMessages: texts('.msg.user .content'),
+    userMessages: texts('.msg.user:not(.pending) .content'),
     assistantTexts: texts('.msg.assistant .content.streaming'),
     finalAnswers: texts('.msg.assistant .content.final'),
     toolCards: Array.from(log.querySelectorAll('details.tool')).map((card) => ({
@@ -172,6 +253,13 @@ function inspect(): TranscriptView {
       hasChart: card.querySelector('.chart svg, .chart canvas') !== null,
     })),
     notices: texts('.notice'),
+    header: `${title.textContent ?? ''} ${profile.textContent ?? ''}`.trim(),
+    starters: texts('.starters button'),
+    draft: input.value,
+    atBottom: distanceToEnd() < 40,
+    jumpVisible: !jump.hidden,
+    banner: profileBanner.hidden ? '' : (profileBanner.textContent ?? ''),
+    overflowsX: log.scrollWidth > log.clientWidth + 1,
     usage: usage.textContent ?? '',
     inputDisabled: input.disabled,
     scriptElements: log.querySelectorAll('script').length,
@@ -191,6 +279,7 @@ window.addEventListener('message', (event: MessageEvent) => {
   const parsed = hostToWebview.safeParse(event.data);
   if (!parsed.success) return;
   apply(parsed.data);
+  follow();
   appliedSinceFrame++;
   if (!frameRequested) {
     frameRequested = true;

@@ -2,7 +2,7 @@
 // only the element it names: a delta appends to one text node, a tool call fills one card.
 import { toCsv, type HostToWebview, type ToolResult } from '../../src/shared/chatProtocol';
 import { drawChart, parseSpec, rowsToValues } from './chart';
-import { renderMarkdown } from './markdown';
+import { renderMarkdown } from '../shared/markdown';
 
 export interface TranscriptActions {
   openInNotebook(sql: string): void;

@@ -163,31 +163,30 @@ export function historyTab(ctx: InspectorContext): HTMLElement[] {
       h('div', { className: 'row' }, publish),
     ];
   }
+  // One block per publish with its labels: the inspector is narrow, and a six-column table would be
+  // cut off there. It stays a table for screen readers.
   const table = h('table', { className: 'history' });
-  table.append(
-    h(
-      'tr',
-      {},
-      ...['Version', 'Published', 'By', 'Deployment', 'Status', 'Public id'].map((t) =>
-        h('th', { textContent: t }),
-      ),
-    ),
-  );
+  const labels = ['Version', 'Published', 'By', 'Deployment', 'Status', 'Public id'];
+  table.append(h('tr', { className: 'head' }, ...labels.map((t) => h('th', { textContent: t }))));
+  const cell = (label: string, text: string, extra: Partial<HTMLTableCellElement> = {}) => {
+    const td = h('td', { textContent: text, ...extra });
+    td.dataset.label = label;
+    return td;
+  };
   for (const e of [...ctx.history].reverse()) {
     const when = new Date(e.time);
     table.append(
       h(
         'tr',
         {},
-        h('td', { textContent: e.versionNumber !== undefined ? String(e.versionNumber) : '—' }),
-        h('td', {
-          textContent: Number.isNaN(when.getTime()) ? e.time : when.toLocaleString(),
-          title: e.time,
+        cell('Version', e.versionNumber !== undefined ? String(e.versionNumber) : '—'),
+        cell('Published', Number.isNaN(when.getTime()) ? e.time : when.toLocaleString(), { title: e.time }),
+        cell('By', e.who),
+        cell('Deployment', e.deploymentName ?? String(e.deploymentId), {
+          title: `deployment id ${e.deploymentId}`,
         }),
-        h('td', { textContent: e.who }),
-        h('td', { textContent: String(e.deploymentId) }),
-        h('td', { textContent: e.status }),
-        h('td', { textContent: e.publicId ?? '—', className: 'mono' }),
+        cell('Status', e.status),
+        cell('Public id', e.publicId ?? '—', { className: 'mono' }),
       ),
     );
   }

@@ -4,7 +4,8 @@
 // and resized by their corner handle (both snap to cells), or with the keyboard: arrows move,
 // Shift+arrows resize, Delete removes, Ctrl/Cmd+D duplicates. The preview only reports what the user
 // did; the host edits the document and a new state re-renders the grid.
-import type { EditorBreakpoint } from '../../src/shared/dashboardEditorProtocol';
+import type { EditorBreakpoint, EditorReport } from '../../src/shared/dashboardEditorProtocol';
+import { renderMarkdown } from '../shared/markdown';
 import {
   boxRect,
   gridHeight,
@@ -120,21 +121,46 @@ const TYPE_ICONS: Record<string, string> = {
   DIVIDER: 'dash',
 };
 
-function widgetBody(w: PreviewWidget, t: ReturnType<typeof themeOf>): HTMLElement {
+const KIND_ICONS: Record<string, string> = { table: 'table', vega: 'graph', chart: 'graph', pivot: 'pivot' };
+
+function widgetBody(
+  w: PreviewWidget,
+  t: ReturnType<typeof themeOf>,
+  report: EditorReport | undefined,
+): HTMLElement {
   const body = h('div', { className: 'wbody' });
   const text = str(w.config.text) ?? str(w.config.content) ?? str(w.config.markdown);
   if (w.type === 'TEXT' && text !== undefined) {
-    body.append(h('div', { className: 'wtext', textContent: text }));
+    // The widget's markdown as the platform shows it: sanitised, and no remote content (images
+    // become their alt text, links stay inert text in the preview).
+    const md = h('div', { className: 'wtext markdown' });
+    md.append(renderMarkdown(text, window, { allowRemoteImages: false }));
+    for (const a of md.querySelectorAll('a')) a.replaceWith(...a.childNodes);
+    body.append(md);
   } else if (w.type === 'DIVIDER') {
     body.append(h('hr'));
+  } else if (report) {
+    body.classList.add('wreport');
+    const head = h('div', { className: 'wkind' });
+    const i = icon(KIND_ICONS[report.kind ?? ''] ?? TYPE_ICONS[w.type ?? ''] ?? 'graph');
+    if (t.accent) i.style.color = t.accent;
+    head.append(
+      i,
+      h('span', {
+        textContent:
+          [report.kind, report.mark ? `${report.mark} chart` : ''].filter(Boolean).join(' · ') || 'report',
+      }),
+    );
+    body.append(head);
+    if (report.sql) body.append(h('pre', { className: 'wsql', textContent: report.sql, title: report.sql }));
   } else {
     const i = icon(TYPE_ICONS[w.type ?? ''] ?? 'symbol-misc');
     i.classList.add('wicon');
     if (t.accent) i.style.color = t.accent;
     body.append(i);
-    const report = w.config.reportId;
-    if (typeof report === 'number' || typeof report === 'string') {
-      body.append(h('div', { className: 'wnote', textContent: `report ${report}` }));
+    const id = w.config.reportId;
+    if (typeof id === 'number' || typeof id === 'string') {
+      body.append(h('div', { className: 'wnote', textContent: `report ${id}` }));
     }
   }
   if (t.secondary) body.style.color = t.secondary;
@@ -152,6 +178,7 @@ export function renderGrid(
   selected: string | undefined,
   editable: boolean,
   actions: GridActions,
+  reports: Record<string, EditorReport> = {},
 ): { spec: GridSpec; warnings: string[] } {
   const t = themeOf(config);
   const page = h('div', { className: 'page' });
@@ -206,13 +233,19 @@ export function renderGrid(
       width: `${rect.width}px`,
       height: `${rect.height}px`,
     });
-    const title = h('div', { className: 'wtitle', textContent: str(w.config.title) ?? w.id });
+    const reportId = w.config.reportId;
+    const report =
+      typeof reportId === 'number' || typeof reportId === 'string' ? reports[String(reportId)] : undefined;
+    const title = h('div', {
+      className: 'wtitle',
+      textContent: str(w.config.title) ?? report?.title ?? w.id,
+    });
     Object.assign(title.style, control ? t.controlTitle : t.widgetTitle);
     const meta = h('div', {
       className: 'wmeta',
-      textContent: `${w.type ?? 'widget'} · ${w.id} · ${w.box.w}×${w.box.h} at ${w.box.x},${w.box.y}${w.responsive ? ` · own ${bp} layout` : ''}`,
+      textContent: `${w.type ?? 'widget'}${report && str(w.config.title) !== undefined && report.title !== str(w.config.title) ? ` · ${report.title}` : ''} · ${w.id} · ${w.box.w}×${w.box.h} at ${w.box.x},${w.box.y}${w.responsive ? ` · own ${bp} layout` : ''}`,
     });
-    el.append(title, meta, widgetBody(w, t));
+    el.append(title, meta, widgetBody(w, t, report));
     if (editable) {
       const handle = h('div', { className: 'resize', title: 'Drag to resize (Shift+arrows)' });
       el.append(handle);

@@ -183,16 +183,24 @@ function renderCanvas(): void {
   }
   const config = rec(state.input.config);
   const editable = state.problems.length === 0;
-  const { spec, warnings } = renderGrid(canvas, config, view.breakpoint, view.selected, editable, {
-    select,
-    move: (id, box) => post({ type: 'moveWidget', id, x: box.x, y: box.y, breakpoint: targetOf(id) }),
-    resize: (id, box) => post({ type: 'resizeWidget', id, w: box.w, h: box.h, breakpoint: targetOf(id) }),
-    duplicate: (id) => post({ type: 'duplicateWidget', id }),
-    remove: (id) => {
-      if (view.selected === id) view.selected = undefined;
-      post({ type: 'deleteWidget', id });
+  const { spec, warnings } = renderGrid(
+    canvas,
+    config,
+    view.breakpoint,
+    view.selected,
+    editable,
+    {
+      select,
+      move: (id, box) => post({ type: 'moveWidget', id, x: box.x, y: box.y, breakpoint: targetOf(id) }),
+      resize: (id, box) => post({ type: 'resizeWidget', id, w: box.w, h: box.h, breakpoint: targetOf(id) }),
+      duplicate: (id) => post({ type: 'duplicateWidget', id }),
+      remove: (id) => {
+        if (view.selected === id) view.selected = undefined;
+        post({ type: 'deleteWidget', id });
+      },
     },
-  });
+    state.reports,
+  );
   const scaled = spec.width < spec.nominalWidth ? ` (drawn at ${spec.width} px to fit)` : '';
   info.replaceChildren(
     h('span', {

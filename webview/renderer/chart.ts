@@ -1,37 +1,162 @@
 // Chart view: Vega-Lite through vega-embed, expressions evaluated by vega-interpreter (ast: true), so
-// the notebook webview needs no 'unsafe-eval'. Data loading is disabled: the rows are ours.
+// the notebook webview needs no 'unsafe-eval'. Data loading is disabled: the rows are ours. Every
+// chosen measure is a series; time axes get ticks at the data's own granularity (monthly data:
+// one tick per month or quarter, labelled with the year); category labels are never vertical.
 import { embedChart } from '../shared/vegaEmbed';
+import { vegaThemeConfig, type ChartColours } from '../shared/chartTheme';
 import type { ResultPayload } from '../../src/shared/notebookOutput';
-import { chartSpec } from './format';
+import { defaultChoice, validChoice, type ChartChoice } from '../../src/shared/chartChoice';
 
-export function buildSpec(p: ResultPayload, fg = '#888'): Record<string, unknown> | undefined {
-  const s = chartSpec(p.columns);
-  if (!s) return undefined;
-  const xi = p.columns.indexOf(s.x);
-  const yi = p.columns.indexOf(s.y);
-  const values = p.rows
-    .slice(0, 5000)
-    .map((r) => ({ x: r[xi], y: typeof r[yi] === 'string' ? Number(r[yi]) : r[yi] }));
+export type Granularity = 'year' | 'quarter' | 'month' | 'week' | 'day' | 'hour' | 'minute';
+
+const DAY = 86_400_000;
+
+/** The time granularity of a column's values: the smallest gap between distinct instants. */
+export function granularityOf(values: readonly unknown[], name = ''): Granularity {
+  const named = /\.(year|quarter|month|week|day|hour|minute)$/i.exec(name)?.[1]?.toLowerCase();
+  if (named) return named as Granularity;
+  const times = [
+    ...new Set(
+      values.map((v) => (typeof v === 'string' || typeof v === 'number' ? Date.parse(String(v)) : NaN)),
+    ),
+  ]
+    .filter((t) => Number.isFinite(t))
+    .sort((a, b) => a - b);
+  let gap = Infinity;
+  for (let i = 1; i < times.length; i++) gap = Math.min(gap, times[i]! - times[i - 1]!);
+  if (!Number.isFinite(gap)) return 'day';
+  if (gap >= 360 * DAY) return 'year';
+  if (gap >= 85 * DAY) return 'quarter';
+  if (gap >= 27 * DAY) return 'month';
+  if (gap >= 6.5 * DAY) return 'week';
+  if (gap >= 0.9 * DAY) return 'day';
+  if (gap >= 3_600_000 * 0.9) return 'hour';
+  return 'minute';
+}
+
+/** Axis settings for a time axis of `count` distinct points at a granularity. */
+export function timeAxis(g: Granularity, count: number, maxTicks = 12): Record<string, unknown> {
+  const steps: Record<Granularity, { interval: string; base: number; format: string; options: number[] }> = {
+    year: { interval: 'year', base: 1, format: '%Y', options: [1, 2, 5, 10] },
+    quarter: { interval: 'month', base: 3, format: '%b %Y', options: [1, 2, 4] },
+    month: { interval: 'month', base: 1, format: '%b %Y', options: [1, 2, 3, 6, 12] },
+    week: { interval: 'week', base: 1, format: '%d %b %Y', options: [1, 2, 4, 13] },
+    day: { interval: 'day', base: 1, format: '%d %b', options: [1, 2, 7, 14] },
+    hour: { interval: 'hour', base: 1, format: '%H:%M', options: [1, 2, 3, 6, 12] },
+    minute: { interval: 'minute', base: 1, format: '%H:%M', options: [1, 5, 15, 30] },
+  };
+  const s = steps[g];
+  const step = s.options.find((k) => Math.ceil(count / k) <= maxTicks) ?? s.options[s.options.length - 1]!;
+  return {
+    format: s.format,
+    tickCount: { interval: s.interval, step: s.base * step },
+    labelAngle: 0,
+    labelOverlap: true,
+    grid: true,
+  };
+}
+
+/** Category labels: flat when they fit, else at an angle (never vertical), long ones cut. */
+function categoryAxis(labels: string[], width: number): Record<string, unknown> {
+  const longest = labels.reduce((m, l) => Math.max(m, l.length), 0);
+  const fits = labels.length * Math.min(longest, 20) * 7 < width;
+  return { labelAngle: fits ? 0 : -40, labelLimit: 140, labelOverlap: false };
+}
+
+const KEY = (i: number) => `c${i}`;
+
+export function buildSpec(
+  p: ResultPayload,
+  colours?: ChartColours,
+  choice?: ChartChoice,
+  width = 600,
+): Record<string, unknown> | undefined {
+  const c =
+    (choice && validChoice(choice, p.columns)) ?? validChoice(p.chart, p.columns) ?? defaultChoice(p.columns);
+  if (!c) return undefined;
+  const idx = (name: string) => p.columns.findIndex((col) => col.name === name);
+  const xi = idx(c.x);
+  const xcol = p.columns[xi]!;
+  const si = c.series ? idx(c.series) : -1;
+  const title = (name: string) => p.columns[idx(name)]?.title ?? name;
+  const num = (v: unknown) => (typeof v === 'string' && v.trim() !== '' ? Number(v) : v);
+  const rows = p.rows.slice(0, 5000);
+  const values = rows.map((r) => {
+    const o: Record<string, unknown> = { x: r[xi] };
+    if (si >= 0) o.s = r[si] === null || r[si] === undefined ? '∅' : String(r[si]);
+    c.y.forEach((name, k) => (o[KEY(k)] = num(r[idx(name)])));
+    return o;
+  });
+  const temporal = xcol.kind === 'time';
+  const many = c.y.length > 1;
+  const yTitle = many ? 'Value' : title(c.y[0]!);
+  const grain = temporal
+    ? granularityOf(
+        rows.map((r) => r[xi]),
+        xcol.name,
+      )
+    : undefined;
+  const xAxis = grain
+    ? timeAxis(grain, new Set(rows.map((r) => r[xi])).size)
+    : categoryAxis([...new Set(rows.map((r) => String(r[xi])))], width);
+  // Bars over time are as wide as their period (a month's bar fills its month).
+  const BAR_UNITS: Record<Granularity, string> = {
+    year: 'year',
+    quarter: 'yearquarter',
+    month: 'yearmonth',
+    week: 'yearweek',
+    day: 'yearmonthdate',
+    hour: 'yearmonthdatehours',
+    minute: 'yearmonthdatehoursminutes',
+  };
+  const timeUnit = grain && c.type === 'bar' ? { timeUnit: BAR_UNITS[grain], bandPosition: 0 } : {};
+  const measureNames = c.y.map(title);
+  const transform: Record<string, unknown>[] = [];
+  let yField = KEY(0);
+  let colour: Record<string, unknown> | undefined;
+  if (many) {
+    // One series per measure (folded into long form), named by the measure's title.
+    transform.push({ fold: c.y.map((_, k) => KEY(k)), as: ['m', 'v'] });
+    transform.push({
+      calculate: `[${measureNames.map((n) => JSON.stringify(n)).join(',')}][indexof([${c.y.map((_, k) => JSON.stringify(KEY(k))).join(',')}], datum.m)]`,
+      as: 'measure',
+    });
+    yField = 'v';
+    if (si >= 0) transform.push({ calculate: "datum.s + ' · ' + datum.measure", as: 'series' });
+    colour = { field: si >= 0 ? 'series' : 'measure', type: 'nominal', title: si >= 0 ? null : 'Measure' };
+  } else if (si >= 0) {
+    colour = { field: 's', type: 'nominal', title: title(c.series!) };
+  }
+  const stacked = c.type === 'bar' || c.type === 'area';
   return {
     $schema: 'https://vega.github.io/schema/vega-lite/v5.json',
     data: { values },
-    mark: { type: s.mark, tooltip: true, point: s.mark === 'line' },
+    ...(transform.length ? { transform } : {}),
+    mark: { type: c.type, tooltip: true, ...(c.type === 'line' ? { point: rows.length <= 60 } : {}) },
     encoding: {
       x: {
         field: 'x',
-        type: s.x.kind === 'time' ? 'temporal' : 'nominal',
-        title: s.x.title ?? s.x.name,
-        sort: s.x.kind === 'time' ? undefined : '-y',
+        type: temporal ? 'temporal' : 'nominal',
+        title: title(c.x),
+        axis: xAxis,
+        ...timeUnit,
+        ...(temporal ? {} : { sort: many || si >= 0 ? null : '-y' }),
       },
-      y: { field: 'y', type: 'quantitative', title: s.y.title ?? s.y.name },
+      y: {
+        field: yField,
+        type: 'quantitative',
+        title: yTitle,
+        // Grouped bars beside each other by category; stacked bars over time and stacked areas.
+        ...(colour && stacked && (temporal || c.type === 'area') ? {} : { stack: null }),
+      },
+      ...(colour ? { color: colour } : {}),
+      ...(c.type === 'bar' && colour && !temporal
+        ? { xOffset: { field: colour.field, type: 'nominal' } }
+        : {}),
     },
     width: 'container',
     height: 260,
-    background: 'transparent',
-    config: {
-      axis: { labelColor: fg, titleColor: fg, domainColor: fg, tickColor: fg },
-      view: { stroke: 'transparent' },
-    },
+    ...(colours ? { config: vegaThemeConfig(colours) } : { background: 'transparent' }),
   };
 }
 

@@ -53,16 +53,3 @@ export function rowsToTsv(cols: readonly ResultColumn[], rows: readonly unknown[
   if (header) lines.unshift(cols.map((c) => c.name).join('\t'));
   return lines.join('\n');
 }
-
-/** A chart spec when the result has a time or category dimension and a measure. */
-export function chartSpec(
-  cols: readonly ResultColumn[],
-): { x: ResultColumn; y: ResultColumn; mark: 'line' | 'bar' } | undefined {
-  const y =
-    cols.find((c) => c.kind === 'number' && c.measure !== false) ?? cols.find((c) => c.kind === 'number');
-  const time = cols.find((c) => c.kind === 'time');
-  const cat = cols.find((c) => c.kind === 'string');
-  const x = time ?? cat;
-  if (!x || !y) return undefined;
-  return { x, y, mark: time ? 'line' : 'bar' };
-}

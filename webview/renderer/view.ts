@@ -1,6 +1,8 @@
 // Builds the output view of one result: toolbar (Table/Chart, Copy), "showing N of M rows", table.
-import type { ErrorPayload, ResultPayload } from '../../src/shared/notebookOutput';
-import { chartSpec, rowsToTsv } from './format';
+import type { ChartChoice, ErrorPayload, ResultPayload } from '../../src/shared/notebookOutput';
+import { defaultChoice, validChoice } from '../../src/shared/chartChoice';
+import { createChooser } from './chooser';
+import { rowsToTsv } from './format';
 import { createTable, type TableHandle } from './table';
 
 export const STYLE = `
@@ -18,12 +20,20 @@ export const STYLE = `
 .dp-selected{outline:1px solid var(--vscode-focusBorder)}
 .dp-error{color:var(--vscode-errorForeground);white-space:pre-wrap}
 .dp-chart{width:100%;min-height:270px}
+.dp-chooser{display:flex;flex-wrap:wrap;gap:4px 12px;align-items:center;margin:4px 0}
+.dp-chooser select{background:var(--vscode-dropdown-background);color:var(--vscode-dropdown-foreground);border:1px solid var(--vscode-dropdown-border,transparent)}
+.dp-ys label{margin-right:8px;white-space:nowrap}
 `;
 
 export interface ResultView {
   root: HTMLElement;
   table: TableHandle;
   showChart(): Promise<void>;
+  /** Draws the chart again (after a theme change) if it has been drawn. */
+  redraw(): Promise<void>;
+  /** Applies a saved chart choice (from the cell's metadata). */
+  setChoice(choice: ChartChoice): Promise<void>;
+  choice(): ChartChoice | undefined;
 }
 
 export function countText(p: ResultPayload): string {
@@ -38,7 +48,8 @@ export function renderResult(
   doc: Document,
   p: ResultPayload,
   copy: (t: string) => void,
-  drawChart?: (el: HTMLElement, p: ResultPayload) => Promise<void>,
+  drawChart?: (el: HTMLElement, p: ResultPayload, choice: ChartChoice) => Promise<void>,
+  onChoice?: (choice: ChartChoice) => void,
 ): ResultView {
   const root = doc.createElement('div');
   root.className = 'dp-root';
@@ -50,10 +61,11 @@ export function renderResult(
   const chartBtn = doc.createElement('button');
   chartBtn.textContent = 'Chart';
   chartBtn.setAttribute('aria-pressed', 'false');
-  const canChart = !!chartSpec(p.columns) && !!drawChart;
+  let choice = validChoice(p.chart, p.columns) ?? defaultChoice(p.columns);
+  const canChart = !!choice && !!drawChart;
   chartBtn.disabled = !canChart;
   chartBtn.title = canChart
-    ? 'Chart the measure by the time or category dimension'
+    ? 'Chart the measures by the time or category dimension (choose type, x, y and series)'
     : 'A chart needs a time or category column and a measure';
   const copyBtn = doc.createElement('button');
   copyBtn.textContent = 'Copy';
@@ -66,11 +78,27 @@ export function renderResult(
   const table = createTable(doc, p, copy);
   const chartEl = doc.createElement('div');
   chartEl.className = 'dp-chart';
-  chartEl.style.display = 'none';
+  const chartPane = doc.createElement('div');
+  chartPane.className = 'dp-chart-pane';
+  chartPane.style.display = 'none';
   let drawn = false;
+  const draw = async () => {
+    if (!choice || !drawChart) return;
+    drawn = true;
+    await drawChart(chartEl, p, choice);
+  };
+  const chooser = choice
+    ? createChooser(doc, p.columns, choice, (next) => {
+        choice = next;
+        onChoice?.(next);
+        void draw();
+      })
+    : undefined;
+  if (chooser) chartPane.append(chooser.el);
+  chartPane.append(chartEl);
   const showTable = () => {
     table.el.style.display = '';
-    chartEl.style.display = 'none';
+    chartPane.style.display = 'none';
     tableBtn.setAttribute('aria-pressed', 'true');
     chartBtn.setAttribute('aria-pressed', 'false');
     table.renderWindow();
@@ -78,18 +106,28 @@ export function renderResult(
   const showChart = async () => {
     if (!canChart) return;
     table.el.style.display = 'none';
-    chartEl.style.display = '';
+    chartPane.style.display = '';
     tableBtn.setAttribute('aria-pressed', 'false');
     chartBtn.setAttribute('aria-pressed', 'true');
-    if (!drawn) {
-      drawn = true;
-      await drawChart!(chartEl, p);
-    }
+    if (!drawn) await draw();
   };
   tableBtn.addEventListener('click', showTable);
   chartBtn.addEventListener('click', () => void showChart());
-  root.append(bar, table.el, chartEl);
-  return { root, table, showChart };
+  root.append(bar, table.el, chartPane);
+  return {
+    root,
+    table,
+    showChart,
+    redraw: () => (drawn ? draw() : Promise.resolve()),
+    setChoice: async (next) => {
+      const valid = validChoice(next, p.columns);
+      if (!valid || JSON.stringify(valid) === JSON.stringify(choice)) return;
+      choice = valid;
+      chooser?.set(valid);
+      if (drawn) await draw();
+    },
+    choice: () => choice,
+  };
 }
 
 export function renderError(doc: Document, e: ErrorPayload): HTMLElement {

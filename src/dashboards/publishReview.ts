@@ -1,0 +1,188 @@
+// The review shown before a publish: what is published and what would be published, both written
+// by one formatter in the local file's style (its indentation, short number arrays inline or not)
+// and in the local file's key and widget order, so the diff shows only real changes; plus a
+// one-line summary of them ("2 widgets moved, theme.primaryColor changed"). vscode-free.
+import type { PublishDashboardInput } from '../api/schemas/platform';
+
+type Rec = Record<string, unknown>;
+const isRec = (v: unknown): v is Rec => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+export interface FileStyle {
+  indent: string;
+  /** Arrays of numbers, strings and booleans on one line (`[16, 16]`). */
+  inlineScalarArrays: boolean;
+}
+
+/** The indentation and array style of a JSON text. */
+export function detectStyle(text: string): FileStyle {
+  const m = /\n([ \t]+)\S/.exec(text);
+  const indent = m ? (m[1]!.startsWith('\t') ? '\t' : m[1]!) : '  ';
+  return { indent, inlineScalarArrays: /\[[^\n[\]{}]*[^\s[\]][^\n[\]{}]*\]/.test(text) };
+}
+
+/** JSON in a given style. */
+export function formatJson(value: unknown, style: FileStyle): string {
+  const write = (v: unknown, depth: number): string => {
+    const pad = style.indent.repeat(depth + 1);
+    const end = style.indent.repeat(depth);
+    if (Array.isArray(v)) {
+      if (v.length === 0) return '[]';
+      if (style.inlineScalarArrays && v.every((x) => x === null || typeof x !== 'object')) {
+        return `[${v.map((x) => JSON.stringify(x)).join(', ')}]`;
+      }
+      return `[\n${v.map((x) => pad + write(x, depth + 1)).join(',\n')}\n${end}]`;
+    }
+    if (isRec(v)) {
+      const keys = Object.keys(v).filter((k) => v[k] !== undefined);
+      if (keys.length === 0) return '{}';
+      return `{\n${keys.map((k) => `${pad}${JSON.stringify(k)}: ${write(v[k], depth + 1)}`).join(',\n')}\n${end}}`;
+    }
+    return JSON.stringify(v) ?? 'null';
+  };
+  return `${write(value, 0)}\n`;
+}
+
+/** `value` with its keys in the order `like` has them (others after) and widgets in `like`'s order. */
+export function orderLike(value: unknown, like: unknown, path: string[] = []): unknown {
+  if (Array.isArray(value)) {
+    const likeArr = Array.isArray(like) ? like : [];
+    if (path.join('.') === 'config.widgets') {
+      const idOf = (w: unknown) => (isRec(w) && typeof w.id === 'string' ? w.id : undefined);
+      const rank = new Map(likeArr.map((w, i) => [idOf(w), i]));
+      const sorted = [...value].sort(
+        (a, b) => (rank.get(idOf(a)) ?? Infinity) - (rank.get(idOf(b)) ?? Infinity),
+      );
+      return sorted.map((w) =>
+        orderLike(
+          w,
+          likeArr.find((l) => idOf(l) !== undefined && idOf(l) === idOf(w)),
+          [...path, '*'],
+        ),
+      );
+    }
+    return value.map((v, i) => orderLike(v, likeArr[i], [...path, '*']));
+  }
+  if (!isRec(value)) return value;
+  const likeRec = isRec(like) ? like : {};
+  const keys = [
+    ...Object.keys(likeRec).filter((k) => k in value),
+    ...Object.keys(value).filter((k) => !(k in likeRec)),
+  ];
+  return Object.fromEntries(keys.map((k) => [k, orderLike(value[k], likeRec[k], [...path, k])]));
+}
+
+/** Paths (dotted) of the leaves that differ between two values; arrays of scalars are one leaf. */
+function changedLeaves(a: unknown, b: unknown, prefix: string): string[] {
+  if (isRec(a) && isRec(b)) {
+    const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
+    return [...keys].flatMap((k) => changedLeaves(a[k], b[k], prefix ? `${prefix}.${k}` : k));
+  }
+  return JSON.stringify(a) === JSON.stringify(b) ? [] : [prefix];
+}
+
+const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+
+/** Named changes, or counted when there are many of them. */
+function named(paths: string[], what: string): string[] {
+  if (paths.length === 0) return [];
+  if (paths.length <= 3) return paths.map((p) => `${p} changed`);
+  return [`${plural(paths.length, `${what} value`)} changed`];
+}
+
+function widgetChanges(before: unknown[], after: unknown[]): string[] {
+  const byId = (list: unknown[]) =>
+    new Map(
+      list.filter(isRec).flatMap((w) => (typeof w.id === 'string' ? [[w.id, w] as [string, Rec]] : [])),
+    );
+  const b = byId(before);
+  const a = byId(after);
+  let moved = 0;
+  let resized = 0;
+  let changed = 0;
+  const boxes = (w: Rec) => [
+    w.position,
+    ...Object.values(isRec(w.responsiveLayouts) ? w.responsiveLayouts : {}),
+  ];
+  for (const [id, w] of a) {
+    const old = b.get(id);
+    if (!old) continue;
+    const was = boxes(old).map((x) => (isRec(x) ? x : {}));
+    const now = boxes(w).map((x) => (isRec(x) ? x : {}));
+    const differs = (keys: string[]) =>
+      was.length !== now.length || was.some((box, i) => keys.some((k) => box[k] !== now[i]![k]));
+    if (differs(['x', 'y'])) moved++;
+    if (differs(['w', 'h'])) resized++;
+    const rest = (x: Rec) => ({ ...x, position: undefined, responsiveLayouts: undefined });
+    if (JSON.stringify(rest(old)) !== JSON.stringify(orderLike(rest(w), rest(old)))) changed++;
+  }
+  const added = [...a.keys()].filter((id) => !b.has(id)).length;
+  const removed = [...b.keys()].filter((id) => !a.has(id)).length;
+  const out: string[] = [];
+  if (added) out.push(`${plural(added, 'widget')} added`);
+  if (removed) out.push(`${plural(removed, 'widget')} removed`);
+  if (moved) out.push(`${plural(moved, 'widget')} moved`);
+  if (resized) out.push(`${plural(resized, 'widget')} resized`);
+  if (changed) out.push(`${plural(changed, 'widget')} reconfigured`);
+  return out;
+}
+
+/** What the publish changes against what is published, as short phrases. */
+export function summariseChanges(
+  published: PublishDashboardInput | undefined,
+  local: PublishDashboardInput,
+): string[] {
+  const config = (x: PublishDashboardInput | undefined): Rec => (isRec(x?.config) ? x.config : {});
+  const widgets = (c: Rec) => (Array.isArray(c.widgets) ? c.widgets : []);
+  if (!published) return [`first publish, ${plural(widgets(config(local)).length, 'widget')}`];
+  const before = config(published);
+  const after = config(local);
+  const out: string[] = [];
+  const top = (x: PublishDashboardInput) => ({ ...x, config: undefined });
+  out.push(...changedLeaves(top(published), top(local), '').map((p) => `${p} changed`));
+  out.push(...widgetChanges(widgets(before), widgets(after)));
+  out.push(...named(changedLeaves(before.theme, after.theme, 'theme'), 'theme'));
+  out.push(...named(changedLeaves(before.layout, after.layout, 'layout'), 'layout'));
+  const others = changedLeaves(
+    { ...before, widgets: undefined, theme: undefined, layout: undefined },
+    { ...after, widgets: undefined, theme: undefined, layout: undefined },
+    'config',
+  );
+  out.push(...named(others, 'config'));
+  return out;
+}
+
+export interface PublishReview {
+  /** What is published, normalised ('' when nothing is). */
+  left: string;
+  /** What would be published, normalised the same way. */
+  right: string;
+  changes: string[];
+  summary: string;
+}
+
+/** The review of publishing `local` (read from `localText`) over `published`. */
+export function publishReview(
+  localText: string,
+  local: PublishDashboardInput,
+  published: PublishDashboardInput | undefined,
+): PublishReview {
+  const style = detectStyle(localText);
+  // Top-level fields the file leaves out are not sent: they are not changes this publish makes.
+  const sent =
+    published &&
+    (Object.fromEntries(
+      Object.entries(published).filter(([k]) => k === 'config' || k in local),
+    ) as PublishDashboardInput);
+  const changes = summariseChanges(sent, local);
+  return {
+    left: sent ? formatJson(orderLike(sent, local), style) : '',
+    right: formatJson(local, style),
+    changes,
+    summary: changes.length === 0 ? 'no changes' : summaryText(changes),
+  };
+}
+
+function summaryText(changes: string[]): string {
+  const shown = changes.slice(0, 4).join(', ');
+  return changes.length > 4 ? `${shown} and ${changes.length - 4} more` : shown;
+}
