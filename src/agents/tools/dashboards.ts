@@ -73,7 +73,7 @@ export const proposeDashboardChange = defineTool({
   name: 'propose_dashboard_change',
   title: 'Propose a dashboard change',
   description:
-    'Proposes a change to a local *.dashboard.json file (a dashboard as code), as JSON-path edits (set or remove a value; the rest of the file keeps its formatting) or as the whole new file text. The result must be a valid dashboard file. The change is shown to the user as a diff to accept or discard; it is never published (publishing stays a separate, confirmed user action). Read the file or get_dashboard_config first.',
+    'Proposes a change to a local *.dashboard.json file (a dashboard as code), as JSON-path edits (set or remove a value; the rest of the file keeps its formatting) or as the whole new file text. The result must be a valid dashboard file. The change is shown to the user as a diff to apply or discard; it is never published (publishing stays a separate, confirmed user action). Read the file or get_dashboard_config first.',
   input: z.object({
     file: z
       .string()
@@ -92,7 +92,7 @@ export const proposeDashboardChange = defineTool({
   effect: 'write',
   summary: (i) =>
     `Propose ${i.changes ? `${i.changes.length} change${i.changes.length === 1 ? '' : 's'}` : 'a new text'} to ${i.file}${i.reason ? `: ${i.reason}` : ''}`,
-  async execute(ctx, input) {
+  async execute(ctx, input, signal) {
     if (!ctx.files) throw new Error('This client cannot edit files.');
     if (!/\.dashboard\.json$/i.test(input.file))
       throw new Error('Only *.dashboard.json files can be changed by this tool.');
@@ -120,7 +120,10 @@ export const proposeDashboardChange = defineTool({
     const diff = unifiedDiff(oldText, newText, display);
     if (!diff) return { text: `The proposal leaves ${display} unchanged; nothing to do.` };
     const summary = input.reason ?? `${input.changes?.length ?? 1} change(s) proposed by an agent`;
-    const outcome = await ctx.files.propose({ file: input.file, display, oldText, newText, diff, summary });
+    const outcome = await ctx.files.propose(
+      { file: input.file, display, oldText, newText, diff, summary },
+      signal,
+    );
     return {
       text: `${outcome.applied ? 'Applied' : 'Not applied'}: ${outcome.detail}\nNothing was published.\n\`\`\`diff\n${diff}\n\`\`\``,
       data: { applied: outcome.applied, file: display, diff },

@@ -27,7 +27,7 @@ export interface FileAccess {
   /** The file's text; throws a clear error when it cannot be read. */
   read(file: string): Promise<{ text: string; display: string }>;
   /** Puts the change to the user; says whether it was applied. */
-  propose(change: ProposedChange): Promise<ProposalOutcome>;
+  propose(change: ProposedChange, signal?: AbortSignal): Promise<ProposalOutcome>;
 }
 
 export interface ProposedChange {
