@@ -40,27 +40,32 @@ export interface ListArgs {
 }
 
 export class PlatformGateway {
-  private readonly names = new Map<number, string>();
+  /** Deployment names by profile and id (profiles may point at different tenants). */
+  private readonly names = new Map<string, string>();
 
   constructor(
     private readonly source: ClientSource,
     readonly profile: () => ProfileInfo,
   ) {}
 
+  private nameKey(deploymentId: number): string {
+    return `${this.profile().name}\u0000${deploymentId}`;
+  }
+
   async listDeployments(args: ListArgs, signal?: AbortSignal): Promise<PageOf<Item>> {
     const p = await this.source.platform();
     const page = pageOf(await p.listDeployments(args, signal));
-    for (const d of page.items) this.names.set(d.id, d.name);
+    for (const d of page.items) this.names.set(this.nameKey(d.id), d.name);
     return page as PageOf<Item>;
   }
 
   /** The deployment's name (cached), or undefined when it cannot be read. */
   async deploymentName(deploymentId: number, signal?: AbortSignal): Promise<string | undefined> {
-    const known = this.names.get(deploymentId);
+    const known = this.names.get(this.nameKey(deploymentId));
     if (known !== undefined) return known;
     try {
       const d = await (await this.source.platform()).getDeployment(deploymentId, signal);
-      this.names.set(d.id, d.name);
+      this.names.set(this.nameKey(d.id), d.name);
       return d.name;
     } catch {
       return undefined;

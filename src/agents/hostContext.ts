@@ -78,10 +78,13 @@ async function closeDiff(proposed: vscode.Uri): Promise<void> {
 
 /**
  * Reads open documents (unsaved text included). A proposal opens a diff of the file against the
- * proposed text and asks Apply or Discard; Apply makes it one WorkspaceEdit in the editor (unsaved,
- * one undo step). Nothing is saved or published here.
+ * proposed text and asks Apply or Discard; Apply makes it one WorkspaceEdit in the editor (one undo
+ * step; this code never saves it). Nothing is published.
  */
-export function workspaceFiles(proposals: ProposalDocuments): FileAccess {
+export function workspaceFiles(
+  proposals: ProposalDocuments,
+  production: () => string | undefined,
+): FileAccess {
   return {
     async read(file) {
       const { uri, display } = resolveWorkspaceFile(file);
@@ -105,8 +108,9 @@ export function workspaceFiles(proposals: ProposalDocuments): FileAccess {
           `${path.basename(display)} ↔ proposed by an agent`,
           { preview: true },
         );
+        const prod = production();
         const ask = vscode.window.showInformationMessage(
-          `An agent proposes a change to ${display}: ${change.summary}. Apply it to the editor? (Not saved, never published.)`,
+          `${prod ? `Production profile "${prod}": ` : ''}An agent proposes a change to ${display}: ${change.summary}. Apply it to the editor? (Not saved, never published.)`,
           'Apply',
           'Discard',
         );
@@ -136,7 +140,7 @@ export function workspaceFiles(proposals: ProposalDocuments): FileAccess {
         }
         return {
           applied: true,
-          detail: `the user applied the change to ${display}; it is in the editor, unsaved (the user saves or undoes it).`,
+          detail: `the user applied the change to ${display} as one edit in the editor (the user saves or undoes it).`,
         };
       } finally {
         await closeDiff(proposed);

@@ -77,7 +77,10 @@ export function registerLanguageModelTools(
   proposals: ProposalDocuments,
 ): { disposables: vscode.Disposable[]; tools: HostTools } {
   const tools: HostTools = new Map();
-  const files = workspaceFiles(proposals);
+  const files = workspaceFiles(proposals, () => {
+    const active = services.profiles.active();
+    return active?.profile.production ? active.profile.name : undefined;
+  });
   const disposables: vscode.Disposable[] = [];
   for (const tool of AGENT_TOOLS) {
     const impl = hostTool(services, gateway, files, tool);

@@ -283,6 +283,20 @@ describe('MCP server (dist/mcp.js over stdio)', function () {
     });
   });
 
+  it('runs against its own in-process sandbox with --sandbox', async () => {
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [bundle, '--sandbox'],
+      env: { PATH: process.env.PATH ?? '' },
+      stderr: 'ignore',
+    });
+    const client = new Client({ name: 'dp-test', version: '1.0.0' });
+    await client.connect(transport);
+    clients.push(client);
+    const r = await call(client, 'list_deployments', {});
+    assert.match(textOf(r), /Deployments of profile "Sandbox"/);
+  });
+
   it('explains what is missing when started without configuration', async () => {
     const transport = new StdioClientTransport({
       command: process.execPath,

@@ -159,10 +159,15 @@ describe('chat participant stream against the sandbox agent', function () {
 
   it("reports the agent's error in the outcome", async () => {
     const sink = { markdown: () => undefined, progress: () => undefined };
-    const out = await forwardTurn(ai, { input: 'please produce an error', sessionSettings: { externalId: 'u1' } }, sink, {
-      allowRemoteImages: false,
-      redact: (t) => t,
-    });
+    const out = await forwardTurn(
+      ai,
+      { input: 'please produce an error', sessionSettings: { externalId: 'u1' } },
+      sink,
+      {
+        allowRemoteImages: false,
+        redact: (t) => t,
+      },
+    );
     assert.ok(out.error, 'an error line becomes the outcome error');
   });
 });
