@@ -110,7 +110,7 @@ export function workspaceFiles(
         );
         const prod = production();
         const ask = vscode.window.showInformationMessage(
-          `${prod ? `Production profile "${prod}": ` : ''}An agent proposes a change to ${display}: ${change.summary}. Apply it to the editor? (Not saved, never published.)`,
+          `${prod ? `Production profile "${prod}": ` : ''}An agent proposes a change to ${display}: ${change.summary}. Apply it in the editor? (It is never published.)`,
           'Apply',
           'Discard',
         );

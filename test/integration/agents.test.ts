@@ -135,7 +135,13 @@ describe('agents: language model tools, MCP server, @dashboard', function () {
         (diff.input as vscode.TabInputTextDiff).modified,
       );
       assert.ok(proposed.getText().includes('"title": "Proposed by an agent"'));
-      await click({ selector: `.notification-toast .monaco-button:has-text("${button}")` });
+      // The question is a notification: open the notification center (a toast may be hidden behind
+      // others) and press the button there.
+      await new Promise((r) => setTimeout(r, 1000)); // the question follows the diff
+      await vscode.commands.executeCommand('notifications.showList');
+      await click({
+        selector: `.notifications-center .notification-list-item .monaco-button:has-text("${button}")`,
+      });
       return call;
     };
     const discarded = await proposeAnd('Discard');
