@@ -1,5 +1,5 @@
 // What the tools need from the extension host: the gateway over the active profile's clients, and
-// file access for proposals (a WorkspaceEdit the user accepts in VS Code's refactor preview).
+// file access for proposals (a diff the user applies as one WorkspaceEdit, or discards).
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { Services } from '../services';
@@ -47,6 +47,7 @@ function resolveWorkspaceFile(file: string): { uri: vscode.Uri; display: string 
 }
 
 export const PROPOSAL_SCHEME = 'dashboard-platform-proposal';
+const DIFF_LINES_IN_DIALOG = 30;
 
 /** The proposed texts shown on the right of the diff editor (read-only virtual documents). */
 export class ProposalDocuments implements vscode.TextDocumentContentProvider {
@@ -109,18 +110,32 @@ export function workspaceFiles(
           { preview: true },
         );
         const prod = production();
+        // A modal question, with the diff both behind it (the diff editor) and in its detail.
+        const lines = change.diff.split('\n').slice(2);
+        const detail = [
+          change.summary,
+          '',
+          ...lines.slice(0, DIFF_LINES_IN_DIALOG),
+          ...(lines.length > DIFF_LINES_IN_DIALOG
+            ? [`… ${lines.length - DIFF_LINES_IN_DIALOG} more lines in the diff editor`]
+            : []),
+          '',
+          'Apply makes it one edit in the editor (undo reverts it). Nothing is published.',
+        ].join('\n');
         const ask = vscode.window.showInformationMessage(
-          `${prod ? `Production profile "${prod}": ` : ''}An agent proposes a change to ${display}: ${change.summary}. Apply it in the editor? (It is never published.)`,
-          'Apply',
-          'Discard',
+          `${prod ? `Production profile "${prod}": a` : 'A'}pply the change an agent proposes to ${display}?`,
+          { modal: true, detail },
+          { title: 'Apply' },
+          { title: 'Discard', isCloseAffordance: true },
         );
         const cancelled = new Promise<undefined>((resolve) => {
           if (signal?.aborted) resolve(undefined);
           signal?.addEventListener('abort', () => resolve(undefined), { once: true });
         });
-        const choice = await Promise.race([ask, cancelled]);
+        const choice = (await Promise.race([ask, cancelled]))?.title;
         if (choice !== 'Apply') {
-          return { applied: false, detail: `the user discarded the change to ${display}.` };
+          const why = signal?.aborted ? 'the call was cancelled' : 'the user discarded the change';
+          return { applied: false, detail: `${why}; ${display} is unchanged.` };
         }
         const doc = await vscode.workspace.openTextDocument(uri);
         if (doc.getText() !== change.oldText) {

@@ -1,6 +1,6 @@
 // The agent tools as VS Code language model tools (contributes.languageModelTools). Before a call
 // VS Code shows what will run, on which deployment and profile; a query (which costs warehouse
-// time) is confirmed first; a dashboard proposal is confirmed in the refactor preview.
+// time) is confirmed first; a dashboard proposal is shown as a diff for the user to apply or discard.
 import * as vscode from 'vscode';
 import type { Services } from '../services';
 import type { PlatformGateway } from './gateway';

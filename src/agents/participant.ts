@@ -19,9 +19,10 @@ function previousChatId(context: vscode.ChatContext, profile: string, agentUrl: 
   for (let i = context.history.length - 1; i >= 0; i--) {
     const turn = context.history[i];
     if (!(turn instanceof vscode.ChatResponseTurn) || turn.participant !== PARTICIPANT_ID) continue;
-    if (turn.command === 'new') return undefined;
     const m = turn.result.metadata as TurnMetadata | undefined;
     if (m?.chatId && m.profile === profile && m.agentUrl === agentUrl) return m.chatId;
+    // A /new turn without a chat of its own (it failed) still ends the earlier conversation.
+    if (turn.command === 'new') return undefined;
   }
   return undefined;
 }

@@ -22,7 +22,7 @@ export interface ToolOutput {
   data?: Record<string, unknown>;
 }
 
-/** How a proposed file change is put to the user (VS Code: refactor preview; MCP: write when allowed). */
+/** How a proposed file change is put to the user (VS Code: a diff to apply or discard; MCP: written when allowed). */
 export interface FileAccess {
   /** The file's text; throws a clear error when it cannot be read. */
   read(file: string): Promise<{ text: string; display: string }>;
