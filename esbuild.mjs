@@ -16,6 +16,8 @@ const nodeEntries = {
   sandbox: { entryPoints: ['src/sandbox/cli.ts'], outfile: 'dist/sandbox-cli.js', external: [] },
   // Loaded by the extension only when the Sandbox profile is first used (see src/profiles/sandboxLoader.ts).
   'sandbox-lib': { entryPoints: ['src/sandbox/index.ts'], outfile: 'dist/sandbox.js', external: [] },
+  // The MCP server (stdio), spawned by VS Code or run on its own; see src/mcp/server.ts.
+  mcp: { entryPoints: ['src/mcp/server.ts'], outfile: 'dist/mcp.js', external: [] },
 };
 
 /** Browser bundles: every folder in webview/ with an index.ts becomes dist/webview/<folder>.js. */

@@ -35,7 +35,16 @@ export default tseslint.config(
     },
   },
   {
-    files: ['src/api/**/*.ts', 'src/sandbox/**/*.ts', 'src/shared/**/*.ts'],
+    files: [
+      'src/api/**/*.ts',
+      'src/sandbox/**/*.ts',
+      'src/shared/**/*.ts',
+      // The agent tool core and the MCP server run in plain Node too (dist/mcp.js).
+      'src/agents/tools/**/*.ts',
+      'src/agents/gateway.ts',
+      'src/agents/participantStream.ts',
+      'src/mcp/**/*.ts',
+    ],
     rules: { 'no-restricted-imports': ['error', noVscode] },
   },
   {

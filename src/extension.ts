@@ -27,6 +27,7 @@ import { createExplorer, type ExplorerApi } from './explorer';
 import { register as registerChat, type ChatFeature } from './chat';
 import { register as registerNotebook } from './notebook';
 import { register as registerDashboards, type DashboardsFeature } from './dashboards';
+import { register as registerAgents, type AgentsFeature } from './agents';
 
 export interface SandboxApi {
   (): Promise<SandboxHandle>;
@@ -45,6 +46,8 @@ export interface ExtensionApi {
   chat: ChatFeature;
   /** The dashboards-as-code feature (its custom editor), for the integration tests. */
   dashboards: DashboardsFeature;
+  /** Language model tools, chat participant and MCP provider, for the integration tests. */
+  agents: AgentsFeature;
 }
 
 let sandboxManager: SandboxManager<SandboxHandle> | undefined;
@@ -124,6 +127,8 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
   context.subscriptions.push(...registerNotebook(services));
   const dashboards = registerDashboards(services);
   context.subscriptions.push(...dashboards.disposables);
+  const agents = registerAgents(services);
+  context.subscriptions.push(...agents.disposables);
 
   log.info(`Dashboard Platform activated in ${Date.now() - t0} ms`);
   return {
@@ -138,6 +143,7 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
     statusBarTooltip: () => statusBar.tooltipText,
     chat: chat.feature,
     dashboards: dashboards.feature,
+    agents: agents.feature,
   };
 }
 

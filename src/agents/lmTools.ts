@@ -1,0 +1,91 @@
+// The agent tools as VS Code language model tools (contributes.languageModelTools). Before a call
+// VS Code shows what will run, on which deployment and profile; a query (which costs warehouse
+// time) is confirmed first; a dashboard proposal is shown as a diff for the user to apply or discard.
+import * as vscode from 'vscode';
+import type { Services } from '../services';
+import type { PlatformGateway } from './gateway';
+import { activeProfileInfo, type ProposalDocuments, workspaceFiles } from './hostContext';
+import { AGENT_TOOLS, parseInput, runTool, type AgentTool, type FileAccess } from './tools';
+
+/** The registered tool objects by name (the integration tests call prepareInvocation directly). */
+export type HostTools = Map<string, vscode.LanguageModelTool<Record<string, unknown>>>;
+
+async function where(services: Services, gateway: PlatformGateway, deploymentId: unknown): Promise<string> {
+  let profile;
+  try {
+    profile = activeProfileInfo(services);
+  } catch {
+    return 'no active profile';
+  }
+  const id = typeof deploymentId === 'number' ? deploymentId : profile.defaultDeploymentId;
+  let dep = 'the only deployment';
+  if (id !== undefined) {
+    const name = await gateway.deploymentName(id).catch(() => undefined);
+    dep = name ? `deployment "${name}" (${id})` : `deployment ${id}`;
+  }
+  return `${dep}, profile "${profile.name}"${profile.production ? ' (PRODUCTION)' : ''}`;
+}
+
+function hostTool(services: Services, gateway: PlatformGateway, files: FileAccess, tool: AgentTool) {
+  const impl: vscode.LanguageModelTool<Record<string, unknown>> = {
+    async prepareInvocation(options) {
+      let summary: string;
+      try {
+        summary = tool.summary(parseInput(tool, options.input));
+      } catch {
+        summary = tool.title;
+      }
+      if (tool.effect === 'write') {
+        return { invocationMessage: `${summary} (shown as a diff to apply or discard; never published)` };
+      }
+      const place = await where(services, gateway, options.input?.deploymentId);
+      if (tool.effect === 'read') return { invocationMessage: `${summary} (${place})` };
+      const input = options.input as { sql?: unknown; query?: unknown };
+      const body = new vscode.MarkdownString();
+      body.appendMarkdown(`Run this query on ${place}?\n\n`);
+      if (typeof input.sql === 'string') body.appendCodeblock(input.sql, 'sql');
+      else body.appendCodeblock(JSON.stringify(input.query ?? {}, null, 2), 'json');
+      body.appendMarkdown('\n\nIt runs on the warehouse and returns at most 100 rows a page.');
+      return {
+        invocationMessage: `Running the query (${place})`,
+        confirmationMessages: { title: 'Run a Dashboard Platform query?', message: body },
+      };
+    },
+    async invoke(options, token) {
+      const controller = new AbortController();
+      const sub = token.onCancellationRequested(() => controller.abort());
+      try {
+        const run = await runTool(
+          tool,
+          { gateway, redact: (t) => services.log.redact(t), files },
+          options.input,
+          { log: services.log, surface: 'lm-tool', signal: controller.signal },
+        );
+        if (!run.ok) throw new Error(run.text);
+        return new vscode.LanguageModelToolResult([new vscode.LanguageModelTextPart(run.text)]);
+      } finally {
+        sub.dispose();
+      }
+    },
+  };
+  return impl;
+}
+
+export function registerLanguageModelTools(
+  services: Services,
+  gateway: PlatformGateway,
+  proposals: ProposalDocuments,
+): { disposables: vscode.Disposable[]; tools: HostTools } {
+  const tools: HostTools = new Map();
+  const files = workspaceFiles(proposals, () => {
+    const active = services.profiles.active();
+    return active?.profile.production ? active.profile.name : undefined;
+  });
+  const disposables: vscode.Disposable[] = [];
+  for (const tool of AGENT_TOOLS) {
+    const impl = hostTool(services, gateway, files, tool);
+    tools.set(tool.name, impl);
+    disposables.push(vscode.lm.registerTool(tool.name, impl));
+  }
+  return { disposables, tools };
+}
