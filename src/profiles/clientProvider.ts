@@ -5,11 +5,13 @@ import * as vscode from 'vscode';
 import { ApiError } from '../api/errors';
 import type { ApiLogger } from '../api/log';
 import type { NetworkSettings } from '../api/http';
-import { DataClient } from '../api/dataClient';
-import { AiClient, type SessionSettings } from '../api/aiClient';
+import type { DataClient } from '../api/dataClient';
+import type { AiClient, SessionSettings } from '../api/aiClient';
 import type { PlatformClient } from '../api/platformClient';
+import { lazyModule } from '../lazyModule';
 import { dataApiUrlOf, jwtExpiry, type Profile } from './profileModel';
 import type { ActiveProfile, ProfileService } from './profileService';
+import type * as Api from '../api';
 
 export interface ClientProvider {
   /** For the active profile; throws a clear error if there is none or it has no token. */
@@ -46,6 +48,9 @@ interface MintedToken {
   token: string;
   expiresAt: number;
 }
+
+/** The HTTP stack loads with the first client (see src/lazy.ts). */
+const api = () => lazyModule<typeof Api>('src/api/index.ts');
 
 const MINT_MARGIN_MS = 60_000;
 const MINT_DEFAULT_LIFETIME_MS = 10 * 60_000;
@@ -178,7 +183,7 @@ export class ProfileClientProvider implements ClientProvider, vscode.Disposable 
       );
       token = () => this.mint(clients, deployment);
     }
-    const client = new DataClient({
+    const client = new (api().DataClient)({
       baseUrl: dataApiUrlOf(profile),
       token,
       network: await this.network(),
@@ -213,7 +218,7 @@ export class ProfileClientProvider implements ClientProvider, vscode.Disposable 
     if (cached) return cached;
     await this.requireSecret(profile, 'aiApiKey', 'AI API key');
     const name = profile.name;
-    const client = new AiClient({
+    const client = new (api().AiClient)({
       baseUrl: url,
       apiKey: async () => (await this.deps.profiles.getSecret('aiApiKey', name))?.value,
       network: await this.network(),
