@@ -14,6 +14,7 @@ import {
 import type { ApiLogger } from './log';
 import type { DispatcherRegistry } from './net/agents';
 import { ndjsonLines } from './ndjson';
+import { scanLines } from './rowScan';
 import {
   CONTINUE_WAIT,
   CubeSqlSchemaLineSchema,
@@ -67,6 +68,17 @@ export interface CubeSqlOptions {
   /** Send throwContinueWait (default true): a slow query answers one Continue-wait line, then we re-post. */
   throwContinueWait?: boolean;
   cache?: string;
+  /**
+   * Parse about this many rows (whole lines); past them `{"data"}` lines are only counted and
+   * yielded as `{type: 'count'}` (see rowScan.ts). Unset: every row is parsed.
+   */
+  parseRows?: number;
+}
+
+/** Rows past `parseRows`, counted but not parsed. */
+export interface CubeSqlCount {
+  type: 'count';
+  rows: number;
 }
 
 /** Meta responses per cache key. */
@@ -186,7 +198,12 @@ export class DataClient {
    * `POST /v1/cubesql`, streamed: yields the schema, then each `{"data"}` batch as it arrives.
    * Holds at most one line in memory. A trailing `{"error"}` line throws.
    */
-  async *cubesql(sql: string, opts: CubeSqlOptions = {}): AsyncGenerator<CubeSqlChunk> {
+  cubesql(
+    sql: string,
+    opts: CubeSqlOptions & { parseRows: number },
+  ): AsyncGenerator<CubeSqlChunk | CubeSqlCount>;
+  cubesql(sql: string, opts?: CubeSqlOptions): AsyncGenerator<CubeSqlChunk>;
+  async *cubesql(sql: string, opts: CubeSqlOptions = {}): AsyncGenerator<CubeSqlChunk | CubeSqlCount> {
     const started = Date.now();
     const deadline = new Deadline(opts.signal, opts.timeoutMs);
     const prefix = randomUUID();
@@ -211,10 +228,24 @@ export class DataClient {
         });
         let lines = 0;
         let continueWait = false;
+        // Past opts.parseRows parsed rows, data lines are counted instead of parsed.
+        let parsedRows = 0;
+        const parseRows = opts.parseRows;
+        const source =
+          parseRows === undefined
+            ? ndjsonLines(res.body, { maxLineBytes: this.opts.maxLineBytes })
+            : scanLines(res.body, {
+                maxLineBytes: this.opts.maxLineBytes,
+                counting: () => parsedRows >= parseRows,
+              });
         try {
-          for await (const { value, line } of ndjsonLines(res.body, {
-            maxLineBytes: this.opts.maxLineBytes,
-          })) {
+          for await (const item of source) {
+            if ('counted' in item) {
+              lines++;
+              yield { type: 'count', rows: item.counted };
+              continue;
+            }
+            const { value, line } = item;
             if (!isRecord(value)) {
               throw new ApiError('protocol', `Line ${line} of the SQL result is not a JSON object.`, {
                 line,
@@ -233,6 +264,7 @@ export class DataClient {
                 );
               }
               lines++;
+              parsedRows += value.data.length;
               yield { type: 'rows', rows: value.data as unknown[][] };
             } else if (value.schema !== undefined) {
               const parsed = CubeSqlSchemaLineSchema.safeParse(value);
