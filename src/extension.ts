@@ -8,13 +8,10 @@
 import * as vscode from 'vscode';
 import { COMMANDS } from './commands';
 import { registerCommand } from './commandRunner';
-import { readNetworkSettings, affectsNetwork } from './config/networkSettings';
-import { commandIds, LazyFeature, lazyModule } from './lazy';
-import { KnownSecrets, apiLogger, createRedactingLog } from './log';
+import { KnownSecrets, createRedactingLog } from './log';
+import { createClients, registerProfileShell } from './profileShell';
 import { trackProfileContext } from './profiles/profileContext';
-import { ProfileClientProvider } from './profiles/clientProvider';
 import { ProfileService } from './profiles/profileService';
-import type { SandboxHandle } from './profiles/sandboxLoader';
 import type { SandboxManager } from './profiles/sandboxProfile';
 import { ProfileStatusBar } from './profiles/statusBar';
 import type { Services } from './services';
@@ -22,16 +19,14 @@ import { createExplorer, type ExplorerApi } from './explorer';
 import { register as registerChat, type ChatFeature } from './chat';
 import { register as registerNotebook } from './notebook';
 import { register as registerDashboards, type DashboardsFeature } from './dashboards';
-import { createSandbox, registerSandboxCommands } from './sandboxFeature';
-import type * as PlatformFactory from './profiles/platformFactory';
-import type * as ProfileCommands from './profiles/profileCommands';
+import {
+  createSandbox,
+  registerSandboxCommands,
+  type SandboxApi,
+  type SandboxHandle,
+} from './sandboxFeature';
 
-export interface SandboxApi {
-  (): Promise<SandboxHandle>;
-  start(): Promise<SandboxHandle>;
-  stop(): Promise<boolean>;
-  current(): SandboxHandle | undefined;
-}
+export type { SandboxApi };
 
 export interface ExtensionApi {
   services: Services;
@@ -54,37 +49,20 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
   const log = createRedactingLog(channel, secrets);
   const sandbox = (sandboxManager = createSandbox(log, secrets));
   const profiles = new ProfileService(context, log, sandbox, secrets);
-  const clients = new ProfileClientProvider({
-    profiles,
-    logger: apiLogger(log),
-    network: () => readNetworkSettings((m) => log.warn(m)),
-    createPlatform: (opts) =>
-      lazyModule<typeof PlatformFactory>('src/profiles/platformFactory.ts').createPlatformClient(opts),
-  });
+  const clients = createClients(profiles, log);
   const statusBar = new ProfileStatusBar(profiles);
   const services: Services = { context, log, profiles, clients };
-  const profileCommands = new LazyFeature(commandIds(COMMANDS, 'dashboardPlatform.profiles.'), () =>
-    context.subscriptions.push(
-      ...lazyModule<typeof ProfileCommands>('src/profiles/profileCommands.ts').registerProfileCommands(
-        services,
-      ),
-    ),
-  );
   const explorer = createExplorer(services);
   const chat = registerChat(services);
   const dashboards = registerDashboards(services);
   context.subscriptions.push(
     channel,
     profiles,
-    clients,
     statusBar,
-    vscode.workspace.onDidChangeConfiguration((e) => {
-      if (affectsNetwork(e)) clients.reset();
-    }),
     registerCommand(services, COMMANDS.showLogs, () => log.show()),
     trackProfileContext(profiles),
+    ...registerProfileShell(services, clients),
     ...registerSandboxCommands(services, sandbox),
-    profileCommands,
     ...explorer.disposables,
     ...chat.disposables,
     ...registerNotebook(services),
@@ -98,7 +76,7 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
       start: () => sandbox.start(),
       stop: () => sandbox.stop(),
       current: () => sandbox.current,
-    }),
+    }) satisfies SandboxApi,
     explorer: explorer.api,
     statusBarText: () => statusBar.text,
     statusBarTooltip: () => statusBar.tooltipText,

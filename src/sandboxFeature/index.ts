@@ -12,6 +12,14 @@ import { SandboxManager, sandboxInfoLines } from '../profiles/sandboxProfile';
 
 export type { SandboxHandle };
 
+/** The sandbox in the extension's API (integration tests). */
+export interface SandboxApi {
+  (): Promise<SandboxHandle>;
+  start(): Promise<SandboxHandle>;
+  stop(): Promise<boolean>;
+  current(): SandboxHandle | undefined;
+}
+
 /** The manager; its tokens join the known secrets (never logged) once it runs. */
 export function createSandbox(log: RedactingLog, secrets: KnownSecrets): SandboxManager<SandboxHandle> {
   const sandbox = new SandboxManager(
