@@ -1,24 +1,160 @@
 // Bundles the extension host code (node, cjs), the standalone sandbox CLI, and one browser bundle
 // per webview plus the notebook renderer. `--production` minifies; `--only=<name>` builds one entry.
+//
+// The extension host code is split so that activation loads only what it runs (see src/lazy.ts):
+// dist/extension.js is the startup bundle; dist/api.js (HTTP stack, zod) and one bundle per feature
+// are required on first use. Every source module belongs to exactly one bundle (the first group that
+// reaches it); a later bundle reaches an earlier bundle's modules through its `__modules` registry,
+// so classes (ApiError, UserCancelled) and state stay single. dist/bundles.json maps each lazily
+// loaded module to its bundle.
 import * as esbuild from 'esbuild';
 import { cpSync, existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { join } from 'node:path';
+import { join, relative, resolve } from 'node:path';
 
 const production = process.argv.includes('--production');
 const only = process.argv.find((a) => a.startsWith('--only='))?.slice('--only='.length);
+const root = process.cwd();
 
 const common = { bundle: true, sourcemap: !production, minify: production, logLevel: 'warning' };
+const nodeCommon = {
+  ...common,
+  platform: 'node',
+  format: 'cjs',
+  target: 'node20',
+  // ES module builds first: some packages (jsonc-parser) ship a UMD `main` whose dynamic requires
+  // a bundle cannot follow.
+  mainFields: ['module', 'main'],
+};
 
-/** Node-side bundles. */
+/** Self-contained node bundles. */
 const nodeEntries = {
-  extension: { entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'] },
   sandbox: { entryPoints: ['src/sandbox/cli.ts'], outfile: 'dist/sandbox-cli.js', external: [] },
   // Loaded by the extension only when the Sandbox profile is first used (see src/profiles/sandboxLoader.ts).
   'sandbox-lib': { entryPoints: ['src/sandbox/index.ts'], outfile: 'dist/sandbox.js', external: [] },
   // The MCP server (stdio), spawned by VS Code or run on its own; see src/mcp/server.ts.
   mcp: { entryPoints: ['src/mcp/server.ts'], outfile: 'dist/mcp.js', external: [] },
 };
+
+/**
+ * The extension host's bundles, in ownership order. `extension` is what VS Code loads; the rest are
+ * entered only through lazyModule() (src/lazy.ts) with the paths listed here.
+ */
+const hostGroups = [
+  { name: 'extension', entries: ['src/extension.ts'] },
+  {
+    name: 'api',
+    entries: ['src/api/index.ts', 'src/profiles/profileSchema.ts', 'src/profiles/platformFactory.ts'],
+  },
+  { name: 'profiles', entries: ['src/profiles/profileCommands.ts'] },
+  { name: 'explorer', entries: ['src/explorer/explorerCommands.ts'] },
+  { name: 'notebook', entries: ['src/notebook/notebookFeature.ts'] },
+  { name: 'chat', entries: ['src/chat/chatFeature.ts'] },
+  { name: 'dashboards', entries: ['src/dashboards/dashboardsFeature.ts'] },
+  { name: 'agents', entries: ['src/agents/agentsFeature.ts'] },
+];
+/** The startup bundle must stay free of these (and under the size limit). */
+const STARTUP_FORBIDDEN = /node_modules\/(undici|zod)\//;
+const STARTUP_MAX_BYTES = 500 * 1024;
+
+const rel = (p) => relative(root, p).split('\\').join('/');
+
+/** Resolves imports owned by an earlier group to that group's registry. */
+function ownershipPlugin(owner, current) {
+  return {
+    name: 'ownership',
+    setup(build) {
+      build.onResolve({ filter: /.*/ }, async (args) => {
+        if (args.namespace === 'registry' || args.pluginData?.skip) return undefined;
+        if (args.kind === 'entry-point' || args.path === 'vscode') return undefined;
+        const r = await build.resolve(args.path, {
+          kind: args.kind,
+          resolveDir: args.resolveDir,
+          importer: args.importer,
+          pluginData: { skip: true },
+        });
+        if (r.errors.length || r.external || !r.path) return undefined;
+        const group = owner.get(rel(r.path));
+        if (!group || group === current) return undefined;
+        return { path: rel(r.path), namespace: 'registry', pluginData: { group } };
+      });
+      build.onResolve({ filter: /^\.\/[\w-]+\.js$/, namespace: 'registry' }, (args) => ({
+        path: args.path,
+        external: true,
+      }));
+      build.onLoad({ filter: /.*/, namespace: 'registry' }, (args) => ({
+        contents: `module.exports = require(${JSON.stringify(`./${args.pluginData.group}.js`)}).__modules[${JSON.stringify(args.path)}];`,
+        loader: 'js',
+      }));
+    },
+  };
+}
+
+/** An entry exporting the group's entries plus a registry of every ES module it owns. */
+function registryEntry(group, modules) {
+  const lines = [];
+  const keys = [];
+  modules.forEach((m, i) => {
+    lines.push(`import * as m${i} from ${JSON.stringify(resolve(root, m))};`);
+    keys.push(`  ${JSON.stringify(m)}: m${i},`);
+  });
+  if (group.name === 'extension')
+    lines.push(`export * from ${JSON.stringify(resolve(root, group.entries[0]))};`);
+  lines.push(`export const __modules = {\n${keys.join('\n')}\n};`);
+  return {
+    contents: lines.join('\n'),
+    resolveDir: root,
+    sourcefile: `${group.name}-registry.js`,
+    loader: 'js',
+  };
+}
+
+async function buildHostGroups() {
+  const owner = new Map(); // module path -> group name
+  const lazy = {}; // entry module -> bundle name, for src/lazy.ts
+  for (const group of hostGroups) {
+    const options = {
+      ...nodeCommon,
+      external: ['vscode'],
+      plugins: [ownershipPlugin(owner, group.name)],
+      metafile: true,
+    };
+    // Pass 1: which modules this group reaches that no earlier group owns.
+    const probe = await esbuild.build({
+      ...options,
+      entryPoints: group.entries,
+      write: false,
+      outdir: 'dist/.probe',
+      sourcemap: false,
+      minify: false,
+      logLevel: 'error',
+    });
+    const mine = [];
+    for (const [input, info] of Object.entries(probe.metafile.inputs)) {
+      if (input.startsWith('registry:') || owner.has(input)) continue;
+      const isSource = input.startsWith('src/');
+      if (isSource || info.format === 'esm') mine.push(input);
+    }
+    for (const m of mine) owner.set(m, group.name);
+    for (const e of group.entries) if (group.name !== 'extension') lazy[e] = group.name;
+    // Pass 2: the bundle, with its registry.
+    const built = await esbuild.build({
+      ...options,
+      stdin: registryEntry(group, mine),
+      outfile: `dist/${group.name}.js`,
+    });
+    const out = built.metafile.outputs[`dist/${group.name}.js`];
+    if (group.name === 'extension') {
+      const bad = Object.keys(out.inputs).filter((i) => STARTUP_FORBIDDEN.test(i));
+      if (bad.length)
+        throw new Error(`esbuild.mjs: the startup bundle must not contain ${bad.slice(0, 3).join(', ')}…`);
+      if (out.bytes > STARTUP_MAX_BYTES) {
+        throw new Error(`esbuild.mjs: dist/extension.js is ${out.bytes} bytes (limit ${STARTUP_MAX_BYTES})`);
+      }
+    }
+  }
+  writeFileSync('dist/bundles.json', JSON.stringify(lazy, null, 2) + '\n');
+}
 
 /** Browser bundles: every folder in webview/ with an index.ts becomes dist/webview/<folder>.js. */
 function webviewEntries() {
@@ -71,7 +207,8 @@ async function writeDashboardSchema() {
 }
 
 if (production && !only) rmSync('dist', { recursive: true, force: true });
-const all = { ...nodeEntries, ...webviewEntries(), 'dashboard-schema': {} };
+mkdirSync('dist', { recursive: true });
+const all = { extension: {}, ...nodeEntries, ...webviewEntries(), 'dashboard-schema': {} };
 const selected = Object.entries(all).filter(
   ([name]) => !only || name === only || name.startsWith(`${only}:`),
 );
@@ -81,21 +218,13 @@ if (selected.length === 0) {
 }
 await Promise.all(
   selected.map(([name, options]) => {
+    if (name === 'extension') return buildHostGroups();
     if (name === 'dashboard-schema') return writeDashboardSchema();
     if (name.startsWith('webview:')) {
       return esbuild.build({ ...common, ...options });
     }
     if (!existsSync(options.entryPoints[0])) return Promise.resolve();
-    // ES module builds first: some packages (jsonc-parser) ship a UMD `main` whose dynamic requires
-    // a bundle cannot follow.
-    return esbuild.build({
-      ...common,
-      platform: 'node',
-      format: 'cjs',
-      target: 'node20',
-      mainFields: ['module', 'main'],
-      ...options,
-    });
+    return esbuild.build({ ...nodeCommon, ...options });
   }),
 );
 copyRuntimeAssets();

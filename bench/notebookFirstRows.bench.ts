@@ -2,7 +2,7 @@
 // the same run:
 //   streamed  — the controller's path: CubeSqlAccumulator (row cap) + output payload built from the
 //               first batch, serialized as the output item would be, and the renderer's first screen
-//               drawn in jsdom; the rest of the stream is then consumed under the cap;
+//               drawn in jsdom; the rest of the stream is then counted under the cap (parseRows);
 //   whole body — every row collected first, then one payload of all rows, then the first screen.
 // Prints time to first rows, total time and peak heap for each, and the ratios.
 // Run: npx tsc -p tsconfig.json && node --expose-gc out/bench/notebookFirstRows.bench.js [--rows N]
@@ -104,7 +104,7 @@ async function streamed(client: DataClient, render: Render): Promise<Figures> {
   const acc = new CubeSqlAccumulator(CAP);
   let first = -1;
   let rendered = 0;
-  for await (const chunk of client.cubesql(SQL)) {
+  for await (const chunk of client.cubesql(SQL, { parseRows: CAP })) {
     acc.add(chunk);
     peak.sample();
     if (first < 0 && acc.rows.length > 0) {

@@ -71,21 +71,17 @@ function hostTool(services: Services, gateway: PlatformGateway, files: FileAcces
   return impl;
 }
 
-export function registerLanguageModelTools(
+/** The tools' implementations by name; index.ts registers them under the contributed names. */
+export function createLanguageModelTools(
   services: Services,
   gateway: PlatformGateway,
   proposals: ProposalDocuments,
-): { disposables: vscode.Disposable[]; tools: HostTools } {
+): HostTools {
   const tools: HostTools = new Map();
   const files = workspaceFiles(proposals, () => {
     const active = services.profiles.active();
     return active?.profile.production ? active.profile.name : undefined;
   });
-  const disposables: vscode.Disposable[] = [];
-  for (const tool of AGENT_TOOLS) {
-    const impl = hostTool(services, gateway, files, tool);
-    tools.set(tool.name, impl);
-    disposables.push(vscode.lm.registerTool(tool.name, impl));
-  }
-  return { disposables, tools };
+  for (const tool of AGENT_TOOLS) tools.set(tool.name, hostTool(services, gateway, files, tool));
+  return tools;
 }

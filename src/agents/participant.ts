@@ -97,13 +97,3 @@ export function participantHandler(services: Services): vscode.ChatRequestHandle
     }
   };
 }
-
-export function registerParticipant(services: Services): vscode.Disposable {
-  const participant = vscode.chat.createChatParticipant(PARTICIPANT_ID, participantHandler(services));
-  participant.iconPath = vscode.Uri.joinPath(
-    services.context.extensionUri,
-    'media',
-    'dashboard-platform.svg',
-  );
-  return participant;
-}

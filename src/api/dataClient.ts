@@ -14,6 +14,7 @@ import {
 import type { ApiLogger } from './log';
 import type { DispatcherRegistry } from './net/agents';
 import { ndjsonLines } from './ndjson';
+import { scanLines } from './rowScan';
 import {
   CONTINUE_WAIT,
   CubeSqlRequestSchema,
@@ -70,6 +71,17 @@ export interface CubeSqlOptions {
   timeoutMs?: number;
   /** The published cache modes only. */
   cache?: CubeSqlRequest['cache'];
+  /**
+   * Parse about this many rows (whole lines); past them `{"data"}` lines are only counted and
+   * yielded as `{type: 'count'}` (see rowScan.ts). Unset: every row is parsed.
+   */
+  parseRows?: number;
+}
+
+/** Rows past `parseRows`, counted but not parsed. */
+export interface CubeSqlCount {
+  type: 'count';
+  rows: number;
 }
 
 /** Meta responses per cache key. */
@@ -215,7 +227,12 @@ export class DataClient {
    * `POST /v1/cubesql`, streamed: yields the schema, then each `{"data"}` batch as it arrives.
    * Holds at most one line in memory. A trailing `{"error"}` line throws.
    */
-  async *cubesql(sql: string, opts: CubeSqlOptions = {}): AsyncGenerator<CubeSqlChunk> {
+  cubesql(
+    sql: string,
+    opts: CubeSqlOptions & { parseRows: number },
+  ): AsyncGenerator<CubeSqlChunk | CubeSqlCount>;
+  cubesql(sql: string, opts?: CubeSqlOptions): AsyncGenerator<CubeSqlChunk>;
+  async *cubesql(sql: string, opts: CubeSqlOptions = {}): AsyncGenerator<CubeSqlChunk | CubeSqlCount> {
     const started = Date.now();
     const deadline = new Deadline(opts.signal, opts.timeoutMs);
     const prefix = randomUUID();
@@ -249,10 +266,25 @@ export class DataClient {
         /** Object lines of any shape (a line of an unknown shape is skipped, not an empty answer). */
         let seen = 0;
         let continueWait = false;
+        // Past opts.parseRows parsed rows, data lines are counted instead of parsed.
+        let parsedRows = 0;
+        const parseRows = opts.parseRows;
+        const source =
+          parseRows === undefined
+            ? ndjsonLines(res.body, { maxLineBytes: this.opts.maxLineBytes })
+            : scanLines(res.body, {
+                maxLineBytes: this.opts.maxLineBytes,
+                counting: () => parsedRows >= parseRows,
+              });
         try {
-          for await (const { value, line } of ndjsonLines(res.body, {
-            maxLineBytes: this.opts.maxLineBytes,
-          })) {
+          for await (const item of source) {
+            if ('counted' in item) {
+              lines++;
+              seen++;
+              yield { type: 'count', rows: item.counted };
+              continue;
+            }
+            const { value, line } = item;
             if (!isRecord(value)) {
               throw new ApiError('protocol', `Line ${line} of the SQL result is not a JSON object.`, {
                 line,
@@ -282,6 +314,7 @@ export class DataClient {
                 );
               }
               lines++;
+              parsedRows += value.data.length;
               yield { type: 'rows', rows: value.data as unknown[][] };
             }
             if (value.schema === undefined && value.data === undefined && typeof value.error === 'string') {

@@ -19,7 +19,8 @@ const CR = 0x0d;
 
 const decoder = new TextDecoder('utf-8', { fatal: true });
 
-function parseLine(bytes: Uint8Array, line: number): NdjsonLine | undefined {
+/** One line's bytes (no newline) to its value; undefined for a blank line. */
+export function parseLine(bytes: Uint8Array, line: number): NdjsonLine | undefined {
   let end = bytes.length;
   if (end > 0 && bytes[end - 1] === CR) end--;
   let text: string;

@@ -1,196 +1,62 @@
-// The chat feature: commands, the panel serializer (panels survive a reload), the status bar entry
-// and "Open in notebook" for SQL from a tool call.
+// The chat feature's activation part: the status bar entry and the panel serializer (panels survive
+// a reload). Everything else (chatFeature.ts) loads on the first chat command or restored panel.
 import * as vscode from 'vscode';
-import type { Services } from '../services';
-import { ChatHistory } from './chatHistory';
-import { CHAT_VIEW_TYPE, ChatPanel, restoredState } from './chatPanel';
-import { chatEnvironment, profileAgents, resolveAgents } from './chatEnvironment';
-import type { AgentRef } from './chatEnvironment';
-import { openSqlInNotebook } from './openInNotebook';
 import { COMMANDS } from '../commands';
-import { registerCommand } from '../commandRunner';
+import { commandIds, LazyFeature, lazyModule } from '../lazy';
+import type { Services } from '../services';
+import { profileAgents } from './chatEnvironment';
+import type { ChatFeature } from './chatFeature';
+import type * as ChatModule from './chatFeature';
 
-export class ChatFeature implements vscode.Disposable {
-  private readonly panels = new Set<ChatPanel>();
-  private readonly history: ChatHistory;
-  private readonly statusItem: vscode.StatusBarItem;
-  private readonly disposables: vscode.Disposable[] = [];
+export type { ChatFeature };
 
-  constructor(private readonly services: Services) {
-    this.history = new ChatHistory(services.context.workspaceState);
-    this.statusItem = vscode.window.createStatusBarItem(
-      'dashboardPlatform.chat',
-      vscode.StatusBarAlignment.Left,
-      99,
-    );
-    this.statusItem.name = 'Dashboard Platform Chat';
-    this.statusItem.text = '$(comment-discussion) Chat';
-    this.statusItem.tooltip = 'Chat with an AI agent of the active profile';
-    this.statusItem.command = COMMANDS.chatOpen.id;
-    this.updateStatus();
-    this.disposables.push(
-      this.statusItem,
-      services.profiles.onDidChangeActiveProfile((active) => {
-        this.updateStatus();
-        for (const p of this.panels) p.profileChanged(active?.profile.name ?? '');
-      }),
-      services.profiles.sandbox.onDidChange(() => this.updateStatus()),
-    );
-  }
+/** Same as chatPanel.ts's CHAT_VIEW_TYPE (and the manifest's onWebviewPanel activation event). */
+const CHAT_VIEW_TYPE = 'dashboardPlatform.chat';
 
-  /** The most recently active chat panel, for commands and tests. */
-  get activePanel(): ChatPanel | undefined {
-    let last: ChatPanel | undefined;
-    for (const p of this.panels) if (p.panel.active || !last) last = p;
-    return last;
-  }
-
-  async open(args?: { agentUrl?: string; newPanel?: boolean }): Promise<ChatPanel | undefined> {
-    const agent = await this.pickAgent(args?.agentUrl);
-    if (!agent) return undefined;
-    const existing = [...this.panels].find((p) => p.agentRef.url === agent.url);
-    if (existing && !args?.newPanel) {
-      existing.panel.reveal();
-      return existing;
-    }
-    // A second chat opens where the chats already are, not in yet another editor group.
-    const column = [...this.panels].find((p) => p.panel.viewColumn !== undefined)?.panel.viewColumn;
-    const panel = vscode.window.createWebviewPanel(
-      CHAT_VIEW_TYPE,
-      `Chat: ${agent.name}`,
-      column ?? vscode.ViewColumn.Beside,
-      {
-        retainContextWhenHidden: true,
-      },
-    );
-    return this.adopt(panel, agent);
-  }
-
-  async ask(args: { question?: string; agentUrl?: string }): Promise<ChatPanel | undefined> {
-    const question =
-      args.question ??
-      (await vscode.window.showInputBox({
-        title: 'Ask the AI agent',
-        prompt: 'A question about your data',
-        ignoreFocusOut: true,
-        validateInput: (v) => (v.trim() ? undefined : 'Type a question.'),
-      }));
-    if (!question) return undefined;
-    const panel = await this.open({ agentUrl: args.agentUrl });
-    await panel?.ask(question);
-    return panel;
-  }
-
-  async showHistory(): Promise<void> {
-    const entries = this.history.list(this.services.profiles.active()?.profile.name ?? '');
-    if (entries.length === 0) {
-      void vscode.window.showInformationMessage(
-        'No chats in this workspace yet. Open a chat and ask a question.',
-      );
-      return;
-    }
-    const pick = await vscode.window.showQuickPick(
-      entries.map((e) => ({
-        label: e.title,
-        description: e.agentName,
-        detail: new Date(e.updatedAt).toLocaleString(),
-        entry: e,
-      })),
-      {
-        title: 'Reopen a chat',
-        placeHolder: 'Chats of this workspace, newest first',
-        matchOnDescription: true,
-      },
-    );
-    if (!pick) return;
-    const agent = { name: pick.entry.agentName, url: pick.entry.agentUrl };
-    const panel = this.activePanel ?? (await this.open({ agentUrl: agent.url }));
-    await panel?.openChat(pick.entry.chatId, agent);
-  }
-
-  async deserialize(panel: vscode.WebviewPanel, state: unknown): Promise<void> {
-    const { chatId, agentUrl } = restoredState(state);
-    const agents = await resolveAgents(this.services).catch(() => []);
-    const agent = agents.find((a) => a.url === agentUrl) ?? agents[0];
-    if (!agent) {
-      panel.webview.html = `<!DOCTYPE html><html><body><p>This chat belongs to a profile that is not active or has no AI agent. Switch profile and open the chat again.</p></body></html>`;
-      return;
-    }
-    const chat = this.adopt(panel, agent);
-    if (chatId) {
-      void chat
-        .openChat(chatId)
-        .catch((e: unknown) => this.services.log.warn(`Reopening chat failed: ${String(e)}`));
-    }
-  }
-
-  private adopt(panel: vscode.WebviewPanel, agent: AgentRef): ChatPanel {
-    const chat = new ChatPanel(panel, agent, chatEnvironment(this.services), this.history, (p) =>
-      this.panels.delete(p),
-    );
-    this.panels.add(chat);
-    return chat;
-  }
-
-  private async pickAgent(agentUrl?: string): Promise<AgentRef | undefined> {
-    const agents = await resolveAgents(this.services);
-    if (agentUrl) {
-      const match = agents.find((a) => a.url === agentUrl);
-      if (match) return match;
-      throw new Error(`The active profile has no AI agent at ${agentUrl}. Edit the profile to add it.`);
-    }
-    if (agents.length === 0) {
-      const choice = await vscode.window.showWarningMessage(
-        'The active profile has no AI agent. Add an agent URL to the profile, or switch to the Sandbox profile.',
-        'Edit Profile',
-        'Switch Profile',
-      );
-      if (choice === 'Edit Profile') await vscode.commands.executeCommand('dashboardPlatform.profiles.edit');
-      if (choice === 'Switch Profile')
-        await vscode.commands.executeCommand('dashboardPlatform.profiles.switch');
-      return undefined;
-    }
-    if (agents.length === 1) return agents[0];
-    const pick = await vscode.window.showQuickPick(
-      agents.map((a) => ({ label: a.name, description: a.url, agent: a })),
-      { title: 'Chat with which agent?' },
-    );
-    return pick?.agent;
-  }
-
-  private updateStatus(): void {
+/** "Chat" in the status bar while the active profile has agents (the Sandbox always does). */
+function chatStatusItem(services: Services): vscode.Disposable[] {
+  const item = vscode.window.createStatusBarItem(
+    'dashboardPlatform.chat',
+    vscode.StatusBarAlignment.Left,
+    99,
+  );
+  item.name = 'Dashboard Platform Chat';
+  item.text = '$(comment-discussion) Chat';
+  item.tooltip = 'Chat with an AI agent of the active profile';
+  item.command = COMMANDS.chatOpen.id;
+  const update = () => {
     // The Sandbox always has agents (once started), so its entry shows before the first start too.
-    const active = this.services.profiles.active();
-    if (active?.isSandbox || profileAgents(this.services).length > 0) this.statusItem.show();
-    else this.statusItem.hide();
-  }
-
-  dispose(): void {
-    for (const p of [...this.panels]) p.dispose();
-    for (const d of this.disposables) d.dispose();
-  }
+    if (services.profiles.active()?.isSandbox || profileAgents(services).length > 0) item.show();
+    else item.hide();
+  };
+  update();
+  return [
+    item,
+    services.profiles.onDidChangeActiveProfile(update),
+    services.profiles.sandbox.onDidChange(update),
+  ];
 }
 
-export function register(services: Services): { feature: ChatFeature; disposables: vscode.Disposable[] } {
-  const feature = new ChatFeature(services);
-  const disposables: vscode.Disposable[] = [
-    feature,
-    vscode.window.registerWebviewPanelSerializer(CHAT_VIEW_TYPE, {
-      deserializeWebviewPanel: (panel, state) => feature.deserialize(panel, state),
-    }),
-    registerCommand(services, COMMANDS.chatOpen, (args?: { agentUrl?: string }) => feature.open(args)),
-    registerCommand(services, COMMANDS.chatAsk, (args?: { question?: string; agentUrl?: string }) =>
-      feature.ask(args ?? {}),
-    ),
-    registerCommand(services, COMMANDS.chatNew, async () => {
-      const panel = feature.activePanel ?? (await feature.open());
-      await panel?.newChat();
-    }),
-    registerCommand(services, COMMANDS.chatStop, () => feature.activePanel?.stop()),
-    registerCommand(services, COMMANDS.chatHistory, () => feature.showHistory()),
-    registerCommand(services, COMMANDS.chatOpenSqlInNotebook, (args?: { sql?: string }) =>
-      openSqlInNotebook(args?.sql),
-    ),
-  ];
-  return { feature, disposables };
+export function register(services: Services): {
+  readonly feature: ChatFeature;
+  disposables: vscode.Disposable[];
+} {
+  const lazy = new LazyFeature(commandIds(COMMANDS, 'dashboardPlatform.chat.'), () => {
+    const mod = lazyModule<typeof ChatModule>('src/chat/chatFeature.ts');
+    const { feature, disposables } = mod.createChatFeature(services);
+    services.context.subscriptions.push(...disposables);
+    return feature;
+  });
+  return {
+    get feature() {
+      return lazy.get();
+    },
+    disposables: [
+      lazy,
+      ...chatStatusItem(services),
+      vscode.window.registerWebviewPanelSerializer(CHAT_VIEW_TYPE, {
+        deserializeWebviewPanel: (panel, state) => lazy.get().deserialize(panel, state),
+      }),
+    ],
+  };
 }

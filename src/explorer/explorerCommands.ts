@@ -2,7 +2,7 @@
 // other features), and asks with quick input only for what neither supplies. Failures propagate to
 // the one catch in runCommand (log + "Show Logs"). The write actions are in explorerActions.ts.
 import * as vscode from 'vscode';
-import { publishedDashboardOf } from '../api/platform/workspace';
+import { publishedDashboardOf } from '../api/platform/workbookShapes';
 import type { Services } from '../services';
 import { registerCommand, COMMANDS } from '../commandRunner';
 import type { ExplorerProvider } from './explorerProvider';

@@ -1,12 +1,17 @@
-// The explorer feature: the tree view of the active profile's platform and its commands.
+// The explorer feature: the tree view of the active profile's platform and its commands. The tree
+// is registered at activation (its loaders reach the HTTP stack on first expand); the commands, with
+// their flows and write actions, load on first use.
 import * as vscode from 'vscode';
+import { COMMANDS } from '../commands';
+import { commandIds, LazyFeature, lazyModule } from '../lazy';
 import type { Services } from '../services';
-import { ExplorerCommands } from './explorerCommands';
+import type { ExplorerCommands } from './explorerCommands';
 import { ExplorerProvider, PAGE_SIZE_SETTING } from './explorerProvider';
 import { EXPLORER_VIEW_ID } from './ids';
 import { JSON_SCHEME, JsonDocumentProvider } from './jsonDocumentProvider';
 import type { ExplorerNode } from './nodes/types';
 import { ScriptedPrompter, type Prompter } from './prompter';
+import type * as ExplorerCommandsModule from './explorerCommands';
 
 /** What the explorer exposes to tests and to other features through the extension's API. */
 export interface ExplorerApi {
@@ -29,7 +34,12 @@ export function createExplorer(services: Services): { api: ExplorerApi; disposab
     canSelectMany: false,
   });
   const json = new JsonDocumentProvider();
-  const commands = new ExplorerCommands({ services, provider, view, json });
+  const commands = new LazyFeature(commandIds(COMMANDS, 'dashboardPlatform.explorer.'), () => {
+    const mod = lazyModule<typeof ExplorerCommandsModule>('src/explorer/explorerCommands.ts');
+    const c = new mod.ExplorerCommands({ services, provider, view, json });
+    services.context.subscriptions.push(...c.register());
+    return c;
+  });
   const updateDescription = () => {
     view.description = provider.description();
     // Shows the "clear" entries of the view's title menu only while a search, sort or filter is active.
@@ -44,7 +54,7 @@ export function createExplorer(services: Services): { api: ExplorerApi; disposab
     view,
     json,
     vscode.workspace.registerTextDocumentContentProvider(JSON_SCHEME, json),
-    ...commands.register(),
+    commands,
     provider.onDidChangeDescription(updateDescription),
     services.clients.onDidChange(() => provider.refresh()),
     vscode.workspace.onDidChangeConfiguration((e) => {
@@ -54,13 +64,15 @@ export function createExplorer(services: Services): { api: ExplorerApi; disposab
   const api: ExplorerApi = {
     provider,
     view,
-    commands,
+    get commands() {
+      return commands.get();
+    },
     script(answers, confirm = true) {
       const p = new ScriptedPrompter(answers, confirm);
-      commands.usePrompter(p);
+      commands.get().usePrompter(p);
       return p;
     },
-    usePrompter: (p) => commands.usePrompter(p),
+    usePrompter: (p) => commands.get().usePrompter(p),
   };
   return { api, disposables };
 }

@@ -151,7 +151,8 @@ export class QueryController implements vscode.Disposable {
     const acc = new CubeSqlAccumulator(rowCap());
     let last = 0;
     let shown = -1;
-    for await (const chunk of client.cubesql(sql, { signal })) {
+    // Rows past the cap are only counted (Export Results re-runs the query and parses every row).
+    for await (const chunk of client.cubesql(sql, { signal, parseRows: acc.cap })) {
       acc.add(chunk);
       const now = Date.now();
       // Progressive, throttled: only while the capped window still grows or every throttle tick.

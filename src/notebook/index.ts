@@ -1,51 +1,41 @@
-// Query notebooks: the .dpnb serializer, the controller, deployment picker, export, member intelligence.
+// Query notebooks, activation part: the .dpnb serializer is registered here and delegates to the
+// feature (notebookFeature.ts), which loads when a query notebook opens or a notebook command runs.
 import * as vscode from 'vscode';
-import { COMMANDS, registerCommand } from '../commandRunner';
+import { COMMANDS } from '../commands';
+import { commandIds, LazyFeature, lazyModule } from '../lazy';
 import type { Services } from '../services';
-import { QueryController } from './controller';
-import { DeploymentPicker } from './deploymentPicker';
-import { exportResultsCommand, type ExportFormat } from './exportResults';
-import { registerMemberProviders } from './memberProviders';
-import { NOTEBOOK_TYPE, PLATFORM_SQL } from './notebookFormat';
-import { DpnbSerializer, settingsFromConfig } from './serializer';
-import { TargetStatus } from './targetStatus';
-import { registerChartMessages } from './chartMessages';
+import type * as NotebookModule from './notebookFeature';
 
-export { NOTEBOOK_TYPE };
+/** Same as notebookFormat.ts's NOTEBOOK_TYPE (the manifest's notebook type). */
+const NOTEBOOK_TYPE = 'dashboard-platform-notebook';
 
 export function register(services: Services): vscode.Disposable[] {
-  const controller = new QueryController(services);
-  const picker = new DeploymentPicker(services, COMMANDS.notebookSelectDeployment.id);
-  const clientFor = (nb: vscode.NotebookDocument) => controller.client(nb);
+  const lazy = new LazyFeature(commandIds(COMMANDS, 'dashboardPlatform.notebook.'), () => {
+    const mod = lazyModule<typeof NotebookModule>('src/notebook/notebookFeature.ts');
+    const { serializer, disposables } = mod.createNotebookFeature(services);
+    services.context.subscriptions.push(...disposables);
+    return serializer;
+  });
+  const isQueryNotebook = (nb: vscode.NotebookDocument) => nb.notebookType === NOTEBOOK_TYPE;
+  // A query notebook already open (restored window) needs its controller now.
+  if (vscode.workspace.notebookDocuments.some(isQueryNotebook)) lazy.get();
+  const saveOutputs = vscode.workspace
+    .getConfiguration('dashboardPlatform.notebook')
+    .get<boolean>('saveOutputs', false);
   return [
-    vscode.workspace.registerNotebookSerializer(NOTEBOOK_TYPE, new DpnbSerializer(settingsFromConfig()), {
+    lazy,
+    vscode.workspace.registerNotebookSerializer(
+      NOTEBOOK_TYPE,
+      {
+        serializeNotebook: (data, token) => lazy.get().serializeNotebook(data, token),
+        deserializeNotebook: (content, token) => lazy.get().deserializeNotebook(content, token),
+      },
       // Outputs dirty the file only when they are saved at all.
-      transientOutputs: !settingsFromConfig().saveOutputs(),
-      transientDocumentMetadata: { execution: true },
-    }),
-    controller,
-    picker,
-    new TargetStatus(services),
-    registerChartMessages(services.log),
-    ...registerMemberProviders(clientFor),
-    registerCommand(services, COMMANDS.notebookNew, async () => {
-      const data = new vscode.NotebookData([
-        new vscode.NotebookCellData(vscode.NotebookCellKind.Markup, '# Query notebook', 'markdown'),
-        new vscode.NotebookCellData(vscode.NotebookCellKind.Code, 'SELECT 1', PLATFORM_SQL),
-      ]);
-      const profile = services.profiles.active()?.profile.name;
-      data.metadata = profile ? { profile } : {};
-      const doc = await vscode.workspace.openNotebookDocument(NOTEBOOK_TYPE, data);
-      return vscode.window.showNotebookDocument(doc);
-    }),
-    registerCommand(
-      services,
-      COMMANDS.notebookExportResults,
-      (args?: { cell?: vscode.NotebookCell; uri?: vscode.Uri; format?: ExportFormat }) =>
-        exportResultsCommand(clientFor, args?.cell && 'document' in args.cell ? args : undefined),
+      { transientOutputs: !saveOutputs, transientDocumentMetadata: { execution: true } },
     ),
-    registerCommand(services, COMMANDS.notebookSelectDeployment, (args?: { deploymentId?: number | null }) =>
-      picker.pick(undefined, args?.deploymentId),
-    ),
+    // Notebooks created from data (chat's "Open in notebook") skip the serializer.
+    vscode.workspace.onDidOpenNotebookDocument((nb) => {
+      if (isQueryNotebook(nb)) lazy.get();
+    }),
   ];
 }

@@ -1,6 +1,6 @@
 // Building result payloads from cubesql chunks and load responses. vscode-free (used by the bench).
 import { columnKind, type ResultColumn, type ResultPayload } from '../shared/notebookOutput';
-import type { CubeSqlChunk } from '../api/dataClient';
+import type { CubeSqlChunk, CubeSqlCount } from '../api/dataClient';
 import { memberAnnotation, type LoadResponse } from '../api/schemas/data';
 
 /** Accumulates streamed cubesql rows up to `cap`, counting every row. */
@@ -10,7 +10,8 @@ export class CubeSqlAccumulator {
   total = 0;
   constructor(readonly cap: number) {}
 
-  add(chunk: CubeSqlChunk): void {
+  /** `count` chunks are rows past the cap that the client counted without parsing (parseRows). */
+  add(chunk: CubeSqlChunk | CubeSqlCount): void {
     if (chunk.type === 'schema') {
       this.columns = chunk.schema.map((c) => {
         const kind = columnKind(c.column_type);
@@ -22,6 +23,10 @@ export class CubeSqlAccumulator {
           measure: kind === 'number',
         };
       });
+      return;
+    }
+    if (chunk.type === 'count') {
+      this.total += chunk.rows;
       return;
     }
     this.total += chunk.rows.length;

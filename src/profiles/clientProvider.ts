@@ -8,12 +8,13 @@ import * as vscode from 'vscode';
 import { ApiError } from '../api/errors';
 import type { ApiLogger } from '../api/log';
 import type { NetworkSettings } from '../api/http';
-import { DataClient } from '../api/dataClient';
-import { AiClient, type SessionSettings } from '../api/aiClient';
+import type { DataClient } from '../api/dataClient';
+import type { AiClient, SessionSettings } from '../api/aiClient';
 import type { PlatformClient } from '../api/platformClient';
-import { dataApiUrlOfDeployment } from '../api/platform/deployments';
+import { lazyModule } from '../lazyModule';
 import { dataApiUrlOf, defaultExternalId, jwtExpiry, sessionIdentityOf, type Profile } from './profileModel';
 import type { ActiveProfile, ProfileService } from './profileService';
+import type * as Api from '../api';
 
 export interface ClientProvider {
   /** For the active profile; throws a clear error if there is none or it has no token. */
@@ -54,6 +55,9 @@ interface MintedToken {
   token: string;
   expiresAt: number;
 }
+
+/** The HTTP stack loads with the first client (see src/lazy.ts). */
+const api = () => lazyModule<typeof Api>('src/api/index.ts');
 
 /** The default AI session identity: this OS user on this machine. */
 export function machineExternalId(): string {
@@ -228,7 +232,7 @@ export class ProfileClientProvider implements ClientProvider, vscode.Disposable 
     this.deps.logger.debug(
       `Data API of ${deployment !== undefined ? `deployment ${deployment}` : `profile "${name}"`}: ${baseUrl} (${ownFits ? "profile's token" : 'minted token'})`,
     );
-    const client = new DataClient({
+    const client = new (api().DataClient)({
       baseUrl,
       token,
       network: await this.network(),
@@ -245,7 +249,7 @@ export class ProfileClientProvider implements ClientProvider, vscode.Disposable 
     if (!host) {
       host = (async () => {
         const d = await (await this.platform()).getDeployment(deploymentId);
-        const url = dataApiUrlOfDeployment(d);
+        const url = api().dataApiUrlOfDeployment(d);
         if (!url)
           this.deps.logger.info(`Deployment ${deploymentId} publishes no Data API URL; using the profile's.`);
         return url;
@@ -281,7 +285,7 @@ export class ProfileClientProvider implements ClientProvider, vscode.Disposable 
     if (cached) return cached;
     await this.requireSecret(profile, 'aiApiKey', 'AI API key');
     const name = profile.name;
-    const client = new AiClient({
+    const client = new (api().AiClient)({
       baseUrl: url,
       apiKey: async () => (await this.deps.profiles.getSecret('aiApiKey', name))?.value,
       network: await this.network(),

@@ -8,7 +8,6 @@ import { UserCancelled } from '../log';
 import type { Services } from '../services';
 import {
   ENV_VARS,
-  ProfileSchema,
   SANDBOX_PROFILE_NAME,
   SECRET_KINDS,
   SECRET_LABELS,
@@ -19,6 +18,7 @@ import {
   type ProfileInput,
   type SecretKind,
 } from './profileModel';
+import { ProfileSchema } from './profileSchema';
 import { SecretStorageUnavailableError } from './profileService';
 import { askSessionIdentity } from './sessionIdentityPrompt';
 

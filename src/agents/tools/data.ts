@@ -197,13 +197,13 @@ async function runLoad(
   const start = (q.offset ?? 0) + offset;
   const remaining = own !== undefined ? Math.max(0, own - offset) : Infinity;
   const take = Math.min(limit, remaining);
-  // One extra row tells whether there is another page; `total` asks the server for the full count.
+  // One extra row tells whether there is another page. (`total` is not a field of the published
+  // load query, so it is not asked for; a total the server sends anyway is reported.)
   const page: LoadQuery = {
     ...q,
     responseFormat: 'default',
     offset: start,
     limit: Math.max(1, take + 1),
-    total: true,
   };
   const res = await gateway.load(dep.id, page, signal);
   const result = res.results[0];

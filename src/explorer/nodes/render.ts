@@ -1,7 +1,7 @@
 // How each kind of server object looks in the tree: label, description, icon, tooltip and the
 // contextValue its menus key on. Every server string goes through labels.ts.
 import * as vscode from 'vscode';
-import { publishedDashboardOf } from '../../api/platform/workspace';
+import { publishedDashboardOf } from '../../api/platform/workbookShapes';
 import { displayName, plainText, tooltipLines } from '../labels';
 import type { Item } from '../loaders';
 

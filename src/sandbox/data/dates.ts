@@ -76,23 +76,27 @@ export function dateRange(range: string | [string, string], today: Date): [strin
 }
 
 /** SQLite expression truncating an ISO timestamp column to a granularity, formatted like the live service. */
+/**
+ * SQL truncating a stored time (always `YYYY-MM-DDTHH:MM:SS.sss`, see engine.ts) to `g`. Cutting the
+ * text is several times cheaper than strftime() per row; only weeks need date arithmetic.
+ */
 export function truncate(sql: string, g: Granularity): string {
   switch (g) {
     case 'second':
-      return `strftime('%Y-%m-%dT%H:%M:%S.000', ${sql})`;
+      return `substr(${sql}, 1, 19) || '.000'`;
     case 'minute':
-      return `strftime('%Y-%m-%dT%H:%M:00.000', ${sql})`;
+      return `substr(${sql}, 1, 16) || ':00.000'`;
     case 'hour':
-      return `strftime('%Y-%m-%dT%H:00:00.000', ${sql})`;
+      return `substr(${sql}, 1, 13) || ':00:00.000'`;
     case 'day':
-      return `strftime('%Y-%m-%dT00:00:00.000', ${sql})`;
+      return `substr(${sql}, 1, 10) || 'T00:00:00.000'`;
     case 'week':
       return `strftime('%Y-%m-%dT00:00:00.000', ${sql}, '-' || ((CAST(strftime('%w', ${sql}) AS INTEGER) + 6) % 7) || ' days')`;
     case 'month':
-      return `strftime('%Y-%m-01T00:00:00.000', ${sql})`;
+      return `substr(${sql}, 1, 7) || '-01T00:00:00.000'`;
     case 'quarter':
-      return `printf('%s-%02d-01T00:00:00.000', strftime('%Y', ${sql}), ((CAST(strftime('%m', ${sql}) AS INTEGER) - 1) / 3) * 3 + 1)`;
+      return `substr(${sql}, 1, 5) || CASE WHEN substr(${sql}, 6, 2) < '04' THEN '01' WHEN substr(${sql}, 6, 2) < '07' THEN '04' WHEN substr(${sql}, 6, 2) < '10' THEN '07' ELSE '10' END || '-01T00:00:00.000'`;
     case 'year':
-      return `strftime('%Y-01-01T00:00:00.000', ${sql})`;
+      return `substr(${sql}, 1, 4) || '-01-01T00:00:00.000'`;
   }
 }

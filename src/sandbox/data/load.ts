@@ -131,13 +131,7 @@ export function compileLoad(q: LoadQuery, engine: DataEngine): Compiled {
     }
   }
 
-  const onlyOne = cubes.size === 1 ? [...cubes][0] : undefined;
-  const from =
-    onlyOne === 'customers'
-      ? 't_customers c'
-      : onlyOne === 'products'
-        ? 't_products p'
-        : 't_orders o LEFT JOIN t_customers c ON c.id = o.customer_id LEFT JOIN t_products p ON p.id = o.product_id';
+  const from = fromClause(cubes);
 
   let sql = `SELECT ${select.join(', ')} FROM ${from}`;
   if (where.length) sql += ` WHERE ${where.map((w) => `(${w})`).join(' AND ')}`;
@@ -177,6 +171,20 @@ export function compileLoad(q: LoadQuery, engine: DataEngine): Compiled {
     columns,
     slow,
   };
+}
+
+/**
+ * Only the tables the query uses. Customers and products relate through orders, and each joins on
+ * its primary key, so leaving out a table nobody selects or filters on changes no result.
+ */
+export function fromClause(cubes: ReadonlySet<string>): string {
+  const only = cubes.size === 1 ? [...cubes][0] : undefined;
+  if (only === 'customers') return 't_customers c';
+  if (only === 'products') return 't_products p';
+  let from = 't_orders o';
+  if (cubes.has('customers')) from += ' LEFT JOIN t_customers c ON c.id = o.customer_id';
+  if (cubes.has('products')) from += ' LEFT JOIN t_products p ON p.id = o.product_id';
+  return from;
 }
 
 function normalizeOrder(order: LoadQuery['order']): [string, string][] {

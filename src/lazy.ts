@@ -1,0 +1,62 @@
+// First-use loading of features: commands registered as small shims until the feature is needed.
+import * as vscode from 'vscode';
+
+export { lazyModule } from './lazyModule';
+
+/**
+ * A feature whose code loads on first use. Until then its commands are small shims: the first call
+ * of any of them loads the feature (which registers the real commands) and runs the command again.
+ */
+export class LazyFeature<T> implements vscode.Disposable {
+  private value: T | undefined;
+  private shims: vscode.Disposable[] = [];
+
+  constructor(
+    private readonly commandIds: readonly string[],
+    private readonly loader: () => T,
+  ) {
+    this.shim();
+  }
+
+  get loaded(): boolean {
+    return this.value !== undefined;
+  }
+
+  /** The feature, loaded now if it was not yet. */
+  get(): T {
+    if (this.value === undefined) {
+      this.disposeShims();
+      try {
+        this.value = this.loader();
+      } catch (e) {
+        this.shim();
+        throw e;
+      }
+    }
+    return this.value;
+  }
+
+  dispose(): void {
+    this.disposeShims();
+  }
+
+  private shim(): void {
+    this.shims = this.commandIds.map((id) =>
+      vscode.commands.registerCommand(id, (...args: unknown[]) => {
+        this.get();
+        return vscode.commands.executeCommand(id, ...args);
+      }),
+    );
+  }
+
+  private disposeShims(): void {
+    for (const s of this.shims.splice(0)) s.dispose();
+  }
+}
+
+/** The command ids of `table` whose id starts with `prefix` (e.g. 'dashboardPlatform.chat.'). */
+export function commandIds(table: Record<string, { id: string }>, prefix: string): string[] {
+  return Object.values(table)
+    .map((c) => c.id)
+    .filter((id) => id.startsWith(prefix));
+}
