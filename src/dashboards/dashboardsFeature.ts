@@ -7,6 +7,7 @@ import { COMMANDS } from '../commands';
 import { registerCommand } from '../commandRunner';
 import { DASHBOARD_EDITOR_VIEW_TYPE, DashboardEditorProvider, problemDiagnostics } from './dashboardEditor';
 import { withCheckCommand } from '../api/http';
+import { publishedDashboardOf } from '../api/platform/workbookShapes';
 import type { PublishDashboardInput, PublishedDashboard } from '../api/schemas/platform';
 import type { EditorReport } from '../shared/dashboardEditorProtocol';
 import { reportFromListItem, reportsFromSnapshots, widgetReportIds } from './widgetReports';
@@ -171,7 +172,7 @@ export class DashboardsFeature implements vscode.Disposable {
     if (deploymentId === undefined || ids.length === 0) return {};
     const client = await this.services.clients.platform();
     const workbook = await client.getWorkbook(deploymentId, input.workbookId).catch(() => undefined);
-    const out = reportsFromSnapshots(workbook?.dashboardPublished);
+    const out = reportsFromSnapshots(workbook ? publishedDashboardOf(workbook) : undefined);
     // Reports without a snapshot: one request each, only for a handful.
     const missing = ids.filter((id) => !(String(id) in out)).slice(0, 20);
     await Promise.all(

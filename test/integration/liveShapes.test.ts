@@ -99,7 +99,7 @@ describe('live service shapes', function () {
       const publishing = Promise.resolve(editor.receive(file, { type: 'publish' })).catch((e: unknown) => {
         failed = e;
       });
-      await click({ selector: '.monaco-dialog-box .monaco-button:has-text("Publish")' }).catch(
+      await click({ selector: '.notifications-toasts .monaco-button:has-text("Publish")' }).catch(
         (e: unknown) => {
           throw failed ?? e;
         },
