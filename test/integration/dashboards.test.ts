@@ -296,6 +296,9 @@ describe('dashboards as code', function () {
     const lg = w.responsiveLayouts?.lg ?? w.position;
     const rowHeight = before.config.layout?.rowHeight ?? 150;
     const marginY = before.config.layout?.margin?.[1] ?? 10;
+    // The widgets' report previews arrive after the page opens and re-render it: wait for them so
+    // the drag and the keys act on the final widgets.
+    await api.dashboards.editor.reportsLoaded.get(doc.uri.toString());
     await api.dashboards.editor.showBreakpoint(doc, 'lg');
     const dragged = await webviewDrag(`.widget[data-id="${w.id}"]`, 0, 2 * (rowHeight + marginY));
     if (!dragged) this.skip(); // no Playwright in this route
