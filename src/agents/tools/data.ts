@@ -9,6 +9,18 @@ import { defineTool, type ToolOutput } from './types';
 
 const KINDS = ['cube', 'measure', 'dimension', 'segment'] as const;
 
+/** The paging fields both tools take. */
+const pageFields = {
+  offset: z.number().int().min(0).optional().describe('Rows to skip (the nextOffset of the previous call).'),
+  limit: z
+    .number()
+    .int()
+    .min(1)
+    .max(MAX_ROWS)
+    .optional()
+    .describe(`Rows to return (1-${MAX_ROWS}, default ${MAX_ROWS}).`),
+};
+
 export const searchDataModel = defineTool({
   name: 'search_data_model',
   title: 'Search the data model',
@@ -22,19 +34,7 @@ export const searchDataModel = defineTool({
       .array(z.enum(KINDS))
       .optional()
       .describe('Only these kinds (cube, measure, dimension, segment).'),
-    offset: z
-      .number()
-      .int()
-      .min(0)
-      .optional()
-      .describe('Rows to skip (the nextOffset of the previous call).'),
-    limit: z
-      .number()
-      .int()
-      .min(1)
-      .max(MAX_ROWS)
-      .optional()
-      .describe(`Rows to return (1-${MAX_ROWS}, default ${MAX_ROWS}).`),
+    ...pageFields,
   }),
   effect: 'read',
   summary: (i) => (i.search ? `Search the data model for "${i.search}"` : 'List the data model'),
@@ -99,19 +99,7 @@ export const runQuery = defineTool({
       .describe(
         'A JSON load query, e.g. {"measures":["orders.count"],"dimensions":["orders.status"]} (one of sql or query).',
       ),
-    offset: z
-      .number()
-      .int()
-      .min(0)
-      .optional()
-      .describe('Rows to skip (the nextOffset of the previous call).'),
-    limit: z
-      .number()
-      .int()
-      .min(1)
-      .max(MAX_ROWS)
-      .optional()
-      .describe(`Rows to return (1-${MAX_ROWS}, default ${MAX_ROWS}).`),
+    ...pageFields,
   }),
   effect: 'query',
   summary: (i) =>
