@@ -5,6 +5,7 @@ import * as assert from 'node:assert/strict';
 import { startSandbox, type SandboxHandle } from '../../../src/sandbox';
 import { startValidatingProxy, type RecordingServer } from '../../contract/contractServers';
 import { familyOf, requireReference, type Reference } from '../../contract/openapiDocs';
+import { buildCalls } from './buildCalls';
 
 interface Call {
   method: string;
@@ -206,6 +207,7 @@ function calls(sb: SandboxHandle): Call[] {
       body: { chatId: 'nope', sessionSettings: SESSION },
       status: 404,
     },
+    ...buildCalls(),
   ];
 }
 
@@ -240,7 +242,9 @@ describe('contract: every sandbox route speaks the published documents', functio
     for (const r of served) {
       const pathname =
         r.family === 'platform'
-          ? `/api${r.pattern}`
+          ? r.pattern.startsWith('/build/api/')
+            ? r.pattern
+            : `/api${r.pattern}`
           : r.family === 'data'
             ? `/cubejs-api${r.pattern}`
             : `/ai/x${r.pattern}`;
