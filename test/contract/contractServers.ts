@@ -57,6 +57,21 @@ function parseJson(raw: Buffer): { value?: unknown; error?: string } {
   }
 }
 
+/** A multipart/form-data body as an object of its fields (file parts as their text). */
+function parseMultipart(raw: Buffer, type: string): { value?: unknown; error?: string } {
+  const boundary = /boundary="?([^";]+)"?/i.exec(type)?.[1];
+  if (!boundary) return { error: 'body: multipart/form-data without a boundary' };
+  const fields: Record<string, string> = {};
+  for (const part of raw.toString('utf8').split(`--${boundary}`).slice(1)) {
+    if (part.startsWith('--')) break;
+    const split = part.indexOf('\r\n\r\n');
+    const name = split < 0 ? undefined : /name="([^"]*)"/i.exec(part.slice(0, split))?.[1];
+    if (name === undefined) return { error: 'body: a multipart part without a name' };
+    fields[name] = part.slice(split + 4).replace(/\r\n$/, '');
+  }
+  return { value: fields };
+}
+
 function listen(server: Server): Promise<number> {
   return new Promise((resolve, reject) => {
     server.once('error', reject);
@@ -104,7 +119,8 @@ function judgeRequest(
   }
   ex.operation = m.op.key;
   ex.alias = m.op.alias;
-  const body = parseJson(raw);
+  const type = req.headers['content-type'] ?? '';
+  const body = /^multipart\/form-data/i.test(type) ? parseMultipart(raw, type) : parseJson(raw);
   ex.requestBody = body.value;
   const r = validateRequest(m.op, {
     query: url.searchParams,

@@ -194,7 +194,12 @@ export function validateRequest(op: Operation, parts: RequestParts): ValidationR
   } else if (!rb) {
     errors.push(`body: ${op.key} declares no request body`);
   } else {
-    if (parts.contentType && !/json/i.test(parts.contentType))
+    const multipart = /^multipart\/form-data/i.test(parts.contentType ?? '');
+    if (multipart && rb.content?.['multipart/form-data']?.schema) {
+      // The fields of a form (file parts as text), judged against the form's schema.
+      const validate = v.at(`${op.pointer}/requestBody/content/multipart~1form-data/schema`);
+      if (!validate(parts.body)) errors.push(...formatErrors('body', validate.errors));
+    } else if (parts.contentType && !declaresType(rb, parts.contentType))
       errors.push(
         `body: content type ${parts.contentType}, the document declares ${Object.keys(rb.content ?? {}).join(', ')}`,
       );
@@ -205,6 +210,13 @@ export function validateRequest(op: Operation, parts: RequestParts): ValidationR
     }
   }
   return { ok: errors.length === 0, errors, notes: [] };
+}
+
+/** The request body declares the content type sent (any JSON type stands for any other). */
+function declaresType(rb: Json, contentType: string): boolean {
+  const sent = contentType.split(';')[0]!.trim().toLowerCase();
+  const declared = Object.keys(rb.content ?? {}).map((k) => k.toLowerCase());
+  return declared.includes(sent) || (/json/.test(sent) && declared.some((k) => /json/.test(k)));
 }
 
 /** The response object the document declares for a status (exact, then `4XX`, then `default`). */

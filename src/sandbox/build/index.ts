@@ -4,7 +4,9 @@
 import type { Router } from '../http';
 import { registerBranchRoutes } from './branchRoutes';
 import { registerFileRoutes } from './fileRoutes';
+import { registerMergeRoutes } from './mergeRoutes';
 import { BuildService, type BuildDeps } from './service';
+import { registerUploadRoutes } from './uploadRoutes';
 
 export { BuildService } from './service';
 
@@ -12,5 +14,7 @@ export function registerBuildRoutes(router: Router, deps: BuildDeps): BuildServi
   const svc = new BuildService(deps);
   registerFileRoutes(router, svc);
   registerBranchRoutes(router, svc);
+  registerMergeRoutes(router, svc);
+  registerUploadRoutes(router, svc);
   return svc;
 }

@@ -5,7 +5,7 @@
 import { createHash } from 'node:crypto';
 import { Model } from '../data/model';
 import { compileModel, type CompileResult, type SqlChecker } from './compiler';
-import { filesKey, sameFiles, type Files } from './merge';
+import { changedPaths, filesKey, merge3, sameFiles, type Files } from './merge';
 import { SEED_FILES } from './seedModel';
 
 export class BuildError extends Error {
@@ -160,16 +160,21 @@ export class DeploymentRepo {
 
   /** A write to a branch's files; the deploy branch takes it as a commit (production has no working copy). */
   write(b: Branch, apply: (files: Files) => void, message: string): void {
+    this.checkWritable(b);
+    const next = new Map(b.files);
+    apply(next);
+    b.files = next;
+    if (b.name === this.deployBranch) this.commit(b, message);
+  }
+
+  /** Refuses direct writes to a read-only deploy branch (403). */
+  checkWritable(b: Branch): void {
     if (b.name === this.deployBranch && this.deployBranchReadOnly)
       throw new BuildError(
         403,
         `The deploy branch "${b.name}" of deployment ${this.deploymentId} is read-only: change the model on a branch and merge it.`,
         'deploy_branch_read_only',
       );
-    const next = new Map(b.files);
-    apply(next);
-    b.files = next;
-    if (b.name === this.deployBranch) this.commit(b, message);
   }
 
   /** Records the working files as the branch's new head; false when there was nothing to commit. */
@@ -182,6 +187,79 @@ export class DeploymentRepo {
 
   hasPendingChanges(b: Branch): boolean {
     return !sameFiles(b.files, b.head);
+  }
+
+  /**
+   * Merges a branch's last commit into `target` (its parent, or the deploy branch) from their merge
+   * base. Refuses uncommitted changes on the branch, conflicts, and uncommitted changes on the
+   * target that the merge would overwrite (409 each). False when there was nothing to merge.
+   */
+  merge(b: Branch, target: Branch, message: string): boolean {
+    if (this.hasPendingChanges(b))
+      throw new BuildError(
+        409,
+        `Branch "${b.name}" has uncommitted changes: commit them first, then merge.`,
+        'uncommitted_changes',
+      );
+    const base = target.name === b.parent ? b.base : b.deployBase;
+    const { files, conflicts } = merge3(base, target.head, b.head);
+    if (conflicts.length)
+      throw new BuildError(
+        409,
+        `Merging "${b.name}" into "${target.name}" conflicts in ${conflicts.join(', ')}: pull "${target.name}" into "${b.name}", resolve, commit and merge again.`,
+        'merge_conflict',
+        { files: conflicts },
+      );
+    const changed = this.applyToTarget(target, files);
+    // The branch's commit is now in the target's history: it is the next merge base.
+    if (target.name === b.parent) b.base = new Map(b.head);
+    if (target.name === this.deployBranch) b.deployBase = new Map(b.head);
+    if (!changed) return false;
+    target.lastHash = commitHash(target.lastHash, target.head, message);
+    return true;
+  }
+
+  /** Brings what was merged into the branch's parent since it was forked or last pulled. True when files changed. */
+  pull(b: Branch): boolean {
+    if (b.parent === null) return false;
+    const parent = this.branch(b.parent);
+    const { files, conflicts } = merge3(b.base, b.head, parent.head);
+    if (conflicts.length)
+      throw new BuildError(
+        409,
+        `Pulling "${parent.name}" into "${b.name}" conflicts in ${conflicts.join(', ')}: both changed them. Resolve on the branch (keep one version), commit, and pull again.`,
+        'merge_conflict',
+        { files: conflicts },
+      );
+    const changed = this.applyToTarget(b, files);
+    b.base = new Map(parent.head);
+    if (parent.name === this.deployBranch) b.deployBase = new Map(parent.head);
+    else b.deployBase = new Map(parent.deployBase);
+    if (changed) b.lastHash = commitHash(b.lastHash, b.head, `Merge branch '${parent.name}' into ${b.name}`);
+    return changed;
+  }
+
+  /** Moves a branch's head to `files`, carrying the change into its working copy. */
+  private applyToTarget(target: Branch, files: Files): boolean {
+    const changed = changedPaths(target.head, files);
+    const pending = new Set(changedPaths(target.head, target.files));
+    const clash = changed.filter((p) => pending.has(p));
+    if (clash.length)
+      throw new BuildError(
+        409,
+        `Branch "${target.name}" has uncommitted changes to ${clash.join(', ')}: commit or discard them first.`,
+        'uncommitted_changes',
+        { files: clash },
+      );
+    target.head = new Map(files);
+    const working = new Map(target.files);
+    for (const p of changed) {
+      const c = files.get(p);
+      if (c === undefined) working.delete(p);
+      else working.set(p, c);
+    }
+    target.files = working;
+    return changed.length > 0;
   }
 
   /** The compiled model of a file set (cached by content). */

@@ -1,6 +1,8 @@
 // The build API cases of the sandbox contract suite (sandbox.contract.test.ts), in order: they
 // walk one branch through files, dev mode, validate, commit, pull and merge, so each response is
 // a real one (not an error) where the case expects 200.
+import { createHash } from 'node:crypto';
+
 const D = '/build/api/v1/deployments/1';
 const BRANCH = 'contract/feature';
 const q = encodeURIComponent;
@@ -18,10 +20,30 @@ const MEASURE_FILE = `cubes:
         type: string
 `;
 
+const UPLOADED =
+  'cubes:\n  - name: uploaded\n    sql_table: products\n    measures:\n      - name: count\n        type: count\n';
+const sha1 = (s: string) => createHash('sha1').update(s).digest('hex');
+const BOUNDARY = 'contract-boundary';
+/** One file of the upload transaction as the CLI sends it; `{transactionId}` is filled in by the suite. */
+const MULTIPART = [
+  ['transaction', '{"id":"{transactionId}"}'],
+  ['fileName', 'model/cubes/uploaded.yml'],
+  ['file', UPLOADED],
+]
+  .map(
+    ([name, value]) =>
+      `--${BOUNDARY}\r\nContent-Disposition: form-data; name="${name}"` +
+      `${name === 'file' ? '; filename="uploaded.yml"\r\nContent-Type: application/x-yaml' : ''}\r\n\r\n${value}\r\n`,
+  )
+  .join('')
+  .concat(`--${BOUNDARY}--\r\n`);
+
 export interface BuildCall {
   method: string;
   path: string;
   body?: unknown;
+  raw?: string;
+  contentType?: string;
   auth?: 'data';
   status: number;
 }
@@ -143,6 +165,67 @@ export function buildCalls(): BuildCall[] {
       body: { files: [{ path: 'a.yml', content: '' }] },
       status: 403,
     },
+    // Commit, pull, merge into the parent.
+    {
+      method: 'POST',
+      path: `${D}/commit`,
+      body: { message: 'Add the contract cube', exitDevMode: false },
+      status: 200,
+    },
+    { method: 'POST', path: `${D}/commit`, body: {}, status: 400 },
+    { method: 'POST', path: `${D}/pull`, body: { branchName: BRANCH }, status: 200 },
+    { method: 'POST', path: `${D}/pull`, body: {}, status: 400 },
+    {
+      method: 'POST',
+      path: `${D}/merge`,
+      body: {
+        branchName: BRANCH,
+        message: 'Merge the contract cube',
+        deleteBranch: false,
+        switchToParentBranch: false,
+      },
+      status: 200,
+    },
+    { method: 'POST', path: `${D}/merge`, body: { branchName: 'main' }, status: 400 },
+    // The upload transaction onto the branch, then merge to the default branch.
+    { method: 'POST', path: `${D}/data-model/upload/start?branchName=${q(BRANCH)}`, status: 200 },
+    {
+      method: 'POST',
+      path: `${D}/data-model/upload/file?branchName=${q(BRANCH)}`,
+      raw: MULTIPART,
+      contentType: `multipart/form-data; boundary=${BOUNDARY}`,
+      status: 200,
+    },
+    {
+      method: 'POST',
+      path: `${D}/data-model/upload/file`,
+      body: { transaction: 'x', fileName: 'a.yml' },
+      status: 400,
+    },
+    {
+      method: 'POST',
+      path: `${D}/data-model/upload/finish?branchName=${q(BRANCH)}`,
+      body: {
+        transaction: { id: '{transactionId}' },
+        files: { 'model/cubes/uploaded.yml': { hash: sha1(UPLOADED) } },
+        autoRemoveFiles: false,
+        commitMessage: 'Upload the uploaded cube',
+      },
+      status: 200,
+    },
+    {
+      method: 'POST',
+      path: `${D}/data-model/upload/finish`,
+      body: { transaction: { id: 'no-such-transaction' }, files: {} },
+      status: 404,
+    },
+    {
+      method: 'POST',
+      path: `${D}/merge-to-default`,
+      body: { branchName: BRANCH, message: 'Ship the contract cubes', removeBranchAfterMerge: true },
+      status: 200,
+    },
+    { method: 'POST', path: `${D}/merge-to-default`, body: { branchName: 'staging' }, status: 400 },
     { method: 'DELETE', path: `${D}/dev-mode`, status: 200 },
     { method: 'GET', path: `${D}/data-model/validate?devMode=true`, status: 400 },
     { method: 'GET', path: '/build/api/v1/deployments/99/branches', status: 404 },
