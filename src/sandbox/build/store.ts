@@ -43,6 +43,7 @@ export class DeploymentRepo {
   readonly devMode = new Map<string, string>();
   private nextBranchId = 1;
   private readonly compiled = new Map<string, { result: CompileResult; model: Model }>();
+  private readonly byFiles = new WeakMap<Files, { result: CompileResult; model: Model }>();
 
   constructor(
     readonly deploymentId: number,
@@ -264,16 +265,22 @@ export class DeploymentRepo {
 
   /** The compiled model of a file set (cached by content). */
   async compile(files: Files): Promise<{ result: CompileResult; model: Model }> {
+    // File maps are never changed in place (every write makes a new one), so a branch's current map
+    // finds its model without hashing; the content key serves equal file sets on other branches.
+    const known = this.byFiles.get(files);
+    if (known) return known;
     const key = filesKey(files);
     const hit = this.compiled.get(key);
     if (hit) {
       this.compiled.delete(key);
       this.compiled.set(key, hit);
+      this.byFiles.set(files, hit);
       return hit;
     }
     const result = compileModel(files, await this.checker());
     const entry = { result, model: new Model(result.cubes) };
     this.compiled.set(key, entry);
+    this.byFiles.set(files, entry);
     if (this.compiled.size > CACHE_SIZE) this.compiled.delete(this.compiled.keys().next().value!);
     return entry;
   }
