@@ -57,17 +57,21 @@ function parseJson(raw: Buffer): { value?: unknown; error?: string } {
   }
 }
 
-/** A multipart/form-data body as an object of its fields (file parts as their text). */
-function parseMultipart(raw: Buffer, type: string): { value?: unknown; error?: string } {
-  const boundary = /boundary="?([^";]+)"?/i.exec(type)?.[1];
-  if (!boundary) return { error: 'body: multipart/form-data without a boundary' };
+/** The fields of a multipart/form-data body (a file part's value is its text). */
+export function parseMultipart(raw: Buffer, contentType: string): { value?: unknown; error?: string } {
+  const boundary = /boundary=("?)([^";]+)\1/i.exec(contentType)?.[2];
+  if (!boundary) return { error: 'body: multipart without a boundary' };
   const fields: Record<string, string> = {};
-  for (const part of raw.toString('utf8').split(`--${boundary}`).slice(1)) {
-    if (part.startsWith('--')) break;
+  const text = raw.toString('latin1');
+  const parts = text.split(`--${boundary}`);
+  if (parts.length < 3 || !parts[parts.length - 1]!.startsWith('--'))
+    return { error: 'body: multipart not closed by its boundary' };
+  for (const part of parts.slice(1, -1)) {
     const split = part.indexOf('\r\n\r\n');
-    const name = split < 0 ? undefined : /name="([^"]*)"/i.exec(part.slice(0, split))?.[1];
-    if (name === undefined) return { error: 'body: a multipart part without a name' };
-    fields[name] = part.slice(split + 4).replace(/\r\n$/, '');
+    if (split < 0) return { error: 'body: multipart part without headers' };
+    const name = /content-disposition:[^\r\n]*\bname="([^"]*)"/i.exec(part.slice(0, split))?.[1];
+    if (name === undefined) return { error: 'body: multipart part without a name' };
+    fields[name] = Buffer.from(part.slice(split + 4).replace(/\r\n$/, ''), 'latin1').toString('utf8');
   }
   return { value: fields };
 }
@@ -119,8 +123,9 @@ function judgeRequest(
   }
   ex.operation = m.op.key;
   ex.alias = m.op.alias;
-  const type = req.headers['content-type'] ?? '';
-  const body = /^multipart\/form-data/i.test(type) ? parseMultipart(raw, type) : parseJson(raw);
+  const body = /^multipart\/form-data\b/i.test(req.headers['content-type'] ?? '')
+    ? parseMultipart(raw, req.headers['content-type']!)
+    : parseJson(raw);
   ex.requestBody = body.value;
   const r = validateRequest(m.op, {
     query: url.searchParams,
