@@ -6,6 +6,7 @@ import { fromClause } from '../data/load';
 import type { Model } from '../data/model';
 import type { Row } from '../platform/seed';
 import type { SqlChecker } from './compiler';
+import { filesKey } from './merge';
 import { DeploymentRepo, errorLine } from './store';
 
 export interface BuildDeps {
@@ -48,6 +49,30 @@ export class BuildService {
       } catch (e) {
         return e instanceof Error ? e.message : String(e);
       }
+    };
+  }
+
+  /**
+   * A branch's latest build in the published `BuildStatusResponse` shape (for
+   * `GET /api/v1/deployments/{id}/build-status`): the branch's files compiled, `error` with the
+   * compiler's lines when they do not. Undefined for an unknown deployment or branch.
+   */
+  async buildStatus(deploymentId: number, branchName?: string): Promise<Record<string, unknown> | undefined> {
+    const repo = this.repo(deploymentId);
+    const b = repo?.branches.get(branchName ?? repo.deployBranch);
+    if (!repo || !b) return undefined;
+    const { result } = await repo.compile(b.files);
+    return {
+      deploymentId,
+      branchName: b.name,
+      mode: b.name === repo.deployBranch ? 'production' : 'dev_mode',
+      status: result.errors.length ? 'error' : 'success',
+      deploymentStatus: 'running',
+      errorText: result.errors.length ? `Compile errors:\n${result.errors.map(errorLine).join('\n')}` : null,
+      buildJobId: b.id * 10_000 + b.builds,
+      filesHash: filesKey(b.files),
+      lastHash: b.lastHash,
+      updatedAt: b.updatedAt,
     };
   }
 

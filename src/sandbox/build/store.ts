@@ -33,6 +33,10 @@ export interface Branch {
   deployBase: Files;
   lastHash: string | null;
   staging: boolean;
+  /** When the working files last changed (a build was triggered). */
+  updatedAt: string;
+  /** Counts the builds of the branch (each change of its files). */
+  builds: number;
 }
 
 const CACHE_SIZE = 16;
@@ -73,6 +77,8 @@ export class DeploymentRepo {
       deployBase: new Map(p ? (parent === this.deployBranch ? p.head : p.deployBase) : files),
       lastHash: p?.lastHash ?? null,
       staging: false,
+      updatedAt: new Date().toISOString(),
+      builds: 1,
     };
     this.branches.set(name, b);
     return b;
@@ -165,6 +171,7 @@ export class DeploymentRepo {
     const next = new Map(b.files);
     apply(next);
     b.files = next;
+    touch(b);
     if (b.name === this.deployBranch) this.commit(b, message);
   }
 
@@ -260,6 +267,7 @@ export class DeploymentRepo {
       else working.set(p, c);
     }
     target.files = working;
+    if (changed.length) touch(target);
     return changed.length > 0;
   }
 
@@ -284,6 +292,11 @@ export class DeploymentRepo {
     if (this.compiled.size > CACHE_SIZE) this.compiled.delete(this.compiled.keys().next().value!);
     return entry;
   }
+}
+
+function touch(b: Branch): void {
+  b.updatedAt = new Date().toISOString();
+  b.builds++;
 }
 
 export function commitHash(previous: string | null, files: Files, message: string): string {

@@ -5,7 +5,10 @@ import * as assert from 'node:assert/strict';
 import { startSandbox, type SandboxHandle } from '../../../src/sandbox';
 import { startValidatingProxy, type RecordingServer } from '../../contract/contractServers';
 import { requireReference, type Reference } from '../../contract/openapiDocs';
-import { validateRequest } from '../../contract/openapiValidate';
+import { validateRequest, validateResponse } from '../../contract/openapiValidate';
+import { BuildService } from '../../../src/sandbox/build';
+import { createDataEngine } from '../../../src/sandbox/data';
+import { seedPlatform } from '../../../src/sandbox/platform/seed';
 
 const UPLOAD_FILE = 'POST /build/api/v1/deployments/{deploymentId}/data-model/upload/file';
 
@@ -80,5 +83,23 @@ describe('contract: the build API', function () {
       proxy.violations.map((v) => `${v.kind} ${v.method} ${v.url}: ${v.errors.join('; ')}`),
       [],
     );
+  });
+
+  it('shapes a branch build status as the published BuildStatusResponse (for the build-status route)', async () => {
+    const op = ref.operation('platform', 'GET /api/v1/deployments/{deploymentId}/build-status');
+    const engine = await createDataEngine({ rows: 100 });
+    try {
+      const svc = new BuildService({
+        deployments: seedPlatform().deployments,
+        engineFor: async () => engine,
+      });
+      for (const branch of ['main', 'staging']) {
+        const status = await svc.buildStatus(1, branch);
+        assert.ok(status);
+        assert.deepEqual(validateResponse(op, 200, 'application/json', status).errors, []);
+      }
+    } finally {
+      engine.db.close();
+    }
   });
 });

@@ -5,6 +5,9 @@ import * as assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 /* eslint-disable @typescript-eslint/no-explicit-any -- JSON answers walked by path in assertions */
 import { startSandbox, type SandboxHandle } from '../../../src/sandbox';
+import { BuildService } from '../../../src/sandbox/build';
+import { createDataEngine } from '../../../src/sandbox/data';
+import { seedPlatform } from '../../../src/sandbox/platform/seed';
 
 const sha1 = (s: string) => createHash('sha1').update(s).digest('hex');
 const cube = (name: string, measure = 'count') =>
@@ -201,5 +204,42 @@ describe('sandbox build API: commit, pull, merge, upload', function () {
     assert.equal(again.status, 404);
     // The production deployment's deploy branch refuses uploads.
     assert.equal((await call('POST', '/data-model/upload/start', undefined, sb.tokens.admin, 2)).status, 403);
+  });
+
+  it("reports a branch's build in the published build-status shape, errors with their lines", async () => {
+    const engine = await createDataEngine({ rows: 100 });
+    try {
+      const svc = new BuildService({
+        deployments: seedPlatform().deployments,
+        engineFor: async () => engine,
+      });
+      const ok = await svc.buildStatus(1);
+      assert.equal(ok?.status, 'success');
+      assert.equal(ok?.mode, 'production');
+      assert.equal(ok?.errorText, null);
+      const repo = svc.repo(1)!;
+      const b = repo.createBranch('me', 'broken', undefined, true);
+      repo.write(
+        b,
+        (f) =>
+          f.set(
+            'model/cubes/x.yml',
+            'cubes:\n  - name: x\n    sql_table: orders\n    measures:\n      - name: n\n        type: no\n',
+          ),
+        'x',
+      );
+      const bad = await svc.buildStatus(1, 'broken');
+      assert.equal(bad?.status, 'error');
+      assert.equal(bad?.mode, 'dev_mode');
+      assert.match(
+        String(bad?.errorText),
+        /^Compile errors:\nmodel\/cubes\/x.yml:6:15: x.n: type must be one of/,
+      );
+      assert.notEqual(bad?.buildJobId, (await svc.buildStatus(1, 'staging'))?.buildJobId);
+      assert.equal(await svc.buildStatus(1, 'nope'), undefined);
+      assert.equal(await svc.buildStatus(99), undefined);
+    } finally {
+      engine.db.close();
+    }
   });
 });
