@@ -59,13 +59,32 @@ const humanize = (name: string) =>
 /** Only YAML files under model/ are cube files; other files (cube.py, README) are not compiled. */
 export const isModelFile = (path: string) => /^model\/.+\.ya?ml$/i.test(path);
 
+// Parsing YAML is most of a compile, and an edit changes one file: each file's reading is kept by
+// path and content (the declarations are never changed after reading).
+const READ_CACHE_SIZE = 256;
+const readCache = new Map<string, { decls: CubeDecl[]; errors: CompileError[] }>();
+function readCached(path: string, text: string): { decls: CubeDecl[]; errors: CompileError[] } {
+  const key = `${path}\0${text}`;
+  let hit = readCache.get(key);
+  if (!hit) {
+    const errors: CompileError[] = [];
+    hit = { decls: readCubeFile(path, text, errors), errors };
+    readCache.set(key, hit);
+    if (readCache.size > READ_CACHE_SIZE) readCache.delete(readCache.keys().next().value!);
+  }
+  return hit;
+}
+
 export function compileModel(files: Iterable<readonly [string, string]>, check?: SqlChecker): CompileResult {
   const errors: CompileError[] = [];
   const fail = (file: string, pos: Pos, message: string) => errors.push({ fileName: file, ...pos, message });
   const decls: CubeDecl[] = [];
   for (const [path, text] of files) {
-    if (isModelFile(path)) decls.push(...readCubeFile(path, text, errors));
-    else if (/^model\/.+\.(js|jinja|py)$/i.test(path))
+    if (isModelFile(path)) {
+      const read = readCached(path, text);
+      decls.push(...read.decls);
+      errors.push(...read.errors);
+    } else if (/^model\/.+\.(js|jinja|py)$/i.test(path))
       fail(path, { line: 1, column: 1 }, 'The sandbox compiles YAML cube files only (.yml, .yaml).');
   }
 
