@@ -101,6 +101,7 @@ export function registerDataRoutes(router: Router, deps: DataDeps): void {
       method: ctx.method,
       path: ctx.path,
       at: new Date().toISOString(),
+      ...(ctx.devBranch !== undefined ? { devBranch: ctx.devBranch } : {}),
     });
   const engineOf = (ctx: RequestContext) => deps.engineFor(ctx.deploymentId ?? 1);
   /** The model that answers, or undefined once an error has been answered. */

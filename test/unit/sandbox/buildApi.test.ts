@@ -102,6 +102,15 @@ describe('sandbox build API: files, branches, dev mode', function () {
     const onMain = await data(sb.urls.deployments[0]!.dataApi, '/v1/load', q);
     assert.equal(onMain.status, 400);
     assert.match(onMain.body.error, /big_order_count' not found/);
+    // The state tells which branch answered.
+    const recorded = sb.state.dataQueries.filter((r) => r.devBranch === 'feature/big-orders');
+    assert.deepEqual(
+      recorded.map((r) => [r.deploymentId, r.path]),
+      [
+        [1, '/v1/meta'],
+        [1, '/v1/load'],
+      ],
+    );
     const sql = await fetch(`${dev('feature/big-orders')}/cubesql`, {
       method: 'POST',
       headers: { authorization: sb.tokens.dataApi, 'content-type': 'application/json' },
@@ -198,5 +207,11 @@ describe('sandbox build API: files, branches, dev mode', function () {
     assert.deepEqual(list.items, list.data);
     assert.equal((await call('DELETE', '/branches?branchName=main')).status, 400);
     assert.equal((await call('POST', '/branches', { name: 'bad..name' })).status, 400);
+  });
+
+  it('applies faults to build routes like any platform route', async () => {
+    sb.faults.add({ family: 'platform', route: '/data-model/validate', status: 503, times: 1 });
+    assert.equal((await call('GET', '/data-model/validate')).status, 503);
+    assert.equal((await call('GET', '/data-model/validate')).status, 200);
   });
 });
