@@ -19,7 +19,15 @@ export interface SandboxState {
   dbtJobs: Record<string, { deploymentId: number; branchName: string; startedAt: number }>;
   deletedEmbedTenants: string[];
   /** Data API requests by deployment and host (which deployment's host answered a query). */
-  dataQueries: { deploymentId: number; host: string; method: string; path: string; at: string }[];
+  dataQueries: {
+    deploymentId: number;
+    host: string;
+    method: string;
+    path: string;
+    at: string;
+    /** The branch of a dev-mode Data API request (`/dev-mode/{branch}/cubejs-api`). */
+    devBranch?: string;
+  }[];
 }
 
 export function createSandboxState(): SandboxState {
