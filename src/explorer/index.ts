@@ -12,6 +12,7 @@ import { JSON_SCHEME, JsonDocumentProvider } from './jsonDocumentProvider';
 import type { ExplorerNode } from './nodes/types';
 import { ScriptedPrompter, type Prompter } from './prompter';
 import type * as ExplorerCommandsModule from './explorerCommands';
+import { WorkspaceDragAndDrop } from './workspace/dragAndDrop';
 
 /** What the explorer exposes to tests and to other features through the extension's API. */
 export interface ExplorerApi {
@@ -31,7 +32,9 @@ export function createExplorer(services: Services): { api: ExplorerApi; disposab
   const view = vscode.window.createTreeView(EXPLORER_VIEW_ID, {
     treeDataProvider: provider,
     showCollapseAll: true,
-    canSelectMany: false,
+    // Move and delete take several items; single-item commands act on the clicked one.
+    canSelectMany: true,
+    dragAndDropController: new WorkspaceDragAndDrop(),
   });
   const json = new JsonDocumentProvider();
   const commands = new LazyFeature(commandIds(COMMANDS, 'dashboardPlatform.explorer.'), () => {

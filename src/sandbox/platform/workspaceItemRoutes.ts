@@ -3,7 +3,7 @@
 import type { RequestContext, Router } from '../http';
 import { publicView, withDeployment as guard, type PlatformDeps } from './common';
 import { publicIdOf, type Row } from './seed';
-import { isObj, optInt, optString, Refused, type WorkspaceModel } from './workspaceModel';
+import { isObj, optInt, optString, Refused, withFolderPath, type WorkspaceModel } from './workspaceModel';
 
 export function registerWorkspaceItemRoutes(router: Router, deps: PlatformDeps, m: WorkspaceModel): void {
   const { d, folders, reports, workbooks, now, embedOf, deleteOne } = m;
@@ -80,7 +80,7 @@ export function registerWorkspaceItemRoutes(router: Router, deps: PlatformDeps, 
       for (const f of ['name', 'title', 'sqlQuery', 'folderId'])
         if (b[f] !== undefined) r[f] = f === 'name' ? String(b[f]).trim() : b[f];
       r.updatedAt = now();
-      await ctx.json(200, publicView(r));
+      await ctx.json(200, withFolderPath(d, dep.id, publicView(r)));
     }),
   );
   router.add(
@@ -119,7 +119,7 @@ export function registerWorkspaceItemRoutes(router: Router, deps: PlatformDeps, 
       const problem = placementProblem(isObj(ctx.body) ? ctx.body : {});
       if (problem) return ctx.error(400, problem);
       r.updatedAt = now();
-      await ctx.json(200, publicView(r));
+      await ctx.json(200, withFolderPath(d, dep.id, publicView(r)));
     }),
   );
   router.add(
@@ -139,7 +139,7 @@ export function registerWorkspaceItemRoutes(router: Router, deps: PlatformDeps, 
       r.externalWorkbookPlacements = (r.externalWorkbookPlacements as Record<string, unknown>[]).filter(
         (p) => !matches(p),
       );
-      await ctx.json(200, publicView(r));
+      await ctx.json(200, withFolderPath(d, dep.id, publicView(r)));
     }),
   );
 

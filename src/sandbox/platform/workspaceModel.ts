@@ -23,6 +23,28 @@ export const isObj = (v: unknown): v is Record<string, unknown> =>
 export const optString = (v: unknown) => v === undefined || v === null || typeof v === 'string';
 export const optInt = (v: unknown) => v === undefined || v === null || Number.isInteger(v);
 
+/** The published `folderPath` of an item in `folderId`: root first, the folder itself last. */
+export function folderPathOf(data: PlatformDeps['data'], deploymentId: number, folderId: unknown) {
+  const all = data.folders.get(deploymentId) ?? [];
+  const out: { id: number; name: string }[] = [];
+  let f = all.find((x) => x.id === folderId);
+  for (let i = 0; f && i < 50; i++) {
+    out.unshift({ id: f.id, name: String(f.name) });
+    const parent = f.parentId;
+    f = all.find((x) => x.id === parent);
+  }
+  return out;
+}
+
+/** A report or workbook as served, with its folder path (computed, so moves and renames show). */
+export function withFolderPath(
+  data: PlatformDeps['data'],
+  deploymentId: number,
+  row: Record<string, unknown>,
+) {
+  return { ...row, folderPath: folderPathOf(data, deploymentId, row.folderId) };
+}
+
 export type WorkspaceModel = ReturnType<typeof createWorkspaceModel>;
 
 export function createWorkspaceModel(deps: PlatformDeps) {
