@@ -19,6 +19,8 @@ export interface ExplorerApi {
   readonly provider: ExplorerProvider;
   readonly view: vscode.TreeView<ExplorerNode>;
   readonly commands: ExplorerCommands;
+  /** The workspace's drag and drop (tests drop through it as the tree would). */
+  readonly dragAndDrop: WorkspaceDragAndDrop;
   /** Answers the flows' questions from `answers` until `restore()` (tests drive flows with it). */
   script(answers: (string | number | boolean | undefined)[], confirm?: boolean): ScriptedPrompter;
   usePrompter(p: Prompter | undefined): void;
@@ -29,12 +31,13 @@ export function createExplorer(services: Services): { api: ExplorerApi; disposab
     () => services.clients.platform(),
     () => services.profiles.active() !== undefined,
   );
+  const dragAndDrop = new WorkspaceDragAndDrop();
   const view = vscode.window.createTreeView(EXPLORER_VIEW_ID, {
     treeDataProvider: provider,
     showCollapseAll: true,
     // Move and delete take several items; single-item commands act on the clicked one.
     canSelectMany: true,
-    dragAndDropController: new WorkspaceDragAndDrop(),
+    dragAndDropController: dragAndDrop,
   });
   const json = new JsonDocumentProvider();
   const commands = new LazyFeature(commandIds(COMMANDS, 'dashboardPlatform.explorer.'), () => {
@@ -67,6 +70,7 @@ export function createExplorer(services: Services): { api: ExplorerApi; disposab
   const api: ExplorerApi = {
     provider,
     view,
+    dragAndDrop,
     get commands() {
       return commands.get();
     },
