@@ -54,6 +54,12 @@ async function all(node: Node): Promise<Node[]> {
   }
 }
 
+/** Closes every editor without saving (a report's SQL opens as an untitled, unsaved document). */
+async function closeEditors(): Promise<void> {
+  for (let i = 0; i < 20 && vscode.window.tabGroups.all.some((g) => g.tabs.length > 0); i++)
+    await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+}
+
 async function workspace(): Promise<Node> {
   return (await deployment()).list('workspace');
 }
@@ -120,7 +126,7 @@ describe('workspace', function () {
       ...t.command.arguments,
     );
     assert.equal(JSON.parse(dash.getText()).workbook, wb.data.name);
-    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await closeEditors();
   });
 
   it('creates and renames a folder, moves several items into it by drag and drop, and deletes them with one confirmation', async () => {
@@ -205,7 +211,12 @@ describe('workspace', function () {
     ex.script(['Margin by status', 'SELECT status, MEASURE(count) FROM orders GROUP BY 1']);
     const created: any = await vscode.commands.executeCommand(`${C}createReport`, finance);
     assert.equal(created.folderId, finance.data.id);
-    const node = await child(finance, 'report', 'Margin by status');
+    // The write refreshed the tree: the folder's node is new.
+    const node = await child(
+      await child(await workspace(), 'folder', 'Finance'),
+      'report',
+      'Margin by status',
+    );
     const doc: vscode.TextDocument = await vscode.commands.executeCommand(`${C}openReportSql`, node);
     const editor = await vscode.window.showTextDocument(doc);
     const edited = 'SELECT status FROM orders GROUP BY 1';
@@ -214,7 +225,7 @@ describe('workspace', function () {
     assert.equal((await platform(`/v1/deployments/${DEP}/reports/${created.id}`)).body.sqlQuery, edited);
     const refreshed: any = await vscode.commands.executeCommand(`${C}refreshReport`, node);
     assert.equal(refreshed.id, created.id);
-    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await closeEditors();
     await vscode.commands.executeCommand(`${C}openReportInNotebook`, node);
     const nb = await waitFor(
       'the notebook with the report',
@@ -223,7 +234,7 @@ describe('workspace', function () {
     assert.equal(nb.metadata.deploymentId, DEP, 'on the report’s deployment');
     const sqlCell = nb.getCells().find((c) => c.kind === vscode.NotebookCellKind.Code);
     assert.equal(sqlCell?.document.getText(), edited);
-    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await closeEditors();
   });
 
   it('workbook: create, change slug, upsert by slug, embed access viewed and changed, shared workspace follows', async () => {
@@ -282,7 +293,7 @@ describe('workspace', function () {
     ex.script([]);
     await vscode.commands.executeCommand(`${C}deleteItems`, node, [node]);
     assert.equal((await platform(`/v1/deployments/${DEP}/workbooks/${wb.id}`)).status, 404);
-    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await closeEditors();
   });
 
   it('screenshot: the workspace tree', async () => {
