@@ -118,7 +118,9 @@ export function registerCatalogRoutes(router: Router, deps: PlatformDeps): void 
     '/v1/deployments/:deploymentId/reports/:reportId',
     withDeployment(async (ctx, dep) => {
       const r = findReport(ctx, dep);
-      return r ? ctx.json(200, withFolderPath(d, dep.id, publicView(r))) : ctx.error(404, `Report ${ctx.params.reportId} not found.`);
+      return r
+        ? ctx.json(200, withFolderPath(d, dep.id, publicView(r)))
+        : ctx.error(404, `Report ${ctx.params.reportId} not found.`);
     }),
   );
   router.add(
@@ -168,7 +170,9 @@ export function registerCatalogRoutes(router: Router, deps: PlatformDeps): void 
     '/v1/deployments/:deploymentId/workbooks/:workbookId',
     withDeployment(async (ctx, dep) => {
       const w = findWorkbook(ctx, dep);
-      return w ? ctx.json(200, withFolderPath(d, dep.id, w)) : ctx.error(404, `Workbook ${ctx.params.workbookId} not found.`);
+      return w
+        ? ctx.json(200, withFolderPath(d, dep.id, w))
+        : ctx.error(404, `Workbook ${ctx.params.workbookId} not found.`);
     }),
   );
   router.add(
