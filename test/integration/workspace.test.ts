@@ -106,8 +106,9 @@ describe('workspace', function () {
     const row = report.toTreeItem();
     // The folder by name and a relative date, never `folder: 101` or an ISO date.
     const full = (await platform(`/v1/deployments/${DEP}/reports/${report.data.id}`)).body;
-    assert.match(String(row.description), /Finance/);
+    // Under its folder the row says when it changed; its folder's path is in the tooltip.
     assert.match(String(row.description), / ago$/);
+    assert.match(row.tooltip.value, /folder: Finance/);
     assert.doesNotMatch(row.tooltip.value, /folder: 1\d\d/);
     assert.match(row.tooltip.value, /UTC/);
     // A click opens the report's SQL in a SQL editor.
@@ -201,6 +202,8 @@ describe('workspace', function () {
     assert.equal(shown.parent.data.id, sub.id, 'under its folder');
     assert.equal(shown.parent.parent.data.id, sub.parentId, 'under its folder’s parent');
     assert.ok(String(shown.id).includes('/workspace/'), 'in the workspace tree');
+    // In the flat list the row names the report's folder (not `folder: <id>`).
+    assert.match(String(flat.toTreeItem().description), new RegExp(sub.name));
     await waitFor('the revealed report selected', () =>
       ex.view.selection.some((n: Node) => n.id === shown.id) ? true : undefined,
     );

@@ -101,7 +101,8 @@ export function folderLook(f: Item): Look {
   };
 }
 
-export function reportLook(r: Item): Look {
+/** `inTree`: shown under its folder in the workspace tree, so the row leaves the folder name out. */
+export function reportLook(r: Item, inTree = false): Look {
   const publicId = str(r['publicId']);
   const placements = Array.isArray(r['externalWorkbookPlacements'])
     ? r['externalWorkbookPlacements'].length
@@ -109,7 +110,7 @@ export function reportLook(r: Item): Look {
   const workbook =
     str(r['externalWorkbookId']) ??
     (placements > 0 ? `${placements} workbook${placements > 1 ? 's' : ''}` : undefined);
-  const folder = folderName(r);
+  const folder = inTree ? undefined : folderName(r);
   const updated = ago(r['updatedAt']);
   const description = [
     workbook !== undefined ? `↔ ${plainText(workbook, 40)}` : undefined,
@@ -139,11 +140,11 @@ export function reportLook(r: Item): Look {
   };
 }
 
-export function workbookLook(w: Item): Look {
+export function workbookLook(w: Item, inTree = false): Look {
   const published = publishedDashboardOf(w);
   const description = [
     published || w['dashboardPublished'] ? 'published' : undefined,
-    folderName(w),
+    inTree ? undefined : folderName(w),
     ago(w['updatedAt']),
   ].filter((x): x is string => x !== undefined);
   return {

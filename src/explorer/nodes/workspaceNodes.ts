@@ -51,8 +51,9 @@ export function workspaceItem(ctx: TreeContext, shared: boolean): ItemNodeFactor
         item,
       );
     }
-    if (type === 'REPORT') return new WorkspaceItemNode('report', list, item, reportLook);
-    if (type === 'WORKBOOK') return new WorkspaceItemNode('workbook', list, item, workbookLook);
+    if (type === 'REPORT') return new WorkspaceItemNode('report', list, item, (i) => reportLook(i, true));
+    if (type === 'WORKBOOK')
+      return new WorkspaceItemNode('workbook', list, item, (i) => workbookLook(i, true));
     // A kind this version does not know: shown as sent (Open as JSON shows everything).
     return new ItemNode('info', list, item, (i) => ({
       label: displayName(i),
