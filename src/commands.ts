@@ -94,6 +94,43 @@ export const COMMANDS = {
     id: 'dashboardPlatform.dashboards.attachAiWidgetThread',
     title: 'Attach AI Widget Thread…',
   },
+  // workspace
+  explorerOpenItem: { id: 'dashboardPlatform.explorer.openItem', title: 'Open' },
+  explorerOpenReportSql: { id: 'dashboardPlatform.explorer.openReportSql', title: 'Open Report SQL' },
+  explorerSaveReportSql: { id: 'dashboardPlatform.explorer.saveReportSql', title: 'Save SQL to Report…' },
+  explorerOpenDashboard: { id: 'dashboardPlatform.explorer.openDashboard', title: 'Open Dashboard' },
+  explorerCreateFolder: { id: 'dashboardPlatform.explorer.createFolder', title: 'New Folder…' },
+  explorerRenameItem: { id: 'dashboardPlatform.explorer.renameItem', title: 'Rename…' },
+  explorerMoveItems: { id: 'dashboardPlatform.explorer.moveItems', title: 'Move to Folder…' },
+  explorerDeleteItems: { id: 'dashboardPlatform.explorer.deleteItems', title: 'Delete…' },
+  explorerRevealInExplorer: {
+    id: 'dashboardPlatform.explorer.revealInExplorer',
+    title: 'Reveal in Explorer',
+  },
+  explorerCreateReport: { id: 'dashboardPlatform.explorer.createReport', title: 'New Report…' },
+  explorerRefreshReport: { id: 'dashboardPlatform.explorer.refreshReport', title: 'Refresh Report' },
+  explorerDisconnectReport: {
+    id: 'dashboardPlatform.explorer.disconnectReport',
+    title: 'Disconnect Report from Workbook…',
+  },
+  explorerOpenReportInNotebook: {
+    id: 'dashboardPlatform.explorer.openReportInNotebook',
+    title: 'Open in Notebook',
+  },
+  explorerCreateWorkbook: { id: 'dashboardPlatform.explorer.createWorkbook', title: 'New Workbook…' },
+  explorerChangeWorkbookSlug: {
+    id: 'dashboardPlatform.explorer.changeWorkbookSlug',
+    title: 'Change Workbook Slug…',
+  },
+  explorerUpsertWorkbookBySlug: {
+    id: 'dashboardPlatform.explorer.upsertWorkbookBySlug',
+    title: 'Create or Update Workbook by Slug…',
+  },
+  explorerShowEmbedAccess: { id: 'dashboardPlatform.explorer.showEmbedAccess', title: 'Show Embed Access' },
+  explorerChangeEmbedAccess: {
+    id: 'dashboardPlatform.explorer.changeEmbedAccess',
+    title: 'Change Embed Access…',
+  },
 } as const satisfies Record<string, CommandSpec>;
 
 export type CommandKey = keyof typeof COMMANDS;

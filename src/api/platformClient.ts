@@ -13,10 +13,15 @@ import * as deployments from './platform/deployments';
 import * as notifications from './platform/notifications';
 import { PlatformTransport } from './platform/transport';
 import * as workspace from './platform/workspace';
+import * as folders from './platform/folders';
+import * as feed from './platform/workspaceFeed';
+import * as reports from './platform/reports';
+import * as workbooks from './platform/workbooks';
 import type { PublishDashboardInput } from './schemas/dashboard';
 
 export type { NotificationListQuery } from './notificationQuery';
 export type { ReportListQuery, ReportSort } from './platform/workspace';
+export type { WorkspaceItemRef, WorkspaceQuery, WorkspaceType } from './platform/workspaceFeed';
 export type { WaitForDbtSyncOptions } from './platform/dbtSync';
 
 export interface PlatformClientOptions {
@@ -101,6 +106,83 @@ export class PlatformClient {
     signal?: AbortSignal,
   ) {
     return workspace.duplicateWorkbook(this.t, deploymentId, workbookId, input, signal);
+  }
+
+  // ---- workspace feed, folders, report and workbook writes, embed access
+  listWorkspace(deploymentId: number, q?: feed.WorkspaceQuery, signal?: AbortSignal) {
+    return feed.listWorkspace(this.t, deploymentId, q, signal);
+  }
+  listSharedWorkspace(deploymentId: number, q?: feed.WorkspaceQuery, signal?: AbortSignal) {
+    return feed.listSharedWorkspace(this.t, deploymentId, q, signal);
+  }
+  moveWorkspaceItem(d: number, item: feed.WorkspaceItemRef, folderId: number | null, signal?: AbortSignal) {
+    return feed.moveWorkspaceItem(this.t, d, item, folderId, signal);
+  }
+  bulkMoveWorkspaceItems(
+    d: number,
+    items: feed.WorkspaceItemRef[],
+    folderId: number | null,
+    signal?: AbortSignal,
+  ) {
+    return feed.bulkMoveWorkspaceItems(this.t, d, items, folderId, signal);
+  }
+  bulkDeleteWorkspaceItems(d: number, items: feed.WorkspaceItemRef[], signal?: AbortSignal) {
+    return feed.bulkDeleteWorkspaceItems(this.t, d, items, signal);
+  }
+  createFolder(d: number, input: folders.CreateFolderInput, signal?: AbortSignal) {
+    return folders.createFolder(this.t, d, input, signal);
+  }
+  renameFolder(d: number, folderId: number, name: string, signal?: AbortSignal) {
+    return folders.renameFolder(this.t, d, folderId, name, signal);
+  }
+  deleteFolder(d: number, folderId: number, signal?: AbortSignal) {
+    return folders.deleteFolder(this.t, d, folderId, signal);
+  }
+  getFolderAncestors(d: number, folderId: number, signal?: AbortSignal) {
+    return folders.getFolderAncestors(this.t, d, folderId, signal);
+  }
+  createReport(d: number, input: reports.CreateReportInput, signal?: AbortSignal) {
+    return reports.createReport(this.t, d, input, signal);
+  }
+  updateReport(d: number, reportId: number, input: reports.UpdateReportInput, signal?: AbortSignal) {
+    return reports.updateReport(this.t, d, reportId, input, signal);
+  }
+  deleteReport(d: number, reportId: number, signal?: AbortSignal) {
+    return reports.deleteReport(this.t, d, reportId, signal);
+  }
+  refreshReport(d: number, reportId: number, target?: reports.PlacementTarget, signal?: AbortSignal) {
+    return reports.refreshReport(this.t, d, reportId, target, signal);
+  }
+  disconnectReportFromWorkbook(
+    d: number,
+    reportId: number,
+    target: reports.PlacementTarget,
+    signal?: AbortSignal,
+  ) {
+    return reports.disconnectReportFromWorkbook(this.t, d, reportId, target, signal);
+  }
+  createWorkbook(d: number, input: workbooks.CreateWorkbookInput, signal?: AbortSignal) {
+    return workbooks.createWorkbook(this.t, d, input, signal);
+  }
+  updateWorkbook(d: number, workbookId: number, input: workbooks.UpdateWorkbookInput, signal?: AbortSignal) {
+    return workbooks.updateWorkbook(this.t, d, workbookId, input, signal);
+  }
+  deleteWorkbook(d: number, workbookId: number, signal?: AbortSignal) {
+    return workbooks.deleteWorkbook(this.t, d, workbookId, signal);
+  }
+  upsertWorkbookBySlug(d: number, slug: string, input: workbooks.CreateWorkbookInput, signal?: AbortSignal) {
+    return workbooks.upsertWorkbookBySlug(this.t, d, slug, input, signal);
+  }
+  getEmbedAccess(d: number, workbookId: number, signal?: AbortSignal) {
+    return workbooks.getEmbedAccess(this.t, d, workbookId, signal);
+  }
+  updateEmbedAccess(
+    d: number,
+    workbookId: number,
+    input: workbooks.UpdateEmbedAccessInput,
+    signal?: AbortSignal,
+  ) {
+    return workbooks.updateEmbedAccess(this.t, d, workbookId, input, signal);
   }
 
   // ---- dashboards

@@ -34,7 +34,7 @@ export class ExplorerActions {
   }
 
   /** Asks before a write when the active profile is marked production; throws UserCancelled if declined. */
-  private async confirmWrite(what: string): Promise<void> {
+  async confirmWrite(what: string): Promise<void> {
     const profile = this.deps.services.profiles.active()?.profile;
     if (!profile?.production) return;
     const ok = await this.prompter.confirm(

@@ -9,6 +9,7 @@ import type { ExplorerProvider } from './explorerProvider';
 import type { JsonDocumentProvider } from './jsonDocumentProvider';
 import { displayName, plainText } from './labels';
 import { REPORT_SORTS, type Item, type ReportQuery, type ReportSort } from './loaders';
+import type { DeploymentListKind } from './nodes/deploymentNode';
 import { ListNode } from './nodes/listNode';
 import { LoadMoreNode } from './nodes/statusNodes';
 import type { ExplorerNode } from './nodes/types';
@@ -18,6 +19,7 @@ import { vscodePrompter, type Prompter } from './prompter';
 import { asArgs, asNode, resolveDeploymentId, type TargetContext } from './targets';
 import { EXPLORER_VIEW_ID } from './ids';
 import { ExplorerActions } from './explorerActions';
+import { registerWorkspaceCommands, type WorkspaceCommands } from './workspace/register';
 
 export interface ExplorerCommandDeps {
   services: Services;
@@ -31,6 +33,8 @@ export class ExplorerCommands {
   readonly targets: TargetContext;
   /** The write actions (explorerActions.ts). */
   readonly actions: ExplorerActions;
+  /** The workspace's actions (src/explorer/workspace/). */
+  workspace: WorkspaceCommands | undefined;
 
   constructor(private readonly deps: ExplorerCommandDeps) {
     this.targets = {
@@ -75,6 +79,7 @@ export class ExplorerCommands {
       reg(COMMANDS.explorerRemoveRecipient, (a) => this.actions.removeRecipient(a)),
       reg(COMMANDS.explorerDeleteEmbedTenant, (a) => this.actions.deleteEmbedTenant(a)),
       reg(COMMANDS.explorerShowAppConfig, () => this.showAppConfig()),
+      ...registerWorkspaceCommands(this, this.deps),
     ];
   }
 
@@ -142,10 +147,7 @@ export class ExplorerCommands {
   }
 
   /** The list node of a deployment, loading the deployments list first when it is not shown yet. */
-  async listOf(
-    deploymentId: number,
-    kind: 'reports' | 'notifications' | 'workbooks' | 'folders' | 'environments' | 'envVars',
-  ): Promise<ListNode> {
+  async listOf(deploymentId: number, kind: DeploymentListKind): Promise<ListNode> {
     const p = this.deps.provider;
     let dep = p.loadedDeployments().find((d) => d.deploymentId === deploymentId);
     while (!dep) {

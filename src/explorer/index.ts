@@ -12,12 +12,15 @@ import { JSON_SCHEME, JsonDocumentProvider } from './jsonDocumentProvider';
 import type { ExplorerNode } from './nodes/types';
 import { ScriptedPrompter, type Prompter } from './prompter';
 import type * as ExplorerCommandsModule from './explorerCommands';
+import { WorkspaceDragAndDrop } from './workspace/dragAndDrop';
 
 /** What the explorer exposes to tests and to other features through the extension's API. */
 export interface ExplorerApi {
   readonly provider: ExplorerProvider;
   readonly view: vscode.TreeView<ExplorerNode>;
   readonly commands: ExplorerCommands;
+  /** The workspace's drag and drop (tests drop through it as the tree would). */
+  readonly dragAndDrop: WorkspaceDragAndDrop;
   /** Answers the flows' questions from `answers` until `restore()` (tests drive flows with it). */
   script(answers: (string | number | boolean | undefined)[], confirm?: boolean): ScriptedPrompter;
   usePrompter(p: Prompter | undefined): void;
@@ -28,10 +31,13 @@ export function createExplorer(services: Services): { api: ExplorerApi; disposab
     () => services.clients.platform(),
     () => services.profiles.active() !== undefined,
   );
+  const dragAndDrop = new WorkspaceDragAndDrop();
   const view = vscode.window.createTreeView(EXPLORER_VIEW_ID, {
     treeDataProvider: provider,
     showCollapseAll: true,
-    canSelectMany: false,
+    // Move and delete take several items; single-item commands act on the clicked one.
+    canSelectMany: true,
+    dragAndDropController: dragAndDrop,
   });
   const json = new JsonDocumentProvider();
   const commands = new LazyFeature(commandIds(COMMANDS, 'dashboardPlatform.explorer.'), () => {
@@ -64,6 +70,7 @@ export function createExplorer(services: Services): { api: ExplorerApi; disposab
   const api: ExplorerApi = {
     provider,
     view,
+    dragAndDrop,
     get commands() {
       return commands.get();
     },

@@ -59,6 +59,16 @@ export interface ListingClient {
     signal?: AbortSignal,
   ): Promise<Page<Item>>;
   listUsers(p?: PageParams, signal?: AbortSignal): Promise<Page<Item>>;
+  listWorkspace(
+    deploymentId: number,
+    q?: PageParams & { folderId?: number },
+    signal?: AbortSignal,
+  ): Promise<Page<Item>>;
+  listSharedWorkspace(
+    deploymentId: number,
+    q?: PageParams & { folderId?: number },
+    signal?: AbortSignal,
+  ): Promise<Page<Item>>;
 }
 
 export type ListKind =
@@ -70,13 +80,17 @@ export type ListKind =
   | 'notifications'
   | 'envVars'
   | 'users'
-  | 'recipients';
+  | 'recipients'
+  | 'workspace'
+  | 'sharedWorkspace';
 
 export interface ListSpec {
   kind: ListKind;
   deploymentId?: number;
   /** Folders: the parent folder (undefined = top level). */
   parentId?: number;
+  /** Workspace and shared workspace: the folder listed (undefined = the root). */
+  folderId?: number;
   /** Recipients: the notification. */
   notificationId?: number;
   reportQuery?: ReportQuery;
@@ -144,6 +158,12 @@ export function fetcherFor(spec: ListSpec, client: () => Promise<ListingClient>)
         );
       case 'users':
         return c.listUsers(page(p), s);
+      case 'workspace':
+      case 'sharedWorkspace': {
+        const q = { ...page(p), ...(spec.folderId !== undefined ? { folderId: spec.folderId } : {}) };
+        const d = need(spec.deploymentId, 'workspace');
+        return spec.kind === 'workspace' ? c.listWorkspace(d, q, s) : c.listSharedWorkspace(d, q, s);
+      }
       case 'recipients':
         return c.listRecipients(
           need(spec.deploymentId, 'recipients'),

@@ -28,16 +28,28 @@ export function createNotebookFeature(services: Services): {
     new TargetStatus(services),
     registerChartMessages(services.log),
     ...registerMemberProviders(clientFor),
-    registerCommand(services, COMMANDS.notebookNew, async () => {
-      const data = new vscode.NotebookData([
-        new vscode.NotebookCellData(vscode.NotebookCellKind.Markup, '# Query notebook', 'markdown'),
-        new vscode.NotebookCellData(vscode.NotebookCellKind.Code, 'SELECT 1', PLATFORM_SQL),
-      ]);
-      const profile = services.profiles.active()?.profile.name;
-      data.metadata = profile ? { profile } : {};
-      const doc = await vscode.workspace.openNotebookDocument(NOTEBOOK_TYPE, data);
-      return vscode.window.showNotebookDocument(doc);
-    }),
+    // Other features open a notebook with their SQL on a deployment (e.g. a report's Open in Notebook).
+    registerCommand(
+      services,
+      COMMANDS.notebookNew,
+      async (args?: { sql?: string; title?: string; deploymentId?: number }) => {
+        const data = new vscode.NotebookData([
+          new vscode.NotebookCellData(
+            vscode.NotebookCellKind.Markup,
+            `# ${args?.title ?? 'Query notebook'}`,
+            'markdown',
+          ),
+          new vscode.NotebookCellData(vscode.NotebookCellKind.Code, args?.sql ?? 'SELECT 1', PLATFORM_SQL),
+        ]);
+        const profile = services.profiles.active()?.profile.name;
+        data.metadata = {
+          ...(profile ? { profile } : {}),
+          ...(args?.deploymentId !== undefined ? { deploymentId: args.deploymentId } : {}),
+        };
+        const doc = await vscode.workspace.openNotebookDocument(NOTEBOOK_TYPE, data);
+        return vscode.window.showNotebookDocument(doc);
+      },
+    ),
     registerCommand(
       services,
       COMMANDS.notebookExportResults,

@@ -146,9 +146,20 @@ describe('explorer', function () {
     const lists = await children(await deployment());
     assert.deepEqual(
       lists.map((l: Node) => l.listSpec.kind),
-      ['environments', 'folders', 'reports', 'workbooks', 'notifications', 'envVars'],
+      [
+        'workspace',
+        'sharedWorkspace',
+        'environments',
+        'folders',
+        'reports',
+        'workbooks',
+        'notifications',
+        'envVars',
+      ],
     );
     const expect: Record<string, string> = {
+      workspace: 'folder',
+      sharedWorkspace: 'folder',
       environments: 'environment',
       folders: 'folder',
       reports: 'report',

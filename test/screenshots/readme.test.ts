@@ -95,6 +95,30 @@ describe('README screenshots', function () {
     await cfg.update('pageSize', undefined, vscode.ConfigurationTarget.Global);
   });
 
+  it('workspace: the folders of a deployment with their reports and workbooks, a report SQL open', async () => {
+    const ex = api.explorer as any;
+    ex.provider.refresh();
+    await clean({ sideBar: true });
+    const deployments: Node[] = await ex.provider.getChildren(ex.provider.roots.deployments);
+    const dep = deployments.find((n) => n.kind === 'deployment');
+    assert.ok(dep, 'the sandbox lists deployments');
+    await ex.view.reveal(dep, { expand: true, focus: false, select: false });
+    const ws = dep.list('workspace');
+    const folders: Node[] = await ex.provider.getChildren(ws);
+    await ex.view.reveal(ws, { expand: true, focus: false, select: false });
+    const finance = folders.find((n) => n.kind === 'folder' && n.data?.name === 'Finance');
+    assert.ok(finance, 'the workspace has a Finance folder');
+    const inside: Node[] = await ex.provider.getChildren(finance);
+    await ex.view.reveal(finance, { expand: true, focus: false, select: false });
+    const report = inside.find((n) => n.kind === 'report');
+    assert.ok(report, 'Finance holds reports');
+    await run('dashboardPlatform.explorer.openReportSql', report);
+    await ex.view.reveal(report, { select: true, focus: true });
+    await shot('workspace');
+    // The SQL is an untitled document: close it unsaved so the next shot's clean() does not ask.
+    await run('workbench.action.revertAndCloseActiveEditor');
+  });
+
   it('notebook-table: the sample notebook with its SQL result', async () => {
     await clean();
     const doc = await vscode.workspace.openNotebookDocument(workspaceFile('sample.dpnb'));

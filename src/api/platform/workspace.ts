@@ -23,6 +23,7 @@ export const ReportSchema = z.looseObject({
   publicId: maybe(z.string()),
   title: maybe(z.string()),
   folderId: maybe(z.number().int()),
+  sqlQuery: maybe(z.string()),
   canEdit: maybe(z.boolean()),
   canManage: maybe(z.boolean()),
   externalWorkbookId: maybe(z.string()),

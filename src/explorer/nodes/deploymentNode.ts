@@ -14,10 +14,18 @@ import {
   workbookItem,
 } from './itemNodes';
 import { ExplorerNode, type TreeContext } from './types';
+import { workspaceItem } from './workspaceNodes';
 
 export type DeploymentListKind = Exclude<ListKind, 'deployments' | 'users' | 'recipients'>;
 
 const LISTS: { kind: DeploymentListKind; label: string; icon: string; empty: string }[] = [
+  { kind: 'workspace', label: 'Workspace', icon: 'root-folder', empty: 'The workspace is empty' },
+  {
+    kind: 'sharedWorkspace',
+    label: 'Shared workspace',
+    icon: 'live-share',
+    empty: 'Nothing is shared with embed users',
+  },
   { kind: 'environments', label: 'Environments', icon: 'layers', empty: 'No environments' },
   { kind: 'folders', label: 'Folders', icon: 'folder-library', empty: 'No folders' },
   { kind: 'reports', label: 'Reports', icon: 'graph', empty: 'No reports' },
@@ -85,6 +93,8 @@ export class DeploymentNode extends ExplorerNode {
       workbooks: workbookItem,
       notifications: notificationItem(this.ctx),
       envVars: envVarItem,
+      workspace: workspaceItem(this.ctx, false),
+      sharedWorkspace: workspaceItem(this.ctx, true),
     };
     const present = (self: ListNode) => {
       const s = self.listSpec;

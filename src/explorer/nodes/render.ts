@@ -2,6 +2,7 @@
 // contextValue its menus key on. Every server string goes through labels.ts.
 import * as vscode from 'vscode';
 import { publishedDashboardOf } from '../../api/platform/workbookShapes';
+import { exactTime, relativeTime } from '../../shared/relativeTime';
 import { displayName, plainText, tooltipLines } from '../labels';
 import type { Item } from '../loaders';
 
@@ -19,6 +20,34 @@ export function safeTooltip(markdown: string): vscode.MarkdownString {
   md.isTrusted = false;
   md.supportHtml = false;
   return md;
+}
+
+/** "updated 3 days ago" for a row; the exact time goes in the tooltip (`when`). */
+export function ago(v: unknown): string | undefined {
+  return relativeTime(v);
+}
+/** "3 days ago (2026-01-05 09:00 UTC)", or the value as sent when it is not a date. */
+export function when(v: unknown): string | undefined {
+  const r = relativeTime(v);
+  return r === undefined
+    ? v === undefined || v === null
+      ? undefined
+      : plainText(v)
+    : `${r} (${exactTime(v)})`;
+}
+
+/** The folder an item is in, by name: the last entry of its published `folderPath`. */
+export function folderName(i: Item): string | undefined {
+  const path = Array.isArray(i['folderPath']) ? (i['folderPath'] as Item[]) : [];
+  const last = path[path.length - 1];
+  return last && typeof last['name'] === 'string' ? plainText(last['name']) : undefined;
+}
+function folderPathText(i: Item): string | undefined {
+  const path = Array.isArray(i['folderPath']) ? (i['folderPath'] as Item[]) : [];
+  const names = path
+    .map((p) => (p && typeof p['name'] === 'string' ? plainText(p['name']) : ''))
+    .filter(Boolean);
+  return names.length > 0 ? names.join(' / ') : undefined;
 }
 
 function str(v: unknown): string | undefined {
@@ -65,13 +94,15 @@ export function folderLook(f: Item): Look {
     tooltip: safeTooltip(
       tooltipLines(displayName(f), [
         ['id', f['id']],
-        ['path', f['folderPath']],
+        ['path', folderPathText(f)],
+        ['updated', when(f['updatedAt'])],
       ]),
     ),
   };
 }
 
-export function reportLook(r: Item): Look {
+/** `inTree`: shown under its folder in the workspace tree, so the row leaves the folder name out. */
+export function reportLook(r: Item, inTree = false): Look {
   const publicId = str(r['publicId']);
   const placements = Array.isArray(r['externalWorkbookPlacements'])
     ? r['externalWorkbookPlacements'].length
@@ -79,17 +110,29 @@ export function reportLook(r: Item): Look {
   const workbook =
     str(r['externalWorkbookId']) ??
     (placements > 0 ? `${placements} workbook${placements > 1 ? 's' : ''}` : undefined);
+  const folder = inTree ? undefined : folderName(r);
+  const updated = ago(r['updatedAt']);
+  const description = [
+    workbook !== undefined ? `↔ ${plainText(workbook, 40)}` : undefined,
+    folder,
+    updated,
+  ].filter((x): x is string => x !== undefined);
   return {
     label: displayName(r, 'name', 'title'),
-    ...(workbook !== undefined ? { description: `↔ ${plainText(workbook, 40)}` } : {}),
+    ...(description.length > 0 ? { description: description.join(' · ') } : {}),
     icon: new vscode.ThemeIcon('graph'),
     contextValue: publicId !== undefined ? 'dp.report.public' : 'dp.report',
     tooltip: safeTooltip(
       tooltipLines(displayName(r, 'name', 'title'), [
-        ['id', r['id']],
         ['public id', publicId],
-        ['folder', r['folderId']],
-        ['updated', r['updatedAt']],
+        // The name, never the bare id; the path when the service sends it.
+        [
+          'folder',
+          folderPathText(r) ??
+            (r['folderId'] === null || r['folderId'] === undefined ? 'workspace root' : undefined),
+        ],
+        ['updated', when(r['updatedAt'])],
+        ['created', when(r['createdAt'])],
         ['external workbook', workbook],
         ['result location', r['resultLocation']],
       ]),
@@ -97,18 +140,23 @@ export function reportLook(r: Item): Look {
   };
 }
 
-export function workbookLook(w: Item): Look {
+export function workbookLook(w: Item, inTree = false): Look {
   const published = publishedDashboardOf(w);
+  const description = [
+    published || w['dashboardPublished'] ? 'published' : undefined,
+    inTree ? undefined : folderName(w),
+    ago(w['updatedAt']),
+  ].filter((x): x is string => x !== undefined);
   return {
     label: displayName(w),
-    ...(published || w['dashboardPublished'] ? { description: 'published' } : {}),
+    ...(description.length > 0 ? { description: description.join(' · ') } : {}),
     icon: new vscode.ThemeIcon('notebook'),
     contextValue: published?.['publicId'] ? 'dp.workbook.public' : 'dp.workbook',
     tooltip: safeTooltip(
       tooltipLines(displayName(w), [
-        ['id', w['id']],
         ['slug', w['slug']],
-        ['updated', w['updatedAt']],
+        ['folder', folderPathText(w)],
+        ['updated', when(w['updatedAt'])],
       ]),
     ),
   };

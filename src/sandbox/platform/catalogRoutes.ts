@@ -3,6 +3,7 @@
 import type { RequestContext, Router } from '../http';
 import { page, publicView, withDeployment as guard, type PlatformDeps } from './common';
 import { publicIdOf, type Row } from './seed';
+import { withFolderPath } from './workspaceModel';
 
 export function registerCatalogRoutes(router: Router, deps: PlatformDeps): void {
   const d = deps.data;
@@ -105,7 +106,8 @@ export function registerCatalogRoutes(router: Router, deps: PlatformDeps): void 
       if (!p) return;
       const pageInfo =
         sortBy === 'lastViewedAt' ? { ...p.pageInfo, hasNextPage: false, endCursor: null } : p.pageInfo;
-      await ctx.json(200, { ...body(p, { count: p.total }), pageInfo });
+      const items = (p.items as Row[]).map((r) => withFolderPath(d, dep.id, publicView(r)));
+      await ctx.json(200, { ...body(p, { count: p.total }), items, data: items, pageInfo });
     }),
   );
   const findReport = (ctx: RequestContext, dep: Row) =>
@@ -116,7 +118,9 @@ export function registerCatalogRoutes(router: Router, deps: PlatformDeps): void 
     '/v1/deployments/:deploymentId/reports/:reportId',
     withDeployment(async (ctx, dep) => {
       const r = findReport(ctx, dep);
-      return r ? ctx.json(200, publicView(r)) : ctx.error(404, `Report ${ctx.params.reportId} not found.`);
+      return r
+        ? ctx.json(200, withFolderPath(d, dep.id, publicView(r)))
+        : ctx.error(404, `Report ${ctx.params.reportId} not found.`);
     }),
   );
   router.add(
@@ -155,7 +159,9 @@ export function registerCatalogRoutes(router: Router, deps: PlatformDeps): void 
         (w) => !folderId || w.folderId === Number(folderId),
       );
       const p = await page(ctx, rows, `workbooks:${dep.id}:${folderId ?? ''}`);
-      if (p) await ctx.json(200, body(p, { count: p.total }));
+      if (!p) return;
+      const items = (p.items as Row[]).map((w) => withFolderPath(d, dep.id, publicView(w)));
+      await ctx.json(200, { ...body(p, { count: p.total }), items, data: items });
     }),
   );
   router.add(
@@ -164,7 +170,9 @@ export function registerCatalogRoutes(router: Router, deps: PlatformDeps): void 
     '/v1/deployments/:deploymentId/workbooks/:workbookId',
     withDeployment(async (ctx, dep) => {
       const w = findWorkbook(ctx, dep);
-      return w ? ctx.json(200, w) : ctx.error(404, `Workbook ${ctx.params.workbookId} not found.`);
+      return w
+        ? ctx.json(200, withFolderPath(d, dep.id, w))
+        : ctx.error(404, `Workbook ${ctx.params.workbookId} not found.`);
     }),
   );
   router.add(

@@ -6,6 +6,7 @@ import { registerAccountRoutes } from './accountRoutes';
 import { registerCatalogRoutes } from './catalogRoutes';
 import type { PlatformDeps } from './common';
 import { registerNotificationRoutes } from './notificationRoutes';
+import { registerWorkspaceRoutes } from './workspaceRoutes';
 
 export type { PlatformDeps } from './common';
 
@@ -13,4 +14,5 @@ export function registerPlatformRoutes(router: Router, deps: PlatformDeps): void
   registerCatalogRoutes(router, deps);
   registerNotificationRoutes(router, deps);
   registerAccountRoutes(router, deps);
+  registerWorkspaceRoutes(router, deps);
 }

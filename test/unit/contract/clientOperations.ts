@@ -168,6 +168,165 @@ export const CLIENT_OPERATIONS: OperationCase[] = [
     run: (c) => c.platform.duplicateWorkbook(D, 11, { shared: true }),
     check: checkSame('id', 'name'),
   },
+  // workspace
+  {
+    name: 'listWorkspace',
+    operation: `GET ${base}/workspace`,
+    run: (c) =>
+      c.platform.listWorkspace(D, { first: 20, folderId: 2, types: ['FOLDER', 'REPORT'], search: 'rev' }),
+    check: checkList(),
+  },
+  {
+    name: 'listSharedWorkspace',
+    operation: `GET ${base}/shared-workspace`,
+    run: (c) => c.platform.listSharedWorkspace(D, { first: 20, folderId: 2 }),
+    check: checkList(),
+  },
+  {
+    name: 'moveWorkspaceItem',
+    operation: `POST ${base}/workspace/move`,
+    run: (c) => c.platform.moveWorkspaceItem(D, { type: 'REPORT', id: 5 }, null),
+    check: checkSame('id', 'name', 'type'),
+  },
+  {
+    name: 'bulkMoveWorkspaceItems',
+    operation: `POST ${base}/workspace/bulk-move`,
+    run: (c) =>
+      c.platform.bulkMoveWorkspaceItems(
+        D,
+        [
+          { type: 'REPORT', id: 5 },
+          { type: 'FOLDER', id: 3 },
+        ],
+        2,
+      ),
+    check: (result, sent) => {
+      const body = served(sent);
+      const r = result as { moved: unknown[]; failed: Json[] };
+      assert.equal(r.moved.length, arr(body.moved).length, 'every moved item');
+      assert.deepEqual(
+        r.failed.map((f) => f.id),
+        arr(body.failed).map((f) => (f as Json).id),
+        'failures as sent',
+      );
+    },
+  },
+  {
+    name: 'bulkDeleteWorkspaceItems',
+    operation: `POST ${base}/workspace/bulk-delete`,
+    run: (c) => c.platform.bulkDeleteWorkspaceItems(D, [{ type: 'WORKBOOK', id: 11 }]),
+    check: (result, sent) => {
+      const body = served(sent);
+      const r = result as { deleted: Json[]; failed: Json[] };
+      assert.deepEqual(
+        r.deleted.map((x) => x.id),
+        arr(body.deleted).map((x) => (x as Json).id),
+      );
+      assert.equal(r.failed.length, arr(body.failed).length);
+    },
+  },
+  {
+    name: 'createFolder',
+    operation: `POST ${base}/folders`,
+    run: (c) => c.platform.createFolder(D, { name: 'Q3', parentId: 2 }),
+    check: checkSame('id', 'name', 'parentId'),
+  },
+  {
+    name: 'renameFolder',
+    operation: `PUT ${base}/folders/{folderId}`,
+    run: (c) => c.platform.renameFolder(D, 2, 'Finance'),
+    check: checkSame('id', 'name'),
+  },
+  {
+    name: 'deleteFolder',
+    operation: `DELETE ${base}/folders/{folderId}`,
+    run: (c) => c.platform.deleteFolder(D, 2),
+    check: (status) => assert.ok(typeof status === 'number' && status < 300),
+  },
+  {
+    name: 'getFolderAncestors',
+    operation: `GET ${base}/folders/{folderId}/ancestors`,
+    run: (c) => c.platform.getFolderAncestors(D, 2),
+    check: (result, sent) => {
+      const body = sent[sent.length - 1]?.responseText ?? '[]';
+      const items = JSON.parse(body) as Json[];
+      assert.deepEqual(
+        (result as Json[]).map((f) => f.id),
+        items.map((f) => f.id),
+        'the chain as sent',
+      );
+    },
+  },
+  {
+    name: 'createReport',
+    operation: `POST ${base}/reports`,
+    run: (c) => c.platform.createReport(D, { name: 'Revenue', sqlQuery: 'SELECT 1', folderId: 2 }),
+    check: checkSame('id', 'name', 'sqlQuery'),
+  },
+  {
+    name: 'updateReport',
+    operation: `PUT ${base}/reports/{reportId}`,
+    run: (c) => c.platform.updateReport(D, 5, { name: 'Revenue by month', sqlQuery: 'SELECT 2' }),
+    check: checkSame('id', 'name', 'sqlQuery'),
+  },
+  {
+    name: 'deleteReport',
+    operation: `DELETE ${base}/reports/{reportId}`,
+    run: (c) => c.platform.deleteReport(D, 5),
+    check: (status) => assert.ok(typeof status === 'number' && status < 300),
+  },
+  {
+    name: 'refreshReport',
+    operation: `PUT ${base}/reports/{reportId}/refresh`,
+    run: (c) => c.platform.refreshReport(D, 5, {}),
+    check: checkSame('id', 'name'),
+  },
+  {
+    name: 'disconnectReportFromWorkbook',
+    operation: `DELETE ${base}/reports/{reportId}/connect-workbook`,
+    run: (c) =>
+      c.platform.disconnectReportFromWorkbook(D, 5, {
+        externalWorkbookId: 'sheet-1',
+        resultLocation: 'Sheet1!A1',
+      }),
+    check: checkSame('id', 'externalWorkbookPlacements'),
+  },
+  {
+    name: 'createWorkbook',
+    operation: `POST ${base}/workbooks`,
+    run: (c) => c.platform.createWorkbook(D, { name: 'Sales', folderId: 2 }),
+    check: checkSame('id', 'name', 'slug'),
+  },
+  {
+    name: 'updateWorkbook',
+    operation: `PUT ${base}/workbooks/{workbookId}`,
+    run: (c) => c.platform.updateWorkbook(D, 11, { name: 'Sales', slug: 'sales' }),
+    check: (status) => assert.ok(typeof status === 'number' && status < 300),
+  },
+  {
+    name: 'deleteWorkbook',
+    operation: `DELETE ${base}/workbooks/{workbookId}`,
+    run: (c) => c.platform.deleteWorkbook(D, 11),
+    check: (status) => assert.ok(typeof status === 'number' && status < 300),
+  },
+  {
+    name: 'upsertWorkbookBySlug',
+    operation: `PUT ${base}/workbooks/by-slug/{slug}`,
+    run: (c) => c.platform.upsertWorkbookBySlug(D, 'sales', { name: 'Sales' }),
+    check: checkSame('id', 'name', 'slug'),
+  },
+  {
+    name: 'getEmbedAccess',
+    operation: `GET ${base}/workbooks/{workbookId}/embed-access`,
+    run: (c) => c.platform.getEmbedAccess(D, 11),
+    check: checkSame('allowEmbed', 'allEmbedUsers', 'tenants'),
+  },
+  {
+    name: 'updateEmbedAccess',
+    operation: `PUT ${base}/workbooks/{workbookId}/embed-access`,
+    run: (c) => c.platform.updateEmbedAccess(D, 11, { embedTenantName: 'acme', action: 'read' }),
+    check: checkSame('allowEmbed', 'allEmbedUsers', 'tenants'),
+  },
   {
     name: 'publishDashboard',
     operation: `POST ${base}/workbooks/{workbookId}/publish`,

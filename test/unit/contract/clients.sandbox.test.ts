@@ -130,6 +130,50 @@ describe('clients contract: the clients against the sandbox through the validati
     assert.ok(users.length > 2, 'several pages of users');
     assert.ok(await platform.mintDataApiToken(d, { expiresIn: 300 }));
     await platform.deleteEmbedTenant('globex');
+    // The workspace, as the tree and its actions use it.
+    const root = await all((after) => platform.listWorkspace(d, { first: 3, ...(after ? { after } : {}) }));
+    assert.ok(
+      root.some((i) => i.type === 'FOLDER'),
+      'folders at the root',
+    );
+    await platform.listSharedWorkspace(d, { first: 10 });
+    const folder = await platform.createFolder(d, { name: 'Via proxy' });
+    await platform.renameFolder(d, folder.id, 'Via proxy, renamed');
+    const created = await platform.createReport(d, { name: 'Proxy report', sqlQuery: 'SELECT 1' });
+    await platform.updateReport(d, created.id, { sqlQuery: 'SELECT 2' });
+    await platform.refreshReport(d, created.id);
+    await platform.disconnectReportFromWorkbook(d, created.id, {
+      externalWorkbookId: 'sheet-1',
+      resultLocation: 'A1',
+    });
+    await platform.moveWorkspaceItem(d, { type: 'REPORT', id: created.id }, folder.id);
+    const inFolder = await platform.listWorkspace(d, { folderId: folder.id });
+    assert.deepEqual(
+      inFolder.items.map((i) => i.id),
+      [created.id],
+      'moved into the new folder',
+    );
+    const chain = await platform.getFolderAncestors(d, folder.id);
+    assert.deepEqual(
+      chain.map((f) => f.id),
+      [folder.id],
+    );
+    const newWb = await platform.createWorkbook(d, { name: 'Proxy workbook', folderId: folder.id });
+    await platform.updateWorkbook(d, newWb.id, { slug: 'proxy-workbook' });
+    await platform.upsertWorkbookBySlug(d, 'proxy-workbook', { name: 'Proxy workbook, upserted' });
+    await platform.getEmbedAccess(d, wb.id);
+    await platform.updateEmbedAccess(d, wb.id, { embedTenantName: 'acme', action: 'read' });
+    await platform.bulkMoveWorkspaceItems(d, [{ type: 'WORKBOOK', id: newWb.id }], null);
+    const gone = await platform.bulkDeleteWorkspaceItems(d, [
+      { type: 'REPORT', id: created.id },
+      { type: 'WORKBOOK', id: newWb.id },
+    ]);
+    assert.equal(gone.deleted.length, 2);
+    await platform.deleteFolder(d, folder.id);
+    const r2 = await platform.createReport(d, { name: 'Deleted alone', sqlQuery: 'SELECT 3' });
+    await platform.deleteReport(d, r2.id);
+    const w2 = await platform.createWorkbook(d, { name: 'Deleted alone' });
+    await platform.deleteWorkbook(d, w2.id);
 
     await data.meta({ refresh: true });
     await data.load({

@@ -16,6 +16,8 @@ interface Call {
   /** A body sent as is, with `contentType` (multipart uploads). */
   raw?: string;
   contentType?: string;
+  /** Records the answer's `id` under this name, for `{name}` in later paths. */
+  capture?: string;
 }
 
 const ADD = {
@@ -25,6 +27,112 @@ const ADD = {
   ],
 };
 const SESSION = { externalId: 'contract-user' };
+
+/** The workspace feed, folder, report and workbook writes and embed access, in order (they build on each other). */
+function workspaceCalls(): Call[] {
+  const b = '/api/v1/deployments/3';
+  return [
+    { method: 'GET', path: `${b}/workspace?first=5`, status: 200 },
+    {
+      method: 'GET',
+      path: `${b}/workspace?folderId=301&types=WORKBOOK&types=REPORT&orderByField=updated_at&orderByDirection=DESC`,
+      status: 200,
+    },
+    { method: 'GET', path: `${b}/workspace?search=dash&first=3`, status: 200 },
+    { method: 'GET', path: `${b}/workspace?types=BOGUS`, status: 400 },
+    { method: 'GET', path: `${b}/shared-workspace`, status: 200 },
+    { method: 'GET', path: `${b}/shared-workspace?folderId=301`, status: 200 },
+    { method: 'POST', path: `${b}/folders`, body: { name: 'Contract' }, status: 200, capture: 'folder' },
+    { method: 'POST', path: `${b}/folders`, body: { name: 'Child', parentId: 301 }, status: 200 },
+    { method: 'POST', path: `${b}/folders`, body: {}, status: 400 },
+    { method: 'PUT', path: `${b}/folders/{folder}`, body: { name: 'Contract renamed' }, status: 200 },
+    { method: 'GET', path: `${b}/folders/321/ancestors`, status: 200 },
+    { method: 'GET', path: `${b}/folders/9999/ancestors`, status: 404 },
+    {
+      method: 'POST',
+      path: `${b}/workspace/move`,
+      body: { type: 'REPORT', id: 30001, folderId: 302 },
+      status: 200,
+    },
+    {
+      method: 'POST',
+      path: `${b}/workspace/move`,
+      body: { type: 'FOLDER', id: 301, folderId: 320 },
+      status: 400,
+    },
+    {
+      method: 'POST',
+      path: `${b}/workspace/bulk-move`,
+      body: {
+        items: [
+          { type: 'WORKBOOK', id: 3001 },
+          { type: 'REPORT', id: 99 },
+        ],
+        folderId: null,
+      },
+      status: 200,
+    },
+    {
+      method: 'POST',
+      path: `${b}/workspace/bulk-delete`,
+      body: {
+        items: [
+          { type: 'REPORT', id: 30002 },
+          { type: 'FOLDER', id: 301 },
+        ],
+      },
+      status: 200,
+    },
+    { method: 'DELETE', path: `${b}/folders/{folder}`, status: 200 },
+    { method: 'DELETE', path: `${b}/folders/301`, status: 400 },
+    {
+      method: 'POST',
+      path: `${b}/reports`,
+      body: { name: 'Contract report', sqlQuery: 'SELECT 1', folderId: 302 },
+      status: 200,
+      capture: 'report',
+    },
+    {
+      method: 'PUT',
+      path: `${b}/reports/{report}`,
+      body: { name: 'Renamed', sqlQuery: 'SELECT 2' },
+      status: 200,
+    },
+    { method: 'PUT', path: `${b}/reports/{report}/refresh`, body: {}, status: 200 },
+    {
+      method: 'DELETE',
+      path: `${b}/reports/{report}/connect-workbook`,
+      body: { externalWorkbookId: 'sheet-1', resultLocation: 'Sheet1!A1' },
+      status: 200,
+    },
+    { method: 'DELETE', path: `${b}/reports/{report}`, status: 200 },
+    { method: 'DELETE', path: `${b}/reports/{report}`, status: 404 },
+    {
+      method: 'POST',
+      path: `${b}/workbooks`,
+      body: { name: 'Contract workbook' },
+      status: 200,
+      capture: 'workbook',
+    },
+    {
+      method: 'PUT',
+      path: `${b}/workbooks/{workbook}`,
+      body: { name: 'Renamed workbook', slug: 'contract-wb' },
+      status: 200,
+    },
+    { method: 'PUT', path: `${b}/workbooks/by-slug/contract-wb`, body: { name: 'Upserted' }, status: 200 },
+    { method: 'PUT', path: `${b}/workbooks/by-slug/brand-new`, body: { name: 'New by slug' }, status: 200 },
+    { method: 'GET', path: `${b}/workbooks/3001/embed-access`, status: 200 },
+    {
+      method: 'PUT',
+      path: `${b}/workbooks/3001/embed-access`,
+      body: { embedTenantName: 'acme', action: 'read', allowEmbed: true },
+      status: 200,
+    },
+    { method: 'PUT', path: `${b}/workbooks/3001/embed-access`, body: {}, status: 400 },
+    { method: 'DELETE', path: `${b}/workbooks/{workbook}`, status: 200 },
+  ];
+}
 
 function calls(sb: SandboxHandle): Call[] {
   const ai = new URL(sb.urls.ai[0]!.url).pathname;
@@ -148,6 +256,8 @@ function calls(sb: SandboxHandle): Call[] {
       status: 200,
     },
     { method: 'GET', path: '/api/scim/v2/Users?filter=active', status: 400 },
+    // workspace (deployment 3, whose seed no other case reads)
+    ...workspaceCalls(),
     { method: 'GET', path: '/cubejs-api/v1/meta', auth: 'data', status: 200 },
     { method: 'GET', path: '/cubejs-api/v1/meta', auth: 'none', status: 403 },
     {
@@ -283,6 +393,8 @@ describe('contract: every sandbox route speaks the published documents', functio
       if (id) captured.syncJobId = id;
       const transaction = /"transaction":\{"id":"([^"]+)"/.exec(text)?.[1];
       if (transaction) captured.transactionId = transaction;
+      const created = /"id":(\d+)/.exec(text)?.[1];
+      if (c.capture && created) captured[c.capture] = created;
       if (res.status !== c.status)
         statuses.push(`${c.method} ${c.path}: ${res.status}, expected ${c.status}`);
     }

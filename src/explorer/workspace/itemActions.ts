@@ -1,0 +1,363 @@
+// Report and workbook actions: open (a click), the report's SQL in a SQL editor and saved back,
+// create, refresh, disconnect from a spreadsheet, Open in Notebook; workbooks created, re-slugged,
+// upserted by slug, and their embed access shown and changed.
+import * as vscode from 'vscode';
+import { dashboardConfigOf, publishedDashboardOf } from '../../api/platform/workbookShapes';
+import type { ExplorerCommandDeps } from '../explorerCommands';
+import { displayName, plainText } from '../labels';
+import type { Item } from '../loaders';
+import { ExplorerNode } from '../nodes/types';
+import { asArgs, listFirst, resolveDeploymentId, resolveItem, type TargetContext } from '../targets';
+import type { WorkspaceActions } from './workspaceActions';
+
+/** The command of the notebook feature that opens a new query notebook (with cells when given). */
+const NOTEBOOK_NEW = 'dashboardPlatform.notebook.new';
+
+export class ItemActions {
+  /** Untitled SQL documents opened from a report, so "Save SQL to Report" knows where they go. */
+  private readonly sqlDocs = new Map<string, { deploymentId: number; reportId: number; name: string }>();
+
+  constructor(
+    private readonly deps: ExplorerCommandDeps,
+    private readonly targets: TargetContext,
+    private readonly confirmWrite: (what: string) => Promise<void>,
+    private readonly workspace: WorkspaceActions,
+  ) {}
+
+  private get prompter() {
+    return this.targets.prompter();
+  }
+
+  private report(arg: unknown) {
+    return resolveItem(this.targets, arg, 'report', 'reportId', listFirst.reports);
+  }
+
+  private workbook(arg: unknown) {
+    return resolveItem(this.targets, arg, 'workbook', 'workbookId', listFirst.workbooks);
+  }
+
+  /** A click: a report opens its SQL, a workbook its dashboard. */
+  async openItem(arg?: unknown): Promise<vscode.TextDocument> {
+    const node = arg instanceof ExplorerNode ? arg : undefined;
+    if (node?.kind === 'workbook') return this.openDashboard(arg);
+    return this.openReportSql(arg);
+  }
+
+  /** The report's SQL in a SQL editor (fetched, so it is the current text). */
+  async openReportSql(arg?: unknown): Promise<vscode.TextDocument> {
+    const { deploymentId, item } = await this.report(arg);
+    const report = (await (await this.targets.client()).getReport(deploymentId, Number(item['id']))) as Item;
+    const sql = typeof report['sqlQuery'] === 'string' ? report['sqlQuery'] : '';
+    const doc = await vscode.workspace.openTextDocument({
+      language: 'sql',
+      content: sql || `-- The report "${displayName(report)}" has no SQL query.\n`,
+    });
+    this.sqlDocs.set(doc.uri.toString(), {
+      deploymentId,
+      reportId: Number(report['id']),
+      name: displayName(report),
+    });
+    await vscode.window.showTextDocument(doc, { preview: false });
+    return doc;
+  }
+
+  /** A workbook's dashboard (the published one, else the draft), read-only. */
+  async openDashboard(arg?: unknown): Promise<vscode.TextDocument> {
+    const { deploymentId, item } = await this.workbook(arg);
+    const w = (await (await this.targets.client()).getWorkbook(deploymentId, Number(item['id']))) as Item;
+    const config = dashboardConfigOf(w, 'published') ?? dashboardConfigOf(w, 'draft') ?? null;
+    return this.deps.json.show(
+      `dashboard:${deploymentId}:${plainText(w['id'])}`,
+      `dashboard-${displayName(w)}`,
+      {
+        workbook: displayName(w),
+        published: publishedDashboardOf(w) !== undefined,
+        dashboard: config,
+      },
+    );
+  }
+
+  /**
+   * Saves the active editor's text as the SQL of its report (the one it was opened from, else a
+   * picked report): `{sql}` in the arguments replaces the editor.
+   */
+  async saveReportSql(arg?: unknown) {
+    const editor = vscode.window.activeTextEditor;
+    const from = editor ? this.sqlDocs.get(editor.document.uri.toString()) : undefined;
+    const args = asArgs<{ sql: string }>(arg);
+    const target =
+      from && !(arg instanceof ExplorerNode) && asArgs(arg).reportId === undefined
+        ? { deploymentId: from.deploymentId, id: from.reportId, name: from.name }
+        : await this.report(arg).then((r) => ({
+            deploymentId: r.deploymentId,
+            id: Number(r.item['id']),
+            name: displayName(r.item),
+          }));
+    const sql = args.sql ?? editor?.document.getText() ?? '';
+    if (sql.trim() === '') throw new Error('Open the SQL to save in an editor first (the editor is empty).');
+    await this.confirmWrite(`Save the SQL of report "${target.name}"`);
+    const updated = await (
+      await this.targets.client()
+    ).updateReport(target.deploymentId, target.id, {
+      sqlQuery: sql,
+    });
+    this.workspace.refreshDeployment(target.deploymentId);
+    void vscode.window.showInformationMessage(`Saved the SQL of "${target.name}".`);
+    return updated;
+  }
+
+  /** A new report from a name and SQL (the active SQL editor's text by default), in a folder. */
+  async createReport(arg?: unknown) {
+    const node = arg instanceof ExplorerNode ? arg : undefined;
+    const args = asArgs<{ name: string; sqlQuery: string; folderId: number | null }>(arg);
+    const deploymentId = await resolveDeploymentId(this.targets, arg);
+    const folder = node?.kind === 'folder' && node.data ? node.data : undefined;
+    const name =
+      args.name ??
+      (await this.prompter.input({
+        title: 'New Report (1/2)',
+        prompt: folder ? `A report in "${displayName(folder)}".` : 'A report at the workspace root.',
+        validate: (v) =>
+          v.trim() === '' ? 'Enter a name.' : v.length > 255 ? 'At most 255 characters.' : undefined,
+      }));
+    const editor = vscode.window.activeTextEditor;
+    const editorSql = editor && /sql/i.test(editor.document.languageId) ? editor.document.getText() : '';
+    const sqlQuery =
+      args.sqlQuery ??
+      (await this.prompter.input({
+        title: 'New Report (2/2)',
+        prompt: 'The SQL query (the active SQL editor’s text is filled in).',
+        value: editorSql || 'SELECT 1',
+        validate: (v) => (v.trim() === '' ? 'Enter the SQL query.' : undefined),
+      }));
+    const folderId = folder ? Number(folder['id']) : (args.folderId ?? null);
+    await this.confirmWrite(`Create the report "${plainText(name)}"`);
+    const created = await (
+      await this.targets.client()
+    ).createReport(deploymentId, {
+      name: name.trim(),
+      sqlQuery,
+      ...(folderId !== null ? { folderId } : {}),
+    });
+    this.workspace.refreshDeployment(deploymentId);
+    void vscode.window.showInformationMessage(`Created the report "${displayName(created as Item)}".`);
+    return created;
+  }
+
+  async refreshReport(arg?: unknown) {
+    const { deploymentId, item } = await this.report(arg);
+    await this.confirmWrite(`Refresh report "${displayName(item)}"`);
+    const r = await (await this.targets.client()).refreshReport(deploymentId, Number(item['id']));
+    this.workspace.refreshDeployment(deploymentId);
+    void vscode.window.showInformationMessage(`Refreshed "${displayName(item)}".`);
+    return r;
+  }
+
+  /** Removes one placement of a report in a spreadsheet (picked from the report's placements). */
+  async disconnectReport(arg?: unknown) {
+    const { deploymentId, item } = await this.report(arg);
+    const args = asArgs<{ externalWorkbookId: string; resultLocation: string; placementId: string }>(arg);
+    const c = await this.targets.client();
+    let target: { placementId?: string; externalWorkbookId?: string; resultLocation?: string };
+    if (args.placementId || args.externalWorkbookId) {
+      target = args.placementId
+        ? { placementId: args.placementId }
+        : { externalWorkbookId: args.externalWorkbookId!, resultLocation: args.resultLocation ?? '' };
+    } else {
+      const report = (await c.getReport(deploymentId, Number(item['id']))) as Item;
+      const placements = Array.isArray(report['externalWorkbookPlacements'])
+        ? (report['externalWorkbookPlacements'] as Item[])
+        : [];
+      if (placements.length === 0)
+        throw new Error(`"${displayName(item)}" is not connected to any workbook.`);
+      const p = await this.prompter.pick(
+        `Disconnect "${displayName(item)}" from`,
+        placements.map((x) => ({
+          label: plainText(x['workbookName'] ?? x['workbookId']),
+          description: plainText([x['sheetName'], x['resultLocation']].filter(Boolean).join(' · ')),
+          value: x,
+        })),
+      );
+      target =
+        typeof p['id'] === 'string'
+          ? { placementId: p['id'] }
+          : { externalWorkbookId: String(p['workbookId']), resultLocation: String(p['resultLocation']) };
+    }
+    await this.confirmWrite(`Disconnect report "${displayName(item)}" from a workbook`);
+    const r = await c.disconnectReportFromWorkbook(deploymentId, Number(item['id']), target);
+    this.workspace.refreshDeployment(deploymentId);
+    return r;
+  }
+
+  /** The report's SQL as a new SQL cell of a query notebook on the report's deployment. */
+  async openInNotebook(arg?: unknown) {
+    const { deploymentId, item } = await this.report(arg);
+    const report = (await (await this.targets.client()).getReport(deploymentId, Number(item['id']))) as Item;
+    const sql = typeof report['sqlQuery'] === 'string' ? report['sqlQuery'] : '';
+    if (!sql.trim()) throw new Error(`The report "${displayName(report)}" has no SQL query to open.`);
+    return vscode.commands.executeCommand(NOTEBOOK_NEW, {
+      deploymentId,
+      title: displayName(report),
+      sql,
+    });
+  }
+
+  async createWorkbook(arg?: unknown) {
+    const node = arg instanceof ExplorerNode ? arg : undefined;
+    const args = asArgs<{ name: string; folderId: number | null }>(arg);
+    const deploymentId = await resolveDeploymentId(this.targets, arg);
+    const folder = node?.kind === 'folder' && node.data ? node.data : undefined;
+    const name =
+      args.name ??
+      (await this.prompter.input({
+        title: 'New Workbook',
+        prompt: folder ? `A workbook in "${displayName(folder)}".` : 'A workbook at the workspace root.',
+        validate: (v) => (v.trim() === '' ? 'Enter a name.' : undefined),
+      }));
+    const folderId = folder ? Number(folder['id']) : (args.folderId ?? null);
+    await this.confirmWrite(`Create the workbook "${plainText(name)}"`);
+    const created = await (
+      await this.targets.client()
+    ).createWorkbook(deploymentId, {
+      name: name.trim(),
+      ...(folderId !== null ? { folderId } : {}),
+    });
+    this.workspace.refreshDeployment(deploymentId);
+    return created;
+  }
+
+  async changeSlug(arg?: unknown) {
+    const { deploymentId, item } = await this.workbook(arg);
+    const args = asArgs<{ slug: string; slugTakeover: boolean }>(arg);
+    const slug =
+      args.slug ??
+      (await this.prompter.input({
+        title: `Slug of "${displayName(item)}"`,
+        prompt: 'The workbook’s portable id in this deployment (lowercase; dashboards as code key on it).',
+        value: typeof item['slug'] === 'string' ? item['slug'] : '',
+        validate: (v) => (v.trim() === '' ? 'Enter a slug.' : undefined),
+      }));
+    await this.confirmWrite(`Change the slug of "${displayName(item)}" to "${plainText(slug)}"`);
+    await (
+      await this.targets.client()
+    ).updateWorkbook(deploymentId, Number(item['id']), {
+      slug: slug.trim(),
+      ...(args.slugTakeover ? { slugTakeover: true } : {}),
+    });
+    this.workspace.refreshDeployment(deploymentId);
+    return slug.trim().toLowerCase();
+  }
+
+  /** Creates the workbook with a slug, or renames the one holding it (idempotent). */
+  async upsertBySlug(arg?: unknown) {
+    const deploymentId = await resolveDeploymentId(this.targets, arg);
+    const args = asArgs<{ slug: string; name: string }>(arg);
+    const slug =
+      args.slug ??
+      (await this.prompter.input({
+        title: 'Create or Update Workbook by Slug (1/2)',
+        prompt: 'The slug: the workbook holding it is updated, or a new one is created with it.',
+        validate: (v) => (v.trim() === '' ? 'Enter a slug.' : undefined),
+      }));
+    const name =
+      args.name ??
+      (await this.prompter.input({
+        title: 'Create or Update Workbook by Slug (2/2)',
+        prompt: 'The workbook’s name.',
+        validate: (v) => (v.trim() === '' ? 'Enter a name.' : undefined),
+      }));
+    await this.confirmWrite(`Create or update the workbook with slug "${plainText(slug)}"`);
+    const w = await (
+      await this.targets.client()
+    ).upsertWorkbookBySlug(deploymentId, slug, { name: name.trim() });
+    this.workspace.refreshDeployment(deploymentId);
+    return w;
+  }
+
+  async showEmbedAccess(arg?: unknown) {
+    const { deploymentId, item } = await this.workbook(arg);
+    const access = await (await this.targets.client()).getEmbedAccess(deploymentId, Number(item['id']));
+    await this.deps.json.show(
+      `embed-access:${deploymentId}:${plainText(item['id'])}`,
+      `embed-access-${displayName(item)}`,
+      access,
+    );
+    return access;
+  }
+
+  /** Grants or removes one embed audience, or toggles signed embedding, then shows the result. */
+  async changeEmbedAccess(arg?: unknown) {
+    const { deploymentId, item } = await this.workbook(arg);
+    const c = await this.targets.client();
+    const args = asArgs<{
+      embedTenantName: string;
+      allEmbedUsers: true;
+      action: 'read' | 'none';
+      allowEmbed: boolean;
+    }>(arg);
+    let input: Parameters<typeof c.updateEmbedAccess>[2];
+    if (args.action !== undefined || args.allowEmbed !== undefined) {
+      input = {
+        ...(args.embedTenantName !== undefined ? { embedTenantName: args.embedTenantName } : {}),
+        ...(args.allEmbedUsers ? { allEmbedUsers: true as const } : {}),
+        ...(args.action !== undefined ? { action: args.action } : {}),
+        ...(args.allowEmbed !== undefined ? { allowEmbed: args.allowEmbed } : {}),
+      };
+    } else {
+      const now = await c.getEmbedAccess(deploymentId, Number(item['id']));
+      const tenants = (now.tenants ?? []).filter((t) => t.action !== 'none').map((t) => t.embedTenantName);
+      type Choice = { kind: 'all' | 'allow' | 'add' | 'remove'; tenant?: string };
+      const choice = await this.prompter.pick<Choice>(`Embed access of "${displayName(item)}"`, [
+        now.allEmbedUsers?.enabled
+          ? { label: 'Stop sharing with all embed users', value: { kind: 'all' } }
+          : { label: 'Share with all embed users', value: { kind: 'all' } },
+        {
+          label: now.allowEmbed ? 'Turn signed embedding off' : 'Turn signed embedding on',
+          value: { kind: 'allow' },
+        },
+        { label: 'Share with an embed tenant…', value: { kind: 'add' } },
+        ...tenants.map((t) => ({
+          label: `Stop sharing with ${plainText(t)}`,
+          description: 'embed tenant',
+          value: { kind: 'remove' as const, tenant: t },
+        })),
+      ]);
+      if (choice.kind === 'all')
+        input = { allEmbedUsers: true, action: now.allEmbedUsers?.enabled ? 'none' : 'read' };
+      else if (choice.kind === 'allow') input = { allowEmbed: !now.allowEmbed };
+      else if (choice.kind === 'remove') input = { embedTenantName: choice.tenant!, action: 'none' };
+      else {
+        const name = await this.prompter.input({
+          title: 'Share with an embed tenant',
+          prompt: 'The embed tenant’s name.',
+          validate: (v) => (v.trim() === '' ? 'Enter the tenant name.' : undefined),
+        });
+        input = { embedTenantName: name.trim(), action: 'read' };
+      }
+    }
+    await this.confirmWrite(`Change the embed access of "${displayName(item)}"`);
+    const updated = await c.updateEmbedAccess(deploymentId, Number(item['id']), input);
+    this.workspace.refreshDeployment(deploymentId);
+    void vscode.window.showInformationMessage(
+      `Embed access of "${displayName(item)}": ${describeAccess(updated)}.`,
+    );
+    return updated;
+  }
+}
+
+function describeAccess(a: {
+  allowEmbed: boolean;
+  allEmbedUsers?: { enabled: boolean } | null;
+  tenants?: { embedTenantName: string; action?: string | null }[] | null;
+}): string {
+  const tenants = (a.tenants ?? [])
+    .filter((t) => t.action !== 'none')
+    .map((t) => plainText(t.embedTenantName));
+  return [
+    `signed embedding ${a.allowEmbed ? 'on' : 'off'}`,
+    a.allEmbedUsers?.enabled ? 'shared with all embed users' : undefined,
+    tenants.length > 0 ? `tenants: ${tenants.join(', ')}` : undefined,
+  ]
+    .filter(Boolean)
+    .join('; ');
+}

@@ -1,0 +1,160 @@
+// The sandbox's model of a deployment's workspace, shared by the workspace routes and the report
+// and workbook routes: lists, folder paths, the feed's item shape, moving and deleting one item,
+// and the embed audiences of each workbook.
+import type { PlatformDeps } from './common';
+import type { Row } from './seed';
+
+export const TYPES = ['FOLDER', 'WORKBOOK', 'REPORT'] as const;
+export type ItemType = (typeof TYPES)[number];
+export const MAX_DEPTH = 6;
+
+/** A refusal with the status the per-item operation answers (bulk operations report it per item). */
+export class Refused extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export const isObj = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
+export const optString = (v: unknown) => v === undefined || v === null || typeof v === 'string';
+export const optInt = (v: unknown) => v === undefined || v === null || Number.isInteger(v);
+
+/** The published `folderPath` of an item in `folderId`: root first, the folder itself last. */
+export function folderPathOf(data: PlatformDeps['data'], deploymentId: number, folderId: unknown) {
+  const all = data.folders.get(deploymentId) ?? [];
+  const out: { id: number; name: string }[] = [];
+  let f = all.find((x) => x.id === folderId);
+  for (let i = 0; f && i < 50; i++) {
+    out.unshift({ id: f.id, name: String(f.name) });
+    const parent = f.parentId;
+    f = all.find((x) => x.id === parent);
+  }
+  return out;
+}
+
+/** A report or workbook as served, with its folder path (computed, so moves and renames show). */
+export function withFolderPath(
+  data: PlatformDeps['data'],
+  deploymentId: number,
+  row: Record<string, unknown>,
+) {
+  return { ...row, folderPath: folderPathOf(data, deploymentId, row.folderId) };
+}
+
+export type WorkspaceModel = ReturnType<typeof createWorkspaceModel>;
+
+export function createWorkspaceModel(deps: PlatformDeps) {
+  const d = deps.data;
+  const folders = (dep: Row) => d.folders.get(dep.id) ?? [];
+  const reports = (dep: Row) => d.reports.get(dep.id) ?? [];
+  const workbooks = (dep: Row) => d.workbooks.get(dep.id) ?? [];
+  const now = () => new Date().toISOString();
+
+  // Embed audiences per workbook (not part of the Workbook shape): one published workbook in four
+  // starts shared with all embed users.
+  const embed = new Map<string, { all: boolean; tenants: Set<string> }>();
+  const embedOf = (dep: Row, w: Row) => {
+    const key = `${dep.id}:${w.id}`;
+    let e = embed.get(key);
+    if (!e) {
+      e = { all: w.publishedDashboard !== null && (w.id % 1000) % 4 === 1, tenants: new Set() };
+      embed.set(key, e);
+    }
+    return e;
+  };
+  const isShared = (dep: Row, w: Row) => {
+    const e = embedOf(dep, w);
+    return w.publishedDashboard !== null && (e.all || e.tenants.size > 0);
+  };
+
+  const path = (dep: Row, folderId: unknown): { id: number; name: string }[] => {
+    const out: { id: number; name: string }[] = [];
+    let f = folders(dep).find((x) => x.id === folderId);
+    for (let i = 0; f && i < 50; i++) {
+      out.unshift({ id: f.id, name: String(f.name) });
+      f = folders(dep).find((x) => x.id === f!.parentId);
+    }
+    return out;
+  };
+  const depth = (dep: Row, folderId: unknown) => path(dep, folderId).length;
+
+  /** An item of the feed, in the documents' Workbook shape (the only fields it declares). */
+  const feedItem = (dep: Row, type: ItemType, row: Row): Record<string, unknown> => {
+    const folderId = (type === 'FOLDER' ? row.parentId : row.folderId) ?? null;
+    return {
+      id: row.id,
+      name: row.name,
+      type,
+      deploymentId: dep.id,
+      folderId,
+      folderPath: path(dep, folderId),
+      createdAt: row.createdAt,
+      updatedAt: row.updatedAt,
+      meta: {},
+      calculatedFields: {},
+      ...(type === 'WORKBOOK'
+        ? { slug: row.slug ?? null, publishedDashboard: row.publishedDashboard ?? null }
+        : {}),
+      ...(row.user !== undefined ? { user: row.user } : {}),
+    };
+  };
+
+  const listOf = (dep: Row, type: ItemType) =>
+    type === 'FOLDER' ? folders(dep) : type === 'REPORT' ? reports(dep) : workbooks(dep);
+
+  /** Moves one item or throws Refused with the status the single move would answer. */
+  const moveOne = (dep: Row, type: ItemType, id: number, folderId: number | null): Row => {
+    const row = listOf(dep, type).find((r) => r.id === id);
+    if (!row) throw new Refused(404, `${type} ${id} not found.`);
+    if (folderId !== null && !folders(dep).some((f) => f.id === folderId))
+      throw new Refused(404, `Folder ${folderId} not found.`);
+    if (type === 'FOLDER') {
+      if (folderId !== null && path(dep, folderId).some((p) => p.id === id))
+        throw new Refused(400, 'A folder cannot be moved into itself or one of its own subfolders.');
+      const below = (fid: number): number =>
+        1 +
+        Math.max(
+          0,
+          ...folders(dep)
+            .filter((f) => f.parentId === fid)
+            .map((f) => below(f.id)),
+        );
+      if (depth(dep, folderId) + below(id) > MAX_DEPTH)
+        throw new Refused(400, `Folders can be nested at most ${MAX_DEPTH} deep.`);
+      row.parentId = folderId;
+    } else row.folderId = folderId;
+    row.updatedAt = now();
+    return row;
+  };
+  const deleteOne = (dep: Row, type: ItemType, id: number) => {
+    const list = listOf(dep, type);
+    const at = list.findIndex((r) => r.id === id);
+    if (at < 0) throw new Refused(404, `${type} ${id} not found.`);
+    if (type === 'FOLDER') {
+      if (folders(dep).some((f) => f.parentId === id))
+        throw new Refused(400, 'The folder still has subfolders: delete or move them first.');
+      for (const r of [...reports(dep), ...workbooks(dep)]) if (r.folderId === id) r.folderId = null;
+    }
+    list.splice(at, 1);
+  };
+
+  return {
+    d,
+    folders,
+    reports,
+    workbooks,
+    now,
+    embedOf,
+    isShared,
+    path,
+    depth,
+    feedItem,
+    listOf,
+    moveOne,
+    deleteOne,
+  };
+}
