@@ -41,7 +41,7 @@ if (process.argv[3]) {
     const { ProfileSchema } = require(dir + '/api.js').__modules['src/profiles/profileSchema.ts'];
     for (const p of vscode.__profiles) if (!ProfileSchema.safeParse(p).success) throw new Error('bad profile');
   }
-  const loaded = Object.keys(require.cache).filter((k) => /dist[\\/]api\.js$/.test(k));
+  const loaded = Object.keys(require.cache).filter((k) => /dist[\\/]api\\.js$/.test(k));
   if (process.argv[3] === 'activate' && loaded.length) throw new Error('activation loaded dist/api.js');
 }
 process.stdout.write(String(Number(process.hrtime.bigint() - t0) / 1e6));
