@@ -30,8 +30,15 @@ const nodeCommon = {
 /** Self-contained node bundles. */
 const nodeEntries = {
   sandbox: { entryPoints: ['src/sandbox/cli.ts'], outfile: 'dist/sandbox-cli.js', external: [] },
-  // Loaded by the extension only when the Sandbox profile is first used (see src/profiles/sandboxLoader.ts).
+  // The sandbox as a library (tests, benchmarks, scripts).
   'sandbox-lib': { entryPoints: ['src/sandbox/index.ts'], outfile: 'dist/sandbox.js', external: [] },
+  // The worker thread the Sandbox profile runs the sandbox in (src/profiles/sandboxLoader.ts), so its
+  // synchronous SQL engine never blocks the extension host.
+  'sandbox-worker': {
+    entryPoints: ['src/sandbox/worker.ts'],
+    outfile: 'dist/sandboxWorker.js',
+    external: [],
+  },
   // The MCP server (stdio), spawned by VS Code or run on its own; see src/mcp/server.ts.
   mcp: { entryPoints: ['src/mcp/server.ts'], outfile: 'dist/mcp.js', external: [] },
 };

@@ -4,6 +4,9 @@
 // time to require the bundle in a fresh Node process (VS Code's `vscode` module replaced by an
 // inert stand-in), median of alternating runs. VS Code's own figure (Running Extensions) comes
 // from the integration run: `node scripts/run-integration.mjs` prints it.
+// A second figure runs activate() too, with three stored profiles in settings (the stand-in answers
+// getConfiguration), against the same bundle doing what activation did before with profiles:
+// loading dist/api.js and parsing them with the zod ProfileSchema.
 //
 //   node out/bench/activation.bench.js [--reps 9]    (after `node esbuild.mjs`)
 import { spawnSync } from 'node:child_process';
@@ -27,16 +30,59 @@ Module._resolveFilename = function (request, ...rest) {
 };
 // Node built-ins the extension host has loaded before any extension.
 for (const m of ['node:fs', 'node:fs/promises', 'node:path', 'node:crypto', 'node:tls', 'node:http', 'node:https', 'node:net', 'node:stream', 'node:zlib', 'node:url', 'node:util', 'node:events', 'node:buffer', 'node:os']) require(m);
-require(stub);
+const vscode = require(stub);
 const t0 = process.hrtime.bigint();
-require(process.argv[2]);
+const ext = require(process.argv[2]);
+if (process.argv[3]) {
+  const ctx = new Proxy({ subscriptions: [] }, { get: (t, k) => (k in t ? t[k] : vscode.window) });
+  ext.activate(ctx);
+  if (process.argv[3] === 'zod') {
+    const dir = require('node:path').dirname(process.argv[2]);
+    const { ProfileSchema } = require(dir + '/api.js').__modules['src/profiles/profileSchema.ts'];
+    for (const p of vscode.__profiles) if (!ProfileSchema.safeParse(p).success) throw new Error('bad profile');
+  }
+  const loaded = Object.keys(require.cache).filter((k) => /dist[\\/]api\\.js$/.test(k));
+  if (process.argv[3] === 'activate' && loaded.length) throw new Error('activation loaded dist/api.js');
+}
 process.stdout.write(String(Number(process.hrtime.bigint() - t0) / 1e6));
 `;
-/** Any property is a constructible, callable no-op whose properties are the same. */
+/**
+ * Any property is a constructible, callable no-op whose properties are the same; lists are empty;
+ * the configuration holds three profiles.
+ */
 const STUB = `
-const f = new Proxy(function () {}, { get: (t, k) => (k === 'prototype' ? {} : k === Symbol.toPrimitive ? () => '' : f) });
-module.exports = f;
+const LISTS = new Set(['notebookDocuments', 'textDocuments', 'workspaceFolders', 'visibleTextEditors', 'visibleNotebookEditors', 'all', 'tabs']);
+const handler = {
+  get: (t, k) => (LISTS.has(k) ? [] : k === 'prototype' ? {} : k === Symbol.toPrimitive ? () => '' : k === Symbol.iterator ? function* () {} : k === 'then' ? undefined : f),
+  apply: () => f,
+  construct: () => f,
+  set: () => true,
+  defineProperty: () => true,
+};
+const f = new Proxy(function () {}, handler);
+const profiles = [
+  { name: 'Prod EU', platformUrl: 'https://acme.example.com/api', production: true, agents: [{ label: 'Sales', url: 'https://ai.example.com/api/v1/public/acme/agents/42' }] },
+  { name: 'Staging', platformUrl: 'https://staging.example.com/api', environment: 'staging' },
+  { name: 'Local', platformUrl: 'http://127.0.0.1:4000/api', defaultDeploymentId: 1 },
+];
+const config = new Proxy(function () {}, { ...handler, get: (t, k) => (k === 'get' ? (key, d) => (key === 'profiles' ? profiles : key === 'activeProfile' ? 'Prod EU' : d) : handler.get(t, k)) });
+const workspace = new Proxy(function () {}, { ...handler, get: (t, k) => (k === 'getConfiguration' ? () => config : handler.get(t, k)) });
+module.exports = new Proxy({ __profiles: profiles }, { get: (t, k) => (k === 'workspace' ? workspace : k in t ? t[k] : f), ownKeys: () => NAMES, getOwnPropertyDescriptor: () => ({ configurable: true, enumerable: true }) });
 `;
+/** The vscode namespace members the extension uses (esbuild's interop copies own keys). */
+function vscodeNames(): string[] {
+  const names = new Set<string>(['__profiles']);
+  const walk = (d: string) => {
+    for (const e of fs.readdirSync(d, { withFileTypes: true })) {
+      const p = path.join(d, e.name);
+      if (e.isDirectory()) walk(p);
+      else if (p.endsWith('.ts'))
+        for (const m of fs.readFileSync(p, 'utf8').matchAll(/vscode\.([A-Za-z]+)/g)) names.add(m[1]!);
+    }
+  };
+  walk(path.join(root, 'src'));
+  return [...names];
+}
 
 function baselineBundle(dir: string): string {
   // Everything the startup bundle now loads on first use, evaluated at load like the single
@@ -67,8 +113,10 @@ function baselineBundle(dir: string): string {
   return out;
 }
 
-function requireMs(dir: string, file: string): number {
-  const r = spawnSync(process.execPath, [path.join(dir, 'probe.js'), file], { encoding: 'utf8' });
+function requireMs(dir: string, file: string, mode?: 'activate' | 'zod'): number {
+  const r = spawnSync(process.execPath, [path.join(dir, 'probe.js'), file, ...(mode ? [mode] : [])], {
+    encoding: 'utf8',
+  });
   if (r.status !== 0) throw new Error(`probe of ${file} failed: ${r.stderr}`);
   return Number(r.stdout);
 }
@@ -79,7 +127,10 @@ function main(): void {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'dp-activation-'));
   try {
     fs.writeFileSync(path.join(dir, 'probe.js'), PROBE);
-    fs.writeFileSync(path.join(dir, 'vscode-stub.js'), STUB);
+    fs.writeFileSync(
+      path.join(dir, 'vscode-stub.js'),
+      `const NAMES = ${JSON.stringify(vscodeNames())};\n${STUB}`,
+    );
     const monolith = baselineBundle(dir);
     // The startup bundle reads dist/bundles.json beside it, as installed.
     const ours: number[] = [];
@@ -91,6 +142,17 @@ function main(): void {
       } else {
         ours.push(requireMs(dir, startup));
         base.push(requireMs(dir, monolith));
+      }
+    }
+    const act: number[] = [];
+    const actZod: number[] = [];
+    for (let i = 0; i < reps; i++) {
+      if (i % 2) {
+        actZod.push(requireMs(dir, startup, 'zod'));
+        act.push(requireMs(dir, startup, 'activate'));
+      } else {
+        act.push(requireMs(dir, startup, 'activate'));
+        actZod.push(requireMs(dir, startup, 'zod'));
       }
     }
     const kb = (f: string) => fs.statSync(f).size / 1024;
@@ -107,6 +169,11 @@ function main(): void {
     );
     console.log(
       `\nload time before/after: ${(b / o).toFixed(1)}x; size ${(kb(monolith) / kb(startup)).toFixed(1)}x smaller`,
+    );
+    const a = median(act);
+    const z = median(actZod);
+    console.log(
+      `load + activate() with 3 stored profiles: ${a.toFixed(1)} ms; parsing them with zod (before: loads dist/api.js): ${z.toFixed(1)} ms: ${(z / a).toFixed(1)}x less`,
     );
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });

@@ -1,10 +1,8 @@
 // Connection profiles as stored in settings (non-secret parts only): URL rules, env-var names and
-// secrets keys; the zod schema is in profileSchema.ts (loaded only when profiles exist). No vscode
-// import: parsing, URL rules and env-var names are unit-tested in plain Node.
+// secrets keys. The zod schema is in profileSchema.ts (the Add Profile flow); the setting is parsed at
+// startup without zod (profileParse.ts). No vscode import: unit-tested in plain Node.
 import { isLoopbackHost } from '../api/net/network';
-import { lazyModule } from '../lazyModule';
-import type { ParsedProfiles, Profile } from './profileSchema';
-import type * as ProfileSchemaModule from './profileSchema';
+import type { Profile } from './profileSchema';
 
 export const SANDBOX_PROFILE_NAME = 'Sandbox';
 
@@ -49,15 +47,7 @@ export function normalizeUrl(value: string): string {
 export const PROFILE_COLORS = ['none', 'warning', 'error'] as const;
 export type ProfileColor = (typeof PROFILE_COLORS)[number];
 
-export type { AgentRef, ParsedProfiles, Profile, ProfileInput } from './profileSchema';
-
-/** Parses the `dashboardPlatform.profiles` setting (see profileSchema.ts); zod loads only when there are profiles. */
-export function parseProfiles(raw: unknown): ParsedProfiles {
-  if (raw === undefined || raw === null || (Array.isArray(raw) && raw.length === 0)) {
-    return { profiles: [], problems: [] };
-  }
-  return lazyModule<typeof ProfileSchemaModule>('src/profiles/profileSchema.ts').parseProfiles(raw);
-}
+export type { AgentRef, Profile, ProfileInput } from './profileSchema';
 
 /** Only the fields worth writing back to settings (drops defaults like an empty agents list? no: keeps it). */
 export function toSettingsValue(p: Profile): Record<string, unknown> {

@@ -1,5 +1,6 @@
-// The zod schema of a profile in settings, kept apart from profileModel.ts so that activation
-// loads zod only when there are profiles to parse.
+// The zod schema of a profile in settings, for the Add Profile flow and the types. Settings are
+// parsed at activation by profileParse.ts, which applies the same rules without zod (a unit test
+// holds the two together), so activation loads no zod.
 import { z } from 'zod';
 import {
   PROFILE_COLORS,
@@ -58,51 +59,3 @@ export const ProfileSchema = z.looseObject({
 export type Profile = z.infer<typeof ProfileSchema>;
 /** What settings hold (before defaults/normalisation). */
 export type ProfileInput = z.input<typeof ProfileSchema>;
-
-const SECRET_FIELD = /token|api_?key|secret|password|authorization/i;
-
-export interface ParsedProfiles {
-  profiles: Profile[];
-  /** One sentence per rejected entry, naming the entry and the field. */
-  problems: string[];
-}
-
-/** Parses the `dashboardPlatform.profiles` setting: bad entries are skipped and reported, not fatal. */
-export function parseProfiles(raw: unknown): ParsedProfiles {
-  const profiles: Profile[] = [];
-  const problems: string[] = [];
-  if (raw === undefined || raw === null) return { profiles, problems };
-  if (!Array.isArray(raw)) {
-    return { profiles, problems: ['dashboardPlatform.profiles must be an array of profiles.'] };
-  }
-  const seen = new Set<string>();
-  raw.forEach((entry, i) => {
-    const result = ProfileSchema.safeParse(entry);
-    const label =
-      entry && typeof entry === 'object' && typeof (entry as { name?: unknown }).name === 'string'
-        ? `"${(entry as { name: string }).name}"`
-        : `#${i + 1}`;
-    if (!result.success) {
-      const issue = result.error.issues[0];
-      const path = issue?.path.join('.') || '(entry)';
-      problems.push(`Profile ${label} is ignored: ${path}: ${issue?.message ?? 'invalid'}`);
-      return;
-    }
-    // Secrets never come from settings: a token pasted into a profile is dropped and reported.
-    const leaked = Object.keys(result.data).filter((k) => SECRET_FIELD.test(k));
-    for (const k of leaked) delete (result.data as Record<string, unknown>)[k];
-    if (leaked.length) {
-      problems.push(
-        `Profile ${label}: ${leaked.join(', ')} ignored. Secrets are never read from settings; remove them from settings.json and use "Dashboard Platform: Set Token…" or an environment variable.`,
-      );
-    }
-    const key = result.data.name.toLowerCase();
-    if (seen.has(key)) {
-      problems.push(`Profile ${label} is ignored: another profile has the same name.`);
-      return;
-    }
-    seen.add(key);
-    profiles.push(result.data);
-  });
-  return { profiles, problems };
-}

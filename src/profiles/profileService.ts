@@ -3,10 +3,10 @@
 // SecretStorage cannot be used. The built-in Sandbox profile is always listed and never stored.
 import * as vscode from 'vscode';
 import type { KnownSecrets } from '../log';
+import { parseProfiles } from './profileParse';
 import {
   SANDBOX_PROFILE_NAME,
   SECRET_KINDS,
-  parseProfiles,
   secretFromEnv,
   secretKey,
   toSettingsValue,

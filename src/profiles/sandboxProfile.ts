@@ -1,6 +1,6 @@
-// The built-in "Sandbox" profile: starts the local emulator (src/sandbox) in the extension host on a
-// free loopback port the first time it is needed, keeps its tokens in memory only, and stops it
-// with the extension. Starting is lazy so activation does no work for it.
+// The built-in "Sandbox" profile: starts the local emulator (src/sandbox) on a free loopback port the
+// first time it is needed (in a worker thread, see sandboxLoader.ts), keeps its tokens in memory
+// only, and stops it with the extension. Starting is lazy so activation does no work for it.
 import type { ApiLogger } from '../api/log';
 import { SANDBOX_PROFILE_NAME, type Profile } from './profileModel';
 
@@ -9,6 +9,8 @@ export interface SandboxHandleLike {
   port: number;
   urls: { platform: string; dataApi: string; ai: { name: string; url: string }[] };
   tokens: { admin: string; member: string; dataApi: string; aiApiKey: string };
+  /** Settles when a sandbox running elsewhere (a worker) has gone, even without close(). */
+  readonly exited?: Promise<void>;
   close(): Promise<void>;
 }
 
@@ -73,6 +75,13 @@ export class SandboxManager<H extends SandboxHandleLike = SandboxHandleLike> imp
     }
     this.handle = handle;
     this.logger.info(`Sandbox started on ${handle.urls.platform} in ${Date.now() - t0} ms`);
+    // A worker that dies on its own leaves no sandbox: the next use starts a new one.
+    void handle.exited?.then(() => {
+      if (this.handle !== handle) return;
+      this.handle = undefined;
+      this.logger.warn('The sandbox stopped unexpectedly; it starts again on next use.');
+      for (const l of this.listeners) l(undefined);
+    });
     for (const l of this.listeners) l(handle);
     return handle;
   }

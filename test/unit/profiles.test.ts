@@ -7,7 +7,6 @@ import {
   effectiveColor,
   envSuffix,
   envVarNames,
-  parseProfiles,
   secretFromEnv,
   secretKey,
   sessionIdProblem,
@@ -16,6 +15,7 @@ import {
   validateAgentUrl,
   validateUrl,
 } from '../../src/profiles/profileModel';
+import { parseProfiles } from '../../src/profiles/profileParse';
 
 import { sandboxInfoLines, sandboxProfile } from '../../src/profiles/sandboxProfile';
 
