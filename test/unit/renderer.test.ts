@@ -83,16 +83,14 @@ function payload(n: number, total = n): ResultPayload {
 describe('notebook renderer', () => {
   const { lib, doc } = load();
 
-  it('renders only the rows in view at 100,000 rows, quickly', () => {
-    const t0 = Date.now();
+  // Speed is measured in bench/ (notebookFirstRows); here only that the table is virtual.
+  it('renders only the rows in view at 100,000 rows', () => {
     const v = lib.renderResult(doc, payload(100_000), () => undefined);
     doc.body.replaceChildren(v.root);
-    const ms = Date.now() - t0;
     assert.ok(
       v.table.renderedRows() > 0 && v.table.renderedRows() < 60,
       `rendered ${v.table.renderedRows()}`,
     );
-    assert.ok(ms < 1500, `first render took ${ms} ms`);
     const spacer = v.table.el.querySelector('.dp-scroll > div') as HTMLElement;
     assert.equal(spacer.style.height, `${100_000 * 22}px`);
   });
