@@ -4,6 +4,8 @@
 import type { Router } from '../http';
 import { registerAccountRoutes } from './accountRoutes';
 import { registerCatalogRoutes } from './catalogRoutes';
+import { registerDbtRoutes } from './dbtRoutes';
+import { registerOpsRoutes } from './opsRoutes';
 import type { PlatformDeps } from './common';
 import { registerNotificationRoutes } from './notificationRoutes';
 
@@ -13,4 +15,6 @@ export function registerPlatformRoutes(router: Router, deps: PlatformDeps): void
   registerCatalogRoutes(router, deps);
   registerNotificationRoutes(router, deps);
   registerAccountRoutes(router, deps);
+  registerDbtRoutes(router, deps);
+  registerOpsRoutes(router, deps);
 }

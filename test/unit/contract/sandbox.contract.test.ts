@@ -5,6 +5,7 @@ import * as assert from 'node:assert/strict';
 import { startSandbox, type SandboxHandle } from '../../../src/sandbox';
 import { startValidatingProxy, type RecordingServer } from '../../contract/contractServers';
 import { familyOf, requireReference, type Reference } from '../../contract/openapiDocs';
+import { deployOpsCalls } from './deployOpsCases';
 
 interface Call {
   method: string;
@@ -206,6 +207,8 @@ function calls(sb: SandboxHandle): Call[] {
       body: { chatId: 'nope', sessionSettings: SESSION },
       status: 404,
     },
+    // deployops
+    ...deployOpsCalls(),
   ];
 }
 
@@ -269,6 +272,8 @@ describe('contract: every sandbox route speaks the published documents', functio
       const text = await res.text();
       const id = /"syncJobId":"([^"]+)"/.exec(text)?.[1];
       if (id) captured.syncJobId = id;
+      const jobId = /"jobId":"([^"]+)"/.exec(text)?.[1];
+      if (jobId) captured.jobId = jobId;
       if (res.status !== c.status)
         statuses.push(`${c.method} ${c.path}: ${res.status}, expected ${c.status}`);
     }
