@@ -18,6 +18,7 @@ import { vscodePrompter, type Prompter } from './prompter';
 import { asArgs, asNode, resolveDeploymentId, type TargetContext } from './targets';
 import { EXPLORER_VIEW_ID } from './ids';
 import { ExplorerActions } from './explorerActions';
+import { DeployOps } from './deployment/deployOps';
 
 export interface ExplorerCommandDeps {
   services: Services;
@@ -31,6 +32,8 @@ export class ExplorerCommands {
   readonly targets: TargetContext;
   /** The write actions (explorerActions.ts). */
   readonly actions: ExplorerActions;
+  /** dbt sync, exports, env variables, health and environment tokens (deployment/). */
+  readonly deployOps: DeployOps;
 
   constructor(private readonly deps: ExplorerCommandDeps) {
     this.targets = {
@@ -39,6 +42,7 @@ export class ExplorerCommands {
       selection: () => deps.view.selection[0],
     };
     this.actions = new ExplorerActions(deps, this.targets);
+    this.deployOps = new DeployOps(deps, this.targets, this.actions);
   }
 
   get prompter(): Prompter {
@@ -67,7 +71,6 @@ export class ExplorerCommands {
       reg(COMMANDS.explorerClearReportsQuery, (a) => this.clearReportsQuery(a)),
       reg(COMMANDS.explorerFilterNotifications, (a) => this.filterNotifications(a)),
       reg(COMMANDS.explorerClearNotificationFilter, (a) => this.clearNotificationFilter(a)),
-      reg(COMMANDS.explorerDbtSync, (a) => this.actions.dbtSync(a)),
       reg(COMMANDS.explorerDuplicateWorkbook, (a) => this.actions.duplicateWorkbook(a)),
       reg(COMMANDS.explorerConnectReport, (a) => this.actions.connectReport(a)),
       reg(COMMANDS.explorerCreateNotification, (a) => this.actions.createNotification(a)),
@@ -75,6 +78,7 @@ export class ExplorerCommands {
       reg(COMMANDS.explorerRemoveRecipient, (a) => this.actions.removeRecipient(a)),
       reg(COMMANDS.explorerDeleteEmbedTenant, (a) => this.actions.deleteEmbedTenant(a)),
       reg(COMMANDS.explorerShowAppConfig, () => this.showAppConfig()),
+      ...this.deployOps.register(),
     ];
   }
 

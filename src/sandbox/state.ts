@@ -51,6 +51,8 @@ export interface DbtJobState {
   /** `files`: generated files are served instead of committed to the branch. */
   output?: string;
   cancelledAt?: number;
+  /** Fails in dbt compile (also any run on a branch named "fail"). */
+  fails?: boolean;
 }
 
 export interface ExportJobState {

@@ -53,7 +53,7 @@ interface Timeline {
 function timeline(job: DbtJobState, step: number, now = Date.now()): Timeline {
   const end = Math.min(now, job.cancelledAt ?? Infinity);
   const k = Math.floor(Math.max(0, end - job.startedAt) / step);
-  const fails = job.branchName === 'fail';
+  const fails = job.fails === true || job.branchName === 'fail';
   if (fails && k > FAIL_STAGE)
     return { stage: FAIL_STAGE, status: 'FAILED', at: job.startedAt + (FAIL_STAGE + 1) * step };
   if (k >= STAGES.length)
@@ -164,15 +164,16 @@ export function registerDbtRoutes(router: Router, deps: PlatformDeps): void {
   const now = Date.now();
   for (const dep of d.deployments) {
     [
-      { days: 9, branchName: 'main', trigger: 'webhook', output: 'branch' },
-      { days: 5, branchName: dep.id === 1 ? 'fail' : 'main', trigger: 'manual', output: 'branch' },
-      { days: 2, branchName: 'dbt-preview', trigger: 'api', output: 'files' },
+      { days: 9, branchName: 'dbt-nightly', trigger: 'webhook', output: 'branch', fails: false },
+      { days: 5, branchName: 'dbt-nightly', trigger: 'manual', output: 'branch', fails: dep.id === 1 },
+      { days: 2, branchName: 'dbt-preview', trigger: 'api', output: 'files', fails: false },
     ].forEach((r) => {
       jobs[String(d.nextId())] = {
         deploymentId: dep.id,
         branchName: r.branchName,
         trigger: r.trigger,
         output: r.output,
+        fails: r.fails,
         startedAt: now - r.days * 86_400_000,
       };
     });
