@@ -176,7 +176,7 @@ export class PlatformClient {
 
   // ---- dbt sync
 
-  startDbtSync(deploymentId: number, input?: { branchName?: string }, signal?: AbortSignal) {
+  startDbtSync(deploymentId: number, input?: dbt.StartDbtSyncInput, signal?: AbortSignal) {
     return dbt.startDbtSync(this.t, deploymentId, input, signal);
   }
   getDbtSyncJob(deploymentId: number, syncJobId: string, signal?: AbortSignal) {

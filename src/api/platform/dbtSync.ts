@@ -6,7 +6,12 @@ import { sleep } from '../http';
 import type { PageParams } from '../paging';
 import { definedQuery, maybe, parseInput, positiveId, readItems, type PlatformTransport } from './transport';
 
-export const StartDbtSyncInputSchema = z.strictObject({ branchName: z.string().min(1).optional() });
+export const StartDbtSyncInputSchema = z.strictObject({
+  branchName: z.string().min(1).optional(),
+  /** `files`: keep the generated files for review instead of committing them to the branch. */
+  output: z.enum(['branch', 'files']).optional(),
+});
+export type StartDbtSyncInput = z.infer<typeof StartDbtSyncInputSchema>;
 
 export const DbtSyncResponseSchema = z.looseObject({
   syncJobId: z.union([z.string(), z.number()]).transform(String),
@@ -43,7 +48,7 @@ const syncPath = (deploymentId: number) =>
 export async function startDbtSync(
   t: PlatformTransport,
   deploymentId: number,
-  input: { branchName?: string } = {},
+  input: StartDbtSyncInput = {},
   signal?: AbortSignal,
 ) {
   const body = parseInput(StartDbtSyncInputSchema, input, 'dbt sync not started');

@@ -262,7 +262,7 @@ export const CLIENT_OPERATIONS: OperationCase[] = [
   {
     name: 'startDbtSync',
     operation: `POST ${base}/dbt-sync`,
-    run: (c) => c.platform.startDbtSync(D, { branchName: 'main' }),
+    run: (c) => c.platform.startDbtSync(D, { branchName: 'main', output: 'files' }),
     check: (result, sent) => assert.equal((result as Json).syncJobId, String(served(sent).syncJobId)),
   },
   {
