@@ -17,6 +17,7 @@ import {
   ancestor,
   asArgs,
   asNode,
+  deploymentLabel,
   listFirst,
   resolveDeploymentId,
   resolveItem,
@@ -127,7 +128,7 @@ export class ExplorerActions {
     const deploymentId = await resolveDeploymentId(this.targets, arg);
     const args = asArgs<NotificationDraft>(arg);
     const draft = await askNotificationDraft(this.prompter, pickDraft(args));
-    await this.confirmWrite(`Create a notification in deployment ${deploymentId}`);
+    await this.confirmWrite(`Create a notification in ${await deploymentLabel(this.targets, deploymentId)}`);
     const created = await (
       await this.targets.client()
     )
