@@ -180,7 +180,8 @@ describe('README screenshots', function () {
     const before = transcript().length;
     const started = run('dashboardPlatform.explorer.dbtSync', {
       deploymentId: dep.deploymentId,
-      branchName: 'dbt-preview',
+      // The sandbox runs this branch slowly enough to picture the log while it streams.
+      branchName: 'steady',
       output: 'files',
     });
     await waitFor(

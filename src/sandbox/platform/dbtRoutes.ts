@@ -158,8 +158,10 @@ export function registerDbtRoutes(router: Router, deps: PlatformDeps): void {
   const jobs = deps.state.dbtJobs;
   const withDeployment = guard(deps);
   const baseStep = deps.dbtStepMs ?? 500;
-  // A branch named "slow" runs a thousand times slower, so tests can cancel it while it runs.
-  const stepOf = (j: DbtJobState) => (j.branchName === 'slow' ? baseStep * 1000 : baseStep);
+  // A branch named "slow" runs a thousand times slower, so tests can cancel it while it runs;
+  // "steady" runs eight times slower, a sync one can watch (the README's picture).
+  const stepOf = (j: DbtJobState) =>
+    j.branchName === 'slow' ? baseStep * 1000 : j.branchName === 'steady' ? baseStep * 8 : baseStep;
   // History: three past runs a deployment (one failed on the first), finished long ago.
   const now = Date.now();
   for (const dep of d.deployments) {
