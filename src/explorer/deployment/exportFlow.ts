@@ -113,7 +113,7 @@ export class ExportFlow {
     const fromWorkbook = (w: Item) => {
       const pub = publishedDashboardOf(w);
       return pub && typeof pub['id'] === 'number'
-        ? { dashboardId: pub['id'], title: displayName(pub, 'title', 'name') || displayName(w) }
+        ? { dashboardId: pub['id'], title: displayName(pub, 'title', 'name') }
         : undefined;
     };
     if (node?.data) {

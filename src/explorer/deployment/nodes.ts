@@ -157,9 +157,13 @@ export class HealthNode extends ExplorerNode {
   }
   override async getChildren(): Promise<ExplorerNode[]> {
     const depId = this.deploymentId!;
+    const before = this.builds.get(depId);
     const status = await this.builds.fetch(depId);
-    // The deployment's own row follows what Health just read.
-    if (this.parent) this.ctx.changed(this.parent);
+    // The deployment's row follows what Health just read; only on a change, since re-rendering the
+    // row re-reads this node's children (which would fetch again).
+    const known = (v: typeof before) => (v && v !== 'loading' && !(v instanceof Error) ? v : undefined);
+    if (this.parent && isFailedBuildStatus(known(before)) !== isFailedBuildStatus(known(status)))
+      this.ctx.changed(this.parent);
     this.lists ??= [
       opsList(
         this.ctx,

@@ -69,11 +69,6 @@ export class OpsContext implements vscode.Disposable {
     this.transcripts.set(name, t);
   }
 
-  /** Re-renders the list of `kind` under a deployment (if shown), leaving the rest alone. */
-  refresh(node: { reset(): void } | undefined): void {
-    if (node) this.deps.provider.refresh(node as never);
-  }
-
   dispose(): void {
     for (const c of this.channels.values()) c.dispose();
     this.channels.clear();

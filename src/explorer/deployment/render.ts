@@ -10,17 +10,16 @@ const FINISHED = new Set(['COMPLETED', 'FAILED', 'CANCELLED', 'UNKNOWN']);
 
 export const isRunningSync = (r: Item) => !FINISHED.has(String(r['status'] ?? ''));
 
-/** "3 min ago" style, with the exact time in tooltips. */
+/** "3 min ago" / "in 3 min" style (the exact time is in tooltips). */
 export function relativeTime(iso: unknown, now = Date.now()): string | undefined {
   const t = typeof iso === 'string' ? Date.parse(iso) : NaN;
   if (Number.isNaN(t)) return undefined;
-  const s = Math.round((now - t) / 1000);
-  if (Math.abs(s) < 60) return 'just now';
+  const s = Math.round(Math.abs(now - t) / 1000);
+  if (s < 60) return 'just now';
   const m = Math.round(s / 60);
-  if (Math.abs(m) < 60) return `${m} min ago`;
   const h = Math.round(m / 60);
-  if (Math.abs(h) < 48) return `${h} h ago`;
-  return `${Math.round(h / 24)} days ago`;
+  const span = m < 60 ? `${m} min` : h < 48 ? `${h} h` : `${Math.round(h / 24)} days`;
+  return t > now ? `in ${span}` : `${span} ago`;
 }
 
 function duration(ms: unknown): string | undefined {
@@ -118,7 +117,7 @@ export function envTokenLook(t: Item): Look {
   const expired = expires !== undefined && Date.parse(expires) < Date.now();
   return {
     label: `Token created ${relativeTime(t['created_at']) ?? plainText(t['created_at'])}`,
-    description: expired ? 'expired' : `expires ${relativeTime(expires)?.replace(' ago', '') ?? '?'}`,
+    description: expired ? 'expired' : `expires ${relativeTime(expires) ?? '(unknown)'}`,
     icon: new vscode.ThemeIcon('key'),
     contextValue: 'dp.envToken',
     tooltip: safeTooltip(
