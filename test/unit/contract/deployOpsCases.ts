@@ -189,6 +189,8 @@ export function deployOpsCalls(): Call[] {
     { method: 'DELETE', path: `${d}/1/dbt-sync/{syncJobId}`, status: 409 },
     { method: 'POST', path: `${d}/1/dbt-sync`, body: { branchName: 'main', output: 'files' }, status: 200 },
     { method: 'GET', path: `${d}/1/dbt-sync/{syncJobId}/logs`, status: 200 },
+    // Captures the newest completed run (whatever the clock did to the one just started).
+    { method: 'GET', path: `${d}/1/dbt-sync?status=COMPLETED&first=1`, status: 200 },
     { method: 'GET', path: `${d}/1/dbt-sync/{syncJobId}/result`, status: 200 },
     { method: 'GET', path: `${d}/1/dbt-sync/{syncJobId}/generated-files?first=2`, status: 200 },
     { method: 'GET', path: `${d}/1/dbt-sync/nope/logs`, status: 404 },
