@@ -131,6 +131,41 @@ export const COMMANDS = {
     id: 'dashboardPlatform.explorer.changeEmbedAccess',
     title: 'Change Embed Access…',
   },
+  // deployops
+  explorerDbtShowLogs: { id: 'dashboardPlatform.explorer.dbtShowLogs', title: 'Show dbt Sync Logs' },
+  explorerDbtCancel: { id: 'dashboardPlatform.explorer.dbtCancel', title: 'Cancel dbt Sync…' },
+  explorerDbtOpenResult: { id: 'dashboardPlatform.explorer.dbtOpenResult', title: 'Open dbt Sync Result' },
+  explorerDbtOpenGeneratedFiles: {
+    id: 'dashboardPlatform.explorer.dbtOpenGeneratedFiles',
+    title: 'Open dbt Sync Generated Files…',
+  },
+  explorerExportDashboard: {
+    id: 'dashboardPlatform.explorer.exportDashboard',
+    title: 'Export Dashboard as PNG or PDF…',
+  },
+  explorerSetEnvVar: { id: 'dashboardPlatform.explorer.setEnvVar', title: 'Set Env Variable…' },
+  explorerChangeEnvVar: {
+    id: 'dashboardPlatform.explorer.changeEnvVar',
+    title: 'Change Env Variable Value…',
+  },
+  explorerRevealEnvVar: { id: 'dashboardPlatform.explorer.revealEnvVar', title: 'Reveal Env Variable Value' },
+  explorerCreateEnvironmentToken: {
+    id: 'dashboardPlatform.explorer.createEnvironmentToken',
+    title: 'Create Environment Token…',
+  },
+  explorerShowBuildStatus: { id: 'dashboardPlatform.explorer.showBuildStatus', title: 'Show Build Status' },
+  explorerShowDeploymentLogs: {
+    id: 'dashboardPlatform.explorer.showDeploymentLogs',
+    title: 'Show Deployment Logs',
+  },
+  explorerFollowDeploymentLogs: {
+    id: 'dashboardPlatform.explorer.followDeploymentLogs',
+    title: 'Follow Deployment Logs',
+  },
+  explorerStopFollowingLogs: {
+    id: 'dashboardPlatform.explorer.stopFollowingLogs',
+    title: 'Stop Following Deployment Logs',
+  },
 } as const satisfies Record<string, CommandSpec>;
 
 export type CommandKey = keyof typeof COMMANDS;

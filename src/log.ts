@@ -49,6 +49,8 @@ function line(message: string | Error, args: unknown[], secrets: KnownSecrets): 
 /** The extension's log: a LogOutputChannel that also redacts text for other sinks (error messages). */
 export interface RedactingLog extends vscode.LogOutputChannel {
   redact(text: string): string;
+  /** Makes a secret met at run time (a created token, an env value) known to the redaction. */
+  addSecret(secret: string): void;
 }
 
 /** A LogOutputChannel that redacts every message before it reaches `inner`. */
@@ -56,6 +58,7 @@ export function createRedactingLog(inner: vscode.LogOutputChannel, secrets: Know
   const r = (t: string): string => redactText(t, secrets);
   const wrapped: RedactingLog = {
     redact: r,
+    addSecret: (secret: string) => secrets.add(secret),
     get name() {
       return inner.name;
     },

@@ -1,6 +1,7 @@
 // Platform (management) API client: one transport, the operations of each resource family
 // (src/api/platform/<family>.ts) as methods. Reads may be retried by the transport; writes
 // (publish, create, delete, ...) never are. Every method takes an optional trailing AbortSignal.
+import { DeploymentOpsClient } from './deploymentOpsClient';
 import { HttpClient, type NetworkSettings, type RetryPolicy } from './http';
 import type { ApiLogger } from './log';
 import type { DispatcherRegistry } from './net/agents';
@@ -23,6 +24,7 @@ export type { NotificationListQuery } from './notificationQuery';
 export type { ReportListQuery, ReportSort } from './platform/workspace';
 export type { WorkspaceItemRef, WorkspaceQuery, WorkspaceType } from './platform/workspaceFeed';
 export type { WaitForDbtSyncOptions } from './platform/dbtSync';
+export { DeploymentOpsClient } from './deploymentOpsClient';
 
 export interface PlatformClientOptions {
   baseUrl: string;
@@ -36,6 +38,8 @@ export interface PlatformClientOptions {
 
 export class PlatformClient {
   private readonly t: PlatformTransport;
+  /** dbt sync runs, exports, env variable writes, health and environment tokens of a deployment. */
+  readonly ops: DeploymentOpsClient;
 
   constructor(opts: PlatformClientOptions) {
     const http = new HttpClient({
@@ -49,6 +53,7 @@ export class PlatformClient {
       userAgent: opts.userAgent,
     });
     this.t = new PlatformTransport(http, opts.logger);
+    this.ops = new DeploymentOpsClient(this.t);
   }
 
   close(): Promise<void> {
@@ -253,7 +258,7 @@ export class PlatformClient {
 
   // ---- dbt sync
 
-  startDbtSync(deploymentId: number, input?: { branchName?: string }, signal?: AbortSignal) {
+  startDbtSync(deploymentId: number, input?: dbt.StartDbtSyncInput, signal?: AbortSignal) {
     return dbt.startDbtSync(this.t, deploymentId, input, signal);
   }
   getDbtSyncJob(deploymentId: number, syncJobId: string, signal?: AbortSignal) {

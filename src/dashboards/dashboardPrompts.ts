@@ -86,7 +86,16 @@ export async function pickWorkbook(services: Services, deploymentId: number): Pr
     services.log.warn(`Could not list workbooks for the picker: ${(e as Error).message}`);
     return askNumber('Workbook id');
   }
-  if (items.length === 0) throw new Error(`Deployment ${deploymentId} has no workbooks.`);
+  if (items.length === 0) {
+    const name = await services.clients
+      .platform()
+      .then((c) => c.getDeployment(deploymentId))
+      .then(
+        (d) => `"${String(d.name)}"`,
+        () => 'This deployment',
+      );
+    throw new Error(`${name} has no workbooks.`);
+  }
   const picked = await vscode.window.showQuickPick(items, {
     title: 'Workbook',
     matchOnDescription: true,

@@ -313,7 +313,7 @@ export class DashboardsFeature implements vscode.Disposable {
     await this.saveRecord(uri, { deploymentId, history: [...rec.history, entry] });
     this.editor.refresh(uri);
     this.services.log.info(
-      `Published workbook ${input.workbookId} to deployment ${deploymentId}: ${describePublish(entry)}`,
+      `Published workbook ${input.workbookId} to ${deploymentName ? `"${deploymentName}"` : `deployment ${deploymentId}`}: ${describePublish(entry)}`,
     );
     void vscode.window.showInformationMessage(`Dashboard ${describePublish(entry)}.`);
     return result;
@@ -357,7 +357,7 @@ export class DashboardsFeature implements vscode.Disposable {
         [...entries].reverse().map((e) => ({
           label: e.versionNumber !== undefined ? `Version ${e.versionNumber}` : 'Version (not reported)',
           description: `${e.time} by ${e.who}`,
-          detail: `deployment ${e.deploymentId}, ${e.status}${e.publicId !== undefined ? `, public id ${e.publicId}` : ''}`,
+          detail: `${e.deploymentName ? `"${e.deploymentName}"` : `deployment ${e.deploymentId}`}, ${e.status}${e.publicId !== undefined ? `, public id ${e.publicId}` : ''}`,
         })),
         { title: `Publish history of ${uri.path.split('/').pop()}` },
       );

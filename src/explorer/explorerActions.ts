@@ -1,4 +1,4 @@
-// The explorer's write actions: dbt sync (followed to its end), duplicate a workbook, connect a
+// The explorer's write actions (dbt sync is in deployment/dbtFlows.ts): duplicate a workbook, connect a
 // report to a workbook, create a notification, add and remove recipients, delete an embed tenant.
 // Each asks first on a production profile and refreshes only the list it changed.
 import * as vscode from 'vscode';
@@ -17,6 +17,7 @@ import {
   ancestor,
   asArgs,
   asNode,
+  deploymentLabel,
   listFirst,
   resolveDeploymentId,
   resolveItem,
@@ -49,51 +50,6 @@ export class ExplorerActions {
   private refreshList(deploymentId: number, kind: 'reports' | 'workbooks' | 'notifications'): void {
     const dep = this.deps.provider.loadedDeployments().find((d) => d.deploymentId === deploymentId);
     if (dep) this.deps.provider.refresh(dep.list(kind));
-  }
-
-  async dbtSync(arg?: unknown) {
-    const deploymentId = await resolveDeploymentId(this.targets, arg);
-    const args = asArgs<{ branchName: string }>(arg);
-    const branch =
-      args.branchName ??
-      (await this.prompter.input({
-        title: 'Start dbt Sync',
-        prompt: 'Branch to sync (empty for the deployment’s default branch).',
-      }));
-    await this.confirmWrite(`Start a dbt sync of deployment ${deploymentId}`);
-    const client = await this.targets.client();
-    const started = await client
-      .startDbtSync(deploymentId, branch.trim() ? { branchName: branch.trim() } : {})
-      .catch((e: unknown) => {
-        throw withCheckCommand(e, COMMANDS.explorerRefresh.id);
-      });
-    this.deps.services.log.info(`dbt sync ${started.syncJobId} started on deployment ${deploymentId}`);
-    const job = await vscode.window.withProgress(
-      {
-        location: vscode.ProgressLocation.Notification,
-        title: `dbt sync of deployment ${deploymentId}`,
-        cancellable: true,
-      },
-      async (progress, token) => {
-        const abort = new AbortController();
-        const sub = token.onCancellationRequested(() => abort.abort());
-        try {
-          return await client.waitForDbtSync(deploymentId, started.syncJobId, {
-            signal: abort.signal,
-            onStatus: (s: { status?: string }) => progress.report({ message: plainText(s.status ?? '') }),
-          });
-        } finally {
-          sub.dispose();
-        }
-      },
-    );
-    const status = String((job as Item)['status'] ?? '');
-    if (status === 'FAILED') {
-      const why = plainText((job as Item)['error'] ?? (job as Item)['message'] ?? 'no reason given');
-      throw new Error(`The dbt sync ${started.syncJobId} failed: ${why}`);
-    }
-    void vscode.window.showInformationMessage(`The dbt sync of deployment ${deploymentId} completed.`);
-    return job;
   }
 
   async duplicateWorkbook(arg?: unknown) {
@@ -172,7 +128,7 @@ export class ExplorerActions {
     const deploymentId = await resolveDeploymentId(this.targets, arg);
     const args = asArgs<NotificationDraft>(arg);
     const draft = await askNotificationDraft(this.prompter, pickDraft(args));
-    await this.confirmWrite(`Create a notification in deployment ${deploymentId}`);
+    await this.confirmWrite(`Create a notification in ${await deploymentLabel(this.targets, deploymentId)}`);
     const created = await (
       await this.targets.client()
     )

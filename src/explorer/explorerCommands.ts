@@ -20,6 +20,7 @@ import { asArgs, asNode, resolveDeploymentId, type TargetContext } from './targe
 import { EXPLORER_VIEW_ID } from './ids';
 import { ExplorerActions } from './explorerActions';
 import { registerWorkspaceCommands, type WorkspaceCommands } from './workspace/register';
+import { DeployOps } from './deployment/deployOps';
 
 export interface ExplorerCommandDeps {
   services: Services;
@@ -35,6 +36,8 @@ export class ExplorerCommands {
   readonly actions: ExplorerActions;
   /** The workspace's actions (src/explorer/workspace/). */
   workspace: WorkspaceCommands | undefined;
+  /** dbt sync, exports, env variables, health and environment tokens (deployment/). */
+  readonly deployOps: DeployOps;
 
   constructor(private readonly deps: ExplorerCommandDeps) {
     this.targets = {
@@ -43,6 +46,7 @@ export class ExplorerCommands {
       selection: () => deps.view.selection[0],
     };
     this.actions = new ExplorerActions(deps, this.targets);
+    this.deployOps = new DeployOps(deps, this.targets, this.actions);
   }
 
   get prompter(): Prompter {
@@ -71,7 +75,6 @@ export class ExplorerCommands {
       reg(COMMANDS.explorerClearReportsQuery, (a) => this.clearReportsQuery(a)),
       reg(COMMANDS.explorerFilterNotifications, (a) => this.filterNotifications(a)),
       reg(COMMANDS.explorerClearNotificationFilter, (a) => this.clearNotificationFilter(a)),
-      reg(COMMANDS.explorerDbtSync, (a) => this.actions.dbtSync(a)),
       reg(COMMANDS.explorerDuplicateWorkbook, (a) => this.actions.duplicateWorkbook(a)),
       reg(COMMANDS.explorerConnectReport, (a) => this.actions.connectReport(a)),
       reg(COMMANDS.explorerCreateNotification, (a) => this.actions.createNotification(a)),
@@ -80,6 +83,7 @@ export class ExplorerCommands {
       reg(COMMANDS.explorerDeleteEmbedTenant, (a) => this.actions.deleteEmbedTenant(a)),
       reg(COMMANDS.explorerShowAppConfig, () => this.showAppConfig()),
       ...registerWorkspaceCommands(this, this.deps),
+      ...this.deployOps.register(),
     ];
   }
 

@@ -3,6 +3,7 @@
 import type { Page, PageParams } from '../api/paging';
 import type { NotificationFilter } from './notificationFilter';
 import type { PageFetcher } from './pagedList';
+import { deployOpsFetch, type DeployOpsKind, type DeployOpsListing } from './deployment/listing';
 
 /** Any server object: the explorer reads fields defensively and shows the rest as JSON. */
 export type Item = Record<string, unknown>;
@@ -14,6 +15,9 @@ export type Item = Record<string, unknown>;
 export function itemKey(item: Item): string {
   if (item['id'] !== undefined && item['id'] !== null) return String(item['id']);
   if (typeof item['name'] === 'string') return item['name'];
+  // dbt sync runs, versions and tokens (never the token itself) have their own identities.
+  for (const k of ['syncJobId', 'version', 'created_at'])
+    if (typeof item[k] === 'string') return item[k] as string;
   if (typeof item['userName'] === 'string') return item['userName'];
   const parts = ['type', 'userId', 'embedUserId', 'embedTenantName', 'externalId', 'channelId', 'email']
     .map((k) => item[k])
@@ -69,6 +73,8 @@ export interface ListingClient {
     q?: PageParams & { folderId?: number },
     signal?: AbortSignal,
   ): Promise<Page<Item>>;
+  /** A deployment's operations (dbt sync runs, health, environment tokens); see deployment/listing.ts. */
+  ops?: DeployOpsListing;
 }
 
 export type ListKind =
@@ -82,7 +88,8 @@ export type ListKind =
   | 'users'
   | 'recipients'
   | 'workspace'
-  | 'sharedWorkspace';
+  | 'sharedWorkspace'
+  | DeployOpsKind;
 
 export interface ListSpec {
   kind: ListKind;
@@ -95,6 +102,8 @@ export interface ListSpec {
   notificationId?: number;
   reportQuery?: ReportQuery;
   notificationFilter?: NotificationFilter;
+  /** Environment tokens: the environment. */
+  environmentId?: string;
 }
 
 /** Why a list shows only one page, or undefined when it pages normally. */
@@ -171,6 +180,8 @@ export function fetcherFor(spec: ListSpec, client: () => Promise<ListingClient>)
           page(p),
           s,
         );
+      default:
+        return deployOpsFetch(c, spec, page(p), s);
     }
   };
 }

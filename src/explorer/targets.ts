@@ -65,6 +65,15 @@ export async function resolveDeploymentId(ctx: TargetContext, arg: unknown): Pro
   return Number(d['id']);
 }
 
+/** A deployment as messages name it: `"Analytics"` (quoted name), or "This deployment" if unknown. */
+export async function deploymentLabel(ctx: TargetContext, deploymentId: number): Promise<string> {
+  try {
+    return `"${plainText((await (await ctx.client()).getDeployment(deploymentId)).name)}"`;
+  } catch {
+    return 'This deployment';
+  }
+}
+
 export function deploymentNodeOf(node: ExplorerNode | undefined): DeploymentNode | undefined {
   const d = ancestor(node, 'deployment');
   return d instanceof DeploymentNode ? d : undefined;
@@ -94,7 +103,8 @@ export async function resolveItem(
   if (selected?.data) return { deploymentId: selected.deploymentId!, item: selected.data, node: selected };
   const deploymentId = await resolveDeploymentId(ctx, arg);
   const page = await list(await ctx.client(), deploymentId);
-  if (page.items.length === 0) throw new Error(`Deployment ${deploymentId} has no ${kind}s.`);
+  if (page.items.length === 0)
+    throw new Error(`${await deploymentLabel(ctx, deploymentId)} has no ${kind}s.`);
   const item = await ctx.prompter().pick(
     kind[0]!.toUpperCase() + kind.slice(1),
     choices(page.items as Item[], (i) =>

@@ -12,6 +12,8 @@ export class DeploymentPicker implements vscode.Disposable {
     100,
   );
   private readonly subs: vscode.Disposable[] = [];
+  /** Deployment names by "profile/id", looked up once (the status bar says names, not ids). */
+  private readonly names = new Map<string, string | Promise<void>>();
 
   constructor(
     private readonly services: Services,
@@ -37,9 +39,32 @@ export class DeploymentPicker implements vscode.Disposable {
     }
     const d = notebookDeployment(nb);
     const fallback = this.services.profiles.active()?.profile.defaultDeploymentId;
-    this.item.text = `$(server) ${d !== undefined ? `Deployment ${d}` : fallback !== undefined ? `Deployment ${fallback} (default)` : 'Default deployment'}`;
+    const label = (id: number) => this.nameOf(id) ?? `Deployment ${id}`;
+    this.item.text = `$(server) ${d !== undefined ? label(d) : fallback !== undefined ? `${label(fallback)} (default)` : 'Default deployment'}`;
     this.item.tooltip = 'Deployment this query notebook runs against. Click to change.';
     this.item.show();
+  }
+
+  /** The cached name of a deployment of the active profile; starts the lookup (then updates) if unknown. */
+  private nameOf(id: number): string | undefined {
+    const key = `${this.services.profiles.active()?.profile.name ?? ''}/${id}`;
+    const known = this.names.get(key);
+    if (typeof known === 'string') return known;
+    if (!known)
+      this.names.set(
+        key,
+        this.services.clients
+          .platform()
+          .then((c) => c.getDeployment(id))
+          .then(
+            (dep) => {
+              this.names.set(key, String(dep.name));
+              this.update();
+            },
+            () => undefined, // stays "Deployment <id>" (e.g. signed out); no retry loop
+          ),
+      );
+    return undefined;
   }
 
   /**

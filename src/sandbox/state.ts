@@ -16,7 +16,13 @@ export interface SandboxState {
   /** Ids of notifications created through the API. */
   createdNotifications: number[];
   /** dbt sync jobs by id. */
-  dbtJobs: Record<string, { deploymentId: number; branchName: string; startedAt: number }>;
+  dbtJobs: Record<string, DbtJobState>;
+  /** Dashboard exports by job id. */
+  exports: Record<string, ExportJobState>;
+  /** Env variable names set through PUT /env-vars, in order (values are never recorded). */
+  envVarWrites: { deploymentId: number; names: string[] }[];
+  /** Environment tokens created, by "deploymentId/environmentId" (the sandbox lists them back). */
+  environmentTokens: Record<string, Record<string, unknown>[]>;
   deletedEmbedTenants: string[];
   /** Data API requests by deployment and host (which deployment's host answered a query). */
   dataQueries: {
@@ -37,7 +43,31 @@ export function createSandboxState(): SandboxState {
     publishes: [],
     createdNotifications: [],
     dbtJobs: {},
+    exports: {},
+    envVarWrites: [],
+    environmentTokens: {},
     deletedEmbedTenants: [],
     dataQueries: [],
   };
+}
+
+export interface DbtJobState {
+  deploymentId: number;
+  branchName: string;
+  startedAt: number;
+  trigger?: string;
+  /** `files`: generated files are served instead of committed to the branch. */
+  output?: string;
+  cancelledAt?: number;
+  /** Fails in dbt compile (also any run on a branch named "fail"). */
+  fails?: boolean;
+}
+
+export interface ExportJobState {
+  deploymentId: number;
+  dashboardId: number;
+  title: string;
+  format: 'png' | 'pdf';
+  startedAt: number;
+  downloaded?: number;
 }

@@ -143,9 +143,9 @@ describe('explorer', function () {
     assert.deepEqual(kinds(root), ['group', 'appConfig', 'group']);
     const deps = (await children(ex.provider.roots.deployments)).filter((n: Node) => n.kind === 'deployment');
     assert.equal(deps.length, (await allPages('/v1/deployments')).length);
-    const lists = await children(await deployment());
+    const all = await children(await deployment());
     assert.deepEqual(
-      lists.map((l: Node) => l.listSpec.kind),
+      all.map((l: Node) => l.listSpec?.kind ?? l.kind),
       [
         'workspace',
         'sharedWorkspace',
@@ -155,8 +155,12 @@ describe('explorer', function () {
         'workbooks',
         'notifications',
         'envVars',
+        'dbtSyncs',
+        'health',
       ],
     );
+    // Health (deployOps.test.ts drives it) is not a list.
+    const lists = all.filter((l: Node) => l.listSpec);
     const expect: Record<string, string> = {
       workspace: 'folder',
       sharedWorkspace: 'folder',
@@ -166,6 +170,7 @@ describe('explorer', function () {
       workbooks: 'workbook',
       notifications: 'notification',
       envVars: 'envVar',
+      dbtSyncs: 'dbtSync',
     };
     for (const l of lists) {
       const kids = await children(l);

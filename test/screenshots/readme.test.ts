@@ -188,6 +188,38 @@ describe('README screenshots', function () {
     });
   });
 
+  // deployops
+  it('dbt-sync-logs: a dbt sync streaming its log, the deployment’s dbt syncs and Health expanded', async () => {
+    const ex = api.explorer as any;
+    await clean({ sideBar: true });
+    ex.provider.refresh();
+    const deployments: Node[] = await ex.provider.getChildren(ex.provider.roots.deployments);
+    const dep = deployments.find((n) => n.kind === 'deployment');
+    assert.ok(dep, 'the sandbox lists deployments');
+    await ex.view.reveal(dep, { expand: true, focus: false, select: false });
+    const syncs = dep.opsChild('dbtSyncs');
+    await ex.provider.getChildren(syncs);
+    await ex.view.reveal(syncs, { expand: true, focus: false, select: false });
+    const transcript = () => ex.commands.deployOps.transcript('Dashboard Platform: dbt sync') as string[];
+    const before = transcript().length;
+    const started = run('dashboardPlatform.explorer.dbtSync', {
+      deploymentId: dep.deploymentId,
+      // The sandbox runs this branch slowly enough to picture the log while it streams.
+      branchName: 'steady',
+      output: 'files',
+    });
+    await waitFor(
+      'the compile stage in the streamed log',
+      () =>
+        transcript()
+          .slice(before)
+          .some((l) => l.includes('Running dbt compile')),
+      30_000,
+    );
+    await shot('dbt-sync-logs', 300);
+    await started;
+  });
+
   it('chat: a streamed answer with its SQL tool call, rows and a chart', async () => {
     await clean();
     const sandbox = (await api.sandbox()) as unknown as { urls: { ai: { url: string }[] } };

@@ -9,3 +9,7 @@ export * from '../platform/dashboards';
 export * from '../platform/notifications';
 export * from '../platform/dbtSync';
 export * from '../platform/account';
+export * from '../platform/dashboardExports';
+export * from '../platform/envVars';
+export * from '../platform/environmentTokens';
+export * from '../platform/health';

@@ -5,18 +5,18 @@ import type { Item, ListKind } from '../loaders';
 import { describeReportQuery } from '../reportQuery';
 import { ListNode, type ItemNodeFactory } from './listNode';
 import { deploymentLook } from './render';
-import {
-  envVarItem,
-  environmentItem,
-  folderItem,
-  notificationItem,
-  reportItem,
-  workbookItem,
-} from './itemNodes';
+import { envVarItem, folderItem, notificationItem, reportItem, workbookItem } from './itemNodes';
 import { ExplorerNode, type TreeContext } from './types';
 import { workspaceItem } from './workspaceNodes';
+import type { DeployOpsKind } from '../deployment/listing';
+import {
+  applyBuildState,
+  BuildStates,
+  deploymentOpsChildren,
+  environmentWithTokens,
+} from '../deployment/nodes';
 
-export type DeploymentListKind = Exclude<ListKind, 'deployments' | 'users' | 'recipients'>;
+export type DeploymentListKind = Exclude<ListKind, 'deployments' | 'users' | 'recipients' | DeployOpsKind>;
 
 const LISTS: { kind: DeploymentListKind; label: string; icon: string; empty: string }[] = [
   { kind: 'workspace', label: 'Workspace', icon: 'root-folder', empty: 'The workspace is empty' },
@@ -37,6 +37,8 @@ const LISTS: { kind: DeploymentListKind; label: string; icon: string; empty: str
 export class DeploymentNode extends ExplorerNode {
   readonly kind = 'deployment';
   private lists: ListNode[] | undefined;
+  private ops: ExplorerNode[] | undefined;
+  private readonly builds: BuildStates;
 
   constructor(
     private readonly ctx: TreeContext,
@@ -44,6 +46,7 @@ export class DeploymentNode extends ExplorerNode {
     private readonly item: Item,
   ) {
     super(`${parent.id}/deployment:${String(item['id'])}`, parent);
+    this.builds = new BuildStates(ctx);
   }
 
   override get data(): Item {
@@ -66,28 +69,40 @@ export class DeploymentNode extends ExplorerNode {
     t.iconPath = l.icon;
     t.tooltip = l.tooltip;
     t.contextValue = l.contextValue;
+    // A failed build shows on the row (fetched once; Refresh asks again).
+    this.builds.ensure(this.deploymentId, this);
+    applyBuildState(t, this.builds.get(this.deploymentId));
     return t;
   }
 
   override getChildren(): ExplorerNode[] {
     this.lists ??= LISTS.map((spec) => this.makeList(spec));
-    return this.lists;
+    this.ops ??= deploymentOpsChildren(this.ctx, this, this.builds);
+    return [...this.lists, ...this.ops];
   }
 
   /** The list of one kind (created on first use). */
   list(kind: DeploymentListKind): ListNode {
-    const all = this.getChildren() as ListNode[];
-    return all.find((l) => l.listSpec.kind === kind)!;
+    this.getChildren();
+    return this.lists!.find((l) => l.listSpec.kind === kind)!;
+  }
+
+  /** The deployment operations' children (dbt syncs, Health). */
+  opsChild(kind: 'dbtSyncs' | 'health'): ExplorerNode {
+    this.getChildren();
+    return this.ops!.find((n) => (n instanceof ListNode ? n.listSpec.kind : n.kind) === kind)!;
   }
 
   override reset(): void {
     for (const l of this.lists ?? []) l.reset();
+    for (const n of this.ops ?? []) n.reset();
+    this.builds.forget(this.deploymentId);
   }
 
   private makeList(spec: (typeof LISTS)[number]): ListNode {
     const depId = this.deploymentId;
     const factories: Record<DeploymentListKind, ItemNodeFactory> = {
-      environments: environmentItem,
+      environments: environmentWithTokens(this.ctx),
       folders: folderItem(this.ctx),
       reports: reportItem,
       workbooks: workbookItem,

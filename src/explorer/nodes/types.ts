@@ -19,7 +19,13 @@ export type NodeKind =
   | 'error'
   | 'empty'
   | 'info'
-  | 'invalid';
+  | 'invalid'
+  // deployops
+  | 'dbtSync'
+  | 'version'
+  | 'pod'
+  | 'envToken'
+  | 'health';
 
 /** What nodes need from the provider, passed down instead of imported. */
 export interface TreeContext {

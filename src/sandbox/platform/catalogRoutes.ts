@@ -2,6 +2,7 @@
 // publishing a workbook's dashboard (a new version each time).
 import type { RequestContext, Router } from '../http';
 import { page, publicView, withDeployment as guard, type PlatformDeps } from './common';
+import { maskEnvVar } from './opsRoutes';
 import { publicIdOf, type Row } from './seed';
 import { withFolderPath } from './workspaceModel';
 
@@ -45,7 +46,7 @@ export function registerCatalogRoutes(router: Router, deps: PlatformDeps): void 
     'GET',
     '/v1/deployments/:deploymentId/env-vars',
     withDeployment(async (ctx, dep) => {
-      const p = await page(ctx, d.envVars.get(dep.id) ?? [], `envVars:${dep.id}`);
+      const p = await page(ctx, (d.envVars.get(dep.id) ?? []).map(maskEnvVar), `envVars:${dep.id}`);
       if (p) await ctx.json(200, body(p));
     }),
   );

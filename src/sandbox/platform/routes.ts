@@ -4,6 +4,8 @@
 import type { Router } from '../http';
 import { registerAccountRoutes } from './accountRoutes';
 import { registerCatalogRoutes } from './catalogRoutes';
+import { registerDbtRoutes } from './dbtRoutes';
+import { registerOpsRoutes } from './opsRoutes';
 import type { PlatformDeps } from './common';
 import { registerNotificationRoutes } from './notificationRoutes';
 import { registerWorkspaceRoutes } from './workspaceRoutes';
@@ -15,4 +17,6 @@ export function registerPlatformRoutes(router: Router, deps: PlatformDeps): void
   registerNotificationRoutes(router, deps);
   registerAccountRoutes(router, deps);
   registerWorkspaceRoutes(router, deps);
+  registerDbtRoutes(router, deps);
+  registerOpsRoutes(router, deps);
 }

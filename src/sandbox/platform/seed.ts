@@ -124,7 +124,7 @@ export function seedPlatform(seed = 42, notificationsInFirstDeployment = 230): P
     data.environments.set(
       did,
       (['development', 'staging', 'production'] as const).map((type, i) => ({
-        id: `env-${did}-${i + 1}`,
+        id: String(did * 100 + i + 1),
         type,
         branch: i === 2 ? 'main' : i === 1 ? 'staging' : null,
         user: i === 0 ? 'user2@sandbox.example' : null,
@@ -299,6 +299,7 @@ export function seedPlatform(seed = 42, notificationsInFirstDeployment = 230): P
         'FEATURE_AI',
         'FEATURE_EMBED',
         'SANDBOX_REGION',
+        'CUBEJS_DB_PASS',
       ].map((name, i) => ({ name, value: name.includes('HOST') ? '127.0.0.1' : `value-${i + 1}` })),
     );
   }

@@ -68,7 +68,7 @@ describe('clients against the sandbox', function () {
       assert.equal(wbs.items.length, 5);
       const wb = await admin.getWorkbook(1, wbs.items[0]!.id);
       assert.ok(wb.dashboardDraft);
-      assert.equal((await admin.listEnvVars(1)).items.length, 8);
+      assert.equal((await admin.listEnvVars(1)).items.length, 9);
       assert.equal((await admin.listUsers({ first: 200 })).items.length, 12);
       assert.equal((await admin.getAppConfig()).applyThemeGlobally, true);
     });

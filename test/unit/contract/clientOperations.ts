@@ -11,6 +11,7 @@ import {
   type PlatformClient,
 } from '../../../src/api';
 import type { Exchange } from '../../contract/contractServers';
+import { DEPLOY_OPS_OPERATIONS } from './deployOpsCases';
 
 export interface Clients {
   platform: PlatformClient;
@@ -420,7 +421,7 @@ export const CLIENT_OPERATIONS: OperationCase[] = [
   {
     name: 'startDbtSync',
     operation: `POST ${base}/dbt-sync`,
-    run: (c) => c.platform.startDbtSync(D, { branchName: 'main' }),
+    run: (c) => c.platform.startDbtSync(D, { branchName: 'main', output: 'files' }),
     check: (result, sent) => assert.equal((result as Json).syncJobId, String(served(sent).syncJobId)),
   },
   {
@@ -544,6 +545,8 @@ export const CLIENT_OPERATIONS: OperationCase[] = [
     run: (c) => c.ai.abort('chat-1', { internalId: 'ann@example.com' }),
     check: (result) => assert.equal(result, undefined),
   },
+  // deployops
+  ...DEPLOY_OPS_OPERATIONS,
 ];
 
 /**

@@ -6,6 +6,7 @@ import { startSandbox, type SandboxHandle } from '../../../src/sandbox';
 import { startValidatingProxy, type RecordingServer } from '../../contract/contractServers';
 import { familyOf, requireReference, type Reference } from '../../contract/openapiDocs';
 import { buildCalls } from './buildCalls';
+import { deployOpsCalls } from './deployOpsCases';
 
 interface Call {
   method: string;
@@ -321,6 +322,8 @@ function calls(sb: SandboxHandle): Call[] {
       status: 404,
     },
     ...buildCalls(),
+    // deployops
+    ...deployOpsCalls(),
   ];
 }
 
@@ -395,6 +398,8 @@ describe('contract: every sandbox route speaks the published documents', functio
       if (transaction) captured.transactionId = transaction;
       const created = /"id":(\d+)/.exec(text)?.[1];
       if (c.capture && created) captured[c.capture] = created;
+      const jobId = /"jobId":"([^"]+)"/.exec(text)?.[1];
+      if (jobId) captured.jobId = jobId;
       if (res.status !== c.status)
         statuses.push(`${c.method} ${c.path}: ${res.status}, expected ${c.status}`);
     }

@@ -1,0 +1,85 @@
+// The day-to-day operations on one deployment (dbt sync runs, dashboard exports, env variable writes,
+// health, environment tokens), composed over the platform transport. Reached as `platform.ops`.
+import type { PageParams } from './paging';
+import * as dbt from './platform/dbtSync';
+import * as exportsApi from './platform/dashboardExports';
+import * as envVars from './platform/envVars';
+import * as tokens from './platform/environmentTokens';
+import * as health from './platform/health';
+import type { PlatformTransport } from './platform/transport';
+
+export class DeploymentOpsClient {
+  constructor(private readonly t: PlatformTransport) {}
+
+  // ---- dbt sync runs
+  listDbtSyncs(deploymentId: number, q?: dbt.DbtSyncListQuery, signal?: AbortSignal) {
+    return dbt.listDbtSyncs(this.t, deploymentId, q, signal);
+  }
+  cancelDbtSync(deploymentId: number, syncJobId: string, signal?: AbortSignal) {
+    return dbt.cancelDbtSync(this.t, deploymentId, syncJobId, signal);
+  }
+  getDbtSyncLogs(deploymentId: number, syncJobId: string, signal?: AbortSignal) {
+    return dbt.getDbtSyncLogs(this.t, deploymentId, syncJobId, signal);
+  }
+  getDbtSyncResult(deploymentId: number, syncJobId: string, signal?: AbortSignal) {
+    return dbt.getDbtSyncResult(this.t, deploymentId, syncJobId, signal);
+  }
+  listDbtSyncGeneratedFiles(deploymentId: number, syncJobId: string, p?: PageParams, signal?: AbortSignal) {
+    return dbt.listDbtSyncGeneratedFiles(this.t, deploymentId, syncJobId, p, signal);
+  }
+
+  // ---- dashboard exports
+  startDashboardExport(deploymentId: number, input: exportsApi.StartExportInput, signal?: AbortSignal) {
+    return exportsApi.startDashboardExport(this.t, deploymentId, input, signal);
+  }
+  getDashboardExportStatus(deploymentId: number, jobId: string, signal?: AbortSignal) {
+    return exportsApi.getDashboardExportStatus(this.t, deploymentId, jobId, signal);
+  }
+  waitForDashboardExport(deploymentId: number, jobId: string, opts?: exportsApi.WaitForExportOptions) {
+    return exportsApi.waitForDashboardExport(this.t, deploymentId, jobId, opts);
+  }
+  downloadDashboardExport(
+    deploymentId: number,
+    jobId: string,
+    opts?: { filename?: string; signal?: AbortSignal },
+  ) {
+    return exportsApi.downloadDashboardExport(this.t, deploymentId, jobId, opts);
+  }
+
+  // ---- env variables (writes; the list is PlatformClient.listEnvVars)
+  setEnvVariables(deploymentId: number, vars: envVars.EnvVariableInput[], signal?: AbortSignal) {
+    return envVars.setEnvVariables(this.t, deploymentId, vars, signal);
+  }
+
+  // ---- health
+  getBuildStatus(deploymentId: number, q?: { branchName?: string }, signal?: AbortSignal) {
+    return health.getBuildStatus(this.t, deploymentId, q, signal);
+  }
+  listVersions(deploymentId: number, p?: PageParams, signal?: AbortSignal) {
+    return health.listDeploymentVersions(this.t, deploymentId, p, signal);
+  }
+  listPods(deploymentId: number, p?: PageParams, signal?: AbortSignal) {
+    return health.listDeploymentPods(this.t, deploymentId, p, signal);
+  }
+  getLogs(deploymentId: number, q?: health.DeploymentLogsQuery, signal?: AbortSignal) {
+    return health.getDeploymentLogs(this.t, deploymentId, q, signal);
+  }
+
+  // ---- environment tokens
+  listEnvironmentTokens(
+    deploymentId: number,
+    environmentId: string | number,
+    p?: PageParams,
+    signal?: AbortSignal,
+  ) {
+    return tokens.listEnvironmentTokens(this.t, deploymentId, environmentId, p, signal);
+  }
+  createEnvironmentToken(
+    deploymentId: number,
+    environmentId: string | number,
+    input: tokens.CreateEnvironmentTokenInput,
+    signal?: AbortSignal,
+  ) {
+    return tokens.createEnvironmentToken(this.t, deploymentId, environmentId, input, signal);
+  }
+}

@@ -1,0 +1,346 @@
+// A deployment's operations in the sandbox: dashboard exports (jobs that render over time, then a
+// real PNG/PDF), env variable writes, health (build status, versions, pods, a log tail that grows
+// over time) and environment tokens. "Marketing Sandbox" (deployment 3) has a failed build.
+import { signJwt } from '../jwt';
+import type { RequestContext, Router } from '../http';
+import { decodeCursor, encodeCursor, page, withDeployment as guard, type PlatformDeps } from './common';
+import { renderPdf, renderPng } from './exportFiles';
+import type { Row } from './seed';
+
+const EXPORT_TTL_MS = 5 * 60_000;
+const SECRET_NAME = /PASS|SECRET|TOKEN|KEY|CREDENTIAL/i;
+const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+const FAILED_BUILD_DEPLOYMENT = 3;
+const LOG_EVERY_MS = 1000;
+const VERSIONS = [
+  { version: '1.3.21', releaseChannelVersion: 'v1.3.21', releaseChannel: 'latest', isLatestInChannel: true },
+  { version: '1.2.33', releaseChannelVersion: 'v1.2.33', releaseChannel: 'release', isLatestInChannel: true },
+  {
+    version: '1.1.18',
+    releaseChannelVersion: 'v1.1.18',
+    releaseChannel: 'release',
+    isLatestInChannel: false,
+  },
+];
+
+const isObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** The version a deployment runs: the failed one is held on an older release. */
+const currentVersion = (depId: number) => (depId === FAILED_BUILD_DEPLOYMENT ? '1.1.18' : '1.3.21');
+
+function pods(depId: number) {
+  const failed = depId === FAILED_BUILD_DEPLOYMENT;
+  return [
+    {
+      name: `cube-api-${depId}-0`,
+      type: 'api',
+      status: failed ? 'CrashLoopBackOff' : 'Running',
+      ready: !failed,
+      restartCount: failed ? 7 : 0,
+    },
+    { name: `cube-api-${depId}-1`, type: 'api', status: 'Running', ready: true, restartCount: 0 },
+    {
+      name: `refresh-worker-${depId}-0`,
+      type: 'refresh-worker',
+      status: 'Running',
+      ready: true,
+      restartCount: 1,
+    },
+    { name: `dev-mode-${depId}-0`, type: 'dev', status: 'Running', ready: true, restartCount: 0 },
+  ].map((p) => ({ ...p, containers: ['cubejs-server', 'vector', 'api-proxy'] }));
+}
+
+const LINES = [
+  (v: string) => `🚀 Cube API server (${v}) is listening on 4000`,
+  () => 'Performing query: scheduler-3f2a',
+  () => 'Query completed: orders.count by orders.status (42 ms)',
+  () => 'Refresh scheduler: 3 pre-aggregations up to date',
+  () => 'Load Request Success: orders (118 ms)',
+];
+
+/** Log line `n` of a deployment: every LOG_EVERY_MS one line, round-robin over its pods. */
+function logLine(depId: number, n: number, t0: number) {
+  const ps = pods(depId);
+  const pod = ps[n % ps.length]!;
+  const failed = depId === FAILED_BUILD_DEPLOYMENT && pod.status === 'CrashLoopBackOff';
+  const message = failed
+    ? 'Error: Compile errors: campaigns.yml:14 unknown column "spend_usd"'
+    : LINES[n % LINES.length]!(`v${currentVersion(depId)}`);
+  return { date: new Date(t0 + n * LOG_EVERY_MS).toISOString(), pod: pod.name, message, _type: pod.type };
+}
+
+export function registerOpsRoutes(router: Router, deps: PlatformDeps): void {
+  const d = deps.data;
+  const state = deps.state;
+  const withDeployment = guard(deps);
+  const step = deps.dbtStepMs ?? 500;
+  const started = Date.now();
+  const logStart = started - 60 * LOG_EVERY_MS;
+  const dep = (p: string) => `/v1/deployments/:deploymentId${p}`;
+
+  // ---- dashboard exports
+  const dashboardOf = (depId: number, b: Record<string, unknown>): Row | undefined =>
+    (d.workbooks.get(depId) ?? [])
+      .map((w) => w.publishedDashboard as Row | null)
+      .find(
+        (pd) =>
+          !!pd && (b.dashboardId != null ? pd.id === b.dashboardId : pd.publicId === b.dashboardPublicId),
+      ) ?? undefined;
+  const exportState = (j: (typeof state.exports)[string]) => {
+    const t = Date.now() - j.startedAt;
+    if (t < step) return { status: 'pending', progress: null };
+    if (t < 3 * step) return { status: 'processing', progress: Math.round(((t - step) / (2 * step)) * 100) };
+    return { status: 'completed', progress: 100 };
+  };
+  const exportJob = async (ctx: RequestContext, depId: number) => {
+    const j = state.exports[ctx.params.jobId!];
+    if (!j || j.deploymentId !== depId || Date.now() - j.startedAt > EXPORT_TTL_MS) {
+      await ctx.error(404, `Export job ${ctx.params.jobId} not found or expired.`);
+      return undefined;
+    }
+    return j;
+  };
+  router.add(
+    'platform',
+    'POST',
+    dep('/dashboard-exports'),
+    withDeployment(async (ctx, dp) => {
+      const b = isObject(ctx.body) ? ctx.body : {};
+      if (b.format !== 'png' && b.format !== 'pdf') return ctx.error(400, 'format must be png or pdf.');
+      const byId = b.dashboardId !== undefined && b.dashboardId !== null;
+      const byPublic = b.dashboardPublicId !== undefined && b.dashboardPublicId !== null;
+      if (byId === byPublic)
+        return ctx.error(400, 'Supply exactly one of dashboardId and dashboardPublicId.');
+      const dash = dashboardOf(dp.id, b);
+      if (!dash) return ctx.error(404, 'No published dashboard with that id in this deployment.');
+      const jobId = `exp-${d.nextId()}`;
+      const startedAt = Date.now();
+      state.exports[jobId] = {
+        deploymentId: dp.id,
+        dashboardId: dash.id,
+        title: String(dash.title ?? 'Dashboard'),
+        format: b.format,
+        startedAt,
+      };
+      await ctx.json(200, { jobId, expiresAt: new Date(startedAt + EXPORT_TTL_MS).toISOString() });
+    }),
+  );
+  router.add(
+    'platform',
+    'GET',
+    dep('/dashboard-exports/:jobId'),
+    withDeployment(async (ctx, dp) => {
+      const j = await exportJob(ctx, dp.id);
+      if (!j) return;
+      const s = exportState(j);
+      await ctx.json(200, {
+        ...s,
+        contentType: s.status === 'completed' ? (j.format === 'png' ? 'image/png' : 'application/pdf') : null,
+        error: null,
+      });
+    }),
+  );
+  router.add(
+    'platform',
+    'GET',
+    dep('/dashboard-exports/:jobId/download'),
+    withDeployment(async (ctx, dp) => {
+      const j = await exportJob(ctx, dp.id);
+      if (!j) return;
+      if (exportState(j).status !== 'completed') return ctx.error(409, 'The export is still rendering.');
+      const stem = (ctx.query.get('filename') || 'dashboard').replace(/[^\w.-]+/g, '_');
+      const bytes = j.format === 'png' ? renderPng(j.dashboardId) : renderPdf(j.title);
+      j.downloaded = (j.downloaded ?? 0) + 1;
+      ctx.res
+        .writeHead(200, {
+          'content-type': j.format === 'png' ? 'image/png' : 'application/pdf',
+          'content-length': String(bytes.length),
+          'content-disposition': `attachment; filename="${stem}.${j.format}"`,
+          'x-request-id': ctx.requestId,
+        })
+        .end(bytes);
+    }),
+  );
+
+  // ---- env variables: PUT upserts by name (GET is in catalogRoutes)
+  router.add(
+    'platform',
+    'PUT',
+    dep('/env-vars'),
+    withDeployment(async (ctx, dp) => {
+      const b = isObject(ctx.body) ? ctx.body : {};
+      const list = b.env_variables;
+      if (!Array.isArray(list)) return ctx.error(400, 'env_variables must be an array.');
+      const stored = d.envVars.get(dp.id) ?? [];
+      for (const v of list) {
+        if (!isObject(v) || typeof v.name !== 'string' || typeof v.value !== 'string')
+          return ctx.error(400, 'Each env variable needs a string name and value.');
+        if (v.value === '[ENCRYPTED]')
+          return ctx.error(400, `The masked placeholder cannot be sent as the value of ${v.name}.`);
+        if (!ENV_NAME.test(v.name) && !stored.some((s) => s.name === v.name))
+          return ctx.error(
+            400,
+            `${v.name} is not a valid name (letters, digits and _; not starting with a digit).`,
+          );
+      }
+      for (const v of list as { name: string; value: string }[]) {
+        const at = stored.find((s) => s.name === v.name);
+        if (at) at.value = v.value;
+        else stored.push({ name: v.name, value: v.value });
+      }
+      d.envVars.set(dp.id, stored);
+      state.envVarWrites.push({
+        deploymentId: dp.id,
+        names: (list as { name: string }[]).map((v) => v.name),
+      });
+      const items = stored.map(maskEnvVar);
+      await ctx.json(200, { items, data: items, pageInfo: null });
+    }),
+  );
+
+  // ---- health
+  router.add(
+    'platform',
+    'GET',
+    dep('/build-status'),
+    withDeployment(async (ctx, dp) => {
+      const failed = dp.id === FAILED_BUILD_DEPLOYMENT;
+      const branchName = ctx.query.get('branchName') || 'main';
+      await ctx.json(200, {
+        deploymentId: dp.id,
+        branchName,
+        mode: branchName === 'main' ? 'production' : 'dev',
+        status: failed ? 'error' : 'success',
+        deploymentStatus: failed ? 'degraded' : 'running',
+        errorText: failed
+          ? 'Compile errors: model/cubes/campaigns.yml:14 cube "campaigns" references unknown column "spend_usd"'
+          : null,
+        buildJobId: dp.id * 1000 + 17,
+        filesHash: `f${dp.id}a9c3e1`,
+        lastHash: failed ? `f${dp.id}00b7d2` : `f${dp.id}a9c3e1`,
+        updatedAt: new Date(started - 3_600_000 * dp.id).toISOString(),
+      });
+    }),
+  );
+  router.add(
+    'platform',
+    'GET',
+    dep('/versions'),
+    withDeployment(async (ctx, dp) => {
+      const rows = VERSIONS.map((v) => ({ ...v, isCurrent: v.version === currentVersion(dp.id) }));
+      const p = await page(ctx, rows, `versions:${dp.id}`);
+      if (p) await ctx.json(200, { items: p.items, pageInfo: p.pageInfo });
+    }),
+  );
+  router.add(
+    'platform',
+    'GET',
+    dep('/pods'),
+    withDeployment(async (ctx, dp) => {
+      const p = await page(ctx, pods(dp.id), `pods:${dp.id}`);
+      if (p) await ctx.json(200, { items: p.items, pageInfo: p.pageInfo });
+    }),
+  );
+  router.add(
+    'platform',
+    'GET',
+    dep('/logs'),
+    withDeployment(async (ctx, dp) => {
+      const source = ctx.query.get('source');
+      if (source && source !== 'production' && source !== 'dev')
+        return ctx.error(400, `source must be production or dev (got ${source}).`);
+      const podName = ctx.query.get('pod');
+      const firstText = ctx.query.get('first');
+      const first = firstText === null ? 100 : Number(firstText);
+      if (!Number.isInteger(first) || first < 1 || first > 500)
+        return ctx.error(400, `first must be an integer from 1 to 500 (got ${firstText}).`);
+      const key = `logs:${dp.id}`;
+      const after = ctx.query.get('after');
+      const available = Math.floor((Date.now() - logStart) / LOG_EVERY_MS) + 1;
+      let from: number;
+      if (after) {
+        const o = decodeCursor(after, key);
+        if (o === undefined) return ctx.error(400, 'after is not a cursor of this log.');
+        from = o;
+      } else from = Math.max(0, available - first);
+      const lines = [];
+      let n = from;
+      for (; n < available && lines.length < first; n++) {
+        const l = logLine(dp.id, n, logStart);
+        if (podName && l.pod !== podName) continue;
+        if (source === 'dev' && l._type !== 'dev') continue;
+        if (source === 'production' && l._type === 'dev') continue;
+        lines.push({ date: l.date, pod: l.pod, message: l.message });
+      }
+      await ctx.json(200, {
+        items: lines,
+        pageInfo: {
+          hasNextPage: n < available,
+          hasPreviousPage: from > 0,
+          startCursor: encodeCursor(from, key),
+          endCursor: encodeCursor(n, key),
+        },
+      });
+    }),
+  );
+
+  // ---- environment tokens
+  const environment = async (ctx: RequestContext, depId: number) => {
+    const env = (d.environments.get(depId) ?? []).find((e) => e.id === ctx.params.environmentId);
+    if (!env) await ctx.error(404, `Environment ${ctx.params.environmentId} not found in this deployment.`);
+    return env;
+  };
+  const tokensOf = (depId: number, envId: string) => {
+    const key = `${depId}/${envId}`;
+    state.environmentTokens[key] ??= [
+      {
+        token: signJwt({ deploymentId: depId, environmentId: envId, seeded: true }, deps.jwtSecret, 3600),
+        security_context: { role: 'analyst' },
+        created_at: new Date(started - 86_400_000).toISOString(),
+        expires_at: new Date(started + 3_600_000).toISOString(),
+      },
+    ];
+    return state.environmentTokens[key]!;
+  };
+  router.add(
+    'platform',
+    'GET',
+    dep('/environments/:environmentId/tokens'),
+    withDeployment(async (ctx, dp) => {
+      if (!(await environment(ctx, dp.id))) return;
+      const rows = tokensOf(dp.id, ctx.params.environmentId!);
+      const p = await page(ctx, rows, `tokens:${dp.id}:${ctx.params.environmentId}`);
+      if (p) await ctx.json(200, { items: p.items, data: p.items, pageInfo: p.pageInfo });
+    }),
+  );
+  router.add(
+    'platform',
+    'POST',
+    dep('/environments/:environmentId/tokens'),
+    withDeployment(async (ctx, dp) => {
+      if (!(await environment(ctx, dp.id))) return;
+      const b = isObject(ctx.body) ? ctx.body : {};
+      if (!isObject(b.security_context)) return ctx.error(400, 'security_context must be an object.');
+      const expiresIn = b.expires_in ?? 3600;
+      if (typeof expiresIn !== 'number' || !Number.isInteger(expiresIn) || expiresIn < 1 || expiresIn > 3600)
+        return ctx.error(400, 'expires_in must be an integer from 1 to 3600.');
+      if (b.scopes != null && (!Array.isArray(b.scopes) || b.scopes.some((s) => typeof s !== 'string')))
+        return ctx.error(400, 'scopes must be an array of strings.');
+      const now = Date.now();
+      const token = {
+        token: signJwt({ ...b.security_context, deploymentId: dp.id }, deps.jwtSecret, expiresIn),
+        security_context: b.security_context,
+        created_at: new Date(now).toISOString(),
+        expires_at: new Date(now + expiresIn * 1000).toISOString(),
+      };
+      tokensOf(dp.id, ctx.params.environmentId!).push(token);
+      await ctx.json(200, { data: token });
+    }),
+  );
+}
+
+/** What GET/PUT /env-vars send: secret-named values masked, as the documents say. */
+export function maskEnvVar(v: { name: string; value: string }): { name: string; value: string } {
+  return { name: v.name, value: SECRET_NAME.test(v.name) ? '[ENCRYPTED]' : v.value };
+}
