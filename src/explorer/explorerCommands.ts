@@ -18,6 +18,8 @@ import { vscodePrompter, type Prompter } from './prompter';
 import { asArgs, asNode, resolveDeploymentId, type TargetContext } from './targets';
 import { EXPLORER_VIEW_ID } from './ids';
 import { ExplorerActions } from './explorerActions';
+import { NotificationActions } from './notifications/notificationActions';
+import { dashboardChoices, userChoices } from '../ui/pickerSources';
 
 export interface ExplorerCommandDeps {
   services: Services;
@@ -75,6 +77,8 @@ export class ExplorerCommands {
       reg(COMMANDS.explorerRemoveRecipient, (a) => this.actions.removeRecipient(a)),
       reg(COMMANDS.explorerDeleteEmbedTenant, (a) => this.actions.deleteEmbedTenant(a)),
       reg(COMMANDS.explorerShowAppConfig, () => this.showAppConfig()),
+      // polish
+      ...new NotificationActions(this.deps, this.targets, (w) => this.actions.confirmWrite(w)).register(reg),
     ];
   }
 
@@ -262,7 +266,11 @@ export class ExplorerCommands {
       if (!built.ok) throw new Error(built.message);
       filter = built.value;
     } else {
-      filter = await askNotificationFilter(this.prompter, list.listSpec.notificationFilter);
+      const client = await this.targets.client();
+      filter = await askNotificationFilter(this.prompter, list.listSpec.notificationFilter, {
+        dashboards: () => dashboardChoices(client, deploymentId),
+        users: () => userChoices(client),
+      });
     }
     list.setSpec({ ...list.listSpec, notificationFilter: filter });
     this.deps.provider.changedRow(list);

@@ -19,7 +19,7 @@ export interface ExplorerApi {
   readonly view: vscode.TreeView<ExplorerNode>;
   readonly commands: ExplorerCommands;
   /** Answers the flows' questions from `answers` until `restore()` (tests drive flows with it). */
-  script(answers: (string | number | boolean | undefined)[], confirm?: boolean): ScriptedPrompter;
+  script(answers: (string | number | boolean | undefined | string[])[], confirm?: boolean): ScriptedPrompter;
   usePrompter(p: Prompter | undefined): void;
 }
 
