@@ -437,7 +437,7 @@ describe('explorer', function () {
       const created: any = await vscode.commands.executeCommand(`${C}createNotification`, node);
       assert.ok(created?.id, `created (asked ${p.asked.join(' / ')}; refused ${p.refusals.join(' / ')})`);
       assert.equal(p.refusals.length, 4, p.refusals.join(' | '));
-      assert.match(p.asked[0], /dashboard \(Step 1 of 11\)/);
+      assert.match(p.asked[0], /dashboard \(Step 1 of 10\)/);
       assert.equal(
         p.asked.filter((a: string) => /: format/.test(a)).length,
         2,

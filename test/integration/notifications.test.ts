@@ -23,6 +23,7 @@ async function platform(path: string, init?: RequestInit): Promise<any> {
     headers: { authorization: `Bearer ${admin}`, 'content-type': 'application/json' },
   });
   const text = await res.text();
+  if (!res.ok) return { status: res.status };
   return text ? JSON.parse(text) : { status: res.status };
 }
 
@@ -102,25 +103,36 @@ describe('notifications lifecycle', function () {
 
     assert.equal(first.command.arguments[0], all[0], 'a click passes the row');
     await vscode.commands.executeCommand(first.command.command, ...first.command.arguments);
-    // Seeded notification 100001 has more recipients than one sandbox page (2): all are shown.
-    const n = { data: await platform(`/v1/deployments/${DEP}/notifications/100001`) };
+    // A seeded notification with more recipients than one sandbox page (2): all are shown.
+    const recipientsOf = async (nid: number) => {
+      let count = 0;
+      for (let after: string | undefined; ;) {
+        const page = await platform(
+          `/v1/deployments/${DEP}/notifications/${nid}/recipients?first=1${after ? `&after=${encodeURIComponent(after)}` : ''}`,
+        );
+        count += page.items.length;
+        if (!page.pageInfo.hasNextPage) return count;
+        after = page.pageInfo.endCursor;
+      }
+    };
+    let nid = 0;
+    let count = 0;
+    for (const candidate of [100_001, 100_016, 100_031, 100_046, 100_061]) {
+      count = await recipientsOf(candidate);
+      if (count > 2) {
+        nid = candidate;
+        break;
+      }
+    }
+    assert.ok(nid > 0, 'a notification with more recipients than one page');
     const doc: vscode.TextDocument = await vscode.commands.executeCommand(`${C}openNotification`, {
       deploymentId: DEP,
-      notificationId: 100_001,
+      notificationId: nid,
     });
+    const n = { data: await platform(`/v1/deployments/${DEP}/notifications/${nid}`) };
     const details = JSON.parse(doc.getText());
     assert.equal(details.dashboard.id, n.data.dashboardId);
     assert.ok(typeof details.dashboard.name === 'string' && !/^dashboard #/.test(details.dashboard.name));
-    let count = 0;
-    for (let after: string | undefined; ;) {
-      const page = await platform(
-        `/v1/deployments/${DEP}/notifications/${n.data.id}/recipients?first=1${after ? `&after=${after}` : ''}`,
-      );
-      count += page.items.length;
-      if (!page.pageInfo.hasNextPage) break;
-      after = encodeURIComponent(page.pageInfo.endCursor);
-    }
-    assert.ok(count > 2, 'more recipients than one page');
     assert.equal(details.recipients.length, count);
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
   });
@@ -130,12 +142,16 @@ describe('notifications lifecycle', function () {
     const id = n.data.id;
     await vscode.commands.executeCommand(`${C}pauseNotification`, n);
     assert.equal((await platform(`/v1/deployments/${DEP}/notifications/${id}`)).isEnabled, false);
-    const after = (await rows()).find((x: Node) => x.data.id === id);
-    assert.match(String(after.toTreeItem().description), /paused/);
+    const row = (state: RegExp) =>
+      waitFor(`the row ${state}`, async () => {
+        const r = (await rows()).find((x: Node) => x.data.id === id);
+        return r && state.test(String(r.toTreeItem().description)) ? r : undefined;
+      });
+    const after = await row(/paused/);
     await vscode.commands.executeCommand(`${C}resumeNotification`, after);
     assert.equal((await platform(`/v1/deployments/${DEP}/notifications/${id}`)).isEnabled, true);
-    const resumed = (await rows()).find((x: Node) => x.data.id === id);
-    assert.doesNotMatch(String(resumed.toTreeItem().description), /paused/);
+    const resumed = await row(/^(?!.*paused)/);
+    assert.equal(resumed.toTreeItem().contextValue, 'dp.notification.enabled');
   });
 
   it('edits through the prefilled multi-step input, with Back', async () => {
@@ -156,7 +172,9 @@ describe('notifications lifecycle', function () {
     ]);
     await vscode.commands.executeCommand(`${C}editNotification`, n);
     assert.equal(p.refusals.length, 1, p.refusals.join(' | '));
-    assert.match(p.asked[0], /Edit Notification: schedule \(Step 1 of 9\)/);
+    // The count follows the answers: MONTHLY adds the day of the month.
+    assert.match(p.asked.at(-1), /summary \(Step 8 of 8\)/);
+    assert.match(p.asked[0], /Edit Notification: schedule \(Step 1 of 7\)/);
     const after = await platform(`/v1/deployments/${DEP}/notifications/${id}`);
     assert.equal(after.cronExpression, '30 7 14 * *');
     assert.equal(after.timezone, 'Europe/Paris');
@@ -178,7 +196,9 @@ describe('notifications lifecycle', function () {
     ex.script([], true);
     await vscode.commands.executeCommand(`${C}deleteNotification`, n);
     assert.equal((await platform(`/v1/deployments/${DEP}/notifications/${id}`)).status, 404);
-    assert.ok(!(await rows()).some((x: Node) => x.data.id === id), 'the list was refreshed');
+    await waitFor('the list without the deleted notification', async () =>
+      (await rows()).some((x: Node) => x.data.id === id) ? undefined : true,
+    );
   });
 
   for (const theme of ['Default Light Modern', 'Default Dark Modern']) {
