@@ -96,8 +96,14 @@ export const COMMANDS = {
   },
   // polish
   explorerOpenNotification: { id: 'dashboardPlatform.explorer.openNotification', title: 'Open Notification' },
-  explorerEditNotification: { id: 'dashboardPlatform.explorer.editNotification', title: 'Edit Notification…' },
-  explorerPauseNotification: { id: 'dashboardPlatform.explorer.pauseNotification', title: 'Pause Notification' },
+  explorerEditNotification: {
+    id: 'dashboardPlatform.explorer.editNotification',
+    title: 'Edit Notification…',
+  },
+  explorerPauseNotification: {
+    id: 'dashboardPlatform.explorer.pauseNotification',
+    title: 'Pause Notification',
+  },
   explorerResumeNotification: {
     id: 'dashboardPlatform.explorer.resumeNotification',
     title: 'Resume Notification',
