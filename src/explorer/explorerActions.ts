@@ -201,6 +201,7 @@ export class ExplorerActions {
         const why = e instanceof Error ? e.message : String(e);
         throw new Error(
           `The notification (${schedule}) was created, but its recipients were not added: ${why} Use "Add Recipient…" on it.`,
+          { cause: e },
         );
       }
     }
