@@ -166,6 +166,24 @@ export const COMMANDS = {
     id: 'dashboardPlatform.explorer.stopFollowingLogs',
     title: 'Stop Following Deployment Logs',
   },
+  // polish
+  explorerOpenNotification: { id: 'dashboardPlatform.explorer.openNotification', title: 'Open Notification' },
+  explorerEditNotification: {
+    id: 'dashboardPlatform.explorer.editNotification',
+    title: 'Edit Notification…',
+  },
+  explorerPauseNotification: {
+    id: 'dashboardPlatform.explorer.pauseNotification',
+    title: 'Pause Notification',
+  },
+  explorerResumeNotification: {
+    id: 'dashboardPlatform.explorer.resumeNotification',
+    title: 'Resume Notification',
+  },
+  explorerDeleteNotification: {
+    id: 'dashboardPlatform.explorer.deleteNotification',
+    title: 'Delete Notification…',
+  },
 } as const satisfies Record<string, CommandSpec>;
 
 export type CommandKey = keyof typeof COMMANDS;

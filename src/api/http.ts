@@ -273,6 +273,7 @@ export class HttpClient {
       const left = idempotent ? this.retry.retries - attempt : 0;
       const call = new CallSignal(opts.signal, deadline);
       this.log.debug(`-> ${method} ${shownUrl} (${requestId}${attempt ? `, retry ${attempt}` : ''})`);
+      const started = Date.now();
       let raw: Dispatcher.ResponseData;
       try {
         raw = await raceAbort(
@@ -302,6 +303,7 @@ export class HttpClient {
             consume,
           );
         }
+        this.log.debug(`<- no response ${method} ${shownUrl} ${Date.now() - started} ms (${requestId})`);
         const err = errorFromTransport(e, {
           ...transportCtx,
           cancelled: call.cancelled,
@@ -319,7 +321,11 @@ export class HttpClient {
       const resHeaders = toHeaders(raw.headers);
       const resRequestId = resHeaders.get('x-request-id') ?? requestId;
       const status = raw.statusCode;
-      this.log.debug(`<- ${status} ${method} ${shownUrl}`);
+      // One line a request at debug level (as mssql and Databricks log): method, path, status, duration,
+      // request id. The URL is shown without credentials, and the logger redacts every line again.
+      this.log.debug(
+        `<- ${status} ${method} ${shownUrl} ${Date.now() - started} ms (request id ${resRequestId})`,
+      );
       if (status < 200 || status >= 300) {
         const retryAfterMs = parseRetryAfter(resHeaders.get('retry-after'));
         if (left > 0 && RETRY_STATUSES.has(status)) {

@@ -12,6 +12,7 @@ import * as dashboards from './platform/dashboards';
 import * as dbt from './platform/dbtSync';
 import * as deployments from './platform/deployments';
 import * as notifications from './platform/notifications';
+import * as notificationItem from './platform/notificationItem';
 import { PlatformTransport } from './platform/transport';
 import * as workspace from './platform/workspace';
 import * as folders from './platform/folders';
@@ -254,6 +255,21 @@ export class PlatformClient {
     signal?: AbortSignal,
   ) {
     return notifications.removeRecipients(this.t, deploymentId, notificationId, recipients, signal);
+  }
+  // polish: one notification's lifecycle (pause/resume is an update of isEnabled)
+  getNotification(deploymentId: number, notificationId: number, signal?: AbortSignal) {
+    return notificationItem.getNotification(this.t, deploymentId, notificationId, signal);
+  }
+  updateNotification(
+    deploymentId: number,
+    notificationId: number,
+    input: notificationItem.UpdateNotificationInput,
+    signal?: AbortSignal,
+  ) {
+    return notificationItem.updateNotification(this.t, deploymentId, notificationId, input, signal);
+  }
+  deleteNotification(deploymentId: number, notificationId: number, signal?: AbortSignal) {
+    return notificationItem.deleteNotification(this.t, deploymentId, notificationId, signal);
   }
 
   // ---- dbt sync

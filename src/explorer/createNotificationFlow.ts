@@ -1,10 +1,14 @@
-// The multi-step input of "Create Notification": dashboard, schedule, time, timezone, format, then
-// optional filters and time grains. Arguments given by the caller skip their step.
+// The multi-step input of "Create Notification" and "Edit Notification": dashboard (a searchable,
+// paged picker), schedule, day, time, timezone (the IANA list, the user's own first), format,
+// optional filters and time grains, then (create only) the recipients, and a summary to confirm.
+// Each step shows "n of m", validates what is typed, and has Back. Arguments given skip their step.
 import { DASHBOARD_FILTER_OPERATORS, NOTIFICATION_FORMATS, SCHEDULE_TYPES } from '../api/schemas/platform';
-import { parseDashboard } from './notificationFilter';
+import type { PageOfChoices } from '../ui/quickInputTypes';
+import type { DashboardRef, UserRef } from '../ui/pickerSources';
+import { DAYS, describeSchedule, filtersText, grainsText } from './notifications/schedule';
+import { runSteps, type Step } from './notifications/steps';
 import type { Prompter } from './prompter';
 
-// The API's own enumerations (one source of truth with the zod schemas the client validates with).
 export type ScheduleType = (typeof SCHEDULE_TYPES)[number];
 const FORMATS = NOTIFICATION_FORMATS;
 const FILTER_OPERATORS = DASHBOARD_FILTER_OPERATORS;
@@ -25,8 +29,6 @@ export interface NotificationDraft {
   filters?: { member: string; operator?: string; value?: unknown }[];
   timeGrains?: { member: string; grain: string }[];
 }
-
-const DAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
 
 /** "HH:MM" (24 h) -> hour and minute, or a message. */
 export function parseTime(text: string): { hour: number; minute: number } | string {
@@ -71,115 +73,324 @@ export function parseFilter(text: string): { member: string; operator: string; v
   return { member: member!, operator: operator!, value };
 }
 
+/** `f1; f2` -> filters, or the message of the first bad one. */
+export function parseFilters(text: string): NonNullable<NotificationDraft['filters']> | string {
+  const out: NonNullable<NotificationDraft['filters']> = [];
+  for (const part of text.split(';').map((s) => s.trim())) {
+    if (part === '') continue;
+    const f = parseFilter(part);
+    if (typeof f === 'string') return `${part}: ${f}`;
+    out.push(f);
+  }
+  return out;
+}
+
+export function parseGrains(text: string): NonNullable<NotificationDraft['timeGrains']> | string {
+  const out: NonNullable<NotificationDraft['timeGrains']> = [];
+  for (const part of text.split(',').map((s) => s.trim())) {
+    if (part === '') continue;
+    const m = /^(\S+\.\S+)\s+(\S+)$/.exec(part);
+    if (!m) return `${part}: write a time grain as "member grain", e.g. orders.created_at month.`;
+    out.push({ member: m[1]!, grain: m[2]! });
+  }
+  return out;
+}
+
+const EMAIL = /^[^@\s,;]+@[^@\s,;]+\.[^@\s,;]+$/;
+export function parseEmails(text: string): string[] | string {
+  const out: string[] = [];
+  for (const part of text.split(/[,;\s]+/).map((s) => s.trim())) {
+    if (part === '') continue;
+    if (!EMAIL.test(part)) return `"${part}" is not an e-mail address.`;
+    out.push(part);
+  }
+  return out;
+}
+
+/** What the flow reads from the platform (real pickers in the product, the same in tests). */
+export interface DraftSources {
+  dashboards?: () => Promise<PageOfChoices<DashboardRef>>;
+  users?: () => Promise<PageOfChoices<UserRef>>;
+  timezones: (current?: string) => { label: string; description?: string; value: string }[];
+}
+
+export interface DraftResult {
+  draft: NotificationDraft;
+  /** The dashboard's name when picked (for messages). */
+  dashboardName?: string;
+  /** E-mails of the recipients chosen (create only). */
+  recipients: string[];
+}
+
+interface State {
+  d: NotificationDraft;
+  dashboardName?: string;
+  users: string[];
+  emails: string[];
+}
+
 export async function askNotificationDraft(
   p: Prompter,
   given: NotificationDraft,
-): Promise<NotificationDraft> {
-  const d: NotificationDraft = { ...given };
-  const t = (step: string) => `Create Notification: ${step}`;
-  if (d.dashboardId === undefined && d.dashboardPublicId === undefined) {
-    const text = await p.input({
-      title: t('dashboard'),
-      prompt: 'The dashboard to send: its id or its public id.',
-      validate: (v) => {
-        if (v.trim() === '') return 'Enter a dashboard id or public id.';
-        const r = parseDashboard(v);
-        return r.ok ? undefined : r.message;
+  sources: DraftSources,
+  mode: 'create' | 'edit' = 'create',
+  start: NotificationDraft = {},
+  dashboardName?: string,
+): Promise<DraftResult> {
+  const verb = mode === 'create' ? 'Create Notification' : 'Edit Notification';
+  const t = (step: string) => `${verb}: ${step}`;
+  const has = (k: keyof NotificationDraft) => given[k] !== undefined;
+  const s: State = { d: { ...start, ...given }, users: [], emails: [], dashboardName };
+  const scheduleGiven = has('scheduleType');
+  const steps: Step<State>[] = [
+    {
+      applies: () => mode === 'create' && !has('dashboardId') && !has('dashboardPublicId'),
+      run: async (st, step) => {
+        const first = await sources.dashboards!();
+        const picked = await p.pick(t('dashboard'), first.choices, {
+          placeHolder: 'Search the deployment’s published dashboards by name, public id or workbook',
+          step,
+          ...(first.more ? { more: first.more } : {}),
+          active: (v) => v.dashboardId === st.d.dashboardId,
+          typed: {
+            hint: 'A dashboard id (digits) or public id',
+            validate: (v) =>
+              /^\d+$/.test(v.trim())
+                ? Number(v) >= 1
+                  ? undefined
+                  : 'A dashboard id is a whole number of at least 1.'
+                : /^[\w-]+$/.test(v.trim())
+                  ? undefined
+                  : 'Pick a dashboard, or type its id or public id.',
+            value: (v) =>
+              /^\d+$/.test(v.trim())
+                ? { dashboardId: Number(v), name: `#${v.trim()}` }
+                : { dashboardId: NaN, name: v.trim() },
+          },
+        });
+        if (Number.isNaN(picked.dashboardId)) {
+          delete st.d.dashboardId;
+          st.d.dashboardPublicId = picked.name;
+        } else {
+          delete st.d.dashboardPublicId;
+          st.d.dashboardId = picked.dashboardId;
+        }
+        st.dashboardName = picked.name;
       },
-    });
-    const r = parseDashboard(text);
-    if (r.ok) Object.assign(d, r.value);
-  }
-  d.scheduleType ??= await p.pick(
-    t('schedule'),
-    SCHEDULE_TYPES.map((s) => ({ label: s, value: s })),
-    'How often to send it',
-  );
-  if (d.scheduleType === 'CUSTOM') {
-    d.customCron ??= await p.input({
-      title: t('cron'),
-      prompt: 'A cron expression with five fields: minute hour day-of-month month day-of-week.',
-      placeHolder: '0 9 * * 1-5',
-      validate: (v) =>
-        v.trim().split(/\s+/).length === 5 ? undefined : 'A cron expression has five fields.',
-    });
-  } else {
-    if (d.scheduleType === 'WEEKLY' && d.dayOfWeek === undefined)
-      d.dayOfWeek = await p.pick(
-        t('day of week'),
-        DAYS.map((label, value) => ({ label, value })),
-      );
-    if (d.scheduleType === 'MONTHLY' && d.dayOfMonth === undefined) {
-      const day = await p.input({
-        title: t('day of month'),
-        prompt: 'Day of the month, 1 to 31.',
-        validate: (v) =>
-          /^\d+$/.test(v.trim()) && +v >= 1 && +v <= 31 ? undefined : 'Enter a day from 1 to 31.',
-      });
-      d.dayOfMonth = Number(day);
-    }
-    if (d.minute === undefined || (d.scheduleType !== 'HOURLY' && d.hour === undefined)) {
-      const time = await p.input({
-        title: t('time'),
-        prompt:
-          d.scheduleType === 'HOURLY' ? 'Minute past each hour, as 00:MM.' : 'Time of day, HH:MM (24-hour).',
-        value: '09:00',
-        validate: (v) => {
-          const r = parseTime(v);
-          return typeof r === 'string' ? r : undefined;
-        },
-      });
-      const r = parseTime(time);
-      if (typeof r !== 'string') {
-        d.minute ??= r.minute;
-        if (d.scheduleType !== 'HOURLY') d.hour ??= r.hour;
-      }
-    }
-  }
-  d.timezone ??= await p.input({
-    title: t('timezone'),
-    prompt: 'The timezone the schedule runs in (IANA name).',
-    value: Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC',
-    validate: validateTimezone,
-  });
-  d.notificationFormat ??= await p.pick(
-    t('format'),
-    FORMATS.map((f) => ({ label: f.toUpperCase(), value: f })),
-  );
-  if (given.filters === undefined) {
-    const filters: NonNullable<NotificationDraft['filters']> = [];
-    for (;;) {
-      const text = await p.input({
-        title: t(`filter ${filters.length + 1} (optional)`),
-        prompt: 'A filter as "member operator value"; leave empty to continue.',
-        placeHolder: 'orders.status equals shipped',
-        validate: (v) => {
-          if (v.trim() === '') return undefined;
-          const r = parseFilter(v);
-          return typeof r === 'string' ? r : undefined;
-        },
-      });
-      if (text.trim() === '') break;
-      const r = parseFilter(text);
-      if (typeof r !== 'string') filters.push(r);
-    }
-    if (filters.length > 0) d.filters = filters;
-  }
-  if (given.timeGrains === undefined) {
-    const grains: NonNullable<NotificationDraft['timeGrains']> = [];
-    for (;;) {
-      const text = await p.input({
-        title: t(`time grain ${grains.length + 1} (optional)`),
-        prompt: 'A time grain override as "member grain"; leave empty to finish.',
-        placeHolder: 'orders.createdAt month',
-        validate: (v) =>
-          v.trim() === '' || /^\S+\s+\S+$/.test(v.trim()) ? undefined : 'Write it as: member grain.',
-      });
-      if (text.trim() === '') break;
-      const [member, grain] = text.trim().split(/\s+/);
-      grains.push({ member: member!, grain: grain! });
-    }
-    if (grains.length > 0) d.timeGrains = grains;
-  }
-  return d;
+    },
+    {
+      applies: () => !scheduleGiven,
+      run: async (st, step) => {
+        st.d.scheduleType = await p.pick(
+          t('schedule'),
+          SCHEDULE_TYPES.map((v) => ({ label: v, description: SCHEDULE_HINTS[v], value: v })),
+          { placeHolder: 'How often to send it', step, active: (v) => v === st.d.scheduleType },
+        );
+      },
+    },
+    {
+      applies: (st) => st.d.scheduleType === 'WEEKLY' && !has('dayOfWeek'),
+      run: async (st, step) => {
+        st.d.dayOfWeek = await p.pick(
+          t('day of week'),
+          DAYS.map((label, value) => ({ label, value })),
+          { step, active: (v) => v === (st.d.dayOfWeek ?? 1) },
+        );
+      },
+    },
+    {
+      applies: (st) => st.d.scheduleType === 'MONTHLY' && !has('dayOfMonth'),
+      run: async (st, step) => {
+        const day = await p.input({
+          title: t('day of month'),
+          prompt: 'Day of the month, 1 to 31.',
+          value: String(st.d.dayOfMonth ?? 1),
+          step,
+          validate: (v) =>
+            /^\d+$/.test(v.trim()) && +v >= 1 && +v <= 31 ? undefined : 'Enter a day from 1 to 31.',
+        });
+        st.d.dayOfMonth = Number(day);
+      },
+    },
+    {
+      applies: (st) => st.d.scheduleType === 'CUSTOM' && !has('customCron'),
+      run: async (st, step) => {
+        st.d.customCron = (
+          await p.input({
+            title: t('cron'),
+            prompt: 'A cron expression with five fields: minute hour day-of-month month day-of-week.',
+            placeHolder: '0 9 * * 1-5',
+            value: st.d.customCron ?? '',
+            step,
+            validate: (v) =>
+              v.trim().split(/\s+/).length === 5 ? undefined : 'A cron expression has five fields.',
+          })
+        ).trim();
+      },
+    },
+    {
+      applies: (st) =>
+        st.d.scheduleType !== 'CUSTOM' && !(has('minute') && (has('hour') || st.d.scheduleType === 'HOURLY')),
+      run: async (st, step) => {
+        const hourly = st.d.scheduleType === 'HOURLY';
+        const time = await p.input({
+          title: t('time'),
+          prompt: hourly ? 'Minute past each hour, as 00:MM.' : 'Time of day, HH:MM (24-hour).',
+          value: `${String(hourly ? 0 : (st.d.hour ?? 9)).padStart(2, '0')}:${String(st.d.minute ?? 0).padStart(2, '0')}`,
+          step,
+          validate: (v) => {
+            const r = parseTime(v);
+            return typeof r === 'string' ? r : undefined;
+          },
+        });
+        const r = parseTime(time);
+        if (typeof r === 'string') return;
+        st.d.minute = r.minute;
+        if (hourly) delete st.d.hour;
+        else st.d.hour = r.hour;
+      },
+    },
+    {
+      applies: () => !has('timezone'),
+      run: async (st, step) => {
+        st.d.timezone = await p.pick(t('timezone'), sources.timezones(st.d.timezone), {
+          placeHolder: 'The timezone the schedule runs in (type to search, e.g. Paris)',
+          step,
+          active: (v) => v === st.d.timezone,
+          typed: { validate: validateTimezone, value: (v) => v.trim(), hint: 'An IANA timezone name' },
+        });
+      },
+    },
+    {
+      applies: () => !has('notificationFormat'),
+      run: async (st, step) => {
+        st.d.notificationFormat = await p.pick(
+          t('format'),
+          FORMATS.map((f) => ({ label: f.toUpperCase(), value: f })),
+          { step, active: (v) => v === st.d.notificationFormat },
+        );
+      },
+    },
+    {
+      applies: () => !has('filters'),
+      run: async (st, step) => {
+        const text = await p.input({
+          title: t('filters (optional)'),
+          prompt: 'Filters as "member operator value", separated by ";". Leave empty for none.',
+          placeHolder: 'orders.status equals shipped; orders.total greater_than 100',
+          value: filtersText(st.d.filters),
+          step,
+          validate: (v) => {
+            const r = parseFilters(v);
+            return typeof r === 'string' ? r : undefined;
+          },
+        });
+        const r = parseFilters(text);
+        if (typeof r !== 'string') st.d.filters = r;
+      },
+    },
+    {
+      applies: () => !has('timeGrains'),
+      run: async (st, step) => {
+        const text = await p.input({
+          title: t('time grains (optional)'),
+          prompt: 'Time grain overrides as "member grain", separated by ",". Leave empty for none.',
+          placeHolder: 'orders.created_at month',
+          value: grainsText(st.d.timeGrains),
+          step,
+          validate: (v) => {
+            const r = parseGrains(v);
+            return typeof r === 'string' ? r : undefined;
+          },
+        });
+        const r = parseGrains(text);
+        if (typeof r !== 'string') st.d.timeGrains = r;
+      },
+    },
+    {
+      applies: () => mode === 'create' && sources.users !== undefined,
+      run: async (st, step) => {
+        const first = await sources.users!();
+        const picked = await p.pickMany(t('recipients'), first.choices, {
+          placeHolder: 'Check the users who receive it (type to search); you can add other e-mails next',
+          step,
+          ...(first.more ? { more: first.more } : {}),
+          selected: (u) => st.users.includes(u.email),
+        });
+        st.users = picked.map((u) => u.email);
+      },
+    },
+    {
+      applies: () => mode === 'create',
+      run: async (st, step) => {
+        const text = await p.input({
+          title: t('other e-mails (optional)'),
+          prompt: 'More recipients by e-mail, separated by commas. Leave empty for none.',
+          placeHolder: 'ann@example.com, bob@example.com',
+          value: st.emails.join(', '),
+          step,
+          validate: (v) => {
+            const r = parseEmails(v);
+            return typeof r === 'string' ? r : undefined;
+          },
+        });
+        const r = parseEmails(text);
+        if (typeof r !== 'string') st.emails = r;
+      },
+    },
+    {
+      run: async (st, step) => {
+        const recipients = [...new Set([...st.users, ...st.emails])];
+        const lines = summaryLines(st, recipients, mode);
+        const ok = await p.pick(
+          t('summary'),
+          [
+            {
+              label: mode === 'create' ? '$(check) Create the notification' : '$(check) Save the changes',
+              description: lines[0],
+              detail: lines.slice(1).join(' · '),
+              id: 'confirm',
+              value: true,
+            },
+          ],
+          { placeHolder: 'Review, then confirm (or go Back to change a step)', step },
+        );
+        if (!ok) throw new Error('unreachable');
+      },
+    },
+  ];
+  await runSteps(s, steps);
+  const recipients = [...new Set([...s.users, ...s.emails])];
+  return {
+    draft: s.d,
+    ...(s.dashboardName !== undefined ? { dashboardName: s.dashboardName } : {}),
+    recipients,
+  };
+}
+
+const SCHEDULE_HINTS: Record<ScheduleType, string> = {
+  HOURLY: 'every hour',
+  DAILY: 'every day at a time',
+  WEEKLY: 'one day a week',
+  MONTHLY: 'one day a month',
+  CUSTOM: 'a cron expression',
+};
+
+function summaryLines(st: State, recipients: string[], mode: 'create' | 'edit'): string[] {
+  const d = st.d;
+  const lines = [`${describeSchedule(d)} (${d.timezone ?? 'UTC'})`];
+  const dash = st.dashboardName ?? (d.dashboardId !== undefined ? `#${d.dashboardId}` : d.dashboardPublicId);
+  if (dash) lines.push(`${(d.notificationFormat ?? 'pdf').toUpperCase()} of “${dash}”`);
+  else lines.push((d.notificationFormat ?? 'pdf').toUpperCase());
+  const nf = d.filters?.length ?? 0;
+  if (nf > 0) lines.push(`${nf} filter${nf === 1 ? '' : 's'}`);
+  const ng = d.timeGrains?.length ?? 0;
+  if (ng > 0) lines.push(`${ng} time grain${ng === 1 ? '' : 's'}`);
+  if (mode === 'create')
+    lines.push(
+      recipients.length === 0
+        ? 'no recipients yet'
+        : `to ${recipients.length <= 3 ? recipients.join(', ') : `${recipients.length} recipients`}`,
+    );
+  return lines;
 }

@@ -13,6 +13,7 @@ import type { ExplorerNode } from './nodes/types';
 import type { Prompter } from './prompter';
 import { describeAddResult, recipientRemoval } from '../api/platform/notifications';
 import { askRecipient, type RecipientInput } from './recipientFlow';
+import { dashboardChoices, timezoneChoices, userChoices } from '../ui/pickerSources';
 import {
   ancestor,
   asArgs,
@@ -126,19 +127,45 @@ export class ExplorerActions {
 
   async createNotification(arg?: unknown) {
     const deploymentId = await resolveDeploymentId(this.targets, arg);
-    const args = asArgs<NotificationDraft>(arg);
-    const draft = await askNotificationDraft(this.prompter, pickDraft(args));
-    await this.confirmWrite(`Create a notification in ${await deploymentLabel(this.targets, deploymentId)}`);
-    const created = await (
-      await this.targets.client()
-    )
+    const args = asArgs<NotificationDraft & { recipients: string[] }>(arg);
+    const client = await this.targets.client();
+    const { draft, dashboardName, recipients } = await askNotificationDraft(this.prompter, pickDraft(args), {
+      dashboards: () => dashboardChoices(client, deploymentId),
+      ...(args.recipients === undefined ? { users: () => userChoices(client) } : {}),
+      timezones: timezoneChoices,
+    });
+    const to = args.recipients ?? recipients;
+    const what = dashboardName ? `“${plainText(dashboardName)}”` : 'the dashboard';
+    await this.confirmWrite(
+      `Create a notification of ${what} in ${await deploymentLabel(this.targets, deploymentId)}`,
+    );
+    const created = await client
       .createNotification(deploymentId, { ...draft, notificationEnabled: true } as never)
       .catch((e: unknown) => {
         // Unknown outcome: "Check" refreshes the list instead of inviting a duplicate.
         throw withCheckCommand(e, COMMANDS.explorerRefresh.id);
       });
     this.refreshList(deploymentId, 'notifications');
-    void vscode.window.showInformationMessage(`Notification ${plainText((created as Item)['id'])} created.`);
+    const schedule = plainText((created as Item)['humanReadableSchedule'] ?? '');
+    if (to.length > 0) {
+      // A second write: its failure leaves a notification without recipients, which we say.
+      try {
+        await client.addRecipients(
+          deploymentId,
+          Number((created as Item)['id']),
+          to.map((email) => ({ type: 'USER' as const, email })),
+        );
+      } catch (e) {
+        const why = e instanceof Error ? e.message : String(e);
+        throw new Error(
+          `The notification (${schedule}) was created, but its recipients were not added: ${why} Use "Add Recipient…" on it.`,
+          { cause: e },
+        );
+      }
+    }
+    void vscode.window.showInformationMessage(
+      `Notification created: ${schedule} of ${what}, ${to.length === 0 ? 'no recipients yet' : `${to.length} recipient${to.length === 1 ? '' : 's'}`}.`,
+    );
     return created;
   }
 
@@ -151,7 +178,8 @@ export class ExplorerActions {
       listFirst.notifications,
     );
     const given = asArgs<{ recipient: RecipientInput }>(arg).recipient;
-    const recipient = given ?? (await askRecipient(this.prompter));
+    const client = await this.targets.client();
+    const recipient = given ?? (await askRecipient(this.prompter, () => userChoices(client)));
     await this.confirmWrite(`Add a recipient to notification ${plainText(item['id'])}`);
     const result = await (
       await this.targets.client()

@@ -21,6 +21,8 @@ import { EXPLORER_VIEW_ID } from './ids';
 import { ExplorerActions } from './explorerActions';
 import { registerWorkspaceCommands, type WorkspaceCommands } from './workspace/register';
 import { DeployOps } from './deployment/deployOps';
+import { NotificationActions } from './notifications/notificationActions';
+import { dashboardChoices, userChoices } from '../ui/pickerSources';
 
 export interface ExplorerCommandDeps {
   services: Services;
@@ -84,6 +86,8 @@ export class ExplorerCommands {
       reg(COMMANDS.explorerShowAppConfig, () => this.showAppConfig()),
       ...registerWorkspaceCommands(this, this.deps),
       ...this.deployOps.register(),
+      // polish
+      ...new NotificationActions(this.deps, this.targets, (w) => this.actions.confirmWrite(w)).register(reg),
     ];
   }
 
@@ -268,7 +272,11 @@ export class ExplorerCommands {
       if (!built.ok) throw new Error(built.message);
       filter = built.value;
     } else {
-      filter = await askNotificationFilter(this.prompter, list.listSpec.notificationFilter);
+      const client = await this.targets.client();
+      filter = await askNotificationFilter(this.prompter, list.listSpec.notificationFilter, {
+        dashboards: () => dashboardChoices(client, deploymentId),
+        users: () => userChoices(client),
+      });
     }
     list.setSpec({ ...list.listSpec, notificationFilter: filter });
     this.deps.provider.changedRow(list);

@@ -22,7 +22,7 @@ export interface ExplorerApi {
   /** The workspace's drag and drop (tests drop through it as the tree would). */
   readonly dragAndDrop: WorkspaceDragAndDrop;
   /** Answers the flows' questions from `answers` until `restore()` (tests drive flows with it). */
-  script(answers: (string | number | boolean | undefined)[], confirm?: boolean): ScriptedPrompter;
+  script(answers: (string | number | boolean | undefined | string[])[], confirm?: boolean): ScriptedPrompter;
   usePrompter(p: Prompter | undefined): void;
 }
 

@@ -2,6 +2,7 @@
 // query built from the list's own state. No `vscode` here (the benchmark drives these in Node).
 import type { Page, PageParams } from '../api/paging';
 import type { NotificationFilter } from './notificationFilter';
+import { nameDashboards } from './notifications/dashboardNames';
 import type { PageFetcher } from './pagedList';
 import { deployOpsFetch, type DeployOpsKind, type DeployOpsListing } from './deployment/listing';
 
@@ -159,12 +160,16 @@ export function fetcherFor(spec: ListSpec, client: () => Promise<ListingClient>)
         );
       case 'workbooks':
         return c.listWorkbooks(need(spec.deploymentId, 'workbooks'), page(p), s);
-      case 'notifications':
-        return c.listNotifications(
+      case 'notifications': {
+        const res = await c.listNotifications(
           need(spec.deploymentId, 'notifications'),
           { ...page(p), ...defined(spec.notificationFilter ?? {}) },
           s,
         );
+        // Rows name their dashboard (a notification carries only its id).
+        await nameDashboards(c, spec.deploymentId!, res.items, s);
+        return res;
+      }
       case 'users':
         return c.listUsers(page(p), s);
       case 'workspace':

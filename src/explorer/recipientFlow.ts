@@ -1,5 +1,7 @@
 // Asking for a new recipient of a notification (the removal identity, `{type, id}`, is built by
 // recipientRemoval in src/api/platform/notifications.ts).
+import type { UserRef } from '../ui/pickerSources';
+import type { PageOfChoices } from '../ui/quickInputTypes';
 import type { Prompter } from './prompter';
 
 export type RecipientInput =
@@ -9,21 +11,37 @@ export type RecipientInput =
 
 const required = (what: string) => (v: string) => (v.trim() === '' ? `Enter the ${what}.` : undefined);
 
-export async function askRecipient(p: Prompter): Promise<RecipientInput> {
+async function asEmails(page: PageOfChoices<UserRef>): Promise<PageOfChoices<string>> {
+  return {
+    choices: page.choices.map((c) => ({ ...c, value: c.value.email })),
+    ...(page.more ? { more: () => page.more!().then(asEmails) } : {}),
+  };
+}
+
+export async function askRecipient(
+  p: Prompter,
+  users?: () => Promise<PageOfChoices<UserRef>>,
+): Promise<RecipientInput> {
   const type = await p.pick('Add Recipient', [
     { label: 'User', description: 'by e-mail or user id', value: 'USER' as const },
     { label: 'Embed user', description: 'tenant name and external id', value: 'EMBED_USER' as const },
     { label: 'Slack channel', description: 'channel id', value: 'SLACK' as const },
   ]);
   if (type === 'USER') {
-    const who = await p.input({
-      title: 'Add Recipient: user',
-      prompt: 'The user’s e-mail or numeric user id.',
-      validate: (v) =>
-        /^\d+$/.test(v.trim()) || /^[^@\s]+@[^@\s]+$/.test(v.trim())
-          ? undefined
-          : 'Enter an e-mail or a user id.',
-    });
+    const valid = (v: string) =>
+      /^\d+$/.test(v.trim()) || /^[^@\s]+@[^@\s]+$/.test(v.trim())
+        ? undefined
+        : 'Enter an e-mail or a user id.';
+    const first = users ? await users() : { choices: [] };
+    const who = await p.pick(
+      'Add Recipient: user',
+      first.choices.map((c) => ({ ...c, value: c.value.email })),
+      {
+        placeHolder: 'Search users by e-mail or name, or type an e-mail or user id',
+        ...(first.more ? { more: () => first.more!().then(asEmails) } : {}),
+        typed: { validate: valid, value: (v) => v.trim(), hint: 'An e-mail or a user id' },
+      },
+    );
     return /^\d+$/.test(who.trim()) ? { type, userId: Number(who.trim()) } : { type, email: who.trim() };
   }
   if (type === 'EMBED_USER') {

@@ -31,6 +31,10 @@ export interface SecretLookup {
   variable?: string;
 }
 
+/** Workspace state key of the active profile's name ('' once "no profile" was chosen). */
+export const ACTIVE_STATE_KEY = 'dashboardPlatform.activeProfile';
+const NO_PROFILE = '';
+
 export class ProfileService implements vscode.Disposable {
   private readonly activeEmitter = new vscode.EventEmitter<ActiveProfile | undefined>();
   private readonly listEmitter = new vscode.EventEmitter<void>();
@@ -59,12 +63,15 @@ export class ProfileService implements vscode.Disposable {
     this.reload(false);
     this.disposables.push(
       vscode.workspace.onDidChangeConfiguration((e) => {
-        if (
-          e.affectsConfiguration(`${SECTION}.profiles`) ||
-          e.affectsConfiguration(`${SECTION}.activeProfile`)
-        ) {
-          this.reload(true);
+        if (e.affectsConfiguration(`${SECTION}.activeProfile`)) {
+          // The user edited the setting by hand: adopt it as this workspace's choice (read only).
+          const v = vscode.workspace.getConfiguration(SECTION).get<string>('activeProfile')?.trim();
+          void this.context.workspaceState
+            .update(ACTIVE_STATE_KEY, v ? v : NO_PROFILE)
+            .then(() => this.reload(true));
+          return;
         }
+        if (e.affectsConfiguration(`${SECTION}.profiles`)) this.reload(true);
       }),
       context.secrets.onDidChange((e) => {
         const name = this.profileOfSecretKey(e.key);
@@ -93,7 +100,7 @@ export class ProfileService implements vscode.Disposable {
       this.log.warn(p);
       if (fire) void vscode.window.showWarningMessage(p);
     }
-    const name = config.get<string>('activeProfile')?.trim() || undefined;
+    const name = this.chosenName(config.get<string>('activeProfile')?.trim() || undefined);
     this.activeKey = name && this.get(name) ? this.get(name)?.name : undefined;
     if (name && !this.activeKey) {
       this.log.warn(`Active profile "${name}" is not defined in dashboardPlatform.profiles.`);
@@ -101,6 +108,19 @@ export class ProfileService implements vscode.Disposable {
     if (!fire) return;
     if (JSON.stringify(this.profiles) !== beforeList) this.listEmitter.fire();
     if (JSON.stringify(this.active() ?? null) !== before) this.activeEmitter.fire(this.active());
+  }
+
+  /**
+   * The active profile's name: this workspace's choice (workspace state); before any choice, the
+   * `activeProfile` setting of older versions is taken over once, without rewriting the file.
+   */
+  private chosenName(fromSettings: string | undefined): string | undefined {
+    const state = this.context.workspaceState.get<string>(ACTIVE_STATE_KEY);
+    if (state === undefined) {
+      void this.context.workspaceState.update(ACTIVE_STATE_KEY, fromSettings ?? NO_PROFILE);
+      return fromSettings;
+    }
+    return state === NO_PROFILE ? undefined : state;
   }
 
   /** Settings problems (one sentence per ignored profile). */
@@ -144,9 +164,8 @@ export class ProfileService implements vscode.Disposable {
   async switchTo(name: string | undefined): Promise<void> {
     const profile = name === undefined ? undefined : this.get(name);
     if (name !== undefined && !profile) throw new Error(`There is no profile named "${name}".`);
-    const config = vscode.workspace.getConfiguration(SECTION);
-    await config.update('activeProfile', profile?.name, this.target('activeProfile'));
-    // onDidChangeConfiguration reloads too; reloading here makes the change visible at once.
+    // The choice is this workspace's state, never a write to the (often committed) settings file.
+    await this.context.workspaceState.update(ACTIVE_STATE_KEY, profile?.name ?? NO_PROFILE);
     this.reload(true);
     this.log.info(profile ? `Active profile: ${profile.name}` : 'No active profile');
   }
@@ -177,7 +196,7 @@ export class ProfileService implements vscode.Disposable {
     if (previousName && previousName.toLowerCase() !== profile.name.toLowerCase()) {
       await this.moveSecrets(previousName, profile.name);
       if (this.activeKey?.toLowerCase() === previousName.toLowerCase()) {
-        await config.update('activeProfile', profile.name, this.target('activeProfile'));
+        await this.context.workspaceState.update(ACTIVE_STATE_KEY, profile.name);
       }
     }
     this.reload(true);
@@ -198,7 +217,7 @@ export class ProfileService implements vscode.Disposable {
     await config.update('profiles', list, this.target('profiles'));
     await this.clearSecrets(name);
     if (this.activeKey?.toLowerCase() === name.toLowerCase()) {
-      await config.update('activeProfile', undefined, this.target('activeProfile'));
+      await this.context.workspaceState.update(ACTIVE_STATE_KEY, NO_PROFILE);
     }
     this.reload(true);
   }

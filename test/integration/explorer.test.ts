@@ -440,15 +440,26 @@ describe('explorer', function () {
         '08:15',
         'Mars/Base',
         'Europe/Paris',
+        'PNG',
+        '$back', // Back from the filters step to the format step, which is asked again.
         'PDF',
         'orders.status equals shipped',
-        '',
         'orders.createdAt week',
-        '',
+        ['user2@sandbox.example'],
+        'not-an-email',
+        'ann@example.com',
+        'confirm',
       ]);
       const created: any = await vscode.commands.executeCommand(`${C}createNotification`, node);
       assert.ok(created?.id, `created (asked ${p.asked.join(' / ')}; refused ${p.refusals.join(' / ')})`);
-      assert.equal(p.refusals.length, 3, p.refusals.join(' | '));
+      assert.equal(p.refusals.length, 4, p.refusals.join(' | '));
+      assert.match(p.asked[0], /dashboard \(Step 1 of 10\)/);
+      assert.equal(
+        p.asked.filter((a: string) => /: format/.test(a)).length,
+        2,
+        'format asked again after Back',
+      );
+      assert.match(p.asked.at(-1), /summary \(Step 11 of 11\)/);
       const listed = (await allPages(`/v1/deployments/${DEP}/notifications?dashboardId=1005`)).find(
         (n) => n.id === created.id,
       );
@@ -457,6 +468,10 @@ describe('explorer', function () {
       assert.equal(listed.notificationFormat, 'pdf');
       assert.deepEqual(listed.filters?.[0]?.member, 'orders.status');
       assert.deepEqual(listed.timeGrains, [{ member: 'orders.createdAt', grain: 'week' }]);
+      const recipients = (
+        await platform(`/v1/deployments/${DEP}/notifications/${created.id}/recipients?first=200`)
+      ).items.map((r: any) => r.email);
+      assert.deepEqual(recipients.sort(), ['ann@example.com', 'user2@sandbox.example']);
       const first = (await children(node)).filter((n: Node) => n.kind === 'notification');
       assert.equal(first[0].data.id, created.id, 'newest first, and the list was refreshed');
     });

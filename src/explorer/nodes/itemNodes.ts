@@ -2,12 +2,12 @@
 // notifications are items that are lists too (subfolders; recipients).
 import * as vscode from 'vscode';
 import { itemKey, type Item } from '../loaders';
+import { notificationLook } from '../notifications/notificationLook';
 import { ListNode, type ItemNodeFactory } from './listNode';
 import {
   envVarLook,
   environmentLook,
   folderLook,
-  notificationLook,
   recipientLook,
   reportLook,
   userLook,
@@ -84,7 +84,7 @@ export function notificationItem(ctx: TreeContext): ItemNodeFactory {
       list,
       'notification',
       { kind: 'recipients', deploymentId: list.deploymentId, notificationId: id },
-      () => ({ ...notificationLook(item), emptyLabel: 'No recipients' }),
+      (self) => ({ ...notificationLook(item, self), emptyLabel: 'No recipients' }),
       recipientItem,
       item,
     );

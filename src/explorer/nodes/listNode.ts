@@ -17,6 +17,8 @@ export interface ListPresentation {
   /** Shown as the only child when the list has no items, e.g. "No reports". */
   emptyLabel: string;
   expanded?: boolean;
+  /** Run on click (e.g. a notification opens its details). */
+  command?: vscode.Command;
 }
 
 export type ItemNodeFactory = (list: ListNode, item: Item) => ExplorerNode;
@@ -91,6 +93,7 @@ export class ListNode extends ExplorerNode {
     if (p.tooltip !== undefined) item.tooltip = p.tooltip;
     item.iconPath = p.icon;
     item.contextValue = p.contextValue;
+    if (p.command) item.command = p.command;
     return item;
   }
 

@@ -162,46 +162,6 @@ export function workbookLook(w: Item, inTree = false): Look {
   };
 }
 
-export function notificationLook(n: Item): Look {
-  const enabled = n['isEnabled'] === true;
-  const schedule = plainText(n['humanReadableSchedule'] ?? n['cronExpression'] ?? `Notification ${n['id']}`);
-  return {
-    label: schedule,
-    description: [plainText(n['timezone']), plainText(n['notificationFormat'])]
-      .filter((s) => s !== '')
-      .join(' · '),
-    icon: new vscode.ThemeIcon(
-      enabled ? 'bell' : 'bell-slash',
-      enabled ? undefined : new vscode.ThemeColor('disabledForeground'),
-    ),
-    contextValue: enabled ? 'dp.notification.enabled' : 'dp.notification.disabled',
-    tooltip: safeTooltip(
-      tooltipLines(schedule, [
-        ['id', n['id']],
-        ['dashboard', n['dashboardId']],
-        ['cron', n['cronExpression']],
-        ['timezone', n['timezone']],
-        ['format', n['notificationFormat']],
-        ['enabled', enabled ? 'yes' : 'no'],
-        ['filters', describeFilters(n['filters'])],
-      ]),
-    ),
-  };
-}
-
-/** "orders.status is_empty; orders.total greater_than 5": operators shown as the service sent them. */
-function describeFilters(filters: unknown): string | undefined {
-  if (!Array.isArray(filters) || filters.length === 0) return undefined;
-  return filters
-    .map((f: Item) =>
-      [f?.['member'], f?.['operator'], f?.['value'] === undefined ? undefined : JSON.stringify(f['value'])]
-        .filter((x) => x !== undefined && x !== null)
-        .map(String)
-        .join(' '),
-    )
-    .join('; ');
-}
-
 export function recipientLook(r: Item): Look {
   const type = plainText(r['type']);
   const who =

@@ -2,6 +2,8 @@
 // exactly one dashboard identifier, and the /recipients sub-resource.
 import type { RequestContext, Router } from '../http';
 import { intParam, isAdmin, page, publicView, withDeployment as guard, type PlatformDeps } from './common';
+import { buildSchedule } from './notificationSchedule';
+import { registerNotificationItemRoutes } from './notificationItemRoutes';
 import type { Recipient, Row } from './seed';
 
 export function registerNotificationRoutes(router: Router, deps: PlatformDeps): void {
@@ -72,44 +74,9 @@ export function registerNotificationRoutes(router: Router, deps: PlatformDeps): 
             (w) => (w.publishedDashboard as { publicId?: string } | null)?.publicId === b.dashboardPublicId,
           );
       if (!wb) return ctx.error(404, 'Dashboard not found.');
-      const type = String(b.scheduleType ?? '');
-      const minute = Number(b.minute ?? 0);
-      const hour = Number(b.hour ?? 9);
-      const hhmm = `${String(hour).padStart(2, '0')}:${String(minute).padStart(2, '0')}`;
-      const days = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
-      let cron: string;
-      let human: string;
-      switch (type) {
-        case 'HOURLY':
-          cron = `${minute} * * * *`;
-          human = `Every hour at minute ${minute}`;
-          break;
-        case 'DAILY':
-          cron = `${minute} ${hour} * * *`;
-          human = `Every day at ${hhmm}`;
-          break;
-        case 'WEEKLY': {
-          const dow = Number(b.dayOfWeek ?? 1);
-          if (!(dow >= 0 && dow <= 6)) return ctx.error(400, 'dayOfWeek must be 0-6.');
-          cron = `${minute} ${hour} * * ${dow}`;
-          human = `Every ${days[dow]} at ${hhmm}`;
-          break;
-        }
-        case 'MONTHLY': {
-          const dom = Number(b.dayOfMonth ?? 1);
-          cron = `${minute} ${hour} ${dom} * *`;
-          human = `Every month on day ${dom} at ${hhmm}`;
-          break;
-        }
-        case 'CUSTOM':
-          if (typeof b.customCron !== 'string' || b.customCron.trim().split(/\s+/).length !== 5)
-            return ctx.error(400, 'customCron must be a 5-field cron expression.');
-          cron = b.customCron;
-          human = `Custom schedule (${cron})`;
-          break;
-        default:
-          return ctx.error(400, 'scheduleType must be HOURLY, DAILY, WEEKLY, MONTHLY or CUSTOM.');
-      }
+      const schedule = buildSchedule(b);
+      if (typeof schedule === 'string') return ctx.error(400, schedule);
+      const { cron, human } = schedule;
       const format = b.notificationFormat ?? 'pdf';
       if (format !== 'pdf' && format !== 'png')
         return ctx.error(400, 'notificationFormat must be png or pdf.');
@@ -272,4 +239,5 @@ export function registerNotificationRoutes(router: Router, deps: PlatformDeps): 
       await ctx.noContent();
     }),
   );
+  registerNotificationItemRoutes(router, deps);
 }

@@ -107,6 +107,26 @@ describe('api/http: URLs and auth', () => {
     }
   });
 
+  it('logs every request at debug level: method, path, status, duration, request id, never the token', async () => {
+    const s = await startServer((_req, res) => {
+      res.setHeader('x-request-id', 'srv-req-7');
+      sendJson(res, 404, { message: `no such thing for Bearer ${TOKEN}` });
+    });
+    const lines: string[] = [];
+    const sink = (m: string) => lines.push(m);
+    const c = client(s, { logger: { debug: sink, info: sink, warn: sink, error: sink } });
+    try {
+      await rejection(() => c.json({ method: 'GET', path: '/v1/things/3', query: { token: TOKEN } }, Any));
+      const done = lines.find((l) => l.startsWith('<- '));
+      assert.ok(done, lines.join('\n'));
+      assert.match(done, /^<- 404 GET \S*\/api\/v1\/things\/3\S* \d+ ms \(request id srv-req-7\)$/);
+      assert.ok(!lines.join('\n').includes(TOKEN), lines.join('\n'));
+    } finally {
+      await c.close();
+      await s.close();
+    }
+  });
+
   it('fails with an auth error when no credential is set', async () => {
     const s = await startServer((_req, res) => sendJson(res, 200, {}));
     try {

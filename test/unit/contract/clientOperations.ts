@@ -418,6 +418,40 @@ export const CLIENT_OPERATIONS: OperationCase[] = [
       ]),
     check: (result) => assert.equal(result, undefined),
   },
+  // polish: one notification's lifecycle
+  {
+    name: 'getNotification',
+    operation: `GET ${base}/notifications/{id}`,
+    run: (c) => c.platform.getNotification(D, 9),
+    check: checkSame('id', 'dashboardId', 'isEnabled', 'humanReadableSchedule'),
+  },
+  {
+    name: 'updateNotification',
+    operation: `PUT ${base}/notifications/{id}`,
+    run: (c) =>
+      c.platform.updateNotification(D, 9, {
+        scheduleType: 'MONTHLY',
+        dayOfMonth: 15,
+        hour: 7,
+        minute: 0,
+        timezone: 'Europe/Paris',
+        notificationFormat: 'png',
+        filters: [{ member: 'orders.status', operator: 'equals', value: 'shipped' }],
+      }),
+    check: checkSame('id', 'cronExpression', 'isEnabled'),
+  },
+  {
+    name: 'pauseNotification',
+    operation: `PUT ${base}/notifications/{id}`,
+    run: (c) => c.platform.updateNotification(D, 9, { isEnabled: false }),
+    check: checkSame('id', 'isEnabled'),
+  },
+  {
+    name: 'deleteNotification',
+    operation: `DELETE ${base}/notifications/{id}`,
+    run: (c) => c.platform.deleteNotification(D, 9),
+    check: (result) => assert.equal(result, undefined),
+  },
   {
     name: 'startDbtSync',
     operation: `POST ${base}/dbt-sync`,

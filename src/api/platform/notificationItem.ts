@@ -1,0 +1,80 @@
+// One scheduled notification: get, update (schedule, format, filters; pause and resume are an
+// update of `isEnabled`, as the published document has no separate operation) and delete.
+import { z } from 'zod';
+import {
+  DashboardFilterInputSchema,
+  DashboardTimeGrainInputSchema,
+  NOTIFICATION_FORMATS,
+  NotificationSchema,
+  SCHEDULE_TYPES,
+} from './notifications';
+import { parseInput, positiveId, type PlatformTransport } from './transport';
+
+const ADMIN = 'needs the admin role. Use a token of an admin user.';
+const itemPath = (deploymentId: number, notificationId: number) =>
+  `/v1/deployments/${positiveId(deploymentId, 'deploymentId')}/notifications/${positiveId(notificationId, 'notificationId')}`;
+
+/** Any subset of the schedule; omitted fields stay as they are; lists given replace the stored ones. */
+export const UpdateNotificationInputSchema = z
+  .strictObject({
+    scheduleType: z.enum(SCHEDULE_TYPES).optional(),
+    minute: z.number().int().min(0).max(59).optional(),
+    hour: z.number().int().min(0).max(23).optional(),
+    dayOfWeek: z.number().int().min(0).max(6).optional(),
+    dayOfMonth: z.number().int().min(1).max(31).optional(),
+    customCron: z.string().min(1).optional(),
+    timezone: z.string().min(1).optional(),
+    isEnabled: z.boolean().optional(),
+    notificationEnabled: z.boolean().optional(),
+    notificationAiSummary: z.boolean().optional(),
+    notificationFormat: z.enum(NOTIFICATION_FORMATS).optional(),
+    filters: z.array(DashboardFilterInputSchema).optional(),
+    timeGrains: z.array(DashboardTimeGrainInputSchema).optional(),
+  })
+  .superRefine((v, ctx) => {
+    if (v.scheduleType === 'CUSTOM' && !v.customCron)
+      ctx.addIssue({ code: 'custom', path: ['customCron'], message: 'A CUSTOM schedule needs customCron.' });
+  });
+export type UpdateNotificationInput = z.input<typeof UpdateNotificationInputSchema>;
+
+export async function getNotification(
+  t: PlatformTransport,
+  deploymentId: number,
+  notificationId: number,
+  signal?: AbortSignal,
+) {
+  return t.get(itemPath(deploymentId, notificationId), NotificationSchema, {
+    signal,
+    forbiddenHint: `Reading a notification ${ADMIN}`,
+  });
+}
+
+export async function updateNotification(
+  t: PlatformTransport,
+  deploymentId: number,
+  notificationId: number,
+  input: UpdateNotificationInput,
+  signal?: AbortSignal,
+) {
+  const body = parseInput(UpdateNotificationInputSchema, input, 'Notification not changed');
+  return t.write('PUT', itemPath(deploymentId, notificationId), body, NotificationSchema, {
+    signal,
+    action: 'Changing the notification',
+    check: { hint: 'Refresh the notifications list to see whether the change was applied.' },
+    forbiddenHint: `Changing notifications ${ADMIN}`,
+  });
+}
+
+export async function deleteNotification(
+  t: PlatformTransport,
+  deploymentId: number,
+  notificationId: number,
+  signal?: AbortSignal,
+): Promise<void> {
+  await t.writeNoContent('DELETE', itemPath(deploymentId, notificationId), {
+    signal,
+    action: 'Deleting the notification',
+    check: { hint: 'Refresh the notifications list to see whether it was deleted.' },
+    forbiddenHint: `Deleting notifications ${ADMIN}`,
+  });
+}

@@ -1,0 +1,83 @@
+// A notification's schedule as the create/edit flow holds it: read back from a stored cron (to
+// prefill "Edit Notification"), and said in words for the flow's summary.
+import type { NotificationDraft } from '../createNotificationFlow';
+import type { Item } from '../loaders';
+
+export const DAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
+
+/** The schedule fields of a stored cron: one of the four simple shapes, else CUSTOM. */
+export function scheduleOfCron(cron: string): NotificationDraft {
+  const f = cron.trim().split(/\s+/);
+  const n = (s: string | undefined) => (s !== undefined && /^\d+$/.test(s) ? Number(s) : undefined);
+  const [m, h, dom, , dow] = f.map(n);
+  if (f.length === 5 && m !== undefined && f[3] === '*') {
+    if (f[1] === '*' && f[2] === '*' && f[4] === '*') return { scheduleType: 'HOURLY', minute: m };
+    if (h !== undefined && f[2] === '*' && f[4] === '*') return { scheduleType: 'DAILY', minute: m, hour: h };
+    if (h !== undefined && f[2] === '*' && dow !== undefined && dow <= 6)
+      return { scheduleType: 'WEEKLY', minute: m, hour: h, dayOfWeek: dow };
+    if (h !== undefined && dom !== undefined && f[4] === '*')
+      return { scheduleType: 'MONTHLY', minute: m, hour: h, dayOfMonth: dom };
+  }
+  return { scheduleType: 'CUSTOM', customCron: cron };
+}
+
+/** What "Edit Notification" starts from: the notification as the service describes it. */
+export function draftOf(n: Item): NotificationDraft {
+  const d: NotificationDraft =
+    typeof n['cronExpression'] === 'string' ? scheduleOfCron(n['cronExpression']) : {};
+  if (typeof n['timezone'] === 'string') d.timezone = n['timezone'];
+  if (n['notificationFormat'] === 'pdf' || n['notificationFormat'] === 'png')
+    d.notificationFormat = n['notificationFormat'];
+  if (Array.isArray(n['filters']))
+    d.filters = (n['filters'] as Item[]).map((f) => ({
+      member: String(f['member']),
+      ...(typeof f['operator'] === 'string' ? { operator: f['operator'] } : {}),
+      ...(f['value'] !== undefined && f['value'] !== null ? { value: f['value'] } : {}),
+    }));
+  if (Array.isArray(n['timeGrains']))
+    d.timeGrains = (n['timeGrains'] as Item[]).map((g) => ({
+      member: String(g['member']),
+      grain: String(g['grain']),
+    }));
+  return d;
+}
+
+const hhmm = (h: number | undefined, m: number | undefined) =>
+  `${String(h ?? 0).padStart(2, '0')}:${String(m ?? 0).padStart(2, '0')}`;
+
+/** "Every Monday at 08:15" */
+export function describeSchedule(d: NotificationDraft): string {
+  switch (d.scheduleType) {
+    case 'HOURLY':
+      return `Every hour at minute ${d.minute ?? 0}`;
+    case 'DAILY':
+      return `Every day at ${hhmm(d.hour, d.minute)}`;
+    case 'WEEKLY':
+      return `Every ${DAYS[d.dayOfWeek ?? 1]} at ${hhmm(d.hour, d.minute)}`;
+    case 'MONTHLY':
+      return `Every month on day ${d.dayOfMonth ?? 1} at ${hhmm(d.hour, d.minute)}`;
+    case 'CUSTOM':
+      return `Custom schedule (${d.customCron ?? ''})`;
+    default:
+      return 'No schedule';
+  }
+}
+
+/** Filters as the flow's box shows them: `member operator value; …` */
+export function filtersText(filters: NotificationDraft['filters']): string {
+  return (filters ?? [])
+    .map((f) =>
+      [
+        f.member,
+        f.operator,
+        f.value === undefined ? undefined : typeof f.value === 'string' ? f.value : JSON.stringify(f.value),
+      ]
+        .filter((x) => x !== undefined)
+        .join(' '),
+    )
+    .join('; ');
+}
+
+export function grainsText(grains: NotificationDraft['timeGrains']): string {
+  return (grains ?? []).map((g) => `${g.member} ${g.grain}`).join(', ');
+}
