@@ -7,6 +7,7 @@ import type { DispatcherRegistry } from './net/agents';
 import type { NotificationListQuery } from './notificationQuery';
 import { nextCursor, paginate, type PageParams } from './paging';
 import * as account from './platform/account';
+import { AdminApi } from './platform/admin';
 import * as dashboards from './platform/dashboards';
 import * as dbt from './platform/dbtSync';
 import * as deployments from './platform/deployments';
@@ -31,6 +32,8 @@ export interface PlatformClientOptions {
 
 export class PlatformClient {
   private readonly t: PlatformTransport;
+  /** Administration: SCIM users and groups, roles, embedding, account settings. */
+  readonly admin: AdminApi;
 
   constructor(opts: PlatformClientOptions) {
     const http = new HttpClient({
@@ -44,6 +47,7 @@ export class PlatformClient {
       userAgent: opts.userAgent,
     });
     this.t = new PlatformTransport(http, opts.logger);
+    this.admin = new AdminApi(this.t);
   }
 
   close(): Promise<void> {
