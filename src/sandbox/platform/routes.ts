@@ -3,6 +3,7 @@
 // jobs that move through states over time.
 import type { Router } from '../http';
 import { registerAccountRoutes } from './accountRoutes';
+import { registerAdminRoutes } from './admin';
 import { registerCatalogRoutes } from './catalogRoutes';
 import type { PlatformDeps } from './common';
 import { registerNotificationRoutes } from './notificationRoutes';
@@ -13,4 +14,5 @@ export function registerPlatformRoutes(router: Router, deps: PlatformDeps): void
   registerCatalogRoutes(router, deps);
   registerNotificationRoutes(router, deps);
   registerAccountRoutes(router, deps);
+  registerAdminRoutes(router, deps);
 }

@@ -5,6 +5,7 @@ import * as assert from 'node:assert/strict';
 import { startSandbox, type SandboxHandle } from '../../../src/sandbox';
 import { startValidatingProxy, type RecordingServer } from '../../contract/contractServers';
 import { familyOf, requireReference, type Reference } from '../../contract/openapiDocs';
+import { adminCalls } from './adminCalls';
 
 interface Call {
   method: string;
@@ -137,13 +138,6 @@ function calls(sb: SandboxHandle): Call[] {
     { method: 'DELETE', path: '/api/v1/embed-tenants/globex', status: 204 },
     { method: 'DELETE', path: '/api/v1/embed-tenants/nobody', status: 404 },
     { method: 'DELETE', path: '/api/v1/embed-tenants/acme', auth: 'member', status: 403 },
-    { method: 'GET', path: '/api/scim/v2/Users?startIndex=2&count=3', status: 200 },
-    {
-      method: 'GET',
-      path: `/api/scim/v2/Users?filter=${encodeURIComponent('userName eq "user3@sandbox.example"')}`,
-      status: 200,
-    },
-    { method: 'GET', path: '/api/scim/v2/Users?filter=active', status: 400 },
     { method: 'GET', path: '/cubejs-api/v1/meta', auth: 'data', status: 200 },
     { method: 'GET', path: '/cubejs-api/v1/meta', auth: 'none', status: 403 },
     {
@@ -206,6 +200,8 @@ function calls(sb: SandboxHandle): Call[] {
       body: { chatId: 'nope', sessionSettings: SESSION },
       status: 404,
     },
+    // admin
+    ...adminCalls(),
   ];
 }
 

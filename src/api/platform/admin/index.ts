@@ -5,8 +5,9 @@ import * as embed from './embed';
 import * as roles from './roles';
 import * as scim from './scim';
 import * as settings from './settings';
+import * as users from './users';
 
-export { embed, roles, scim, settings };
+export { embed, roles, scim, settings, users };
 
 export class AdminApi {
   constructor(private readonly t: PlatformTransport) {}
@@ -23,6 +24,20 @@ export class AdminApi {
   }
   changeGroupMembers(groupId: string, change: { add?: string[]; remove?: string[] }, signal?: AbortSignal) {
     return scim.patchGroupMembers(this.t, groupId, change, signal);
+  }
+
+  // users (/v1/users)
+  createUser(input: users.CreateUserInput, signal?: AbortSignal) {
+    return users.createUser(this.t, input, signal);
+  }
+  updateUser(userId: number, input: users.UpdateUserInput, signal?: AbortSignal) {
+    return users.updateUser(this.t, userId, input, signal);
+  }
+  deleteUser(userId: number, signal?: AbortSignal) {
+    return users.deleteUser(this.t, userId, signal);
+  }
+  bulkUserAction(action: users.BulkUserAction, userIds: number[], signal?: AbortSignal) {
+    return users.bulkUserAction(this.t, action, userIds, signal);
   }
 
   // roles

@@ -57,7 +57,7 @@ export const OAuthIntegrationSchema = z.looseObject({
 
 export const OidcTokenConfigSchema = z.looseObject({
   id,
-  name: z.string(),
+  name: maybe(z.string()),
   audience: maybe(z.string()),
   audienceType: maybe(z.string()),
   isEnabled: maybe(z.boolean()),
@@ -85,11 +85,18 @@ export const CreateOAuthIntegrationInputSchema = z.strictObject({
 export type CreateOAuthIntegrationInput = z.infer<typeof CreateOAuthIntegrationInputSchema>;
 
 export const CreateOidcTokenConfigInputSchema = z.strictObject({
-  name: z.string().min(1),
-  audience: z.string().min(1),
   audienceType: z.string().min(1),
+  customAudience: z.string().min(1).optional(),
+  name: z
+    .string()
+    .regex(/^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/, 'use lowercase letters, digits and dashes')
+    .optional(),
   isEnabled: z.boolean().optional(),
-  targetEnvVar: z.string().optional(),
+  targetEnvVar: z
+    .string()
+    .regex(/^[A-Z_][A-Z0-9_]*$/, 'use an environment variable name such as CUBEJS_DB_TOKEN')
+    .max(128)
+    .optional(),
 });
 export type CreateOidcTokenConfigInput = z.infer<typeof CreateOidcTokenConfigInputSchema>;
 
