@@ -11,6 +11,7 @@ import {
   type PlatformClient,
 } from '../../../src/api';
 import type { Exchange } from '../../contract/contractServers';
+import { ADMIN_OPERATIONS } from './adminOperations';
 
 export interface Clients {
   platform: PlatformClient;
@@ -385,6 +386,8 @@ export const CLIENT_OPERATIONS: OperationCase[] = [
     run: (c) => c.ai.abort('chat-1', { internalId: 'ann@example.com' }),
     check: (result) => assert.equal(result, undefined),
   },
+  // admin
+  ...ADMIN_OPERATIONS,
 ];
 
 /**
