@@ -18,6 +18,7 @@ import { vscodePrompter, type Prompter } from './prompter';
 import { asArgs, asNode, resolveDeploymentId, type TargetContext } from './targets';
 import { EXPLORER_VIEW_ID } from './ids';
 import { ExplorerActions } from './explorerActions';
+import { registerAdminCommands, type AdminCommands } from './admin/adminCommands';
 
 export interface ExplorerCommandDeps {
   services: Services;
@@ -31,6 +32,8 @@ export class ExplorerCommands {
   readonly targets: TargetContext;
   /** The write actions (explorerActions.ts). */
   readonly actions: ExplorerActions;
+  /** Administration (admin/adminCommands.ts), set by register(). */
+  admin: AdminCommands | undefined;
 
   constructor(private readonly deps: ExplorerCommandDeps) {
     this.targets = {
@@ -75,6 +78,7 @@ export class ExplorerCommands {
       reg(COMMANDS.explorerRemoveRecipient, (a) => this.actions.removeRecipient(a)),
       reg(COMMANDS.explorerDeleteEmbedTenant, (a) => this.actions.deleteEmbedTenant(a)),
       reg(COMMANDS.explorerShowAppConfig, () => this.showAppConfig()),
+      ...registerAdminCommands(this.deps, this.targets, reg, (a) => (this.admin = a)),
     ];
   }
 

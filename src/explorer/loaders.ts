@@ -1,6 +1,7 @@
 // What each list of the explorer fetches, as plain functions of a client: one request a page, the
 // query built from the list's own state. No `vscode` here (the benchmark drives these in Node).
 import type { Page, PageParams } from '../api/paging';
+import { adminFetch, type AdminListing, type AdminListSpec } from './admin/adminLoaders';
 import type { NotificationFilter } from './notificationFilter';
 import type { PageFetcher } from './pagedList';
 
@@ -59,6 +60,8 @@ export interface ListingClient {
     signal?: AbortSignal,
   ): Promise<Page<Item>>;
   listUsers(p?: PageParams, signal?: AbortSignal): Promise<Page<Item>>;
+  /** The Administration lists (absent on clients without them, e.g. test doubles). */
+  readonly admin?: AdminListing;
 }
 
 export type ListKind =
@@ -70,7 +73,8 @@ export type ListKind =
   | 'notifications'
   | 'envVars'
   | 'users'
-  | 'recipients';
+  | 'recipients'
+  | 'admin';
 
 export interface ListSpec {
   kind: ListKind;
@@ -81,6 +85,8 @@ export interface ListSpec {
   notificationId?: number;
   reportQuery?: ReportQuery;
   notificationFilter?: NotificationFilter;
+  /** Administration lists: which one, and its query. */
+  admin?: AdminListSpec;
 }
 
 /** Why a list shows only one page, or undefined when it pages normally. */
@@ -151,6 +157,9 @@ export function fetcherFor(spec: ListSpec, client: () => Promise<ListingClient>)
           page(p),
           s,
         );
+      case 'admin':
+        if (!spec.admin) throw new Error('The administration list has no query.');
+        return adminFetch(spec.admin, c.admin, p);
     }
   };
 }

@@ -9,6 +9,8 @@ export interface InputQuestion {
   prompt: string;
   value?: string;
   placeHolder?: string;
+  /** Hide the typed text (secrets). */
+  password?: boolean;
   /** A message refuses the value (shown under the box); undefined accepts it. */
   validate?: (value: string) => string | undefined;
 }
@@ -37,6 +39,7 @@ export const vscodePrompter: Prompter = {
       ignoreFocusOut: true,
       ...(q.value !== undefined ? { value: q.value } : {}),
       ...(q.placeHolder !== undefined ? { placeHolder: q.placeHolder } : {}),
+      ...(q.password ? { password: true } : {}),
       ...(q.validate ? { validateInput: q.validate } : {}),
     });
     if (v === undefined) throw new UserCancelled();

@@ -15,7 +15,7 @@ import {
 } from './itemNodes';
 import { ExplorerNode, type TreeContext } from './types';
 
-export type DeploymentListKind = Exclude<ListKind, 'deployments' | 'users' | 'recipients'>;
+export type DeploymentListKind = Exclude<ListKind, 'deployments' | 'users' | 'recipients' | 'admin'>;
 
 const LISTS: { kind: DeploymentListKind; label: string; icon: string; empty: string }[] = [
   { kind: 'environments', label: 'Environments', icon: 'layers', empty: 'No environments' },

@@ -19,7 +19,14 @@ export type NodeKind =
   | 'error'
   | 'empty'
   | 'info'
-  | 'invalid';
+  | 'invalid'
+  // admin
+  | 'adminSection'
+  | 'adminItem'
+  | 'scimGroup'
+  | 'role'
+  | 'embedTenant'
+  | 'tenantSettings';
 
 /** What nodes need from the provider, passed down instead of imported. */
 export interface TreeContext {
