@@ -184,6 +184,56 @@ export const COMMANDS = {
     id: 'dashboardPlatform.explorer.deleteNotification',
     title: 'Delete Notification…',
   },
+  // admin
+  adminSearchUsers: { id: 'dashboardPlatform.explorer.searchUsers', title: 'Search Users…' },
+  adminClearUsersSearch: { id: 'dashboardPlatform.explorer.clearUsersSearch', title: 'Clear Users Search' },
+  adminCreateUser: { id: 'dashboardPlatform.explorer.createUser', title: 'Create User…' },
+  adminDeactivateUser: { id: 'dashboardPlatform.explorer.deactivateUser', title: 'Deactivate User…' },
+  adminActivateUser: { id: 'dashboardPlatform.explorer.activateUser', title: 'Activate User…' },
+  adminDeleteUser: { id: 'dashboardPlatform.explorer.deleteUser', title: 'Delete User…' },
+  adminAssignRole: { id: 'dashboardPlatform.explorer.assignRole', title: 'Assign Role…' },
+  adminRemoveRole: { id: 'dashboardPlatform.explorer.removeRole', title: 'Remove Role…' },
+  adminAddGroupMember: { id: 'dashboardPlatform.explorer.addGroupMember', title: 'Add Group Member…' },
+  adminRemoveGroupMember: {
+    id: 'dashboardPlatform.explorer.removeGroupMember',
+    title: 'Remove Group Member…',
+  },
+  adminPreviewEmbed: {
+    id: 'dashboardPlatform.explorer.previewEmbeddedDashboard',
+    title: 'Preview Embedded Dashboard…',
+  },
+  adminRevokeEmbedSession: {
+    id: 'dashboardPlatform.explorer.revokeEmbedSession',
+    title: 'Revoke Embed Session…',
+  },
+  adminShowTenantSettings: {
+    id: 'dashboardPlatform.explorer.showTenantSettings',
+    title: 'Show Tenant Settings',
+  },
+  adminEditTenantSettings: {
+    id: 'dashboardPlatform.explorer.editTenantSettings',
+    title: 'Edit Tenant Settings…',
+  },
+  adminCreateOAuthIntegration: {
+    id: 'dashboardPlatform.explorer.createOAuthIntegration',
+    title: 'Create OAuth Integration…',
+  },
+  adminDeleteOAuthIntegration: {
+    id: 'dashboardPlatform.explorer.deleteOAuthIntegration',
+    title: 'Delete OAuth Integration…',
+  },
+  adminCreateOidcConfig: {
+    id: 'dashboardPlatform.explorer.createOidcTokenConfig',
+    title: 'Create OIDC Token Config…',
+  },
+  adminDeleteOidcConfig: {
+    id: 'dashboardPlatform.explorer.deleteOidcTokenConfig',
+    title: 'Delete OIDC Token Config…',
+  },
+  adminRevokeMyOAuthToken: {
+    id: 'dashboardPlatform.explorer.revokeMyOAuthToken',
+    title: 'Revoke My OAuth Token…',
+  },
 } as const satisfies Record<string, CommandSpec>;
 
 export type CommandKey = keyof typeof COMMANDS;

@@ -8,6 +8,7 @@ import type { DispatcherRegistry } from './net/agents';
 import type { NotificationListQuery } from './notificationQuery';
 import { nextCursor, paginate, type PageParams } from './paging';
 import * as account from './platform/account';
+import { AdminApi } from './platform/admin';
 import * as dashboards from './platform/dashboards';
 import * as dbt from './platform/dbtSync';
 import * as deployments from './platform/deployments';
@@ -41,6 +42,8 @@ export class PlatformClient {
   private readonly t: PlatformTransport;
   /** dbt sync runs, exports, env variable writes, health and environment tokens of a deployment. */
   readonly ops: DeploymentOpsClient;
+  /** Administration: SCIM users and groups, roles, embedding, account settings. */
+  readonly admin: AdminApi;
 
   constructor(opts: PlatformClientOptions) {
     const http = new HttpClient({
@@ -55,6 +58,7 @@ export class PlatformClient {
     });
     this.t = new PlatformTransport(http, opts.logger);
     this.ops = new DeploymentOpsClient(this.t);
+    this.admin = new AdminApi(this.t);
   }
 
   close(): Promise<void> {

@@ -246,13 +246,22 @@ export class ExplorerActions {
 
   async deleteEmbedTenant(arg?: unknown): Promise<boolean> {
     const args = typeof arg === 'string' ? { name: arg } : asArgs<{ name: string; confirmed: boolean }>(arg);
+    // The tenant: the Administration row it was invoked on, the arguments, else a pick by name.
+    const fromNode = asNode(arg)?.kind === 'embedTenant' ? asNode(arg)?.data?.['name'] : undefined;
     const name =
+      (typeof fromNode === 'string' ? fromNode : undefined) ??
       args.name ??
-      (await this.prompter.input({
-        title: 'Delete Embed Tenant',
-        prompt: 'The embed tenant name, exactly (lowercase).',
-        validate: (v) => (v.trim() === '' ? 'Enter the tenant name.' : undefined),
-      }));
+      String(
+        await this.prompter.pick(
+          'Delete Embed Tenant',
+          (await (await this.targets.client()).admin.listEmbedTenants({ first: 200 })).items.map((t) => ({
+            label: plainText(t.name),
+            ...(t.displayName ? { description: plainText(t.displayName) } : {}),
+            value: t.name,
+          })),
+          'Pick the embed tenant to delete',
+        ),
+      );
     // Always modal, naming the tenant: this deletes its users, groups and content.
     const ok = await this.prompter.confirm(
       `Delete the embed tenant "${plainText(name)}"?`,

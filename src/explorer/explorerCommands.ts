@@ -23,6 +23,7 @@ import { registerWorkspaceCommands, type WorkspaceCommands } from './workspace/r
 import { DeployOps } from './deployment/deployOps';
 import { NotificationActions } from './notifications/notificationActions';
 import { dashboardChoices, userChoices } from '../ui/pickerSources';
+import { registerAdminCommands, type AdminCommands } from './admin/adminCommands';
 
 export interface ExplorerCommandDeps {
   services: Services;
@@ -40,6 +41,8 @@ export class ExplorerCommands {
   workspace: WorkspaceCommands | undefined;
   /** dbt sync, exports, env variables, health and environment tokens (deployment/). */
   readonly deployOps: DeployOps;
+  /** Administration (admin/adminCommands.ts), set by register(). */
+  admin: AdminCommands | undefined;
 
   constructor(private readonly deps: ExplorerCommandDeps) {
     this.targets = {
@@ -88,6 +91,7 @@ export class ExplorerCommands {
       ...this.deployOps.register(),
       // polish
       ...new NotificationActions(this.deps, this.targets, (w) => this.actions.confirmWrite(w)).register(reg),
+      ...registerAdminCommands(this.deps, this.targets, reg, (a) => (this.admin = a)),
     ];
   }
 

@@ -1,6 +1,7 @@
 // What each list of the explorer fetches, as plain functions of a client: one request a page, the
 // query built from the list's own state. No `vscode` here (the benchmark drives these in Node).
 import type { Page, PageParams } from '../api/paging';
+import { adminFetch, type AdminListing, type AdminListSpec } from './admin/adminLoaders';
 import type { NotificationFilter } from './notificationFilter';
 import { nameDashboards } from './notifications/dashboardNames';
 import type { PageFetcher } from './pagedList';
@@ -76,6 +77,8 @@ export interface ListingClient {
   ): Promise<Page<Item>>;
   /** A deployment's operations (dbt sync runs, health, environment tokens); see deployment/listing.ts. */
   ops?: DeployOpsListing;
+  /** The Administration lists (absent on clients without them, e.g. test doubles). */
+  readonly admin?: AdminListing;
 }
 
 export type ListKind =
@@ -90,7 +93,8 @@ export type ListKind =
   | 'recipients'
   | 'workspace'
   | 'sharedWorkspace'
-  | DeployOpsKind;
+  | DeployOpsKind
+  | 'admin';
 
 export interface ListSpec {
   kind: ListKind;
@@ -105,6 +109,8 @@ export interface ListSpec {
   notificationFilter?: NotificationFilter;
   /** Environment tokens: the environment. */
   environmentId?: string;
+  /** Administration lists: which one, and its query. */
+  admin?: AdminListSpec;
 }
 
 /** Why a list shows only one page, or undefined when it pages normally. */
@@ -185,6 +191,9 @@ export function fetcherFor(spec: ListSpec, client: () => Promise<ListingClient>)
           page(p),
           s,
         );
+      case 'admin':
+        if (!spec.admin) throw new Error('The administration list has no query.');
+        return adminFetch(spec.admin, c.admin, p);
       default:
         return deployOpsFetch(c, spec, page(p), s);
     }

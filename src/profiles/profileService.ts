@@ -304,6 +304,11 @@ export class ProfileService implements vscode.Disposable {
     }
   }
 
+  /** Redacts a secret from every log line and error from now on (it is not stored). */
+  rememberSecret(value: string): void {
+    this.knownSecrets.add(value.trim());
+  }
+
   /** Keeps a secret in memory only (never written anywhere). */
   setSessionSecret(profileName: string, kind: SecretKind, value: string): void {
     this.knownSecrets.add(value.trim());

@@ -9,6 +9,7 @@ import { FaultRuleSchema, type FaultController } from './faults';
 import type { Family, Method, Router } from './http';
 import { verifyJwt } from './jwt';
 import type { SandboxState } from './state';
+import { serveEmbedPage } from './platform/admin/embedPage';
 
 export interface SandboxTokens {
   admin: string;
@@ -136,6 +137,7 @@ async function handle(req: IncomingMessage, res: ServerResponse, deps: ServerDep
   const method = (req.method ?? 'GET').toUpperCase();
   const target = family(url.pathname);
   const raw = await readBody(req);
+  if (!target && method === 'GET' && serveEmbedPage(url, res, deps.state)) return;
   if (!target)
     return send(
       res,

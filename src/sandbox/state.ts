@@ -1,5 +1,7 @@
 // What the sandbox records so tests, the CLI and the demo can observe the effects of requests
 // (GET /__sandbox/state). Families append to it; nothing here is part of the emulated API.
+import type { AdminState } from './platform/admin/adminState';
+
 export interface SandboxState {
   /** AI chat aborts received, in order. */
   aiAborts: { chatId: string; at: string }[];
@@ -34,6 +36,8 @@ export interface SandboxState {
     /** The branch of a dev-mode Data API request (`/dev-mode/{branch}/cubejs-api`). */
     devBranch?: string;
   }[];
+  /** Administration data (set when the platform routes are registered). */
+  admin?: AdminState;
 }
 
 export function createSandboxState(): SandboxState {

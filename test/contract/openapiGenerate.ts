@@ -322,7 +322,7 @@ export function generateResponse(
       contentType: 'application/json',
       validUnderDocument: true,
     };
-  const pointer = `${op.pointer}/responses/${declared.key}/content/${mediaKey.replace(/\//g, '~1')}/schema`;
+  const pointer = `${declared.pointer}/content/${mediaKey.replace(/\//g, '~1')}/schema`;
   if (op.ndjson && status < 300) {
     const lines = [0, 1, 2].map((i) => generateAt(op, pointer, variant, seed + i * 101));
     return {

@@ -216,10 +216,26 @@ export function validateRequest(op: Operation, parts: RequestParts): ValidationR
 }
 
 /** The response object the document declares for a status (exact, then `4XX`, then `default`). */
-export function responseFor(op: Operation, status: number): { key: string; raw: Json } | undefined {
+export function responseFor(
+  op: Operation,
+  status: number,
+): { key: string; raw: Json; pointer: string } | undefined {
   const rs = op.raw.responses ?? {};
-  for (const key of [String(status), `${String(status)[0]}XX`, 'default'])
-    if (rs[key]) return { key, raw: rs[key] };
+  for (const key of [String(status), `${String(status)[0]}XX`, 'default']) {
+    const r = rs[key] as Json | undefined;
+    if (!r) continue;
+    // A shared response (`$ref: '#/components/responses/NotFound'`, as the SCIM document does).
+    const ref: string | undefined =
+      typeof r.$ref === 'string' && r.$ref.startsWith('#/') ? r.$ref.slice(1) : undefined;
+    if (ref) {
+      const target = ref
+        .split('/')
+        .slice(1)
+        .reduce((o: Json, k: string) => o?.[k.replace(/~1/g, '/').replace(/~0/g, '~')], op.doc.root as Json);
+      if (target) return { key, raw: target, pointer: ref };
+    }
+    return { key, raw: r, pointer: `${op.pointer}/responses/${key}` };
+  }
   return undefined;
 }
 
@@ -270,7 +286,7 @@ export function validateResponse(
   const media = content[mediaKey];
   if (!/json/.test(type) || !media?.schema) return { ok: errors.length === 0, errors, notes };
   const validate = op.doc.validator.at(
-    `${op.pointer}/responses/${declared.key}/content/${mediaKey.replace(/~/g, '~0').replace(/\//g, '~1')}/schema`,
+    `${declared.pointer}/content/${mediaKey.replace(/~/g, '~0').replace(/\//g, '~1')}/schema`,
   );
   const text = typeof body === 'string' ? body : Buffer.isBuffer(body) ? body.toString('utf8') : undefined;
   const values: { where: string; value: unknown }[] = [];

@@ -140,7 +140,7 @@ describe('explorer', function () {
 
   it('expands every node kind', async () => {
     const root = await children();
-    assert.deepEqual(kinds(root), ['group', 'appConfig', 'group']);
+    assert.deepEqual(kinds(root), ['group', 'appConfig', 'adminSection']);
     const deps = (await children(ex.provider.roots.deployments)).filter((n: Node) => n.kind === 'deployment');
     assert.equal(deps.length, (await allPages('/v1/deployments')).length);
     const all = await children(await deployment());

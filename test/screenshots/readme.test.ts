@@ -237,4 +237,22 @@ describe('README screenshots', function () {
     );
     await shot('chat');
   });
+  // admin
+  it('administration: the Administration root expanded with roles, an embed tenant and account settings', async () => {
+    const ex = api.explorer as any;
+    await clean({ sideBar: true });
+    await run('workbench.actions.treeView.dashboardPlatform.explorer.collapseAll');
+    const a = ex.provider.roots.admin;
+    await ex.view.reveal(a.root, { expand: true, focus: false, select: false });
+    await ex.view.reveal(a.roles, { expand: true, focus: false, select: false });
+    const tenants: Node[] = await ex.provider.getChildren(a.embedTenants);
+    const tenant = tenants.find((n) => n.kind === 'embedTenant');
+    assert.ok(tenant, 'the sandbox has embed tenants');
+    await ex.view.reveal(tenant, { expand: true, focus: false, select: false });
+    const [groups] = await ex.provider.getChildren(tenant);
+    await ex.view.reveal(groups, { expand: true, focus: false, select: false });
+    await ex.view.reveal(a.settings, { expand: true, focus: false, select: false });
+    await ex.view.reveal(a.root, { select: true, focus: true });
+    await shot('administration');
+  });
 });

@@ -16,7 +16,10 @@ import {
   environmentWithTokens,
 } from '../deployment/nodes';
 
-export type DeploymentListKind = Exclude<ListKind, 'deployments' | 'users' | 'recipients' | DeployOpsKind>;
+export type DeploymentListKind = Exclude<
+  ListKind,
+  'deployments' | 'users' | 'recipients' | 'admin' | DeployOpsKind
+>;
 
 const LISTS: { kind: DeploymentListKind; label: string; icon: string; empty: string }[] = [
   { kind: 'workspace', label: 'Workspace', icon: 'root-folder', empty: 'The workspace is empty' },

@@ -1,8 +1,8 @@
-// The top of the tree: the paged deployments, then the app-level nodes (App config, Users).
+// The top of the tree: the paged deployments, then the app-level nodes (App config, Administration).
 import * as vscode from 'vscode';
 import { ExplorerCommand } from '../ids';
 import { deploymentItem } from './deploymentNode';
-import { userItem } from './itemNodes';
+import { createAdminRoot, type AdminRoot } from '../admin/adminNodes';
 import { ListNode } from './listNode';
 import { ExplorerNode, type TreeContext } from './types';
 
@@ -25,6 +25,9 @@ export class AppConfigNode extends ExplorerNode {
 export interface RootNodes {
   deployments: ListNode;
   appConfig: AppConfigNode;
+  /** Administration: users, groups, roles, embedding, account settings. */
+  admin: AdminRoot;
+  /** The tenant's users (SCIM), under Administration. */
   users: ListNode;
   all: ExplorerNode[];
 }
@@ -46,19 +49,6 @@ export function createRoot(ctx: TreeContext): RootNodes {
     deploymentItem(ctx),
   );
   const appConfig = new AppConfigNode();
-  const users = new ListNode(
-    ctx,
-    'users',
-    undefined,
-    'group',
-    { kind: 'users' },
-    () => ({
-      label: 'Users',
-      icon: new vscode.ThemeIcon('account'),
-      contextValue: 'dp.list.users',
-      emptyLabel: 'No users',
-    }),
-    userItem,
-  );
-  return { deployments, appConfig, users, all: [deployments, appConfig, users] };
+  const admin = createAdminRoot(ctx);
+  return { deployments, appConfig, admin, users: admin.users, all: [deployments, appConfig, admin.root] };
 }

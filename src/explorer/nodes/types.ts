@@ -25,7 +25,14 @@ export type NodeKind =
   | 'version'
   | 'pod'
   | 'envToken'
-  | 'health';
+  | 'health'
+  // admin
+  | 'adminSection'
+  | 'adminItem'
+  | 'scimGroup'
+  | 'role'
+  | 'embedTenant'
+  | 'tenantSettings';
 
 /** What nodes need from the provider, passed down instead of imported. */
 export interface TreeContext {

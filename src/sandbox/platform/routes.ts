@@ -3,6 +3,7 @@
 // jobs that move through states over time.
 import type { Router } from '../http';
 import { registerAccountRoutes } from './accountRoutes';
+import { registerAdminRoutes } from './admin';
 import { registerCatalogRoutes } from './catalogRoutes';
 import { registerDbtRoutes } from './dbtRoutes';
 import { registerOpsRoutes } from './opsRoutes';
@@ -19,4 +20,5 @@ export function registerPlatformRoutes(router: Router, deps: PlatformDeps): void
   registerWorkspaceRoutes(router, deps);
   registerDbtRoutes(router, deps);
   registerOpsRoutes(router, deps);
+  registerAdminRoutes(router, deps);
 }

@@ -12,6 +12,7 @@ import {
 } from '../../../src/api';
 import type { Exchange } from '../../contract/contractServers';
 import { DEPLOY_OPS_OPERATIONS } from './deployOpsCases';
+import { ADMIN_OPERATIONS } from './adminOperations';
 
 export interface Clients {
   platform: PlatformClient;
@@ -581,6 +582,8 @@ export const CLIENT_OPERATIONS: OperationCase[] = [
   },
   // deployops
   ...DEPLOY_OPS_OPERATIONS,
+  // admin
+  ...ADMIN_OPERATIONS,
 ];
 
 /**

@@ -7,6 +7,7 @@ import { startValidatingProxy, type RecordingServer } from '../../contract/contr
 import { familyOf, requireReference, type Reference } from '../../contract/openapiDocs';
 import { buildCalls } from './buildCalls';
 import { deployOpsCalls } from './deployOpsCases';
+import { adminCalls } from './adminCalls';
 
 interface Call {
   method: string;
@@ -278,13 +279,6 @@ function calls(sb: SandboxHandle): Call[] {
     { method: 'DELETE', path: '/api/v1/embed-tenants/globex', status: 204 },
     { method: 'DELETE', path: '/api/v1/embed-tenants/nobody', status: 404 },
     { method: 'DELETE', path: '/api/v1/embed-tenants/acme', auth: 'member', status: 403 },
-    { method: 'GET', path: '/api/scim/v2/Users?startIndex=2&count=3', status: 200 },
-    {
-      method: 'GET',
-      path: `/api/scim/v2/Users?filter=${encodeURIComponent('userName eq "user3@sandbox.example"')}`,
-      status: 200,
-    },
-    { method: 'GET', path: '/api/scim/v2/Users?filter=active', status: 400 },
     // workspace (deployment 3, whose seed no other case reads)
     ...workspaceCalls(),
     { method: 'GET', path: '/cubejs-api/v1/meta', auth: 'data', status: 200 },
@@ -352,6 +346,8 @@ function calls(sb: SandboxHandle): Call[] {
     ...buildCalls(),
     // deployops
     ...deployOpsCalls(),
+    // admin
+    ...adminCalls(),
   ];
 }
 

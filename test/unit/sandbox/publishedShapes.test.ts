@@ -145,7 +145,8 @@ describe('sandbox: published behaviours', function () {
       (one.body!.Resources as { id: string }[]).map((u) => u.id),
       ['5'],
     );
-    assert.equal((await api('GET', '/v1/users')).status, 404);
+    // /v1/users is published for POST only (create): a GET is refused as a method, not served.
+    assert.equal((await api('GET', '/v1/users')).status, 405);
   });
 
   it('serves nulls where the documents allow them and an is_empty filter', async () => {

@@ -1,0 +1,108 @@
+// The administration families composed over one transport: `PlatformClient.admin`.
+import type { PageParams } from '../../paging';
+import type { PlatformTransport } from '../transport';
+import * as embed from './embed';
+import * as roles from './roles';
+import * as scim from './scim';
+import * as settings from './settings';
+import * as users from './users';
+
+export { embed, roles, scim, settings, users };
+
+export class AdminApi {
+  constructor(private readonly t: PlatformTransport) {}
+
+  // SCIM users and groups
+  listScimUsers(q?: scim.ScimQuery, signal?: AbortSignal) {
+    return scim.listScimUsers(this.t, q, signal);
+  }
+  listScimGroups(q?: scim.ScimQuery, signal?: AbortSignal) {
+    return scim.listScimGroups(this.t, q, signal);
+  }
+  getScimGroup(id: string, signal?: AbortSignal) {
+    return scim.getScimGroup(this.t, id, signal);
+  }
+  changeGroupMembers(groupId: string, change: { add?: string[]; remove?: string[] }, signal?: AbortSignal) {
+    return scim.patchGroupMembers(this.t, groupId, change, signal);
+  }
+
+  // users (/v1/users)
+  createUser(input: users.CreateUserInput, signal?: AbortSignal) {
+    return users.createUser(this.t, input, signal);
+  }
+  updateUser(userId: number, input: users.UpdateUserInput, signal?: AbortSignal) {
+    return users.updateUser(this.t, userId, input, signal);
+  }
+  deleteUser(userId: number, signal?: AbortSignal) {
+    return users.deleteUser(this.t, userId, signal);
+  }
+  bulkUserAction(action: users.BulkUserAction, userIds: number[], signal?: AbortSignal) {
+    return users.bulkUserAction(this.t, action, userIds, signal);
+  }
+
+  // roles
+  listRoles(p?: PageParams, signal?: AbortSignal) {
+    return roles.listRoles(this.t, p, signal);
+  }
+  assignRole(roleId: number, userId: number, signal?: AbortSignal) {
+    return roles.assignRole(this.t, roleId, userId, signal);
+  }
+  removeRole(roleId: number, userId: number, signal?: AbortSignal) {
+    return roles.removeRole(this.t, roleId, userId, signal);
+  }
+
+  // embedding
+  listEmbedTenants(q?: PageParams & { search?: string }, signal?: AbortSignal) {
+    return embed.listEmbedTenants(this.t, q, signal);
+  }
+  listEmbedGroups(tenant: string, p?: PageParams, signal?: AbortSignal) {
+    return embed.listEmbedGroups(this.t, tenant, p, signal);
+  }
+  listEmbedUsers(tenant: string, q?: PageParams & { search?: string }, signal?: AbortSignal) {
+    return embed.listEmbedUsers(this.t, tenant, q, signal);
+  }
+  listEmbedTenantWorkbooks(deploymentId: number, tenant: string, p?: PageParams, signal?: AbortSignal) {
+    return embed.listEmbedTenantWorkbooks(this.t, deploymentId, tenant, p, signal);
+  }
+  generateEmbedSession(input: embed.GenerateSessionInput, signal?: AbortSignal) {
+    return embed.generateSession(this.t, input, signal);
+  }
+  revokeEmbedSession(sessionId: string, signal?: AbortSignal) {
+    return embed.revokeSession(this.t, sessionId, signal);
+  }
+
+  // account settings
+  listRegions(p?: PageParams, signal?: AbortSignal) {
+    return settings.listRegions(this.t, p, signal);
+  }
+  getTenantSettings(signal?: AbortSignal) {
+    return settings.getTenantSettings(this.t, signal);
+  }
+  updateTenantSettings(input: settings.TenantSettingsInput, signal?: AbortSignal) {
+    return settings.updateTenantSettings(this.t, input, signal);
+  }
+  listOAuthIntegrations(signal?: AbortSignal) {
+    return settings.listOAuthIntegrations(this.t, signal);
+  }
+  createOAuthIntegration(input: settings.CreateOAuthIntegrationInput, signal?: AbortSignal) {
+    return settings.createOAuthIntegration(this.t, input, signal);
+  }
+  deleteOAuthIntegration(id: number, signal?: AbortSignal) {
+    return settings.deleteOAuthIntegration(this.t, id, signal);
+  }
+  listOidcTokenConfigs(signal?: AbortSignal) {
+    return settings.listOidcTokenConfigs(this.t, signal);
+  }
+  createOidcTokenConfig(input: settings.CreateOidcTokenConfigInput, signal?: AbortSignal) {
+    return settings.createOidcTokenConfig(this.t, input, signal);
+  }
+  deleteOidcTokenConfig(id: number, signal?: AbortSignal) {
+    return settings.deleteOidcTokenConfig(this.t, id, signal);
+  }
+  listUserOAuthTokens(signal?: AbortSignal) {
+    return settings.listUserOAuthTokens(this.t, signal);
+  }
+  revokeUserOAuthToken(integrationId: number, signal?: AbortSignal) {
+    return settings.revokeUserOAuthToken(this.t, integrationId, signal);
+  }
+}

@@ -1,0 +1,25 @@
+// The Administration commands, registered with the explorer's (lazily loaded) commands so they
+// share its prompter (tests script it) and targets.
+import type * as vscode from 'vscode';
+import type { ExplorerCommandDeps } from '../explorerCommands';
+import type { TargetContext } from '../targets';
+import type { Reg } from './adminContext';
+import { EmbedSettingsCommands } from './embedSettingsCommands';
+import { UserCommands } from './userCommands';
+
+export interface AdminCommands {
+  users: UserCommands;
+  embedSettings: EmbedSettingsCommands;
+}
+
+export function registerAdminCommands(
+  deps: ExplorerCommandDeps,
+  targets: TargetContext,
+  reg: Reg,
+  expose: (a: AdminCommands) => void,
+): vscode.Disposable[] {
+  const d = { services: deps.services, provider: deps.provider, json: deps.json, targets };
+  const a: AdminCommands = { users: new UserCommands(d), embedSettings: new EmbedSettingsCommands(d) };
+  expose(a);
+  return [...a.users.register(reg), ...a.embedSettings.register(reg)];
+}

@@ -1,0 +1,96 @@
+// What each list of the Administration root fetches, as plain functions of a client (no `vscode`,
+// no zod: the tree is in the startup bundle). One request a page; SCIM lists page by startIndex
+// behind the same cursor interface.
+import type { Page, PageParams } from '../../api/paging';
+import type { PageFetcher } from '../pagedList';
+
+type Item = Record<string, unknown>;
+
+/** The part of `PlatformClient.admin` the Administration lists use (structural). */
+export interface AdminListing {
+  listScimUsers(q?: PageParams & { filter?: string }, signal?: AbortSignal): Promise<Page<Item>>;
+  listScimGroups(q?: PageParams & { filter?: string }, signal?: AbortSignal): Promise<Page<Item>>;
+  listRoles(p?: PageParams, signal?: AbortSignal): Promise<Page<Item>>;
+  listEmbedTenants(q?: PageParams & { search?: string }, signal?: AbortSignal): Promise<Page<Item>>;
+  listEmbedGroups(tenant: string, p?: PageParams, signal?: AbortSignal): Promise<Page<Item>>;
+  listEmbedUsers(
+    tenant: string,
+    q?: PageParams & { search?: string },
+    signal?: AbortSignal,
+  ): Promise<Page<Item>>;
+  listRegions(p?: PageParams, signal?: AbortSignal): Promise<Page<Item>>;
+  listOAuthIntegrations(signal?: AbortSignal): Promise<Page<Item>>;
+  listOidcTokenConfigs(signal?: AbortSignal): Promise<Page<Item>>;
+  listUserOAuthTokens(signal?: AbortSignal): Promise<Page<Item>>;
+}
+
+export type AdminListSpec =
+  | { list: 'scimUsers'; filter?: string }
+  | { list: 'scimGroups'; filter?: string }
+  | { list: 'roles' }
+  | { list: 'embedTenants'; search?: string }
+  | { list: 'embedGroups'; tenant: string }
+  | { list: 'embedUsers'; tenant: string; search?: string }
+  | { list: 'regions' }
+  | { list: 'oauthIntegrations' }
+  | { list: 'oidcTokenConfigs' }
+  | { list: 'userOAuthTokens' };
+
+/** One page of an Administration list; `admin` is undefined for a client without one. */
+export function adminFetch(
+  spec: AdminListSpec,
+  admin: AdminListing | undefined,
+  p: Parameters<PageFetcher<Item>>[0],
+): Promise<Page<Item>> {
+  if (!admin) throw new Error('This profile has no administration client.');
+  const page: PageParams = p.after !== undefined ? { first: p.first, after: p.after } : { first: p.first };
+  const s = p.signal;
+  switch (spec.list) {
+    case 'scimUsers':
+      return admin.listScimUsers({ ...page, ...(spec.filter ? { filter: spec.filter } : {}) }, s);
+    case 'scimGroups':
+      return admin.listScimGroups({ ...page, ...(spec.filter ? { filter: spec.filter } : {}) }, s);
+    case 'roles':
+      return admin.listRoles(page, s);
+    case 'embedTenants':
+      return admin.listEmbedTenants({ ...page, ...(spec.search ? { search: spec.search } : {}) }, s);
+    case 'embedGroups':
+      return admin.listEmbedGroups(spec.tenant, page, s);
+    case 'embedUsers':
+      return admin.listEmbedUsers(
+        spec.tenant,
+        { ...page, ...(spec.search ? { search: spec.search } : {}) },
+        s,
+      );
+    case 'regions':
+      return admin.listRegions(page, s);
+    case 'oauthIntegrations':
+      return admin.listOAuthIntegrations(s);
+    case 'oidcTokenConfigs':
+      return admin.listOidcTokenConfigs(s);
+    case 'userOAuthTokens':
+      return userTokens(admin, s);
+  }
+}
+
+/**
+ * The user's tokens, each named by its integration. Only admins may list integrations: for anyone
+ * else the names stay unknown and the rows fall back to the integration id (the tokens still show).
+ */
+async function userTokens(admin: AdminListing, signal?: AbortSignal): Promise<Page<Item>> {
+  const page = await admin.listUserOAuthTokens(signal);
+  const names = new Map<string, string>();
+  try {
+    for (const i of (await admin.listOAuthIntegrations(signal)).items)
+      if (typeof i['name'] === 'string') names.set(String(i['id']), i['name']);
+  } catch (e) {
+    if (signal?.aborted) throw e;
+  }
+  return {
+    ...page,
+    items: page.items.map((t) => {
+      const name = names.get(String(t['integrationId']));
+      return name ? { ...t, integrationName: name } : t;
+    }),
+  };
+}

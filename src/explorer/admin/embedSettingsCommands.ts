@@ -1,0 +1,399 @@
+// Administration commands for embedding (preview a published dashboard through an embed session
+// in VS Code's Simple Browser, revoke the session) and account settings (tenant settings with a
+// diff before saving, OAuth integrations with a write-only client secret, OIDC token configs,
+// the user's own OAuth tokens).
+import * as vscode from 'vscode';
+import { embedPreviewUrl } from '../../api/platform/admin/embed';
+import { TENANT_SETTING_KEYS, type TenantSettingsInput } from '../../api/platform/admin/settings';
+import { publishedDashboardOf } from '../../api/platform/workbookShapes';
+import { COMMANDS } from '../../commands';
+import { plainText } from '../labels';
+import type { Item } from '../loaders';
+import { asArgs, resolveDeploymentId } from '../targets';
+import { confirmRemoval, pickItem, subjectNode, type AdminDeps, type Reg } from './adminContext';
+
+const PICK = 200;
+const DIFF_SCHEME = 'dashboard-platform-diff';
+
+export interface EmbedSessionRecord {
+  sessionId: string;
+  dashboard: string;
+  tenant?: string;
+  url: string;
+}
+
+export class EmbedSettingsCommands {
+  /** Sessions generated in this window, newest first (what Revoke offers). */
+  readonly sessions: EmbedSessionRecord[] = [];
+  private readonly diffDocs = new Map<string, string>();
+
+  constructor(private readonly deps: AdminDeps) {}
+
+  register(reg: Reg): vscode.Disposable[] {
+    return [
+      vscode.workspace.registerTextDocumentContentProvider(DIFF_SCHEME, {
+        provideTextDocumentContent: (uri) => this.diffDocs.get(uri.toString()) ?? '',
+      }),
+      reg(COMMANDS.adminPreviewEmbed, (a) => this.previewEmbed(a)),
+      reg(COMMANDS.adminRevokeEmbedSession, (a) => this.revokeSession(a)),
+      reg(COMMANDS.adminShowTenantSettings, () => this.showTenantSettings()),
+      reg(COMMANDS.adminEditTenantSettings, (a) => this.editTenantSettings(a)),
+      reg(COMMANDS.adminCreateOAuthIntegration, (a) => this.createOAuthIntegration(a)),
+      reg(COMMANDS.adminDeleteOAuthIntegration, (a) => this.deleteListed(a, 'oauth')),
+      reg(COMMANDS.adminCreateOidcConfig, (a) => this.createOidcConfig(a)),
+      reg(COMMANDS.adminDeleteOidcConfig, (a) => this.deleteListed(a, 'oidc')),
+      reg(COMMANDS.adminRevokeMyOAuthToken, (a) => this.deleteListed(a, 'token')),
+    ];
+  }
+
+  private get prompter() {
+    return this.deps.targets.prompter();
+  }
+  private async admin() {
+    return (await this.deps.targets.client()).admin;
+  }
+
+  /**
+   * Generates an embed session for a published dashboard (deployment, dashboard, tenant, one tenant
+   * group or none, the end user's external id) and opens the embed page in the Simple Browser.
+   */
+  async previewEmbed(arg?: unknown): Promise<EmbedSessionRecord> {
+    const a = asArgs<{ publicId: string; tenant: string; group: string; externalId: string }>(arg);
+    const client = await this.deps.targets.client();
+    const deploymentId = await resolveDeploymentId(this.deps.targets, arg);
+    const workbooks = (await client.listWorkbooks(deploymentId, { first: PICK })).items as Item[];
+    const published = workbooks.flatMap((w) => {
+      const d = publishedDashboardOf(w);
+      const publicId = typeof d?.['publicId'] === 'string' ? d['publicId'] : undefined;
+      return publicId ? [{ w, publicId, title: String(d?.['title'] ?? w['name']) }] : [];
+    });
+    let pick = a.publicId ? published.find((x) => x.publicId === a.publicId) : undefined;
+    if (!a.publicId) {
+      const row = await pickItem(
+        this.deps,
+        'Published dashboard',
+        published.map((x, i) => ({ id: i, title: x.title, name: x.w['name'] })),
+        (i) => String(i['title']),
+        (i) => String(i['name']),
+        'This deployment has no published dashboard: publish one first.',
+      );
+      pick = published[Number(row['id'])];
+    }
+    if (!pick)
+      throw new Error(`There is no published dashboard ${plainText(a.publicId)} in this deployment.`);
+    const admin = client.admin;
+    const tenantNode = subjectNode(this.deps, arg, 'embedTenant');
+    const tenants = (await admin.listEmbedTenants({ first: PICK })).items as Item[];
+    const tenant =
+      (tenantNode?.data?.['name'] as string | undefined) ??
+      a.tenant ??
+      String(
+        (
+          await pickItem(
+            this.deps,
+            'Embed tenant',
+            tenants,
+            (t) => String(t['name']),
+            (t) => (t['displayName'] as string) ?? undefined,
+            'There are no embed tenants.',
+          )
+        )['name'],
+      );
+    const groups = (await admin.listEmbedGroups(tenant, { first: PICK })).items as Item[];
+    const group =
+      a.group !== undefined
+        ? a.group
+        : String(
+            await this.prompter.pick(
+              'Tenant group',
+              [
+                { label: '(no group)', value: '' },
+                ...groups.map((g) => ({ label: plainText(g['name']), value: String(g['name']) })),
+              ],
+              'The embed user joins this tenant group',
+            ),
+          );
+    const externalId =
+      a.externalId ??
+      (await this.prompter.input({
+        title: 'Preview Embedded Dashboard',
+        prompt: 'External id of the end user to preview as (your application’s user id).',
+        value: 'vscode-preview',
+        validate: (v) => (v.trim() ? undefined : 'Enter an external id.'),
+      }));
+    const title = pick.title;
+    const { sessionId } = await admin.generateEmbedSession({
+      deploymentId,
+      externalId: externalId.trim(),
+      embedTenantName: tenant,
+      publicDashboardId: pick.publicId,
+      ...(group ? { creatorMode: true, tenantGroups: [group] } : {}),
+    });
+    // The session id is a credential until revoked: never in a log line or a message.
+    this.deps.services.profiles.rememberSecret(sessionId);
+    const base = new URL(this.deps.services.profiles.active()?.profile.platformUrl ?? 'http://localhost/');
+    const url = embedPreviewUrl(base.origin, pick.publicId, sessionId);
+    const record = { sessionId, dashboard: title, tenant, url };
+    this.sessions.unshift(record);
+    await vscode.commands.executeCommand('simpleBrowser.show', url);
+    return record;
+  }
+
+  async revokeSession(arg?: unknown): Promise<void> {
+    const a = asArgs<{ sessionId: string }>(arg);
+    const record =
+      this.sessions.find((s) => s.sessionId === a.sessionId) ??
+      (this.sessions.length === 1 && !a.sessionId ? this.sessions[0] : undefined) ??
+      (await this.prompter.pick(
+        'Embed session',
+        this.sessions.map((s) => ({
+          label: s.dashboard,
+          description: s.tenant ? `tenant ${s.tenant}` : '',
+          value: s,
+        })),
+        'Sessions previewed in this window',
+      ));
+    if (!record) throw new Error('No embed session was previewed in this window.');
+    await confirmRemoval(
+      this.deps,
+      `Revoke the embed session of "${plainText(record.dashboard)}"${record.tenant ? ` for tenant ${plainText(record.tenant)}` : ''}?`,
+      'The embedded dashboard stops working for that session; its token is rejected from now on.',
+      'Revoke',
+    );
+    await (await this.admin()).revokeEmbedSession(record.sessionId);
+    this.sessions.splice(this.sessions.indexOf(record), 1);
+    void vscode.window.showInformationMessage(`Embed session of "${plainText(record.dashboard)}" revoked.`);
+  }
+
+  async showTenantSettings(): Promise<vscode.TextDocument> {
+    const settings = await (await this.admin()).getTenantSettings();
+    return this.deps.json.show('tenant-settings', 'tenant-settings', settings);
+  }
+
+  /** Changes one setting (or `{changes}`), shows the difference, and saves after a confirmation. */
+  async editTenantSettings(arg?: unknown): Promise<Item> {
+    const admin = await this.admin();
+    const before = await admin.getTenantSettings();
+    let changes = asArgs<{ changes: TenantSettingsInput }>(arg).changes;
+    if (!changes) {
+      const key = await this.prompter.pick(
+        'Tenant setting',
+        TENANT_SETTING_KEYS.map((k) => ({
+          label: k,
+          description: `now ${JSON.stringify(before[k] ?? null)}`,
+          value: k,
+        })),
+      );
+      const now = before[key];
+      const value =
+        typeof now === 'boolean' ||
+        key.endsWith('Enabled') ||
+        key === 'hasSupportAccess' ||
+        key === 'useAIBIUserInterface'
+          ? await this.prompter.pick(key, [
+              { label: 'true', value: true },
+              { label: 'false', value: false },
+            ])
+          : (
+              await this.prompter.input({
+                title: key,
+                prompt: key === 'maintenanceWindowTime' ? 'Time as HH:MM (24 hours).' : 'New value.',
+                value: typeof now === 'string' ? now : '',
+                validate: (v) =>
+                  key === 'maintenanceWindowTime' && !/^\d{2}:\d{2}$/.test(v.trim())
+                    ? 'Use HH:MM.'
+                    : undefined,
+              })
+            ).trim();
+      changes = { [key]: value } as TenantSettingsInput;
+    }
+    const after = { ...before, ...changes };
+    await this.showDiff(before, after);
+    const changed = Object.keys(changes).filter(
+      (k) =>
+        JSON.stringify(before[k as keyof typeof before]) !== JSON.stringify(after[k as keyof typeof after]),
+    );
+    if (changed.length === 0) {
+      void vscode.window.showInformationMessage(
+        'Nothing to save: the tenant settings already have these values.',
+      );
+      return before;
+    }
+    const ok = await this.prompter.confirm(
+      `Save ${changed.length} tenant setting${changed.length === 1 ? '' : 's'}: ${changed.join(', ')}?`,
+      'The difference is shown in the editor.',
+      'Save',
+    );
+    if (!ok) return before;
+    const saved = await admin.updateTenantSettings(changes);
+    void vscode.window.showInformationMessage(`Tenant settings saved (${changed.join(', ')}).`);
+    return saved;
+  }
+
+  private async showDiff(before: unknown, after: unknown): Promise<void> {
+    const left = vscode.Uri.from({ scheme: DIFF_SCHEME, path: '/tenant-settings (saved).json' });
+    const right = vscode.Uri.from({ scheme: DIFF_SCHEME, path: '/tenant-settings (edited).json' });
+    this.diffDocs.set(left.toString(), `${JSON.stringify(before, null, 2)}\n`);
+    this.diffDocs.set(right.toString(), `${JSON.stringify(after, null, 2)}\n`);
+    await vscode.commands.executeCommand('vscode.diff', left, right, 'Tenant settings: saved ↔ edited', {
+      preview: true,
+    });
+  }
+
+  async createOAuthIntegration(arg?: unknown): Promise<Item> {
+    const a = asArgs<{
+      name: string;
+      type: string;
+      authUrl: string;
+      tokenUrl: string;
+      clientId: string;
+      clientSecret: string;
+      redirectUri: string;
+    }>(arg);
+    const url = (v: string): string | undefined =>
+      /^https?:\/\/\S+$/.test(v.trim()) ? undefined : 'Enter an http(s) URL.';
+    const need = (v: string): string | undefined => (v.trim() ? undefined : 'Required.');
+    const ask = async (
+      value: string | undefined,
+      title: string,
+      prompt: string,
+      validate = need,
+      password = false,
+    ) =>
+      (
+        value ??
+        (await this.prompter.input({
+          title: `Create OAuth Integration: ${title}`,
+          prompt,
+          validate,
+          password,
+        }))
+      ).trim();
+    const name = await ask(a.name, 'name', 'A name for the integration.');
+    const type = await ask(a.type, 'type', 'The provider type, e.g. snowflake or databricks.');
+    const authUrl = await ask(a.authUrl, 'authorization URL', 'The provider’s authorization URL.', url);
+    const tokenUrl = await ask(a.tokenUrl, 'token URL', 'The provider’s token URL.', url);
+    const redirectUri = await ask(
+      a.redirectUri,
+      'redirect URI',
+      'The redirect URI registered with the provider.',
+      url,
+    );
+    const clientId = await ask(a.clientId, 'client id', 'The client id.');
+    const clientSecret = await ask(
+      a.clientSecret,
+      'client secret',
+      'The client secret: sent once to the service, never stored or shown.',
+      need,
+      true,
+    );
+    this.deps.services.profiles.rememberSecret(clientSecret);
+    const created = await (
+      await this.admin()
+    ).createOAuthIntegration({ name, type, authUrl, tokenUrl, redirectUri, clientId, clientSecret });
+    this.deps.provider.refresh();
+    void vscode.window.showInformationMessage(`OAuth integration "${plainText(created.name)}" created.`);
+    return created;
+  }
+
+  async createOidcConfig(arg?: unknown): Promise<Item> {
+    const a = asArgs<{ name: string; audienceType: string; targetEnvVar: string }>(arg);
+    const name =
+      a.name ??
+      (await this.prompter.input({
+        title: 'Create OIDC Token Config (1/3)',
+        prompt: 'Name: lowercase letters, digits and dashes.',
+        validate: (v) =>
+          /^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/.test(v.trim())
+            ? undefined
+            : 'Use lowercase letters, digits and dashes.',
+      }));
+    const audienceType =
+      a.audienceType ??
+      (await this.prompter.input({
+        title: 'Create OIDC Token Config (2/3)',
+        prompt: 'Audience type (e.g. aws, gcp, azure).',
+        validate: (v) => (v.trim() ? undefined : 'Required.'),
+      }));
+    const env =
+      a.targetEnvVar ??
+      (await this.prompter.input({
+        title: 'Create OIDC Token Config (3/3)',
+        prompt: 'Environment variable that receives the token (optional).',
+        validate: (v) =>
+          !v.trim() || /^[A-Z_][A-Z0-9_]*$/.test(v.trim())
+            ? undefined
+            : 'Use a name such as CUBEJS_DB_TOKEN.',
+      }));
+    const created = await (
+      await this.admin()
+    ).createOidcTokenConfig({
+      name: name.trim(),
+      audienceType: audienceType.trim(),
+      ...(env.trim() ? { targetEnvVar: env.trim() } : {}),
+    });
+    this.deps.provider.refresh();
+    void vscode.window.showInformationMessage(`OIDC token config "${plainText(created.name)}" created.`);
+    return created;
+  }
+
+  /** Deletes an OAuth integration or OIDC config, or revokes one of the user's OAuth tokens. */
+  async deleteListed(arg: unknown, what: 'oauth' | 'oidc' | 'token'): Promise<void> {
+    const admin = await this.admin();
+    const node = subjectNode(this.deps, arg, 'adminItem');
+    const a = asArgs<{ name: string }>(arg);
+    const list =
+      what === 'oauth'
+        ? admin.listOAuthIntegrations()
+        : what === 'oidc'
+          ? admin.listOidcTokenConfigs()
+          : admin.listUserOAuthTokens();
+    const items = (await list).items as Item[];
+    const integrations =
+      what === 'token'
+        ? ((await admin.listOAuthIntegrations().catch(() => ({ items: [] }))).items as Item[])
+        : [];
+    const label = (i: Item) =>
+      what === 'token'
+        ? String(
+            integrations.find((x) => x['id'] === i['integrationId'])?.['name'] ??
+              `integration ${i['integrationId']}`,
+          )
+        : String(i['name']);
+    const item =
+      (node?.data && items.find((i) => i['id'] === node.data!['id'])) ??
+      (a.name ? items.find((i) => label(i) === a.name) : undefined) ??
+      (await pickItem(
+        this.deps,
+        what === 'oauth' ? 'OAuth integration' : what === 'oidc' ? 'OIDC token config' : 'OAuth token',
+        items,
+        label,
+        undefined,
+        'There is nothing to remove.',
+      ));
+    const name = plainText(label(item));
+    if (what === 'token') {
+      await confirmRemoval(
+        this.deps,
+        `Revoke your OAuth token for ${name}?`,
+        'You will need to sign in to the provider again.',
+        'Revoke',
+      );
+      await admin.revokeUserOAuthToken(Number(item['integrationId']));
+    } else {
+      const kind = what === 'oauth' ? 'OAuth integration' : 'OIDC token config';
+      await confirmRemoval(
+        this.deps,
+        `Delete the ${kind} "${name}"?`,
+        `Everything that uses "${name}" stops working. This cannot be undone.`,
+        'Delete',
+      );
+      if (what === 'oauth') await admin.deleteOAuthIntegration(Number(item['id']));
+      else await admin.deleteOidcTokenConfig(Number(item['id']));
+    }
+    this.deps.provider.refresh();
+    void vscode.window.showInformationMessage(
+      what === 'token' ? `OAuth token for ${name} revoked.` : `"${name}" deleted.`,
+    );
+  }
+}

@@ -1,0 +1,244 @@
+// Administration commands on users, roles and SCIM groups. Users are picked by name (SCIM list,
+// searchable by user name), roles and groups from their lists; every removal is a modal naming it.
+import * as vscode from 'vscode';
+import { platformUserId } from '../../api/platform/admin/users';
+import { scimUserLabel, userNameFilter, type ScimUser } from '../../api/platform/admin/scim';
+import { COMMANDS } from '../../commands';
+import { plainText } from '../labels';
+import type { Item } from '../loaders';
+import { type ListNode } from '../nodes/listNode';
+import type { ExplorerNode } from '../nodes/types';
+import { asArgs } from '../targets';
+import { confirmRemoval, pickItem, subjectNode, type AdminDeps, type Reg } from './adminContext';
+
+const PICK = 200;
+
+export class UserCommands {
+  constructor(private readonly deps: AdminDeps) {}
+
+  register(reg: Reg): vscode.Disposable[] {
+    return [
+      reg(COMMANDS.adminSearchUsers, (a) => this.searchUsers(a)),
+      reg(COMMANDS.adminClearUsersSearch, () => this.setUsersFilter(undefined)),
+      reg(COMMANDS.adminCreateUser, (a) => this.createUser(a)),
+      reg(COMMANDS.adminDeactivateUser, (a) => this.setActive(a, false)),
+      reg(COMMANDS.adminActivateUser, (a) => this.setActive(a, true)),
+      reg(COMMANDS.adminDeleteUser, (a) => this.deleteUser(a)),
+      reg(COMMANDS.adminAssignRole, (a) => this.role(a, 'assign')),
+      reg(COMMANDS.adminRemoveRole, (a) => this.role(a, 'remove')),
+      reg(COMMANDS.adminAddGroupMember, (a) => this.groupMember(a, 'add')),
+      reg(COMMANDS.adminRemoveGroupMember, (a) => this.groupMember(a, 'remove')),
+    ];
+  }
+
+  private get prompter() {
+    return this.deps.targets.prompter();
+  }
+  private async admin() {
+    return (await this.deps.targets.client()).admin;
+  }
+  private get usersList(): ListNode {
+    return this.deps.provider.roots.admin.users;
+  }
+
+  /** Filters Users on the server (`userName eq "…"`); an empty answer clears the search. */
+  async searchUsers(arg?: unknown): Promise<void> {
+    const given = asArgs<{ userName: string }>(arg).userName;
+    const text =
+      given ??
+      (await this.prompter.input({
+        title: 'Search Users',
+        prompt: 'The user name (usually the e-mail) to find; leave empty to show every user.',
+        placeHolder: 'jane@example.com',
+      }));
+    this.setUsersFilter(text.trim() ? userNameFilter(text.trim()) : undefined);
+  }
+
+  setUsersFilter(filter: string | undefined): void {
+    const list = this.usersList;
+    list.setSpec({ kind: 'admin', admin: { list: 'scimUsers', ...(filter ? { filter } : {}) } });
+    this.deps.provider.changedRow(list);
+    void vscode.commands.executeCommand('setContext', 'dashboardPlatform.admin.usersFiltered', !!filter);
+  }
+
+  /** The SCIM user a command acts on: the node, `{userName}` in the arguments, else a pick. */
+  private async user(arg: unknown, title: string): Promise<{ user: ScimUser; node?: ExplorerNode }> {
+    const node = subjectNode(this.deps, arg, 'user');
+    if (node?.data) return { user: node.data as ScimUser, node };
+    const admin = await this.admin();
+    const userName = asArgs<{ userName: string }>(arg).userName;
+    const page = await admin.listScimUsers(
+      userName ? { first: 1, filter: userNameFilter(userName) } : { first: PICK },
+    );
+    if (userName) {
+      const found = page.items[0];
+      if (!found) throw new Error(`There is no user named "${plainText(userName)}".`);
+      return { user: found };
+    }
+    const picked = await pickItem(
+      this.deps,
+      title,
+      page.items as Item[],
+      (u) => scimUserLabel(u as ScimUser),
+      (u) => (u as ScimUser).userName ?? undefined,
+      'There are no users.',
+    );
+    return { user: picked as ScimUser };
+  }
+
+  private userId(u: ScimUser): number {
+    const id = platformUserId(u.id);
+    if (id === undefined)
+      throw new Error(
+        `The user "${plainText(scimUserLabel(u))}" has no numeric user id in SCIM, which the users and roles API needs.`,
+      );
+    return id;
+  }
+
+  async createUser(arg?: unknown): Promise<Item> {
+    const a = asArgs<{ email: string; firstName: string }>(arg);
+    const email =
+      a.email ??
+      (await this.prompter.input({
+        title: 'Create User (1/2)',
+        prompt: 'E-mail of the new user (also the user name).',
+        validate: (v) =>
+          /^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(v.trim()) ? undefined : 'Enter an e-mail address.',
+      }));
+    const firstName =
+      a.firstName ??
+      (await this.prompter.input({ title: 'Create User (2/2)', prompt: 'First name (optional).' }));
+    const created = await (
+      await this.admin()
+    ).createUser({
+      email: email.trim(),
+      username: email.trim(),
+      ...(firstName.trim() ? { firstName: firstName.trim() } : {}),
+    });
+    this.deps.provider.refresh(this.usersList);
+    void vscode.window.showInformationMessage(`User ${plainText(created.email ?? email)} created.`);
+    return created;
+  }
+
+  async setActive(arg: unknown, active: boolean): Promise<void> {
+    const { user } = await this.user(arg, active ? 'User to activate' : 'User to deactivate');
+    const name = plainText(scimUserLabel(user));
+    if (!active)
+      await confirmRemoval(
+        this.deps,
+        `Deactivate ${name}?`,
+        `${name} loses access and their sessions end. You can activate the user again later.`,
+        'Deactivate',
+      );
+    await (await this.admin()).updateUser(this.userId(user), { isDeactivated: !active });
+    this.deps.provider.refresh(this.usersList);
+    void vscode.window.showInformationMessage(`${name} ${active ? 'activated' : 'deactivated'}.`);
+  }
+
+  async deleteUser(arg?: unknown): Promise<void> {
+    const { user } = await this.user(arg, 'User to delete');
+    const name = plainText(scimUserLabel(user));
+    await confirmRemoval(
+      this.deps,
+      `Delete the user ${name}${user.userName && user.userName !== name ? ` (${plainText(user.userName)})` : ''}?`,
+      'The user is removed from the tenant with their role assignments. This cannot be undone.',
+      'Delete',
+    );
+    await (await this.admin()).deleteUser(this.userId(user));
+    this.deps.provider.refresh(this.usersList);
+    void vscode.window.showInformationMessage(`User ${name} deleted.`);
+  }
+
+  /** Assigns or removes a role: the user from the node or a pick, the role picked by name. */
+  async role(arg: unknown, op: 'assign' | 'remove'): Promise<void> {
+    const { user } = await this.user(
+      arg,
+      op === 'assign' ? 'User to give a role' : 'User to take a role from',
+    );
+    const admin = await this.admin();
+    const roleName = asArgs<{ role: string }>(arg).role;
+    const roles = (await admin.listRoles({ first: PICK })).items as Item[];
+    const role = roleName
+      ? roles.find((r) => r['name'] === roleName)
+      : await pickItem(
+          this.deps,
+          'Role',
+          roles,
+          (r) => String(r['name']),
+          (r) => (r['description'] as string) ?? undefined,
+          'There are no custom roles.',
+        );
+    if (!role) throw new Error(`There is no role named "${plainText(roleName)}".`);
+    const name = plainText(scimUserLabel(user));
+    const rname = plainText(role['name']);
+    if (op === 'remove') {
+      await confirmRemoval(
+        this.deps,
+        `Remove the role "${rname}" from ${name}?`,
+        `${name} loses what "${rname}" grants.`,
+        'Remove Role',
+      );
+      await admin.removeRole(Number(role['id']), this.userId(user));
+    } else {
+      await admin.assignRole(Number(role['id']), this.userId(user));
+    }
+    void vscode.window.showInformationMessage(
+      op === 'assign' ? `Role "${rname}" assigned to ${name}.` : `Role "${rname}" removed from ${name}.`,
+    );
+  }
+
+  /** Adds a user to a SCIM group, or removes a member (picked from the group's members). */
+  async groupMember(arg: unknown, op: 'add' | 'remove'): Promise<void> {
+    const admin = await this.admin();
+    const a = asArgs<{ group: string; userName: string }>(arg);
+    const node = subjectNode(this.deps, arg, 'scimGroup');
+    let group = node?.data;
+    if (!group) {
+      const groups = (await admin.listScimGroups({ first: PICK })).items as Item[];
+      group = a.group
+        ? groups.find((g) => g['displayName'] === a.group)
+        : await pickItem(
+            this.deps,
+            'Group',
+            groups,
+            (g) => String(g['displayName']),
+            undefined,
+            'There are no groups.',
+          );
+      if (!group) throw new Error(`There is no group named "${plainText(a.group)}".`);
+    }
+    const gname = plainText(group['displayName']);
+    const gid = String(group['id']);
+    const memberNode = subjectNode(this.deps, arg, 'adminItem');
+    if (op === 'add') {
+      const { user } = await this.user(a.userName ? { userName: a.userName } : {}, `User to add to ${gname}`);
+      await admin.changeGroupMembers(gid, { add: [String(user.id)] });
+      void vscode.window.showInformationMessage(`${plainText(scimUserLabel(user))} added to ${gname}.`);
+    } else {
+      const members = (Array.isArray(group['members']) ? group['members'] : []) as Item[];
+      const member =
+        (memberNode?.parent === node && memberNode?.data
+          ? members.find((m) => m['value'] === memberNode.data!['value'])
+          : undefined) ??
+        (a.userName ? members.find((m) => m['display'] === a.userName) : undefined) ??
+        (await pickItem(
+          this.deps,
+          `Member of ${gname}`,
+          members,
+          (m) => String(m['display'] ?? m['value']),
+          undefined,
+          `${gname} has no members.`,
+        ));
+      const mname = plainText(member['display'] ?? member['value']);
+      await confirmRemoval(
+        this.deps,
+        `Remove ${mname} from the group ${gname}?`,
+        'Only the membership is removed; the user stays.',
+        'Remove Member',
+      );
+      await admin.changeGroupMembers(gid, { remove: [String(member['value'])] });
+      void vscode.window.showInformationMessage(`${mname} removed from ${gname}.`);
+    }
+    this.deps.provider.refresh(this.deps.provider.roots.admin.groups);
+  }
+}

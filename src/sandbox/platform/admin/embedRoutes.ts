@@ -1,0 +1,166 @@
+// Embedding: embed tenants listed (search), their groups and users, a tenant's workbooks per
+// deployment, and embed sessions (generate for a published dashboard, revoke). Admin only. The
+// sessions are kept in SandboxState so the sandbox's embed page (embedPage.ts) can honour them.
+import { randomBytes } from 'node:crypto';
+import type { RequestContext, Router } from '../../http';
+import { deployment, isAdmin, page, publicView, type PlatformDeps } from '../common';
+import type { AdminState } from './adminState';
+
+const TENANT = /^[a-z][a-z0-9-]{0,34}[a-z0-9]$/;
+
+export function registerEmbedRoutes(router: Router, deps: PlatformDeps, admin: AdminState): void {
+  const d = deps.data;
+  const guard =
+    (what: string, fn: (ctx: RequestContext) => Promise<void>) =>
+    (ctx: RequestContext): Promise<void> =>
+      isAdmin(ctx, deps) ? fn(ctx) : ctx.error(403, `Forbidden: ${what} needs the admin role.`);
+  const tenant = (ctx: RequestContext) => {
+    const name = ctx.params.embedTenantName!.toLowerCase();
+    return d.embedTenants.has(name) ? admin.embedTenants[name] : undefined;
+  };
+  const search = (ctx: RequestContext) => (ctx.query.get('search') ?? '').toLowerCase();
+
+  router.add(
+    'platform',
+    'GET',
+    '/v1/embed-tenants',
+    guard('listing embed tenants', async (ctx) => {
+      const q = search(ctx);
+      const rows = [...d.embedTenants]
+        .filter((name) => name.includes(q))
+        .sort()
+        .map((name) => {
+          const t = admin.embedTenants[name];
+          return {
+            id: t?.id ?? 0,
+            name,
+            displayName: t?.displayName ?? null,
+            userCount: t?.users.length ?? 0,
+            createdAt: t?.createdAt ?? null,
+          };
+        });
+      const p = await page(ctx, rows, 'embed-tenants', 50);
+      if (p) await ctx.json(200, { items: p.items, pageInfo: p.pageInfo });
+    }),
+  );
+  router.add(
+    'platform',
+    'GET',
+    '/v1/embed-tenants/:embedTenantName/groups',
+    guard('listing embed groups', async (ctx) => {
+      const t = tenant(ctx);
+      if (!t) return ctx.error(404, `Embed tenant "${ctx.params.embedTenantName}" not found.`);
+      const rows = t.groups.map((g) => ({
+        id: g.id,
+        name: g.name,
+        description: g.description,
+        userCount: g.members.length,
+      }));
+      const p = await page(ctx, rows, `embed-groups-${t.id}`, 50);
+      if (p) await ctx.json(200, { items: p.items, pageInfo: p.pageInfo });
+    }),
+  );
+  router.add(
+    'platform',
+    'GET',
+    '/v1/embed-tenants/:embedTenantName/users',
+    guard('listing embed users', async (ctx) => {
+      const t = tenant(ctx);
+      if (!t) return ctx.error(404, `Embed tenant "${ctx.params.embedTenantName}" not found.`);
+      const q = search(ctx);
+      const rows = t.users
+        .filter(
+          (u) =>
+            !q || (u.email ?? '').toLowerCase().includes(q) || (u.externalId ?? '').toLowerCase().includes(q),
+        )
+        .map((u) => ({ ...u, createdAt: t.createdAt, lastLogin: null }));
+      const p = await page(ctx, rows, `embed-users-${t.id}`, 50);
+      if (p) await ctx.json(200, { items: p.items, pageInfo: p.pageInfo });
+    }),
+  );
+  router.add(
+    'platform',
+    'GET',
+    '/v1/deployments/:deploymentId/embed-tenants/:embedTenantName/workbooks',
+    guard('listing embed workbooks', async (ctx) => {
+      const dep = deployment(ctx, deps);
+      if (!dep) return ctx.error(404, `Deployment ${ctx.params.deploymentId} not found.`);
+      const t = tenant(ctx);
+      if (!t) return ctx.error(404, `Embed tenant "${ctx.params.embedTenantName}" not found.`);
+      // Each tenant sees a deterministic share of the deployment's workbooks.
+      const rows = (d.workbooks.get(dep.id) ?? [])
+        .filter((_w, i) => i % 3 === (t.id - 1) % 3)
+        .map(publicView);
+      const p = await page(ctx, rows, `embed-workbooks-${dep.id}-${t.id}`, 50);
+      if (p) await ctx.json(200, { items: p.items, pageInfo: p.pageInfo });
+    }),
+  );
+
+  router.add(
+    'platform',
+    'POST',
+    '/v1/embed/generate-session',
+    guard('generating embed sessions', async (ctx) => {
+      const b = (ctx.body ?? {}) as Record<string, unknown>;
+      const deploymentId = b.deploymentId;
+      if (typeof deploymentId !== 'number' || !d.deployments.some((x) => x.id === deploymentId))
+        return ctx.error(400, 'deploymentId must name a deployment you can read.');
+      const tenantName = b.embedTenantName;
+      if (
+        tenantName !== undefined &&
+        tenantName !== null &&
+        (typeof tenantName !== 'string' || !TENANT.test(tenantName))
+      )
+        return ctx.error(400, 'embedTenantName must match ^[a-z][a-z0-9-]{0,34}[a-z0-9]$.');
+      const groups = Array.isArray(b.tenantGroups) ? b.tenantGroups.map(String) : [];
+      if (groups.length > 0 && b.creatorMode !== true)
+        return ctx.error(400, 'tenantGroups needs creatorMode: true and embedTenantName.');
+      const details = typeof tenantName === 'string' ? admin.embedTenants[tenantName] : undefined;
+      const unknown = groups.filter((g) => !details?.groups.some((x) => x.name === g));
+      if (unknown.length > 0) return ctx.error(400, `No tenant group named ${unknown.join(', ')}.`);
+      const publicId = typeof b.publicDashboardId === 'string' ? b.publicDashboardId : null;
+      const dashboard = publicId !== null ? publishedDashboard(deps, deploymentId, publicId) : undefined;
+      if (publicId !== null && !dashboard)
+        return ctx.error(404, `No published dashboard ${publicId} in deployment ${deploymentId}.`);
+      if (typeof b.externalId !== 'string' || !b.externalId) return ctx.error(400, 'externalId is required.');
+      const sessionId = randomBytes(16).toString('hex');
+      admin.embedSessions[sessionId] = {
+        deploymentId,
+        externalId: b.externalId,
+        embedTenantName: typeof tenantName === 'string' ? tenantName : null,
+        publicDashboardId: publicId,
+        dashboardTitle: dashboard?.title ?? 'Embedded analytics',
+        tenantGroups: groups,
+        revoked: false,
+        at: new Date().toISOString(),
+      };
+      await ctx.json(200, { sessionId });
+    }),
+  );
+  router.add(
+    'platform',
+    'POST',
+    '/v1/embed/session/revoke',
+    guard('revoking embed sessions', async (ctx) => {
+      const id = (ctx.body as { sessionId?: unknown } | undefined)?.sessionId;
+      if (typeof id !== 'string' || !/^[0-9a-f]{32}$/.test(id))
+        return ctx.error(400, 'sessionId must be 32 hex digits.');
+      const s = admin.embedSessions[id];
+      if (s) s.revoked = true;
+      await ctx.noContent();
+    }),
+  );
+}
+
+/** The published dashboard with this public id in a deployment, if any. */
+export function publishedDashboard(
+  deps: PlatformDeps,
+  deploymentId: number,
+  publicId: string,
+): { title: string; workbook: string } | undefined {
+  for (const wb of deps.data.workbooks.get(deploymentId) ?? []) {
+    const pd = wb.publishedDashboard as { publicId?: string; title?: string } | null | undefined;
+    if (pd?.publicId === publicId) return { title: String(pd.title ?? wb.name), workbook: String(wb.name) };
+  }
+  return undefined;
+}

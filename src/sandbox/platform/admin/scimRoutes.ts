@@ -1,0 +1,176 @@
+// SCIM 2.0 (`/api/scim/v2/...`): Users and Groups with 1-based startIndex/count paging, the
+// `eq` filters the documents show, group membership through PatchOp, errors in the SCIM shape
+// (RFC 7644 3.12: `detail`, `status` as a string). Admin only, like the live service.
+import type { RequestContext, Router } from '../../http';
+import { isAdmin, type PlatformDeps } from '../common';
+import type { AdminState } from './adminState';
+
+/** A SCIM error body (RFC 7644 section 3.12). */
+export function scimError(
+  ctx: RequestContext,
+  status: number,
+  detail: string,
+  scimType?: string,
+): Promise<void> {
+  return ctx.json(status, {
+    schemas: ['urn:ietf:params:scim:api:messages:2.0:Error'],
+    status: String(status),
+    detail,
+    ...(scimType ? { scimType } : {}),
+  });
+}
+
+function paging(ctx: RequestContext): { startIndex: number; count: number } | string {
+  const int = (name: string, min: number) => {
+    const v = ctx.query.get(name);
+    if (v === null) return undefined;
+    const n = Number(v);
+    return Number.isInteger(n) && n >= min ? n : NaN;
+  };
+  const startIndex = int('startIndex', 1) ?? 1;
+  const count = int('count', 0) ?? 20;
+  if (Number.isNaN(startIndex)) return 'startIndex must be an integer >= 1.';
+  if (Number.isNaN(count)) return 'count must be an integer >= 0.';
+  return { startIndex, count };
+}
+
+/** `<attr> eq "<value>"` (quotes escaped with a backslash), or undefined when the filter is not one. */
+export function eqFilter(filter: string, attr: string): string | undefined {
+  const m = new RegExp(`^\\s*${attr}\\s+eq\\s+"((?:[^"\\\\]|\\\\.)*)"\\s*$`, 'i').exec(filter);
+  return m ? m[1]!.replace(/\\(.)/g, '$1') : undefined;
+}
+
+export function registerScimRoutes(router: Router, deps: PlatformDeps, admin: AdminState): void {
+  const d = deps.data;
+  const guard =
+    (fn: (ctx: RequestContext) => Promise<void>) =>
+    (ctx: RequestContext): Promise<void> =>
+      isAdmin(ctx, deps)
+        ? fn(ctx)
+        : scimError(ctx, 403, 'SCIM needs the admin role: use a token of an admin user.');
+
+  const userResource = (u: (typeof d.users)[number]) => ({
+    schemas: ['urn:ietf:params:scim:schemas:core:2.0:User'],
+    id: String(u.id),
+    userName: String(u.email),
+    name: { givenName: String(u.firstName), familyName: String(u.lastName ?? '') },
+    emails: [{ value: String(u.email), primary: true }],
+    active: !admin.deactivated.includes(u.id),
+    meta: {
+      resourceType: 'User',
+      created: String(u.createdAt),
+      lastModified: String(u.createdAt),
+      location: `/api/scim/v2/Users/${u.id}`,
+    },
+  });
+  const groupResource = (g: AdminState['groups'][number]) => ({
+    schemas: ['urn:ietf:params:scim:schemas:core:2.0:Group'],
+    id: g.id,
+    displayName: g.displayName,
+    members: g.members.map((value) => {
+      const u = d.users.find((x) => String(x.id) === value);
+      return { value, display: u ? String(u.email) : value };
+    }),
+    meta: { resourceType: 'Group', location: `/api/scim/v2/Groups/${g.id}` },
+  });
+  const list = async <T>(ctx: RequestContext, rows: T[], map: (r: T) => unknown) => {
+    const p = paging(ctx);
+    if (typeof p === 'string') return scimError(ctx, 400, p, 'invalidValue');
+    const slice = rows.slice(p.startIndex - 1, p.startIndex - 1 + p.count);
+    await ctx.json(200, {
+      schemas: ['urn:ietf:params:scim:api:messages:2.0:ListResponse'],
+      totalResults: rows.length,
+      startIndex: p.startIndex,
+      itemsPerPage: slice.length,
+      Resources: slice.map(map),
+    });
+  };
+
+  router.add(
+    'platform',
+    'GET',
+    '/scim/v2/Users',
+    guard(async (ctx) => {
+      const filter = ctx.query.get('filter');
+      let rows = d.users;
+      if (filter) {
+        const v = eqFilter(filter, 'userName');
+        if (v === undefined)
+          return scimError(ctx, 400, 'Unsupported filter: use userName eq "<userName>".', 'invalidFilter');
+        rows = rows.filter((u) => String(u.email).toLowerCase() === v.toLowerCase());
+      }
+      await list(ctx, rows, userResource);
+    }),
+  );
+  router.add(
+    'platform',
+    'GET',
+    '/scim/v2/Groups',
+    guard(async (ctx) => {
+      const filter = ctx.query.get('filter');
+      let rows = admin.groups;
+      if (filter) {
+        const v = eqFilter(filter, 'displayName');
+        if (v === undefined)
+          return scimError(ctx, 400, 'Unsupported filter: use displayName eq "<name>".', 'invalidFilter');
+        rows = rows.filter((g) => g.displayName.toLowerCase() === v.toLowerCase());
+      }
+      await list(ctx, rows, groupResource);
+    }),
+  );
+  router.add(
+    'platform',
+    'GET',
+    '/scim/v2/Groups/:id',
+    guard(async (ctx) => {
+      const g = admin.groups.find((x) => x.id === ctx.params.id);
+      if (!g) return scimError(ctx, 404, `Group ${ctx.params.id} not found.`);
+      await ctx.json(200, groupResource(g));
+    }),
+  );
+  router.add(
+    'platform',
+    'PATCH',
+    '/scim/v2/Groups/:id',
+    guard(async (ctx) => {
+      const g = admin.groups.find((x) => x.id === ctx.params.id);
+      if (!g) return scimError(ctx, 404, `Group ${ctx.params.id} not found.`);
+      const body = (ctx.body ?? {}) as { Operations?: unknown };
+      if (!Array.isArray(body.Operations) || body.Operations.length === 0)
+        return scimError(
+          ctx,
+          400,
+          'Operations must be a non-empty array of PatchOp operations.',
+          'invalidSyntax',
+        );
+      const next = [...g.members];
+      for (const raw of body.Operations as Record<string, unknown>[]) {
+        const op = String(raw.op ?? '').toLowerCase();
+        const path = typeof raw.path === 'string' ? raw.path : '';
+        if (op === 'add' && path === 'members' && Array.isArray(raw.value)) {
+          for (const m of raw.value as { value?: unknown }[]) {
+            const id = String(m?.value ?? '');
+            if (!d.users.some((u) => String(u.id) === id))
+              return scimError(
+                ctx,
+                400,
+                `No user with id "${id}" to add to ${g.displayName}.`,
+                'invalidValue',
+              );
+            if (!next.includes(id)) next.push(id);
+          }
+        } else if (op === 'remove' && path.startsWith('members')) {
+          const v = eqFilter(path.replace(/^members\[(.*)\]$/, '$1'), 'value');
+          if (v === undefined)
+            return scimError(ctx, 400, 'Remove members with path members[value eq "<id>"].', 'invalidPath');
+          const i = next.indexOf(v);
+          if (i >= 0) next.splice(i, 1);
+        } else {
+          return scimError(ctx, 400, `Unsupported operation ${op} on "${path}".`, 'invalidPath');
+        }
+      }
+      g.members = next;
+      await ctx.json(200, groupResource(g));
+    }),
+  );
+}

@@ -1,0 +1,137 @@
+// `/v1/users` (create, update, delete, bulk) and custom roles (`/v1/roles`, assignment). Admin only.
+import type { RequestContext, Router } from '../../http';
+import { isAdmin, page, type PlatformDeps } from '../common';
+import type { AdminState } from './adminState';
+
+type Body = Record<string, unknown>;
+
+export function registerUserRoutes(router: Router, deps: PlatformDeps, admin: AdminState): void {
+  const d = deps.data;
+  const guard =
+    (what: string, fn: (ctx: RequestContext) => Promise<void>) =>
+    (ctx: RequestContext): Promise<void> =>
+      isAdmin(ctx, deps) ? fn(ctx) : ctx.error(403, `Forbidden: ${what} needs the admin role.`);
+  const userView = (u: (typeof d.users)[number]) => ({
+    id: u.id,
+    email: String(u.email),
+    username: String(u.username ?? u.email),
+    firstName: (u.firstName as string | null) ?? null,
+    title: (u.title as string | null) ?? null,
+    isAdmin: u.role === 'admin',
+    isDeactivated: admin.deactivated.includes(u.id),
+    notifications: {},
+    createdAt: String(u.createdAt),
+  });
+  const findUser = (raw: string | undefined) => d.users.find((u) => String(u.id) === raw);
+
+  router.add(
+    'platform',
+    'POST',
+    '/v1/users',
+    guard('creating users', async (ctx) => {
+      const b = (ctx.body ?? {}) as Body;
+      if (typeof b.email !== 'string' || !b.email.includes('@'))
+        return ctx.error(400, 'email must be an e-mail address.');
+      if (typeof b.username !== 'string' || !b.username) return ctx.error(400, 'username is required.');
+      if (d.users.some((u) => String(u.email).toLowerCase() === (b.email as string).toLowerCase()))
+        return ctx.error(400, `A user with e-mail ${b.email} already exists.`);
+      const row = {
+        id: Math.max(0, ...d.users.map((u) => u.id)) + 1,
+        email: b.email,
+        username: b.username,
+        firstName: typeof b.firstName === 'string' ? b.firstName : null,
+        lastName: '',
+        role: b.isAdmin === true ? 'admin' : 'member',
+        createdAt: new Date().toISOString(),
+      };
+      d.users.push(row);
+      await ctx.json(200, userView(row));
+    }),
+  );
+  router.add(
+    'platform',
+    'PUT',
+    '/v1/users/:id',
+    guard('updating users', async (ctx) => {
+      const u = findUser(ctx.params.id);
+      if (!u) return ctx.error(404, `User ${ctx.params.id} not found.`);
+      const b = (ctx.body ?? {}) as Body;
+      if (typeof b.firstName === 'string') u.firstName = b.firstName;
+      if (typeof b.title === 'string') u.title = b.title;
+      if (typeof b.isAdmin === 'boolean') u.role = b.isAdmin ? 'admin' : 'member';
+      if (typeof b.isDeactivated === 'boolean') {
+        admin.deactivated = admin.deactivated.filter((x) => x !== u.id);
+        if (b.isDeactivated) admin.deactivated.push(u.id);
+      }
+      await ctx.json(200, userView(u));
+    }),
+  );
+  router.add(
+    'platform',
+    'DELETE',
+    '/v1/users/:id',
+    guard('deleting users', async (ctx) => {
+      const i = d.users.findIndex((u) => String(u.id) === ctx.params.id);
+      if (i < 0) return ctx.error(404, `User ${ctx.params.id} not found.`);
+      if (d.users[i]!.id === 1) return ctx.error(400, 'You cannot delete yourself.');
+      d.users.splice(i, 1);
+      await ctx.json(200, {});
+    }),
+  );
+  router.add(
+    'platform',
+    'POST',
+    '/v1/users/bulk',
+    guard('changing users', async (ctx) => {
+      const b = (ctx.body ?? {}) as Body;
+      const action = b.action;
+      const ids = b.userIds;
+      if (action !== 'DEACTIVATE' && action !== 'ACTIVATE' && action !== 'DELETE')
+        return ctx.error(400, 'action must be DEACTIVATE, ACTIVATE or DELETE.');
+      if (!Array.isArray(ids) || ids.length < 1 || ids.length > 100 || !ids.every((x) => Number.isInteger(x)))
+        return ctx.error(400, 'userIds must hold 1 to 100 user ids.');
+      const succeeded: number[] = [];
+      const failed: { userId: number; error: { status: number; message: string } }[] = [];
+      for (const id of [...new Set(ids as number[])]) {
+        const i = d.users.findIndex((u) => u.id === id);
+        if (i < 0) failed.push({ userId: id, error: { status: 404, message: `User ${id} not found.` } });
+        else if (id === 1 && action !== 'ACTIVATE')
+          failed.push({
+            userId: id,
+            error: { status: action === 'DELETE' ? 400 : 403, message: 'Not on yourself.' },
+          });
+        else {
+          admin.deactivated = admin.deactivated.filter((x) => x !== id);
+          if (action === 'DEACTIVATE') admin.deactivated.push(id);
+          if (action === 'DELETE') d.users.splice(i, 1);
+          succeeded.push(id);
+        }
+      }
+      await ctx.json(200, { action, succeeded, failed });
+    }),
+  );
+
+  router.add(
+    'platform',
+    'GET',
+    '/v1/roles',
+    guard('listing roles', async (ctx) => {
+      const p = await page(ctx, admin.roles, 'roles', 50);
+      if (p) await ctx.json(200, { items: p.items, pageInfo: p.pageInfo });
+    }),
+  );
+  const assignment = (method: 'PUT' | 'DELETE') =>
+    guard(method === 'PUT' ? 'assigning roles' : 'removing roles', async (ctx) => {
+      const u = findUser(ctx.params.userId);
+      if (!u) return ctx.error(404, `User ${ctx.params.userId} not found.`);
+      const roleId = Number(ctx.params.roleId);
+      if (method === 'PUT' && !admin.roles.some((r) => r.id === roleId))
+        return ctx.error(404, `Role ${ctx.params.roleId} not found.`);
+      const held = (admin.roleAssignments[String(u.id)] ?? []).filter((r) => r !== roleId);
+      if (method === 'PUT') held.push(roleId);
+      admin.roleAssignments[String(u.id)] = held;
+      await ctx.noContent();
+    });
+  router.add('platform', 'PUT', '/v1/roles/:roleId/users/:userId', assignment('PUT'));
+  router.add('platform', 'DELETE', '/v1/roles/:roleId/users/:userId', assignment('DELETE'));
+}
