@@ -57,6 +57,25 @@ function parseJson(raw: Buffer): { value?: unknown; error?: string } {
   }
 }
 
+/** The fields of a multipart/form-data body (a file part's value is its text). */
+export function parseMultipart(raw: Buffer, contentType: string): { value?: unknown; error?: string } {
+  const boundary = /boundary=("?)([^";]+)\1/i.exec(contentType)?.[2];
+  if (!boundary) return { error: 'body: multipart without a boundary' };
+  const fields: Record<string, string> = {};
+  const text = raw.toString('latin1');
+  const parts = text.split(`--${boundary}`);
+  if (parts.length < 3 || !parts[parts.length - 1]!.startsWith('--'))
+    return { error: 'body: multipart not closed by its boundary' };
+  for (const part of parts.slice(1, -1)) {
+    const split = part.indexOf('\r\n\r\n');
+    if (split < 0) return { error: 'body: multipart part without headers' };
+    const name = /content-disposition:[^\r\n]*\bname="([^"]*)"/i.exec(part.slice(0, split))?.[1];
+    if (name === undefined) return { error: 'body: multipart part without a name' };
+    fields[name] = Buffer.from(part.slice(split + 4).replace(/\r\n$/, ''), 'latin1').toString('utf8');
+  }
+  return { value: fields };
+}
+
 function listen(server: Server): Promise<number> {
   return new Promise((resolve, reject) => {
     server.once('error', reject);
@@ -104,7 +123,9 @@ function judgeRequest(
   }
   ex.operation = m.op.key;
   ex.alias = m.op.alias;
-  const body = parseJson(raw);
+  const body = /^multipart\/form-data\b/i.test(req.headers['content-type'] ?? '')
+    ? parseMultipart(raw, req.headers['content-type']!)
+    : parseJson(raw);
   ex.requestBody = body.value;
   const r = validateRequest(m.op, {
     query: url.searchParams,
