@@ -203,7 +203,7 @@ export class BranchFlows {
         if (typed !== mount.deploymentName) return;
       }
     }
-    await this.ensureDevMode(mount);
+    // No dev mode here: writes name their branch, and the default branch has no dev mode.
     mount.unlocked = true;
     this.mounts.fire(mount);
     this.announce(mount);
