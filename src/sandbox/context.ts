@@ -16,6 +16,7 @@ export interface ContextInit {
   requestId: string;
   fault: FaultRule | undefined;
   deploymentId?: number;
+  devBranch?: string;
 }
 
 const sleep = (ms: number, signal?: AbortSignal) =>
@@ -40,6 +41,7 @@ export class SandboxContext implements RequestContext {
   readonly credential: string | undefined;
   readonly requestId: string;
   readonly deploymentId?: number;
+  readonly devBranch?: string;
   private readonly fault: FaultRule | undefined;
   private readonly abort = new AbortController();
 
@@ -55,6 +57,7 @@ export class SandboxContext implements RequestContext {
     this.requestId = init.requestId;
     this.fault = init.fault;
     this.deploymentId = init.deploymentId;
+    this.devBranch = init.devBranch;
     init.res.on('close', () => {
       if (!init.res.writableFinished) this.abort.abort();
     });

@@ -23,6 +23,8 @@ export interface RequestContext {
   readonly requestId: string;
   /** Data API: the deployment whose data answers (its own host, or the token's claim on the shared host). */
   readonly deploymentId?: number;
+  /** Data API under `/dev-mode/{branch}/cubejs-api`: the branch whose model answers. */
+  readonly devBranch?: string;
   /** A JSON response (applies the active faults: latency, status override, reset). */
   json(status: number, body: unknown, headers?: Record<string, string>): Promise<void>;
   /** A 204 response. */

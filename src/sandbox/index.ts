@@ -6,6 +6,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type { ApiLogger } from '../api/log';
 import { registerAiRoutes } from './ai';
+import { registerBuildRoutes } from './build';
 import { createDataEngine, registerDataRoutes, type DataEngine } from './data';
 import { FaultController, type FaultRule } from './faults';
 import { Router } from './http';
@@ -97,7 +98,13 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<SandboxHa
     jwtSecret,
     dbtStepMs: opts.dbtStepMs,
   });
-  registerDataRoutes(router, { engineFor, continueWaitMs: opts.continueWaitMs ?? 1500, state });
+  const build = registerBuildRoutes(router, { deployments: platformData.deployments, engineFor });
+  registerDataRoutes(router, {
+    engineFor,
+    continueWaitMs: opts.continueWaitMs ?? 1500,
+    state,
+    modelFor: (id, branch) => build.modelFor(id, branch),
+  });
   registerAiRoutes(router, { engine, state, eventDelayMs: opts.aiEventDelayMs });
 
   const info: { value?: unknown } = {};

@@ -36,11 +36,25 @@ const AI_PREFIX = /^\/ai\/api\/v1\/public\/([^/]+)\/agents\/([^/]+)(\/.*)?$/;
 
 function family(
   pathname: string,
-): { family: Family; path: string; params: Record<string, string> } | undefined {
+): { family: Family; path: string; params: Record<string, string>; devBranch?: string } | undefined {
   if (pathname === '/api' || pathname.startsWith('/api/'))
     return { family: 'platform', path: pathname.slice(4) || '/', params: {} };
+  // The build API (data model, branches, dev mode): same host and token as the platform API; its
+  // routes keep the published paths whole.
+  if (pathname.startsWith('/build/api/')) return { family: 'platform', path: pathname, params: {} };
   if (pathname.startsWith('/cubejs-api/'))
     return { family: 'data', path: pathname.slice('/cubejs-api'.length), params: {} };
+  // A branch's dev-mode Data API: /dev-mode/{branch}/cubejs-api/v1/... (branch names hold slashes).
+  const dev = /^\/dev-mode\/(.+?)\/cubejs-api(\/.*)$/.exec(pathname);
+  if (dev) {
+    let devBranch: string;
+    try {
+      devBranch = decodeURIComponent(dev[1]!);
+    } catch {
+      return undefined;
+    }
+    return { family: 'data', path: dev[2]!, params: {}, devBranch };
+  }
   const ai = AI_PREFIX.exec(pathname);
   if (ai) return { family: 'ai', path: ai[3] ?? '/', params: { account: ai[1]!, agentId: ai[2]! } };
   if (pathname.startsWith('/__sandbox/'))
@@ -127,7 +141,7 @@ async function handle(req: IncomingMessage, res: ServerResponse, deps: ServerDep
       res,
       404,
       {
-        error: `No API at ${url.pathname}. Families: /api, /cubejs-api, /ai/api/v1/public/{account}/agents/{id}.`,
+        error: `No API at ${url.pathname}. Families: /api, /build/api, /cubejs-api, /dev-mode/{branch}/cubejs-api, /ai/api/v1/public/{account}/agents/{id}.`,
       },
       requestId,
     );
@@ -152,7 +166,9 @@ async function handle(req: IncomingMessage, res: ServerResponse, deps: ServerDep
   if (auth.error) return send(res, auth.error[0], { error: auth.error[1], requestId }, requestId);
 
   let body: unknown;
-  if (raw.trim()) {
+  // Multipart bodies (the upload of a data-model file) reach their route as text.
+  if (/^multipart\/form-data/i.test(req.headers['content-type'] ?? '')) body = raw;
+  else if (raw.trim()) {
     try {
       body = JSON.parse(raw);
     } catch {
@@ -172,6 +188,7 @@ async function handle(req: IncomingMessage, res: ServerResponse, deps: ServerDep
     requestId,
     fault: deps.faults.take(target.family, method, target.path),
     deploymentId: auth.deploymentId,
+    devBranch: target.devBranch,
   });
   if (await ctx.preflight()) return;
   const match = deps.router.match(target.family, method, target.path);

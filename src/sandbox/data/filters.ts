@@ -4,15 +4,19 @@ import type { SqlValue } from 'sql.js';
 import { LOAD_FILTER_OPERATORS } from '../../api/schemas/data';
 import { dateRange } from './dates';
 import type { DataEngine } from './engine';
-import { findMember, type MemberDef } from './model';
+import { defaultModel, type MemberDef, type Model } from './model';
 import { UserError } from './userError';
 
 export const OPERATORS = new Set<string>(LOAD_FILTER_OPERATORS);
 
-export function member(name: unknown, where: string): { member: MemberDef; kind: 'measure' | 'dimension' } {
+export function member(
+  name: unknown,
+  where: string,
+  model: Model = defaultModel(),
+): { member: MemberDef; kind: 'measure' | 'dimension' } {
   if (typeof name !== 'string')
     throw new UserError(`${where}: member names are strings like "orders.count".`);
-  const found = findMember(name);
+  const found = model.findMember(name);
   if (!found)
     throw new UserError(`${where}: '${name}' not found. Members look like "orders.count"; see /v1/meta.`);
   return found;
@@ -41,12 +45,13 @@ export function compileFilter(
   f: unknown,
   engine: DataEngine,
   cubes: Set<string>,
+  model: Model = defaultModel(),
 ): { sql: string; params: SqlValue[]; measure: boolean } {
   if (!f || typeof f !== 'object') throw new UserError('filters: each filter is an object.');
   const obj = f as Record<string, unknown>;
   for (const logical of ['or', 'and'] as const) {
     if (Array.isArray(obj[logical])) {
-      const parts = (obj[logical] as unknown[]).map((x) => compileFilter(x, engine, cubes));
+      const parts = (obj[logical] as unknown[]).map((x) => compileFilter(x, engine, cubes, model));
       if (parts.length === 0) throw new UserError(`filters: "${logical}" needs at least one filter.`);
       const measure = parts.some((p) => p.measure);
       if (measure && !parts.every((p) => p.measure))
@@ -59,7 +64,7 @@ export function compileFilter(
     }
   }
   const name = obj.member ?? obj.dimension;
-  const { member: x, kind } = member(name, 'filters');
+  const { member: x, kind } = member(name, 'filters', model);
   cubes.add(x.cube);
   const op = obj.operator;
   if (typeof op !== 'string' || !OPERATORS.has(op)) {

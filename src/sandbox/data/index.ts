@@ -8,7 +8,7 @@ import type { SandboxState } from '../state';
 import type { DataEngine } from './engine';
 import { compileLoad, runLoad, type LoadQuery } from './load';
 import { UserError } from './userError';
-import { CUBES, meta } from './model';
+import { defaultModel, Model } from './model';
 
 export { createDataEngine, type DataEngine } from './engine';
 
@@ -20,6 +20,15 @@ export interface DataDeps {
   state: SandboxState;
   /** Rows per NDJSON data line of /v1/cubesql. */
   batchRows?: number;
+  /**
+   * The compiled model of a deployment (its deploy branch, or `devBranch` for the dev-mode Data
+   * API); an error to answer when the branch is not served or its model does not compile. The
+   * sample model when absent.
+   */
+  modelFor?: (
+    deploymentId: number,
+    devBranch: string | undefined,
+  ) => Promise<Model | { status: number; error: string }>;
 }
 
 // The fields the published document declares for POST /v1/cubesql, plus throwContinueWait: the
@@ -50,14 +59,16 @@ function slowKey(ctx: RequestContext, body: unknown): string {
 }
 
 /** Rewrites MEASURE(name) / MEASURE(cube.name) into the measure's aggregate over the cube view. */
-export function rewriteMeasures(sql: string): string {
+export function rewriteMeasures(sql: string, model: Model = defaultModel()): string {
   const fromCubes = [...sql.matchAll(/\b(?:from|join)\s+"?(\w+)"?/gi)].map((m) => m[1]!.toLowerCase());
   return sql.replace(
     /MEASURE\s*\(\s*"?(?:(\w+)"?\.)?"?(\w+)"?\s*\)/gi,
     (_whole, cube: string | undefined, name: string) => {
       const candidates = cube
-        ? CUBES.filter((c) => c.name === cube.toLowerCase())
-        : [...CUBES].sort((a, b) => Number(fromCubes.includes(b.name)) - Number(fromCubes.includes(a.name)));
+        ? model.cubes.filter((c) => c.name === cube.toLowerCase())
+        : [...model.cubes].sort(
+            (a, b) => Number(fromCubes.includes(b.name)) - Number(fromCubes.includes(a.name)),
+          );
       for (const c of candidates) {
         const m = c.measures.find((x) => x.name === name.toLowerCase());
         if (m?.viewAgg) return m.viewAgg;
@@ -92,20 +103,30 @@ export function registerDataRoutes(router: Router, deps: DataDeps): void {
       at: new Date().toISOString(),
     });
   const engineOf = (ctx: RequestContext) => deps.engineFor(ctx.deploymentId ?? 1);
+  /** The model that answers, or undefined once an error has been answered. */
+  const modelOf = async (ctx: RequestContext): Promise<Model | undefined> => {
+    const m = deps.modelFor ? await deps.modelFor(ctx.deploymentId ?? 1, ctx.devBranch) : defaultModel();
+    if (m instanceof Model) return m;
+    await ctx.json(m.status, { type: 'UserError', error: m.error, requestId: ctx.requestId });
+    return undefined;
+  };
 
   router.add('data', 'GET', '/v1/meta', async (ctx) => {
     record(ctx);
-    await ctx.json(200, meta(ctx.query.has('extended')));
+    const model = await modelOf(ctx);
+    if (model) await ctx.json(200, model.meta(ctx.query.has('extended')));
   });
 
   // POST with the query in the body, or GET with it JSON-encoded in ?query= (the official client's
   // default for short queries). Always answered in the published V1LoadResponse shape.
   const load = async (ctx: RequestContext, body: { query?: unknown; queryType?: unknown }) => {
     record(ctx);
+    const model = await modelOf(ctx);
+    if (!model) return;
     const engine = await engineOf(ctx);
     const queries = Array.isArray(body.query) ? body.query : [body.query];
     try {
-      const compiled = queries.map((q) => compileLoad(q as LoadQuery, engine));
+      const compiled = queries.map((q) => compileLoad(q as LoadQuery, engine, model));
       if (compiled.some((c) => c.slow) && slow.pending(slowKey(ctx, body), deps.continueWaitMs)) {
         return ctx.json(200, { error: 'Continue wait' });
       }
@@ -156,6 +177,8 @@ export function registerDataRoutes(router: Router, deps: DataDeps): void {
         requestId: ctx.requestId,
       });
     record(ctx);
+    const model = await modelOf(ctx);
+    if (!model) return;
     const engine = await engineOf(ctx);
     const sql = body.query;
     const isSlow =
@@ -167,7 +190,7 @@ export function registerDataRoutes(router: Router, deps: DataDeps): void {
     }
     let stmt: Statement;
     try {
-      stmt = engine.prepare(rewriteMeasures(sql));
+      stmt = engine.prepare(rewriteMeasures(sql, model));
     } catch (e) {
       const message = e instanceof Error ? e.message : String(e);
       return ctx.json(400, {

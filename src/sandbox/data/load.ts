@@ -4,7 +4,7 @@ import type { SqlValue } from 'sql.js';
 import { dateRange, truncate } from './dates';
 import type { DataEngine } from './engine';
 import { aggregate, compileFilter, member } from './filters';
-import { findSegment, GRANULARITIES, type Granularity, type MemberDef } from './model';
+import { defaultModel, GRANULARITIES, type Granularity, type MemberDef, type Model } from './model';
 import { UserError } from './userError';
 
 interface TimeDimension {
@@ -57,7 +57,7 @@ interface Compiled {
   slow: boolean;
 }
 
-export function compileLoad(q: LoadQuery, engine: DataEngine): Compiled {
+export function compileLoad(q: LoadQuery, engine: DataEngine, model: Model = defaultModel()): Compiled {
   if (!q || typeof q !== 'object') throw new UserError('query must be an object.');
   for (const k of Object.keys(q)) if (!QUERY_KEYS.has(k)) throw new UserError(`Unknown query field '${k}'.`);
   const params: SqlValue[] = [];
@@ -71,7 +71,7 @@ export function compileLoad(q: LoadQuery, engine: DataEngine): Compiled {
   const ungrouped = q.ungrouped === true;
 
   for (const name of q.dimensions ?? []) {
-    const { member: x, kind } = member(name, 'dimensions');
+    const { member: x, kind } = member(name, 'dimensions', model);
     if (kind !== 'dimension') throw new UserError(`dimensions: '${name}' is a measure; put it in measures.`);
     cubes.add(x.cube);
     select.push(`${x.sql} AS "${name}"`);
@@ -79,7 +79,7 @@ export function compileLoad(q: LoadQuery, engine: DataEngine): Compiled {
     columns.push({ key: name, member: x, kind: 'dimension' });
   }
   for (const td of q.timeDimensions ?? []) {
-    const { member: x } = member(td?.dimension, 'timeDimensions');
+    const { member: x } = member(td?.dimension, 'timeDimensions', model);
     if (x.type !== 'time') throw new UserError(`timeDimensions: '${td.dimension}' is not a time dimension.`);
     cubes.add(x.cube);
     if (td.granularity !== undefined) {
@@ -101,7 +101,7 @@ export function compileLoad(q: LoadQuery, engine: DataEngine): Compiled {
     }
   }
   for (const name of q.measures ?? []) {
-    const { member: x, kind } = member(name, 'measures');
+    const { member: x, kind } = member(name, 'measures', model);
     if (kind !== 'measure') throw new UserError(`measures: '${name}' is a dimension; put it in dimensions.`);
     cubes.add(x.cube);
     slow ||= x.slow === true;
@@ -113,7 +113,7 @@ export function compileLoad(q: LoadQuery, engine: DataEngine): Compiled {
       'Query should contain either measures, dimensions or timeDimensions with granularities.',
     );
   for (const s of q.segments ?? []) {
-    const seg = typeof s === 'string' ? findSegment(s) : undefined;
+    const seg = typeof s === 'string' ? model.findSegment(s) : undefined;
     if (!seg) throw new UserError(`segments: '${String(s)}' not found.`);
     cubes.add(seg.cube);
     where.push(seg.sql);
@@ -121,7 +121,7 @@ export function compileLoad(q: LoadQuery, engine: DataEngine): Compiled {
   const filterParams: SqlValue[] = [];
   const havingParams: SqlValue[] = [];
   for (const f of q.filters ?? []) {
-    const compiled = compileFilter(f, engine, cubes);
+    const compiled = compileFilter(f, engine, cubes, model);
     if (compiled.measure) {
       having.push(compiled.sql);
       havingParams.push(...compiled.params);
@@ -131,7 +131,9 @@ export function compileLoad(q: LoadQuery, engine: DataEngine): Compiled {
     }
   }
 
-  const from = fromClause(cubes);
+  const joinProblem = model.joinProblem(cubes);
+  if (joinProblem) throw new UserError(joinProblem);
+  const from = fromClause(new Set([...cubes].map((c) => model.tableOf(c))));
 
   let sql = `SELECT ${select.join(', ')} FROM ${from}`;
   if (where.length) sql += ` WHERE ${where.map((w) => `(${w})`).join(' AND ')}`;
@@ -174,7 +176,7 @@ export function compileLoad(q: LoadQuery, engine: DataEngine): Compiled {
 }
 
 /**
- * Only the tables the query uses. Customers and products relate through orders, and each joins on
+ * Only the (sample) tables the query uses. Customers and products relate through orders, and each joins on
  * its primary key, so leaving out a table nobody selects or filters on changes no result.
  */
 export function fromClause(cubes: ReadonlySet<string>): string {

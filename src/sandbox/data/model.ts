@@ -1,6 +1,9 @@
-// The sandbox's semantic model: three cubes over the sample tables. Each member knows its SQL for
-// /v1/load (over the aliased base tables o, c, p) and, for measures, its aggregate over the cube's
-// view for /v1/cubesql's MEASURE().
+// The sandbox's semantic model: cubes over the sample tables, compiled from cube files
+// (../build/seedModel.ts is the sample model; each branch of a deployment compiles its own). Each
+// member knows its SQL for /v1/load (over the aliased base tables o, c, p) and, for measures, its
+// aggregate over the cube's view for /v1/cubesql's MEASURE().
+import { compileModel } from '../build/compiler';
+import { SEED_FILES } from '../build/seedModel';
 
 export type MemberType = 'number' | 'string' | 'time' | 'boolean';
 
@@ -29,142 +32,85 @@ export interface CubeDef {
   measures: MemberDef[];
   dimensions: MemberDef[];
   segments: { name: string; title: string; sql: string }[];
+  /** The sample table the cube reads (`orders`, `customers`, `products`); the cube's name if absent. */
+  table?: string;
+  /** Declared joins (a query over several cubes needs them). */
+  joins?: { name: string; relationship: string }[];
 }
-
-const m = (
-  cube: string,
-  name: string,
-  title: string,
-  type: MemberType,
-  sql: string,
-  extra: Partial<MemberDef> = {},
-): MemberDef => ({
-  cube,
-  name,
-  title,
-  shortTitle: title.replace(/^(Orders|Customers|Products) /, ''),
-  type,
-  sql,
-  description: extra.description ?? title,
-  ...extra,
-});
-
-export const CUBES: CubeDef[] = [
-  {
-    name: 'orders',
-    title: 'Orders',
-    description: 'One row per order placed in the shop.',
-    measures: [
-      m('orders', 'count', 'Orders Count', 'number', '*', {
-        agg: 'count',
-        viewAgg: 'COUNT(*)',
-        description: 'Number of orders.',
-      }),
-      m('orders', 'total_amount', 'Orders Total Amount', 'number', 'o.amount', {
-        agg: 'sum',
-        viewAgg: 'SUM(amount)',
-        format: 'currency',
-        description: 'Sum of order amounts (USD).',
-      }),
-      m('orders', 'avg_amount', 'Orders Average Amount', 'number', 'o.amount', {
-        agg: 'avg',
-        viewAgg: 'AVG(amount)',
-        format: 'currency',
-        description: 'Average order amount (USD).',
-      }),
-      m('orders', 'customer_count', 'Orders Customer Count', 'number', 'o.customer_id', {
-        agg: 'countDistinct',
-        viewAgg: 'COUNT(DISTINCT customer_id)',
-        description: 'Distinct customers who ordered.',
-      }),
-      m('orders', 'slow_count', 'Orders Slow Count', 'number', '*', {
-        agg: 'count',
-        viewAgg: 'COUNT(*)',
-        slow: true,
-        description: 'Like count, but computed slowly: demonstrates long polling ("Continue wait").',
-      }),
-    ],
-    dimensions: [
-      m('orders', 'id', 'Orders Id', 'number', 'o.id', { description: 'Order id.' }),
-      m('orders', 'status', 'Orders Status', 'string', 'o.status', {
-        description: 'new, processing, shipped, completed or canceled.',
-      }),
-      m('orders', 'created_at', 'Orders Created At', 'time', 'o.created_at', {
-        description: 'When the order was placed.',
-      }),
-      m('orders', 'amount', 'Orders Amount', 'number', 'o.amount', { description: 'Order amount (USD).' }),
-    ],
-    segments: [{ name: 'completed', title: 'Completed orders', sql: "o.status = 'completed'" }],
-  },
-  {
-    name: 'customers',
-    title: 'Customers',
-    description: 'People and companies who buy from the shop.',
-    measures: [
-      m('customers', 'count', 'Customers Count', 'number', 'c.id', {
-        agg: 'countDistinct',
-        viewAgg: 'COUNT(*)',
-        description: 'Number of customers.',
-      }),
-    ],
-    dimensions: [
-      m('customers', 'id', 'Customers Id', 'number', 'c.id'),
-      m('customers', 'name', 'Customers Name', 'string', 'c.name'),
-      m('customers', 'city', 'Customers City', 'string', 'c.city'),
-      m('customers', 'country', 'Customers Country', 'string', 'c.country'),
-      m('customers', 'segment', 'Customers Segment', 'string', 'c.segment', {
-        description: 'Consumer, Small Business or Enterprise.',
-      }),
-    ],
-    segments: [{ name: 'enterprise', title: 'Enterprise customers', sql: "c.segment = 'Enterprise'" }],
-  },
-  {
-    name: 'products',
-    title: 'Products',
-    description: 'The catalogue.',
-    measures: [
-      m('products', 'count', 'Products Count', 'number', 'p.id', {
-        agg: 'countDistinct',
-        viewAgg: 'COUNT(*)',
-        description: 'Number of products.',
-      }),
-      m('products', 'avg_price', 'Products Average Price', 'number', 'p.price', {
-        agg: 'avg',
-        viewAgg: 'AVG(price)',
-        format: 'currency',
-      }),
-    ],
-    dimensions: [
-      m('products', 'id', 'Products Id', 'number', 'p.id'),
-      m('products', 'name', 'Products Name', 'string', 'p.name'),
-      m('products', 'category', 'Products Category', 'string', 'p.category'),
-      m('products', 'price', 'Products Price', 'number', 'p.price'),
-    ],
-    segments: [],
-  },
-];
 
 export const GRANULARITIES = ['second', 'minute', 'hour', 'day', 'week', 'month', 'quarter', 'year'] as const;
 export type Granularity = (typeof GRANULARITIES)[number];
 
-const byName = new Map<string, { member: MemberDef; kind: 'measure' | 'dimension' }>();
-for (const cube of CUBES) {
-  for (const x of cube.measures) byName.set(`${cube.name}.${x.name}`, { member: x, kind: 'measure' });
-  for (const x of cube.dimensions) byName.set(`${cube.name}.${x.name}`, { member: x, kind: 'dimension' });
+/** A compiled model: member lookup, the /v1/meta answer, and the join check of load queries. */
+export class Model {
+  private readonly byName = new Map<string, { member: MemberDef; kind: 'measure' | 'dimension' }>();
+  constructor(readonly cubes: CubeDef[]) {
+    for (const cube of cubes) {
+      for (const x of cube.measures)
+        this.byName.set(`${cube.name}.${x.name}`, { member: x, kind: 'measure' });
+      for (const x of cube.dimensions)
+        this.byName.set(`${cube.name}.${x.name}`, { member: x, kind: 'dimension' });
+    }
+  }
+
+  findMember(name: string): { member: MemberDef; kind: 'measure' | 'dimension' } | undefined {
+    return this.byName.get(name);
+  }
+
+  findSegment(name: string): { cube: string; sql: string } | undefined {
+    const [cube, seg] = name.split('.');
+    const s = this.cubes.find((c) => c.name === cube)?.segments.find((x) => x.name === seg);
+    return s ? { cube: cube!, sql: s.sql } : undefined;
+  }
+
+  /** The sample table of a cube. */
+  tableOf(cube: string): string {
+    return this.cubes.find((c) => c.name === cube)?.table ?? cube;
+  }
+
+  /**
+   * A query over several cubes needs one of them to declare joins to all the others (the join SQL
+   * itself is fixed: the sample tables relate in one way only). An error sentence otherwise.
+   */
+  joinProblem(cubes: ReadonlySet<string>): string | undefined {
+    if (cubes.size < 2) return undefined;
+    const names = [...cubes];
+    const root = this.cubes.find(
+      (c) => cubes.has(c.name) && names.every((n) => n === c.name || c.joins?.some((j) => j.name === n)),
+    );
+    return root ? undefined : `Can't find join path to join ${names.map((n) => `'${n}'`).join(', ')}.`;
+  }
+
+  meta(extended: boolean): unknown {
+    return metaOf(this.cubes, extended);
+  }
+}
+
+let seeded: Model | undefined;
+/** The sample model, compiled from the seed cube files (once). */
+export function defaultModel(): Model {
+  if (!seeded) {
+    const { cubes, errors } = compileModel(SEED_FILES);
+    if (errors.length) throw new Error(`The sandbox's sample model does not compile: ${errors[0]!.message}`);
+    seeded = new Model(cubes);
+  }
+  return seeded;
 }
 
 export function findMember(name: string): { member: MemberDef; kind: 'measure' | 'dimension' } | undefined {
-  return byName.get(name);
+  return defaultModel().findMember(name);
 }
 
 export function findSegment(name: string): { cube: string; sql: string } | undefined {
-  const [cube, seg] = name.split('.');
-  const s = CUBES.find((c) => c.name === cube)?.segments.find((x) => x.name === seg);
-  return s ? { cube: cube!, sql: s.sql } : undefined;
+  return defaultModel().findSegment(name);
 }
 
-/** The /v1/meta answer. */
+/** The /v1/meta answer of the sample model. */
 export function meta(extended: boolean): unknown {
+  return defaultModel().meta(extended);
+}
+
+function metaOf(cubes: CubeDef[], extended: boolean): unknown {
   const member = (x: MemberDef, kind: 'measure' | 'dimension') => ({
     name: `${x.cube}.${x.name}`,
     title: x.title,
@@ -186,7 +132,7 @@ export function meta(extended: boolean): unknown {
     ...(extended ? { sql: x.sql } : {}),
   });
   return {
-    cubes: CUBES.map((c) => ({
+    cubes: cubes.map((c) => ({
       name: c.name,
       title: c.title,
       description: c.description,
@@ -204,13 +150,7 @@ export function meta(extended: boolean): unknown {
       folders: [],
       ...(extended
         ? {
-            joins:
-              c.name === 'orders'
-                ? [
-                    { name: 'customers', relationship: 'many_to_one' },
-                    { name: 'products', relationship: 'many_to_one' },
-                  ]
-                : [],
+            joins: c.joins ?? [],
           }
         : {}),
     })),

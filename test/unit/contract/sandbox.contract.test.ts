@@ -5,6 +5,7 @@ import * as assert from 'node:assert/strict';
 import { startSandbox, type SandboxHandle } from '../../../src/sandbox';
 import { startValidatingProxy, type RecordingServer } from '../../contract/contractServers';
 import { familyOf, requireReference, type Reference } from '../../contract/openapiDocs';
+import { buildCalls } from './buildCalls';
 
 interface Call {
   method: string;
@@ -12,6 +13,9 @@ interface Call {
   body?: unknown;
   auth?: 'admin' | 'member' | 'data' | 'ai' | 'none' | string;
   status: number;
+  /** A body sent as is, with `contentType` (multipart uploads). */
+  raw?: string;
+  contentType?: string;
 }
 
 const ADD = {
@@ -206,6 +210,7 @@ function calls(sb: SandboxHandle): Call[] {
       body: { chatId: 'nope', sessionSettings: SESSION },
       status: 404,
     },
+    ...buildCalls(),
   ];
 }
 
@@ -240,7 +245,9 @@ describe('contract: every sandbox route speaks the published documents', functio
     for (const r of served) {
       const pathname =
         r.family === 'platform'
-          ? `/api${r.pattern}`
+          ? r.pattern.startsWith('/build/api/')
+            ? r.pattern
+            : `/api${r.pattern}`
           : r.family === 'data'
             ? `/cubejs-api${r.pattern}`
             : `/ai/x${r.pattern}`;
@@ -258,17 +265,24 @@ describe('contract: every sandbox route speaks the published documents', functio
     const captured: Record<string, string> = {};
     for (const c of list) {
       const path = c.path.replace(/\{(\w+)\}/g, (_w, k: string) => captured[k] ?? k);
+      // A raw body (a multipart upload) or JSON; {name} of a captured value is filled in either.
+      const sent = (c.raw ?? (c.body !== undefined ? JSON.stringify(c.body) : undefined))?.replace(
+        /\{(\w+)\}/g,
+        (w, k: string) => captured[k] ?? w,
+      );
       const res = await fetch(`${proxy.url}${path}`, {
         method: c.method,
         headers: {
           ...header(c.auth),
-          ...(c.body !== undefined ? { 'content-type': 'application/json' } : {}),
+          ...(sent !== undefined ? { 'content-type': c.contentType ?? 'application/json' } : {}),
         },
-        body: c.body !== undefined ? JSON.stringify(c.body) : undefined,
+        body: sent,
       });
       const text = await res.text();
       const id = /"syncJobId":"([^"]+)"/.exec(text)?.[1];
       if (id) captured.syncJobId = id;
+      const transaction = /"transaction":\{"id":"([^"]+)"/.exec(text)?.[1];
+      if (transaction) captured.transactionId = transaction;
       if (res.status !== c.status)
         statuses.push(`${c.method} ${c.path}: ${res.status}, expected ${c.status}`);
     }

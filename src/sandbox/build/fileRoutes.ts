@@ -1,0 +1,182 @@
+// Data-model files of a branch: the source tree (paged by top-level node), create/overwrite,
+// rename, delete, content hashes, and validate (compile, errors with file and line).
+import type { RequestContext, Router } from '../http';
+import { page } from '../platform/common';
+import { BASE, bodyOf, branchOf, checkPath, queryBool, withRepo } from './common';
+import { fileHash, type Files } from './merge';
+import type { BuildService } from './service';
+import { BuildError, errorLine, type DeploymentRepo } from './store';
+
+interface TreeNode {
+  name: string;
+  path: string;
+  type: 'directory' | 'file';
+  children?: TreeNode[];
+  hash?: string;
+  size?: number;
+  content?: string;
+}
+
+/** The files as a tree: directories first, then files, each by name. */
+export function sourceTree(files: Files, withContent: boolean): TreeNode[] {
+  const root: TreeNode = { name: '', path: '', type: 'directory', children: [] };
+  for (const [path, content] of files) {
+    const parts = path.split('/');
+    let dir = root;
+    parts.slice(0, -1).forEach((name, i) => {
+      const p = parts.slice(0, i + 1).join('/');
+      let next = dir.children!.find((c) => c.type === 'directory' && c.name === name);
+      if (!next) dir.children!.push((next = { name, path: p, type: 'directory', children: [] }));
+      dir = next;
+    });
+    dir.children!.push({
+      name: parts[parts.length - 1]!,
+      path,
+      type: 'file',
+      hash: fileHash(content),
+      size: Buffer.byteLength(content),
+      ...(withContent ? { content } : {}),
+    });
+  }
+  const sort = (n: TreeNode) => {
+    n.children?.sort((a, b) =>
+      a.type === b.type ? a.name.localeCompare(b.name) : a.type === 'directory' ? -1 : 1,
+    );
+    n.children?.forEach(sort);
+  };
+  sort(root);
+  return root.children!;
+}
+
+/** The branch a GET names in `branchName`, else the caller's current one. */
+const queryBranch = (ctx: RequestContext, repo: DeploymentRepo, who: string) =>
+  repo.resolve(who, ctx.query.get('branchName') || undefined);
+
+export function registerFileRoutes(router: Router, svc: BuildService): void {
+  router.add(
+    'platform',
+    'GET',
+    `${BASE}/data-model/files`,
+    withRepo(svc, async (ctx, repo, who) => {
+      const b = queryBranch(ctx, repo, who);
+      queryBool(ctx, 'showLastCLIUpload');
+      const tree = sourceTree(b.files, queryBool(ctx, 'withContent') === true);
+      // Without `first` the whole tree; with it, top-level nodes page.
+      const p = await page(ctx, tree, `files:${b.name}`, Math.max(1, tree.length));
+      if (!p) return;
+      await ctx.json(200, { items: p.items, data: p.items, pageInfo: p.pageInfo });
+    }),
+  );
+
+  router.add(
+    'platform',
+    'PUT',
+    `${BASE}/data-model/files`,
+    withRepo(svc, async (ctx, repo, who) => {
+      const body = bodyOf(ctx);
+      const b = branchOf(repo, who, body);
+      if (!Array.isArray(body.files) || body.files.length === 0)
+        throw new BuildError(400, 'files must be a non-empty list of {path, content}.');
+      const files = body.files.map((f: unknown, i) => {
+        const x = (f ?? {}) as Record<string, unknown>;
+        if (typeof x.content !== 'string') throw new BuildError(400, `files[${i}].content must be a string.`);
+        return [checkPath(x.path, `files[${i}].path`), x.content] as const;
+      });
+      repo.write(
+        b,
+        (next) => files.forEach(([p, c]) => next.set(p, c)),
+        `Update ${files.map(([p]) => p).join(', ')}`,
+      );
+      await ctx.json(200, { success: true });
+    }),
+  );
+
+  router.add(
+    'platform',
+    'DELETE',
+    `${BASE}/data-model/files`,
+    withRepo(svc, async (ctx, repo, who) => {
+      const body = bodyOf(ctx);
+      const b = branchOf(repo, who, body);
+      if (!Array.isArray(body.files) || body.files.length === 0)
+        throw new BuildError(400, 'files must be a non-empty list of {path}.');
+      const paths = body.files.map((f: unknown, i) =>
+        checkPath((f as { path?: unknown })?.path, `files[${i}].path`),
+      );
+      const missing = paths.filter((p) => !b.files.has(p));
+      if (missing.length)
+        throw new BuildError(404, `No such file on branch "${b.name}": ${missing.join(', ')}.`, undefined, {
+          files: missing,
+        });
+      repo.write(b, (next) => paths.forEach((p) => next.delete(p)), `Delete ${paths.join(', ')}`);
+      await ctx.json(200, { success: true });
+    }),
+  );
+
+  router.add(
+    'platform',
+    'POST',
+    `${BASE}/data-model/files/rename`,
+    withRepo(svc, async (ctx, repo, who) => {
+      const body = bodyOf(ctx);
+      const b = branchOf(repo, who, body);
+      if (!Array.isArray(body.files) || body.files.length === 0)
+        throw new BuildError(400, 'files must be a non-empty list of {path, newPath}.');
+      const moves = body.files.map((f: unknown, i) => {
+        const x = (f ?? {}) as Record<string, unknown>;
+        return [checkPath(x.path, `files[${i}].path`), checkPath(x.newPath, `files[${i}].newPath`)] as const;
+      });
+      for (const [from, to] of moves) {
+        if (!b.files.has(from)) throw new BuildError(404, `No such file on branch "${b.name}": ${from}.`);
+        if (b.files.has(to) && !moves.some(([f]) => f === to))
+          throw new BuildError(409, `${to} already exists on branch "${b.name}".`, 'file_exists');
+      }
+      repo.write(
+        b,
+        (next) => {
+          const moved = moves.map(([from, to]) => [to, next.get(from)!] as const);
+          moves.forEach(([from]) => next.delete(from));
+          moved.forEach(([to, c]) => next.set(to, c));
+        },
+        `Rename ${moves.map(([f, t]) => `${f} to ${t}`).join(', ')}`,
+      );
+      await ctx.json(200, { success: true });
+    }),
+  );
+
+  router.add(
+    'platform',
+    'GET',
+    `${BASE}/data-model/file-hashes`,
+    withRepo(svc, async (ctx, repo, who) => {
+      queryBool(ctx, 'live');
+      queryBool(ctx, 'useDeployProjectRoot');
+      const b = queryBranch(ctx, repo, who);
+      const out: Record<string, { hash: string }> = {};
+      for (const path of [...b.files.keys()].sort()) out[path] = { hash: fileHash(b.files.get(path)!) };
+      await ctx.json(200, out);
+    }),
+  );
+
+  router.add(
+    'platform',
+    'GET',
+    `${BASE}/data-model/validate`,
+    withRepo(svc, async (ctx, repo, who) => {
+      const named = ctx.query.get('branchName') || undefined;
+      const devMode = queryBool(ctx, 'devMode') === true;
+      if (named !== undefined && devMode)
+        throw new BuildError(400, 'Pass branchName or devMode=true, not both.');
+      const b = devMode ? repo.activeBranch(who) : repo.branch(named ?? repo.deployBranch);
+      const { result } = await repo.compile(b.files);
+      await ctx.json(200, {
+        deploymentId: repo.deploymentId,
+        branchName: b.name,
+        mode: b.name === repo.deployBranch ? 'production' : 'dev_mode',
+        valid: result.errors.length === 0,
+        errors: result.errors.map((e) => ({ fileName: e.fileName, message: errorLine(e) })),
+        cubesCount: result.cubes.length,
+      });
+    }),
+  );
+}

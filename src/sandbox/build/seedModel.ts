@@ -1,0 +1,153 @@
+// The sandbox's sample data model as cube files (YAML), the way a deployment's repository holds it.
+// Every deployment starts from these; the build compiles them into what /v1/meta, /v1/load and
+// /v1/cubesql serve. Member titles default to "<Cube title> <Humanized name>" and descriptions to
+// the title, so only the exceptions are written out.
+
+const ORDERS = `cubes:
+  - name: orders
+    sql_table: orders
+    description: One row per order placed in the shop.
+
+    joins:
+      - name: customers
+        sql: "{CUBE}.customer_id = {customers}.id"
+        relationship: many_to_one
+      - name: products
+        sql: "{CUBE}.product_id = {products}.id"
+        relationship: many_to_one
+
+    measures:
+      - name: count
+        type: count
+        description: Number of orders.
+      - name: total_amount
+        sql: amount
+        type: sum
+        format: currency
+        description: Sum of order amounts (USD).
+      - name: avg_amount
+        title: Average Amount
+        sql: amount
+        type: avg
+        format: currency
+        description: Average order amount (USD).
+      - name: customer_count
+        sql: customer_id
+        type: count_distinct
+        description: Distinct customers who ordered.
+      - name: slow_count
+        type: count
+        description: 'Like count, but computed slowly: demonstrates long polling ("Continue wait").'
+        meta:
+          sandbox_slow: true
+
+    dimensions:
+      - name: id
+        sql: id
+        type: number
+        primary_key: true
+        description: Order id.
+      - name: status
+        sql: status
+        type: string
+        description: new, processing, shipped, completed or canceled.
+      - name: created_at
+        sql: created_at
+        type: time
+        description: When the order was placed.
+      - name: amount
+        sql: amount
+        type: number
+        description: Order amount (USD).
+
+    segments:
+      - name: completed
+        title: Completed orders
+        sql: "{CUBE}.status = 'completed'"
+
+    pre_aggregations:
+      - name: orders_by_status
+        measures:
+          - CUBE.count
+          - CUBE.total_amount
+        dimensions:
+          - CUBE.status
+        time_dimension: CUBE.created_at
+        granularity: day
+`;
+
+const CUSTOMERS = `cubes:
+  - name: customers
+    sql_table: customers
+    description: People and companies who buy from the shop.
+
+    measures:
+      - name: count
+        sql: id
+        type: count_distinct
+        description: Number of customers.
+
+    dimensions:
+      - name: id
+        sql: id
+        type: number
+        primary_key: true
+      - name: name
+        sql: name
+        type: string
+      - name: city
+        sql: city
+        type: string
+      - name: country
+        sql: country
+        type: string
+      - name: segment
+        sql: segment
+        type: string
+        description: Consumer, Small Business or Enterprise.
+
+    segments:
+      - name: enterprise
+        title: Enterprise customers
+        sql: "{CUBE}.segment = 'Enterprise'"
+`;
+
+const PRODUCTS = `cubes:
+  - name: products
+    sql_table: products
+    description: The catalogue.
+
+    measures:
+      - name: count
+        sql: id
+        type: count_distinct
+        description: Number of products.
+      - name: avg_price
+        title: Average Price
+        sql: price
+        type: avg
+        format: currency
+
+    dimensions:
+      - name: id
+        sql: id
+        type: number
+        primary_key: true
+      - name: name
+        sql: name
+        type: string
+      - name: category
+        sql: category
+        type: string
+      - name: price
+        sql: price
+        type: number
+`;
+
+/** Project-relative path → content; cubes compile (and /v1/meta lists them) in this order. */
+export const SEED_FILES: ReadonlyArray<readonly [string, string]> = [
+  ['model/cubes/orders.yml', ORDERS],
+  ['model/cubes/customers.yml', CUSTOMERS],
+  ['model/cubes/products.yml', PRODUCTS],
+  ['cube.py', "from cube import config\n\n# The sandbox's deployment configuration (not compiled).\n"],
+];

@@ -1,0 +1,132 @@
+// The upload transaction of a local model (what the CLI's deploy does): start, one multipart
+// request per changed file, finish with the hashes of every file the model has (files the server
+// already holds need not be sent; the others are pruned unless autoRemoveFiles is false), which
+// writes the branch and builds it.
+import { randomUUID } from 'node:crypto';
+import type { RequestContext, Router } from '../http';
+import { BASE, bodyOf, checkPath, optBool, optString, queryBool, withRepo } from './common';
+import { fileHash } from './merge';
+import type { BuildService } from './service';
+import { BuildError, type Branch, type DeploymentRepo } from './store';
+
+interface Upload {
+  branch: string;
+  files: Map<string, string>;
+}
+
+/** The fields of a multipart/form-data body (text parts; data-model files are text). */
+export function parseMultipart(raw: string, contentType: string): Map<string, string> {
+  const boundary = /boundary="?([^";]+)"?/i.exec(contentType)?.[1];
+  if (!boundary) throw new BuildError(400, 'A multipart/form-data body needs a boundary.');
+  const fields = new Map<string, string>();
+  for (const part of raw.split(`--${boundary}`).slice(1)) {
+    if (part.startsWith('--')) break;
+    const split = part.indexOf('\r\n\r\n');
+    if (split < 0) continue;
+    const name = /name="([^"]*)"/i.exec(part.slice(0, split))?.[1];
+    if (name !== undefined) fields.set(name, part.slice(split + 4).replace(/\r\n$/, ''));
+  }
+  return fields;
+}
+
+/** The transaction id from `transaction`: the id itself, or the transaction as JSON (`{"id": ...}`). */
+function transactionId(value: unknown): string | undefined {
+  if (value && typeof value === 'object') return String((value as { id?: unknown }).id ?? '') || undefined;
+  if (typeof value !== 'string' || !value) return undefined;
+  try {
+    const parsed = JSON.parse(value) as unknown;
+    if (parsed && typeof parsed === 'object') return transactionId(parsed);
+  } catch {
+    // a plain id
+  }
+  return value;
+}
+
+export function registerUploadRoutes(router: Router, svc: BuildService): void {
+  const uploads = new Map<string, Upload>();
+  /** branchName, else (live) the caller's dev-mode branch, else the deploy branch. */
+  const target = (ctx: RequestContext, repo: DeploymentRepo, who: string): Branch => {
+    queryBool(ctx, 'useDeployProjectRoot');
+    const named = ctx.query.get('branchName');
+    if (named && named !== 'null') return repo.branch(named);
+    return queryBool(ctx, 'live') === true ? repo.activeBranch(who) : repo.branch(repo.deployBranch);
+  };
+  const open = (repo: DeploymentRepo, id: string | undefined): Upload => {
+    const u = id === undefined ? undefined : uploads.get(`${repo.deploymentId}:${id}`);
+    if (!u) throw new BuildError(404, `No open upload transaction "${id ?? ''}": start one first.`);
+    return u;
+  };
+
+  router.add(
+    'platform',
+    'POST',
+    `${BASE}/data-model/upload/start`,
+    withRepo(svc, async (ctx, repo, who) => {
+      const b = target(ctx, repo, who);
+      repo.checkWritable(b);
+      const id = randomUUID();
+      uploads.set(`${repo.deploymentId}:${id}`, { branch: b.name, files: new Map() });
+      await ctx.json(200, { transaction: { id }, deploymentName: repo.deploymentName });
+    }),
+  );
+
+  router.add(
+    'platform',
+    'POST',
+    `${BASE}/data-model/upload/file`,
+    withRepo(svc, async (ctx, repo) => {
+      const type = ctx.req.headers['content-type'] ?? '';
+      if (!/^multipart\/form-data/i.test(type))
+        throw new BuildError(400, 'Send the file as multipart/form-data (transaction, fileName, file).');
+      const fields = parseMultipart(String(ctx.body ?? ''), type);
+      const u = open(repo, transactionId(fields.get('transaction')));
+      const path = checkPath(fields.get('fileName'), 'fileName');
+      const content = fields.get('file');
+      if (content === undefined) throw new BuildError(400, 'The "file" part is missing.');
+      u.files.set(path, content);
+      await ctx.json(200, { success: true });
+    }),
+  );
+
+  router.add(
+    'platform',
+    'POST',
+    `${BASE}/data-model/upload/finish`,
+    withRepo(svc, async (ctx, repo) => {
+      const body = bodyOf(ctx);
+      const id = transactionId(body.transaction);
+      const u = open(repo, id);
+      const b = repo.branch(u.branch);
+      if (!body.files || typeof body.files !== 'object' || Array.isArray(body.files))
+        throw new BuildError(400, 'files must map each project path to its {hash}.');
+      const autoRemove = optBool(body, 'autoRemoveFiles') !== false;
+      optBool(body, 'awaitGitOperations');
+      const message = optString(body, 'commitMessage');
+      const next = new Map<string, string>();
+      for (const [path, v] of Object.entries(body.files as Record<string, unknown>)) {
+        checkPath(path);
+        const hash = typeof v === 'string' ? v : (v as { hash?: unknown } | null)?.hash;
+        if (typeof hash !== 'string') throw new BuildError(400, `files["${path}"] must be {hash}.`);
+        const content = u.files.get(path) ?? b.files.get(path);
+        if (content === undefined || fileHash(content) !== hash)
+          throw new BuildError(
+            400,
+            `${path}: the server has no content with hash ${hash} (upload the file in this transaction).`,
+          );
+        next.set(path, content);
+      }
+      uploads.delete(`${repo.deploymentId}:${id}`);
+      repo.write(
+        b,
+        (files) => {
+          if (autoRemove) for (const p of [...files.keys()]) if (!next.has(p)) files.delete(p);
+          for (const [p, c] of next) files.set(p, c);
+        },
+        message?.trim() || 'Upload',
+      );
+      if (message?.trim() && b.name !== repo.deployBranch) repo.commit(b, message.trim());
+      await repo.compile(b.files);
+      await ctx.json(200, { lastHash: b.lastHash });
+    }),
+  );
+}
