@@ -10,6 +10,11 @@ import { Mount, type Mounts } from './mounts';
 export interface OpenArgs {
   deploymentId?: number;
   branch?: string;
+  /**
+   * False: mount without adding a workspace folder (files open by URI). In a single-folder
+   * window VS Code restarts the extension host to enter a multi-root workspace; the tests avoid it.
+   */
+  addFolder?: boolean;
 }
 
 const folderName = (m: Mount) => `${m.deploymentName} · ${m.branch}`;
@@ -120,7 +125,14 @@ export class BranchFlows {
         : await this.pickDeployment();
     const branches = await (await this.mounts.build()).allBranches(deployment.id);
     const branch = args.branch ?? (await this.pickBranch(deployment.id, branches));
-    return this.mount(deployment.id, deployment.name, branch, defaultBranchOf(branches));
+    return this.mount(
+      deployment.id,
+      deployment.name,
+      branch,
+      defaultBranchOf(branches),
+      undefined,
+      args.addFolder,
+    );
   }
 
   private async mount(
@@ -129,6 +141,7 @@ export class BranchFlows {
     branch: string,
     defaultBranch: string | undefined,
     replace?: Mount,
+    addFolder = true,
   ): Promise<Mount> {
     const mount = this.mounts.add(new Mount(deploymentId, name, branch, defaultBranch));
     if (!mount.isDefault) await this.ensureDevMode(mount);
@@ -138,7 +151,9 @@ export class BranchFlows {
     );
     const folders = vscode.workspace.workspaceFolders ?? [];
     const old = replace ? folders.findIndex((f) => f.uri.toString() === replace.root.toString()) : -1;
-    if (!folders.some((f) => f.uri.toString() === mount.root.toString())) {
+    const shown = folders.some((f) => f.uri.toString() === mount.root.toString());
+    // A branch that replaces another takes its folder, if it had one.
+    if (!shown && (replace ? old >= 0 : addFolder)) {
       const at = old >= 0 ? old : folders.length;
       vscode.workspace.updateWorkspaceFolders(at, old >= 0 ? 1 : 0, {
         uri: mount.root,

@@ -29,7 +29,11 @@ export function createModelFeature(services: Services): {
   const mounts = new Mounts(services);
   const validation = new ModelValidation(services, mounts);
   const intel = new ModelIntel(services, mounts);
-  const fs: ModelFileSystem = new ModelFileSystem(mounts, (mount) => validation.schedule(mount));
+  const fs: ModelFileSystem = new ModelFileSystem(
+    mounts,
+    (mount) => validation.schedule(mount),
+    services.log,
+  );
   const branches = new BranchFlows(services, mounts, (m) => fs.announce(m));
   const reload = async (m: Mount) => {
     try {
@@ -84,7 +88,7 @@ export function createModelFeature(services: Services): {
     registerCommand(
       services,
       COMMANDS.modelNotebookBranch,
-      (args?: { branch?: string | null; notebook?: vscode.NotebookDocument }) =>
+      (args?: { branch?: string | null; deploymentId?: number; notebook?: vscode.NotebookDocument }) =>
         pickNotebookBranch(services, mounts, args),
     ),
   ];

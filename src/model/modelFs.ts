@@ -18,6 +18,7 @@ export class ModelFileSystem implements vscode.FileSystemProvider, vscode.TextDo
   constructor(
     private readonly mounts: Mounts,
     private readonly afterWrite: (mount: Mount, path: string) => void,
+    private readonly log: { warn(message: string): void },
   ) {}
 
   private async locate(uri: vscode.Uri): Promise<{ mount: Mount; path: string }> {
@@ -73,6 +74,20 @@ export class ModelFileSystem implements vscode.FileSystemProvider, vscode.TextDo
   }
 
   async writeFile(
+    uri: vscode.Uri,
+    content: Uint8Array,
+    options: { create: boolean; overwrite: boolean },
+  ): Promise<void> {
+    try {
+      await this.write(uri, content, options);
+    } catch (e) {
+      // VS Code shows the save error; the log keeps it with the file.
+      this.log.warn(`Saving ${uri.path} failed: ${e instanceof Error ? e.message : String(e)}`);
+      throw e;
+    }
+  }
+
+  private async write(
     uri: vscode.Uri,
     content: Uint8Array,
     options: { create: boolean; overwrite: boolean },

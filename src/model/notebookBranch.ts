@@ -12,12 +12,13 @@ const NOTEBOOK_TYPE = 'dashboard-platform-notebook';
 export async function pickNotebookBranch(
   services: Services,
   mounts: Mounts,
-  args: { branch?: string | null; notebook?: vscode.NotebookDocument } = {},
+  args: { branch?: string | null; deploymentId?: number; notebook?: vscode.NotebookDocument } = {},
 ): Promise<string | undefined> {
   const nb = args.notebook ?? vscode.window.activeNotebookEditor?.notebook;
   if (!nb || nb.notebookType !== NOTEBOOK_TYPE) throw new Error('Open a query notebook first.');
   const meta = { ...(nb.metadata ?? {}) } as Record<string, unknown>;
-  let deploymentId = typeof meta.deploymentId === 'number' ? meta.deploymentId : undefined;
+  let deploymentId =
+    args.deploymentId ?? (typeof meta.deploymentId === 'number' ? meta.deploymentId : undefined);
   deploymentId ??= services.profiles.active()?.profile.defaultDeploymentId;
   let branch: string | null | undefined = args.branch;
   if (branch === undefined) {

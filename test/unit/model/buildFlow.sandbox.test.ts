@@ -15,7 +15,7 @@ const ORDERS = 'model/cubes/orders.yml';
 /** Inserts a measure as the first item of the orders cube's measures. */
 function withMeasure(yaml: string, type: string): string {
   const out = yaml.replace(
-    /(\n(\s*)measures:\n)/,
+    /(\n([ \t]*)measures:\n)/,
     (_m, head: string, ind: string) =>
       `${head}${ind}  - name: big_amount\n${ind}    sql: amount\n${ind}    type: ${type}\n`,
   );
