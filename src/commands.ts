@@ -234,6 +234,24 @@ export const COMMANDS = {
     id: 'dashboardPlatform.explorer.revokeMyOAuthToken',
     title: 'Revoke My OAuth Token…',
   },
+  // model-editor
+  modelOpen: { id: 'dashboardPlatform.model.open', title: 'Open Data Model…' },
+  modelSwitchBranch: { id: 'dashboardPlatform.model.switchBranch', title: 'Switch Data Model Branch…' },
+  modelCreateBranch: { id: 'dashboardPlatform.model.createBranch', title: 'Create Data Model Branch…' },
+  modelUnlockDefault: {
+    id: 'dashboardPlatform.model.unlockDefaultBranch',
+    title: 'Unlock Default Branch for Editing…',
+  },
+  modelValidate: { id: 'dashboardPlatform.model.validate', title: 'Validate Data Model' },
+  modelCommit: { id: 'dashboardPlatform.model.commit', title: 'Commit Data Model Changes…' },
+  modelPull: { id: 'dashboardPlatform.model.pull', title: 'Pull Data Model Branch' },
+  modelMergeIntoParent: { id: 'dashboardPlatform.model.mergeIntoParent', title: 'Merge Branch into Parent…' },
+  modelMergeToDefault: { id: 'dashboardPlatform.model.mergeToDefault', title: 'Merge Branch to Default…' },
+  modelUpload: { id: 'dashboardPlatform.model.uploadFromFolder', title: 'Upload Data Model from Folder…' },
+  modelNotebookBranch: {
+    id: 'dashboardPlatform.model.notebookBranch',
+    title: 'Run Notebook on a Dev Branch…',
+  },
 } as const satisfies Record<string, CommandSpec>;
 
 export type CommandKey = keyof typeof COMMANDS;

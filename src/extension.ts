@@ -20,6 +20,7 @@ import { register as registerChat, type ChatFeature } from './chat';
 import { register as registerNotebook } from './notebook';
 import { register as registerDashboards, type DashboardsFeature } from './dashboards';
 import { register as registerAgents, type AgentsFeature } from './agents';
+import { register as registerModel, type ModelFeature } from './model';
 import {
   createSandbox,
   registerSandboxCommands,
@@ -41,6 +42,8 @@ export interface ExtensionApi {
   readonly dashboards: DashboardsFeature;
   /** Language model tools, chat participant and MCP provider, for the integration tests. */
   readonly agents: AgentsFeature;
+  /** The data model in the editor (mounts, validation, branch status), for the integration tests. */
+  readonly model: ModelFeature;
 }
 
 let sandboxManager: SandboxManager<SandboxHandle> | undefined;
@@ -59,6 +62,7 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
   const chat = registerChat(services);
   const dashboards = registerDashboards(services);
   const agents = registerAgents(services);
+  const model = registerModel(services);
   context.subscriptions.push(
     channel,
     profiles,
@@ -72,6 +76,7 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
     ...registerNotebook(services),
     ...dashboards.disposables,
     ...agents.disposables,
+    ...model.disposables,
   );
 
   log.info(`Dashboard Platform activated in ${Date.now() - t0} ms`);
@@ -93,6 +98,9 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
     },
     get agents() {
       return agents.feature;
+    },
+    get model() {
+      return model.feature;
     },
   };
 }

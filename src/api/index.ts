@@ -13,3 +13,4 @@ export * from './aiClient';
 export * from './schemas/platform';
 export * from './notificationQuery';
 export * from './platformClient';
+export * from './buildClient';

@@ -3,6 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
 import { validChoice } from '../shared/chartChoice';
+import { notebookDevBranch } from './devBranch';
 import { isApiError } from '../api/errors';
 import { redact } from '../api/log';
 import type { DataClient } from '../api/dataClient';
@@ -104,6 +105,8 @@ export class QueryController implements vscode.Disposable {
   }
 
   async client(nb: vscode.NotebookDocument): Promise<DataClient> {
+    const branch = notebookDevBranch(nb);
+    if (branch) return this.services.clients.devData(notebookDeployment(nb), branch);
     return this.services.clients.data(notebookDeployment(nb));
   }
 

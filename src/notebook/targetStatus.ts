@@ -6,6 +6,7 @@ import * as vscode from 'vscode';
 import { COMMANDS } from '../commands';
 import type { Services } from '../services';
 import { notebookDeployment } from './controller';
+import { notebookDevBranch } from './devBranch';
 import { NOTEBOOK_TYPE } from './notebookFormat';
 
 /** The profile a notebook was saved for (its metadata), if any. */
@@ -59,10 +60,12 @@ export class TargetStatus implements vscode.NotebookCellStatusBarItemProvider, v
     }
     const name = active.profile.name;
     const id = notebookDeployment(nb) ?? active.profile.defaultDeploymentId;
-    const deployment =
+    const deploymentName =
       id === undefined
         ? 'default deployment'
         : ((await this.deploymentNames(name)).get(id) ?? `deployment ${id}`);
+    const branch = notebookDevBranch(nb);
+    const deployment = branch ? `${deploymentName} · branch ${branch} (dev mode)` : deploymentName;
     const saved = storedProfile(nb);
     if (saved && saved.toLowerCase() !== name.toLowerCase()) {
       return {

@@ -11,6 +11,7 @@ import type { NetworkSettings } from '../api/http';
 import type { DataClient } from '../api/dataClient';
 import type { AiClient, SessionSettings } from '../api/aiClient';
 import type { PlatformClient } from '../api/platformClient';
+import type { BuildClient } from '../api/buildClient';
 import { lazyModule } from '../lazyModule';
 import { dataApiUrlOf, defaultExternalId, jwtExpiry, sessionIdentityOf, type Profile } from './profileModel';
 import type { ActiveProfile, ProfileService } from './profileService';
@@ -25,6 +26,10 @@ export interface ClientProvider {
    * default deployment, else a token minted for that deployment.
    */
   data(deploymentId?: number): Promise<DataClient>;
+  /** The build API (data-model files, branches, dev mode, git operations) of the active profile. */
+  build(): Promise<BuildClient>;
+  /** The Data API of a branch in dev mode: `<deploymentUrl>/dev-mode/{branch}/cubejs-api`. */
+  devData(deploymentId: number | undefined, branch: string): Promise<DataClient>;
   /** `agentUrl` defaults to the profile's first agent. */
   ai(agentUrl?: string): Promise<AiClient>;
   /** The profile's AI session identity (internalId or externalId, else a default external id). */
@@ -75,6 +80,7 @@ const MINT_DEFAULT_LIFETIME_MS = 10 * 60_000;
 
 class ProfileClients {
   platform: PlatformClient | undefined;
+  build: BuildClient | undefined;
   readonly data = new Map<string, DataClient>();
   readonly ai = new Map<string, AiClient>();
   readonly minted = new Map<number, MintedToken>();
@@ -84,10 +90,12 @@ class ProfileClients {
   async close(): Promise<void> {
     const all: Closable[] = [
       this.platform as Closable | undefined,
+      this.build as Closable | undefined,
       ...this.data.values(),
       ...this.ai.values(),
     ].filter((c): c is Closable => !!c);
     this.platform = undefined;
+    this.build = undefined;
     this.data.clear();
     this.ai.clear();
     this.minted.clear();
@@ -240,6 +248,57 @@ export class ProfileClientProvider implements ClientProvider, vscode.Disposable 
       cacheKey: `${baseUrl}|${deployment ?? profile.name}`,
     });
     clients.data.set(cacheKey, client);
+    return client;
+  }
+
+  async build(): Promise<BuildClient> {
+    const { profile, clients } = await this.current();
+    if (clients.build) return clients.build;
+    const name = profile.name;
+    await this.requireSecret(profile, 'platformToken', 'platform API token');
+    clients.build = new (api().BuildClient)({
+      platformUrl: profile.platformUrl,
+      token: async () => (await this.deps.profiles.getSecret('platformToken', name))?.value,
+      network: await this.network(),
+      logger: this.deps.logger,
+    });
+    return clients.build;
+  }
+
+  async devData(deploymentId: number | undefined, branch: string): Promise<DataClient> {
+    const { profile, clients } = await this.current();
+    const deployment = deploymentId ?? profile.defaultDeploymentId;
+    if (deployment === undefined) {
+      throw new ApiError(
+        'validation',
+        "A dev branch belongs to a deployment: pick the notebook's deployment first (Select Notebook Deployment…).",
+      );
+    }
+    const d = await (await this.platform()).getDeployment(deployment);
+    if (!d.deploymentUrl) {
+      throw new ApiError(
+        'validation',
+        `Deployment "${d.name}" publishes no URL, so its branches in dev mode cannot be queried.`,
+      );
+    }
+    const baseUrl = api().devModeDataApiUrl(d.deploymentUrl, branch);
+    const cached = clients.data.get(`${baseUrl}|dev`);
+    if (cached) return cached;
+    const name = profile.name;
+    const own = await this.deps.profiles.getSecret('dataApiToken', name);
+    // The profile's own Data API token is for its default deployment; others get a minted one.
+    const token =
+      own !== undefined && deployment === profile.defaultDeploymentId
+        ? async () => (await this.deps.profiles.getSecret('dataApiToken', name))?.value
+        : () => this.mint(clients, deployment);
+    const client = new (api().DataClient)({
+      baseUrl,
+      token,
+      network: await this.network(),
+      logger: this.deps.logger,
+      cacheKey: `${baseUrl}|dev`,
+    });
+    clients.data.set(`${baseUrl}|dev`, client);
     return client;
   }
 

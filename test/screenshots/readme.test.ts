@@ -255,4 +255,40 @@ describe('README screenshots', function () {
     await ex.view.reveal(a.root, { select: true, focus: true });
     await shot('administration');
   });
+
+  // model-editor
+  it('model-editor: a cube file on a dev branch with a compile error in the Problems panel', async () => {
+    await clean();
+    const main = (await run('dashboardPlatform.model.open', {
+      deploymentId: 1,
+      branch: 'main',
+      addFolder: false,
+    })) as { root: vscode.Uri };
+    const branch = (await run('dashboardPlatform.model.createBranch', main.root, 'readme-orders')) as {
+      uri(path: string): vscode.Uri;
+    };
+    const uri = branch.uri('model/cubes/orders.yml');
+    const doc = await vscode.workspace.openTextDocument(uri);
+    const text = doc
+      .getText()
+      .replace(
+        /(\n([ \t]*)measures:\n)/,
+        (_m, head: string, ind: string) =>
+          `${head}${ind}  - name: big_amount\n${ind}    sql: amount\n${ind}    type: summ\n`,
+      );
+    const edit = new vscode.WorkspaceEdit();
+    edit.replace(uri, new vscode.Range(0, 0, doc.lineCount, 0), text);
+    await vscode.workspace.applyEdit(edit);
+    await doc.save();
+    await waitFor('the compile error', () => vscode.languages.getDiagnostics(uri).length > 0, 60_000);
+    const line = doc
+      .getText()
+      .split('\n')
+      .findIndex((l) => l.includes('type: summ'));
+    const editor = await vscode.window.showTextDocument(doc);
+    editor.selection = new vscode.Selection(line, 10, line, 10);
+    editor.revealRange(new vscode.Range(line, 0, line, 0), vscode.TextEditorRevealType.InCenter);
+    await run('workbench.actions.view.problems');
+    await shot('model-editor');
+  });
 });

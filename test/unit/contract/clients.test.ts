@@ -4,10 +4,11 @@
 // seeds), must succeed with the data the extension needs, and every request it sends must
 // validate against the published operation.
 import * as assert from 'node:assert/strict';
-import { AiClient, DataClient, PlatformClient } from '../../../src/api';
+import { AiClient, BuildClient, DataClient, PlatformClient } from '../../../src/api';
 import { startMockServer, type Exchange, type MockServer } from '../../contract/contractServers';
 import { requireReference } from '../../contract/openapiDocs';
 import { RANDOM_SEEDS, VARIANTS, type Variant } from '../../contract/openapiGenerate';
+import { BUILD_OPERATIONS } from './buildOperations';
 import { CLIENT_OPERATIONS, type Clients, type OperationCase } from './clientOperations';
 
 interface Case {
@@ -23,7 +24,7 @@ const CASES: Case[] = [
 
 describe('clients contract: every operation × every response variant (mock of the published documents)', function () {
   let mock: MockServer;
-  let clients: Clients;
+  let clients: Clients & { build: BuildClient };
   const ran = new Set<string>();
   let runs = 0;
   let failures = 0;
@@ -36,6 +37,7 @@ describe('clients contract: every operation × every response variant (mock of t
     const retry = { retries: 0, baseDelayMs: 1, maxDelayMs: 1 };
     clients = {
       platform: new PlatformClient({ baseUrl: `${mock.url}/api`, token, retry }),
+      build: new BuildClient({ platformUrl: `${mock.url}/api`, token, retry }),
       data: new DataClient({ baseUrl: `${mock.url}/cubejs-api`, token, retry }),
       ai: new AiClient({
         baseUrl: `${mock.url}/ai/api/v1/public/acme/agents/7`,
@@ -47,14 +49,25 @@ describe('clients contract: every operation × every response variant (mock of t
 
   after(async function () {
     if (!mock) return;
-    await Promise.all([clients.platform.close(), clients.data.close(), clients.ai.close()]);
+    await Promise.all([
+      clients.platform.close(),
+      clients.build.close(),
+      clients.data.close(),
+      clients.ai.close(),
+    ]);
     await mock.close();
     console.log(
       `      clients contract: ${ran.size} operations × ${CASES.length} cases = ${runs} runs, ${failures} failures`,
     );
   });
 
-  for (const op of CLIENT_OPERATIONS) {
+  // The build API's operations run through the same cases (their client is the BuildClient).
+  const operations: OperationCase[] = [
+    ...CLIENT_OPERATIONS,
+    ...BUILD_OPERATIONS.map((b) => ({ ...b, run: () => b.run(clients.build) })),
+  ];
+
+  for (const op of operations) {
     describe(`${op.name} (${op.operation})`, () => {
       for (const c of CASES) {
         it(c.name, async () => {

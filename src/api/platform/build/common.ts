@@ -1,0 +1,55 @@
+// What the build API families share: paths under `/v1/deployments/{id}` of the build base URL
+// (`<tenant>/build/api`), the small write answer, and the tolerant reading of a branch.
+import { z } from 'zod';
+import { id, maybe, positiveId } from '../transport';
+
+export const deploymentPath = (deploymentId: number) =>
+  `/v1/deployments/${positiveId(deploymentId, 'deploymentId')}`;
+
+/** `DataModelWriteResponse`: `success` as published; absent reads as true (the call answered 200). */
+export const WriteResponseSchema = z.looseObject({ success: z.boolean().optional() }).transform((v) => ({
+  ...v,
+  success: v.success ?? true,
+}));
+export type WriteResponse = z.infer<typeof WriteResponseSchema>;
+
+export const BranchSchema = z.looseObject({
+  id: id.optional(),
+  name: z.string(),
+  parentBranch: maybe(z.string()),
+  lastHash: maybe(z.string()),
+  isStagingEnvironmentEnabled: maybe(z.boolean()),
+});
+export type Branch = z.infer<typeof BranchSchema>;
+
+/** A branch name as a query value or body field: non-empty, no surrounding space. */
+export const BranchName = z
+  .string()
+  .min(1)
+  .refine((s) => s.trim() === s, 'a branch name has no leading or trailing space');
+
+/**
+ * The build API's base URL from a profile's platform URL: the same tenant host, `/build/api`
+ * instead of `/api` (`https://t.example.com/api` -> `https://t.example.com/build/api`).
+ */
+export function buildApiUrlOf(platformUrl: string): string {
+  const url = new URL(platformUrl);
+  url.pathname = url.pathname.replace(/\/+$/, '').replace(/\/api$/, '') + '/build/api';
+  url.search = '';
+  url.hash = '';
+  return url.toString().replace(/\/+$/, '');
+}
+
+/**
+ * The Data API of a branch in dev mode: `<deploymentUrl>/dev-mode/{branch}/cubejs-api` (the
+ * DataClient adds `/v1/...`). The deployment URL's own path (`/cubejs-api`) is not part of it.
+ */
+export function devModeDataApiUrl(deploymentUrl: string, branch: string): string {
+  const raw = deploymentUrl.trim();
+  const url = new URL(/^[a-z][a-z0-9+.-]*:\/\//i.test(raw) ? raw : `https://${raw}`);
+  const base = url.pathname.replace(/\/+$/, '').replace(/\/cubejs-api(\/v1)?$/, '');
+  url.pathname = `${base}/dev-mode/${encodeURIComponent(branch)}/cubejs-api`;
+  url.search = '';
+  url.hash = '';
+  return url.toString().replace(/\/+$/, '');
+}

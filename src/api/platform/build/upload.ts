@@ -1,0 +1,177 @@
+// The upload transaction: start, one multipart request per file, finish (which prunes the files
+// not listed and triggers a build). `planUpload` is the hash diff that decides what is sent.
+import { createHash, randomBytes } from 'node:crypto';
+import { z } from 'zod';
+import { maybe, parseInput, type PlatformTransport } from '../transport';
+import { BranchName, deploymentPath } from './common';
+
+export const StartUploadResponseSchema = z.looseObject({
+  transaction: z.looseObject({ id: z.string() }),
+  deploymentName: z.string().optional(),
+});
+export const FinishUploadResponseSchema = z.looseObject({ lastHash: maybe(z.string()) });
+
+export const FinishUploadInputSchema = z.strictObject({
+  transaction: z.strictObject({ id: z.string().min(1) }),
+  files: z.record(z.string(), z.strictObject({ hash: z.string() })),
+  commitMessage: z.string().min(1).optional(),
+  autoRemoveFiles: z.boolean().optional(),
+  awaitGitOperations: z.boolean().optional(),
+});
+
+const UploadFileFieldsSchema = z.strictObject({
+  transaction: z.string().min(1),
+  fileName: z.string().min(1),
+});
+
+type HashKind = 'sha256' | 'sha1' | 'md5' | 'gitBlob';
+const KINDS: HashKind[] = ['sha256', 'sha1', 'md5', 'gitBlob'];
+
+function hashOf(kind: HashKind, content: Uint8Array): string {
+  if (kind === 'gitBlob') {
+    return createHash('sha1').update(`blob ${content.byteLength}\0`).update(content).digest('hex');
+  }
+  return createHash(kind).update(content).digest('hex');
+}
+
+export interface LocalFile {
+  path: string;
+  content: Uint8Array;
+}
+
+export interface UploadPlan {
+  /** Files whose content differs from the branch's (or that it does not have). */
+  changed: LocalFile[];
+  added: string[];
+  /** On the branch but not in the folder: pruned by finish when `autoRemoveFiles`. */
+  removed: string[];
+  unchanged: number;
+  /** path -> hash of every local file, in the server's hash kind where it could be told. */
+  manifest: Record<string, { hash: string }>;
+}
+
+/**
+ * The hash diff of a folder against the branch's file hashes. The documents do not say which
+ * digest the server uses, so a file counts as unchanged when any of the usual ones (SHA-256,
+ * SHA-1, MD5, git blob id) equals the server's; the kind that matched names the manifest's hashes.
+ */
+export function planUpload(local: readonly LocalFile[], remote: ReadonlyMap<string, string>): UploadPlan {
+  let kind: HashKind | undefined;
+  const changed: LocalFile[] = [];
+  const added: string[] = [];
+  let unchanged = 0;
+  const localPaths = new Set<string>();
+  for (const f of local) {
+    localPaths.add(f.path);
+    const theirs = remote.get(f.path);
+    const match =
+      theirs === undefined ? undefined : KINDS.find((k) => hashOf(k, f.content) === theirs.toLowerCase());
+    if (match) {
+      kind ??= match;
+      unchanged++;
+    } else {
+      changed.push(f);
+      if (theirs === undefined) added.push(f.path);
+    }
+  }
+  const manifest: Record<string, { hash: string }> = {};
+  for (const f of local) {
+    const theirs = remote.get(f.path);
+    const same = !changed.includes(f) && theirs !== undefined;
+    manifest[f.path] = { hash: same ? theirs : hashOf(kind ?? 'sha256', f.content) };
+  }
+  const removed = [...remote.keys()].filter((p) => !localPaths.has(p)).sort();
+  return { changed, added, removed, unchanged, manifest };
+}
+
+type UploadTarget = { branchName?: string; signal?: AbortSignal };
+
+function targetQuery(opts: UploadTarget): Record<string, string> {
+  return opts.branchName !== undefined
+    ? { branchName: parseInput(BranchName, opts.branchName, 'branch') }
+    : {};
+}
+
+export function startUpload(t: PlatformTransport, deploymentId: number, opts: UploadTarget = {}) {
+  return t.write(
+    'POST',
+    `${deploymentPath(deploymentId)}/data-model/upload/start`,
+    undefined,
+    StartUploadResponseSchema,
+    {
+      query: targetQuery(opts),
+      signal: opts.signal,
+      action: 'Starting the upload',
+      check: { hint: 'Nothing changes until the upload is finished; start it again.' },
+    },
+  );
+}
+
+/** A multipart/form-data body: the text fields, then the file. */
+export function multipartBody(
+  fields: Record<string, string>,
+  file: { name: string; content: Uint8Array },
+): { body: Uint8Array; contentType: string } {
+  const boundary = `----dp${randomBytes(12).toString('hex')}`;
+  const enc = new TextEncoder();
+  const parts: Uint8Array[] = [];
+  const quote = (s: string) => s.replace(/["\r\n]/g, (c) => encodeURIComponent(c));
+  for (const [k, v] of Object.entries(fields)) {
+    parts.push(
+      enc.encode(`--${boundary}\r\nContent-Disposition: form-data; name="${quote(k)}"\r\n\r\n${v}\r\n`),
+    );
+  }
+  parts.push(
+    enc.encode(
+      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${quote(file.name)}"\r\nContent-Type: application/octet-stream\r\n\r\n`,
+    ),
+    file.content,
+    enc.encode(`\r\n--${boundary}--\r\n`),
+  );
+  return { body: Buffer.concat(parts), contentType: `multipart/form-data; boundary=${boundary}` };
+}
+
+export function uploadFile(
+  t: PlatformTransport,
+  deploymentId: number,
+  transaction: string,
+  file: LocalFile,
+  opts: UploadTarget = {},
+) {
+  const fields = parseInput(
+    UploadFileFieldsSchema,
+    { transaction, fileName: file.path },
+    'File not uploaded',
+  );
+  const { body, contentType } = multipartBody(fields, { name: file.path, content: file.content });
+  return t.write('POST', `${deploymentPath(deploymentId)}/data-model/upload/file`, body, z.unknown(), {
+    query: targetQuery(opts),
+    headers: { 'content-type': contentType },
+    signal: opts.signal,
+    action: `Uploading ${file.path}`,
+    check: { hint: 'Nothing changes until the upload is finished; run the upload again.' },
+  });
+}
+
+export function finishUpload(
+  t: PlatformTransport,
+  deploymentId: number,
+  input: z.input<typeof FinishUploadInputSchema>,
+  opts: UploadTarget = {},
+) {
+  const body = parseInput(FinishUploadInputSchema, input, 'Upload not finished');
+  return t.write(
+    'POST',
+    `${deploymentPath(deploymentId)}/data-model/upload/finish`,
+    body,
+    FinishUploadResponseSchema,
+    {
+      query: targetQuery(opts),
+      signal: opts.signal,
+      action: 'Finishing the upload',
+      check: {
+        hint: 'Compare the folder with the branch again (Upload Data Model from Folder…): it lists what still differs.',
+      },
+    },
+  );
+}

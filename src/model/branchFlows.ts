@@ -1,0 +1,231 @@
+// Opening a model and moving between its branches: pick a deployment and a branch by name, mount
+// it as a workspace folder named for both, create a branch (dev mode on it), unlock the default
+// branch for editing on explicit request.
+import * as vscode from 'vscode';
+import type { Branch } from '../api/buildClient';
+import type { Services } from '../services';
+import { defaultBranchOf, parseModelUri } from './modelPaths';
+import { Mount, type Mounts } from './mounts';
+
+export interface OpenArgs {
+  deploymentId?: number;
+  branch?: string;
+  /**
+   * False: mount without adding a workspace folder (files open by URI). In a single-folder
+   * window VS Code restarts the extension host to enter a multi-root workspace; the tests avoid it.
+   */
+  addFolder?: boolean;
+}
+
+const folderName = (m: Mount) => `${m.deploymentName} · ${m.branch}`;
+
+export class BranchFlows {
+  /** The branch each deployment is in dev mode on, as this window last set it. */
+  private readonly devBranch = new Map<number, string>();
+
+  constructor(
+    private readonly services: Services,
+    private readonly mounts: Mounts,
+    private readonly announce: (m: Mount) => void,
+  ) {}
+
+  /** The mount a command is about: its argument, the active editor's, the only one, or a pick. */
+  async target(arg?: unknown): Promise<Mount> {
+    const uri = arg instanceof vscode.Uri ? arg : vscode.window.activeTextEditor?.document.uri;
+    const loc = uri ? parseModelUri(uri.authority, uri.path) : undefined;
+    if (uri?.scheme === 'dpmodel' && loc) return this.mounts.resolve(loc.deploymentId, loc.branch);
+    const all = this.mounts.all();
+    if (all.length === 1) return all[0]!;
+    if (all.length === 0) throw new Error('No data model is open. Run "Open Data Model…" first.');
+    const picked = await vscode.window.showQuickPick(
+      all.map((m) => ({ label: folderName(m), mount: m })),
+      { title: 'Which data model?' },
+    );
+    if (!picked) throw new vscode.CancellationError();
+    return picked.mount;
+  }
+
+  private async pickDeployment(): Promise<{ id: number; name: string }> {
+    const page = await (await this.services.clients.platform()).listDeployments({ first: 100 });
+    if (page.items.length === 0) throw new Error('This profile has no deployments.');
+    if (page.items.length === 1) return page.items[0]!;
+    const picked = await vscode.window.showQuickPick(
+      page.items.map((d) => ({ label: d.name, description: d.deploymentUrl ?? '', d })),
+      { title: 'Open Data Model: deployment', matchOnDescription: true },
+    );
+    if (!picked) throw new vscode.CancellationError();
+    return picked.d;
+  }
+
+  /** Picks a branch (or "Create branch…"); returns its name, created and in dev mode as needed. */
+  private async pickBranch(deploymentId: number, branches: Branch[], current?: string): Promise<string> {
+    const def = defaultBranchOf(branches);
+    type Item = vscode.QuickPickItem & { name?: string };
+    const items: Item[] = [
+      { label: '$(add) Create branch…' },
+      ...branches.map((b) => ({
+        label: `$(git-branch) ${b.name}`,
+        description: [
+          b.name === def ? 'default, read-only' : b.parentBranch ? `from ${b.parentBranch}` : '',
+          b.name === current ? 'current' : '',
+        ]
+          .filter(Boolean)
+          .join(' · '),
+        name: b.name,
+      })),
+    ];
+    const picked = await vscode.window.showQuickPick(items, { title: 'Data model branch' });
+    if (!picked) throw new vscode.CancellationError();
+    return picked.name ?? (await this.askNewBranch(deploymentId, current ?? def, branches));
+  }
+
+  private async askNewBranch(
+    deploymentId: number,
+    from: string | undefined,
+    branches: Branch[],
+  ): Promise<string> {
+    const name = await vscode.window.showInputBox({
+      title: `New branch${from ? ` from ${from}` : ''}`,
+      prompt: 'Branch name (dev mode starts on it)',
+      validateInput: (v) =>
+        !v.trim()
+          ? 'Enter a name'
+          : /\s/.test(v.trim())
+            ? 'No spaces in a branch name'
+            : branches.some((b) => b.name === v.trim())
+              ? 'That branch exists; pick it instead'
+              : undefined,
+    });
+    if (!name) throw new vscode.CancellationError();
+    await this.createBranch(deploymentId, name.trim(), from);
+    return name.trim();
+  }
+
+  async createBranch(deploymentId: number, name: string, from?: string): Promise<void> {
+    const build = await this.mounts.build();
+    await vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Notification, title: `Creating the branch ${name}…` },
+      () => build.createBranch(deploymentId, { name, ...(from ? { from } : {}), activate: true }),
+    );
+    this.devBranch.set(deploymentId, name);
+  }
+
+  /** Dev mode on `branch` unless this window already put it there. */
+  async ensureDevMode(mount: Mount): Promise<void> {
+    if (this.devBranch.get(mount.deploymentId) === mount.branch) return;
+    await (await this.mounts.build()).startDevMode(mount.deploymentId, mount.branch);
+    this.devBranch.set(mount.deploymentId, mount.branch);
+  }
+
+  /** Open Data Model…: mounts a branch (the default one read-only) as a workspace folder. */
+  async open(args: OpenArgs = {}): Promise<Mount> {
+    const deployment =
+      args.deploymentId !== undefined
+        ? await (await this.services.clients.platform()).getDeployment(args.deploymentId)
+        : await this.pickDeployment();
+    const branches = await (await this.mounts.build()).allBranches(deployment.id);
+    const branch = args.branch ?? (await this.pickBranch(deployment.id, branches));
+    return this.mount(
+      deployment.id,
+      deployment.name,
+      branch,
+      defaultBranchOf(branches),
+      undefined,
+      args.addFolder,
+    );
+  }
+
+  private async mount(
+    deploymentId: number,
+    name: string,
+    branch: string,
+    defaultBranch: string | undefined,
+    replace?: Mount,
+    addFolder = true,
+  ): Promise<Mount> {
+    const mount = this.mounts.add(new Mount(deploymentId, name, branch, defaultBranch));
+    if (!mount.isDefault) await this.ensureDevMode(mount);
+    await vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Window, title: `Loading ${folderName(mount)}` },
+      () => mount.load(this.mounts.build, true),
+    );
+    const folders = vscode.workspace.workspaceFolders ?? [];
+    const old = replace ? folders.findIndex((f) => f.uri.toString() === replace.root.toString()) : -1;
+    const shown = folders.some((f) => f.uri.toString() === mount.root.toString());
+    // A branch that replaces another takes its folder, if it had one.
+    if (!shown && (replace ? old >= 0 : addFolder)) {
+      const at = old >= 0 ? old : folders.length;
+      vscode.workspace.updateWorkspaceFolders(at, old >= 0 ? 1 : 0, {
+        uri: mount.root,
+        name: folderName(mount),
+      });
+    }
+    if (replace && replace !== mount) this.mounts.remove(replace);
+    this.mounts.fire(mount);
+    return mount;
+  }
+
+  /** Switch Model Branch…: pick or create another branch of the model in view; it replaces it. */
+  async switchBranch(arg?: unknown, branchArg?: string): Promise<Mount> {
+    const current = await this.target(arg);
+    const branches = await (await this.mounts.build()).allBranches(current.deploymentId);
+    const branch = branchArg ?? (await this.pickBranch(current.deploymentId, branches, current.branch));
+    return this.mount(
+      current.deploymentId,
+      current.deploymentName,
+      branch,
+      defaultBranchOf(branches),
+      current,
+    );
+  }
+
+  /** Create Model Branch…: a new branch from the model in view, in dev mode, mounted in its place. */
+  async newBranch(arg?: unknown, nameArg?: string): Promise<Mount> {
+    const current = await this.target(arg);
+    const branches = await (await this.mounts.build()).allBranches(current.deploymentId);
+    let name = nameArg;
+    if (name) await this.createBranch(current.deploymentId, name, current.branch);
+    else name = await this.askNewBranch(current.deploymentId, current.branch, branches);
+    return this.mount(current.deploymentId, current.deploymentName, name, defaultBranchOf(branches), current);
+  }
+
+  /** Unlock Default Branch for Editing…: asked every time, stronger on a production profile. */
+  async unlock(arg?: unknown, args: { confirm?: boolean } = {}): Promise<void> {
+    const mount = await this.target(arg);
+    if (!mount.isDefault) {
+      void vscode.window.showInformationMessage(
+        `"${mount.branch}" is not the default branch; it is editable.`,
+      );
+      return;
+    }
+    if (args.confirm !== true) {
+      const production = this.services.profiles.active()?.profile.production === true;
+      const ok = await vscode.window.showWarningMessage(
+        `Edit the default branch "${mount.branch}" of ${mount.deploymentName} directly?`,
+        {
+          modal: true,
+          detail: `Saves change what everyone queries once committed, with no branch to review first.${production ? ' This is a PRODUCTION profile.' : ''}`,
+        },
+        'Unlock',
+      );
+      if (ok !== 'Unlock') return;
+      if (production) {
+        const typed = await vscode.window.showInputBox({
+          title: 'Production: confirm by typing the deployment name',
+          prompt: `Type "${mount.deploymentName}" to unlock its default branch`,
+          validateInput: (v) => (v === mount.deploymentName ? undefined : `Type ${mount.deploymentName}`),
+        });
+        if (typed !== mount.deploymentName) return;
+      }
+    }
+    // No dev mode here: writes name their branch, and the default branch has no dev mode.
+    mount.unlocked = true;
+    this.mounts.fire(mount);
+    this.announce(mount);
+  }
+
+  /** Forget dev-mode knowledge of a deployment (after a merge that may have moved it). */
+  forgetDevMode(deploymentId: number): void {
+    this.devBranch.delete(deploymentId);
+  }
+}

@@ -1,0 +1,229 @@
+// The model's files as a FileSystemProvider: reads come from the mount (loaded from the server),
+// writes go to the server. Before a write the server's hash of the file is compared with the one
+// read: a change made elsewhere is shown as a diff and never overwritten without the user's say.
+// The default branch is read-only until unlocked. Each successful write runs validate.
+import * as vscode from 'vscode';
+import type { Mount, Mounts } from './mounts';
+import { parseModelUri } from './modelPaths';
+
+/** Shows the server's current text of a file beside the user's in a diff. */
+export const SERVER_SCHEME = 'dpmodel-server';
+
+export class ModelFileSystem implements vscode.FileSystemProvider, vscode.TextDocumentContentProvider {
+  private readonly emitter = new vscode.EventEmitter<vscode.FileChangeEvent[]>();
+  readonly onDidChangeFile = this.emitter.event;
+  /** Server texts shown in conflict diffs, by the diff's left URI. */
+  private readonly serverTexts = new Map<string, string>();
+
+  constructor(
+    private readonly mounts: Mounts,
+    private readonly afterWrite: (mount: Mount, path: string) => void,
+    private readonly log: { warn(message: string): void },
+  ) {}
+
+  private async locate(uri: vscode.Uri): Promise<{ mount: Mount; path: string }> {
+    const loc = parseModelUri(uri.authority, uri.path);
+    if (!loc) throw vscode.FileSystemError.FileNotFound(uri);
+    const mount = await this.mounts.resolve(loc.deploymentId, loc.branch);
+    await mount.load(this.mounts.build);
+    return { mount, path: loc.path };
+  }
+
+  watch(): vscode.Disposable {
+    // Changes are announced by this provider itself (its writes and refreshes).
+    return new vscode.Disposable(() => undefined);
+  }
+
+  async stat(uri: vscode.Uri): Promise<vscode.FileStat> {
+    const { mount, path } = await this.locate(uri);
+    const permissions = mount.readonly ? vscode.FilePermission.Readonly : undefined;
+    const file = mount.files.get(path);
+    if (file) {
+      return {
+        type: vscode.FileType.File,
+        ctime: file.mtime,
+        mtime: file.mtime,
+        size: file.content.byteLength,
+        permissions,
+      };
+    }
+    if (mount.isDir(path))
+      return { type: vscode.FileType.Directory, ctime: 0, mtime: 0, size: 0, permissions };
+    throw vscode.FileSystemError.FileNotFound(uri);
+  }
+
+  async readDirectory(uri: vscode.Uri): Promise<[string, vscode.FileType][]> {
+    const { mount, path } = await this.locate(uri);
+    if (!mount.isDir(path)) throw vscode.FileSystemError.FileNotADirectory(uri);
+    return mount.children(path);
+  }
+
+  async readFile(uri: vscode.Uri): Promise<Uint8Array> {
+    const { mount, path } = await this.locate(uri);
+    const file = mount.files.get(path);
+    if (!file) throw vscode.FileSystemError.FileNotFound(uri);
+    return file.content;
+  }
+
+  private refuseReadonly(mount: Mount, uri: vscode.Uri): void {
+    if (mount.readonly) {
+      throw vscode.FileSystemError.NoPermissions(
+        `"${mount.branch}" is the default branch of ${mount.deploymentName}, read-only here. Pick or create a branch to edit, or run "Unlock Default Branch for Editing". (${uri.path})`,
+      );
+    }
+  }
+
+  async writeFile(
+    uri: vscode.Uri,
+    content: Uint8Array,
+    options: { create: boolean; overwrite: boolean },
+  ): Promise<void> {
+    try {
+      await this.write(uri, content, options);
+    } catch (e) {
+      // VS Code shows the save error; the log keeps it with the file.
+      this.log.warn(`Saving ${uri.path} failed: ${e instanceof Error ? e.message : String(e)}`);
+      throw e;
+    }
+  }
+
+  private async write(
+    uri: vscode.Uri,
+    content: Uint8Array,
+    options: { create: boolean; overwrite: boolean },
+  ): Promise<void> {
+    const { mount, path } = await this.locate(uri);
+    this.refuseReadonly(mount, uri);
+    const known = mount.files.get(path);
+    if (!known && !options.create) throw vscode.FileSystemError.FileNotFound(uri);
+    if (known && !options.overwrite) throw vscode.FileSystemError.FileExists(uri);
+    await mount.serial(async () => {
+      const build = await this.mounts.build();
+      const hashes = await build.fileHashes(mount.deploymentId, { branchName: mount.branch });
+      const theirs = hashes.get(path);
+      const changedElsewhere = known ? theirs !== known.hash : theirs !== undefined;
+      if (changedElsewhere && !(await this.resolveConflict(mount, path, uri, theirs))) {
+        throw vscode.FileSystemError.Unavailable(
+          `${path} changed on the server since it was opened; not saved. Compare the two versions in the diff, then save again (or choose Overwrite).`,
+        );
+      }
+      const text = new TextDecoder().decode(content);
+      await build.updateFiles(mount.deploymentId, mount.branch, [{ path, content: text }]);
+      const after = await build.fileHashes(mount.deploymentId, { branchName: mount.branch });
+      mount.files.set(path, { content, hash: after.get(path), mtime: Date.now() });
+      mount.dirs.delete(path);
+    });
+    this.emitter.fire([{ type: known ? vscode.FileChangeType.Changed : vscode.FileChangeType.Created, uri }]);
+    this.afterWrite(mount, path);
+  }
+
+  /** A change on the server: diff and ask. True when the user chose to overwrite it. */
+  private async resolveConflict(
+    mount: Mount,
+    path: string,
+    uri: vscode.Uri,
+    theirs: string | undefined,
+  ): Promise<boolean> {
+    const build = await this.mounts.build();
+    const files = await build.listFiles(mount.deploymentId, { branchName: mount.branch, withContent: true });
+    const server = files.find((f) => f.path === path);
+    const left = vscode.Uri.from({
+      scheme: SERVER_SCHEME,
+      path: `/${path}`,
+      query: `d=${mount.deploymentId}&b=${encodeURIComponent(mount.branch)}&h=${theirs ?? 'deleted'}`,
+    });
+    this.serverTexts.set(left.toString(), server?.content ?? '');
+    const choice = await vscode.window.showWarningMessage(
+      `${path} was changed on the server (branch "${mount.branch}") since you opened it.`,
+      {
+        modal: true,
+        detail:
+          'Saving now would overwrite that change. Compare the two versions first, or overwrite on purpose.',
+      },
+      'Compare',
+      'Overwrite',
+    );
+    if (choice === 'Overwrite') return true;
+    if (choice === 'Compare') {
+      await vscode.commands.executeCommand(
+        'vscode.diff',
+        left,
+        uri,
+        `${path}: server ↔ yours (${mount.branch})`,
+      );
+    }
+    return false;
+  }
+
+  provideTextDocumentContent(uri: vscode.Uri): string {
+    return this.serverTexts.get(uri.toString()) ?? '';
+  }
+
+  async createDirectory(uri: vscode.Uri): Promise<void> {
+    const { mount, path } = await this.locate(uri);
+    this.refuseReadonly(mount, uri);
+    mount.dirs.add(path);
+    this.emitter.fire([{ type: vscode.FileChangeType.Created, uri }]);
+  }
+
+  async delete(uri: vscode.Uri): Promise<void> {
+    const { mount, path } = await this.locate(uri);
+    this.refuseReadonly(mount, uri);
+    const paths = mount.files.has(path)
+      ? [path]
+      : [...mount.files.keys()].filter((p) => p.startsWith(`${path}/`));
+    if (paths.length > 0) {
+      await mount.serial(async () => {
+        await (await this.mounts.build()).removeFiles(mount.deploymentId, mount.branch, paths);
+        for (const p of paths) mount.files.delete(p);
+      });
+    }
+    for (const d of [...mount.dirs]) if (d === path || d.startsWith(`${path}/`)) mount.dirs.delete(d);
+    this.emitter.fire([{ type: vscode.FileChangeType.Deleted, uri }]);
+    this.afterWrite(mount, path);
+  }
+
+  async rename(oldUri: vscode.Uri, newUri: vscode.Uri, options: { overwrite: boolean }): Promise<void> {
+    const from = await this.locate(oldUri);
+    const to = await this.locate(newUri);
+    if (from.mount !== to.mount)
+      throw vscode.FileSystemError.NoPermissions('Files move only within one branch.');
+    const mount = from.mount;
+    this.refuseReadonly(mount, oldUri);
+    if (!options.overwrite && (mount.files.has(to.path) || (mount.isDir(to.path) && to.path !== ''))) {
+      throw vscode.FileSystemError.FileExists(newUri);
+    }
+    const moves = mount.files.has(from.path)
+      ? [{ path: from.path, newPath: to.path }]
+      : [...mount.files.keys()]
+          .filter((p) => p.startsWith(`${from.path}/`))
+          .map((p) => ({ path: p, newPath: `${to.path}${p.slice(from.path.length)}` }));
+    if (moves.length > 0) {
+      await mount.serial(async () => {
+        await (await this.mounts.build()).renameFiles(mount.deploymentId, mount.branch, moves);
+        for (const m of moves) {
+          const f = mount.files.get(m.path);
+          mount.files.delete(m.path);
+          if (f) mount.files.set(m.newPath, f);
+        }
+      });
+    }
+    this.emitter.fire([
+      { type: vscode.FileChangeType.Deleted, uri: oldUri },
+      { type: vscode.FileChangeType.Created, uri: newUri },
+    ]);
+    this.afterWrite(mount, to.path);
+  }
+
+  /** Tells VS Code every file of a mount may have changed (after a pull, a merge, an unlock). */
+  announce(mount: Mount): void {
+    const events: vscode.FileChangeEvent[] = [{ type: vscode.FileChangeType.Changed, uri: mount.root }];
+    for (const p of mount.files.keys())
+      events.push({ type: vscode.FileChangeType.Changed, uri: mount.uri(p) });
+    this.emitter.fire(events);
+  }
+
+  dispose(): void {
+    this.emitter.dispose();
+  }
+}

@@ -1,0 +1,166 @@
+// The vscode-free logic of the data model feature: model URIs, where a compiler error points,
+// the default branch, the YAML cursor context for completions and hover, the upload hash diff,
+// the source-tree reading, and the build and dev-mode URLs.
+import * as assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
+import { buildApiUrlOf, devModeDataApiUrl, flattenTree, planUpload } from '../../../src/api';
+import { defaultBranchOf, locateError, modelUriPath, parseModelUri } from '../../../src/model/modelPaths';
+import { currentCube, referenceAt, yamlContext } from '../../../src/model/yamlContext';
+
+const YAML = `cubes:
+  - name: orders
+    sql_table: orders
+    joins:
+      - name: customers
+        relationship: many_to_one
+        sql: "{CUBE}.customer_id = {customers.id}"
+    measures:
+      - name: count
+        type: count
+    pre_aggregations:
+      - name: by_status
+        measures:
+          - count
+        time_dimension: created_at
+  - name: customers
+    sql: "SELECT * FROM customers"
+`.split('\n');
+
+describe('model: paths and errors', () => {
+  it('round-trips a branch with slashes through a model URI path', () => {
+    const p = modelUriPath('dev/ann orders', 'model/cubes/orders.yml');
+    assert.equal(p, '/dev%2Fann%20orders/model/cubes/orders.yml');
+    assert.deepEqual(parseModelUri('7', p), {
+      deploymentId: 7,
+      branch: 'dev/ann orders',
+      path: 'model/cubes/orders.yml',
+    });
+    assert.deepEqual(parseModelUri('7', '/main'), { deploymentId: 7, branch: 'main', path: '' });
+    assert.equal(parseModelUri('x', '/main'), undefined);
+    assert.equal(parseModelUri('0', '/main'), undefined);
+  });
+
+  it('finds file, line and column in the forms compilers print (0-based)', () => {
+    assert.deepEqual(locateError('model/cubes/orders.yml:12:5 unknown type "sumx"'), {
+      file: 'model/cubes/orders.yml',
+      line: 11,
+      column: 4,
+      message: 'model/cubes/orders.yml:12:5 unknown type "sumx"',
+    });
+    const words = locateError('Unknown measure type at line 7, column 3', 'model/cubes/a.yml');
+    assert.deepEqual([words.file, words.line, words.column], ['model/cubes/a.yml', 6, 2]);
+    const paren = locateError('Bad indentation (4:9)', '/model/b.yml');
+    assert.deepEqual([paren.file, paren.line, paren.column], ['model/b.yml', 3, 8]);
+    const none = locateError('Cube orders is defined twice', null);
+    assert.deepEqual([none.file, none.line, none.column], [undefined, 0, 0]);
+  });
+
+  it('takes the branch without a parent as the default', () => {
+    assert.equal(defaultBranchOf([{ name: 'dev', parentBranch: 'master' }, { name: 'master' }]), 'master');
+    assert.equal(defaultBranchOf([{ name: 'x' }, { name: 'main', parentBranch: null }]), 'main');
+    assert.equal(defaultBranchOf([{ name: 'a', parentBranch: 'b' }]), 'a');
+    assert.equal(defaultBranchOf([]), undefined);
+  });
+});
+
+describe('model: YAML context', () => {
+  const at = (line: number, before: string) => yamlContext(YAML, line, before);
+
+  it('knows the cube a line belongs to', () => {
+    assert.equal(currentCube(YAML, 9), 'orders');
+    assert.equal(currentCube(YAML, 16), 'customers');
+    assert.equal(currentCube(['measures:'], 0), undefined);
+  });
+
+  it('offers cubes after { and in a join name, members after cube. and CUBE.', () => {
+    assert.deepEqual(at(6, '        sql: "{cus'), { kind: 'cube', prefix: 'cus' });
+    assert.deepEqual(at(6, '        sql: "{customers.i'), { kind: 'member', cube: 'customers', prefix: 'i' });
+    assert.deepEqual(at(6, '        sql: "{CUBE.'), { kind: 'member', cube: 'orders', prefix: '' });
+    assert.deepEqual(at(4, '      - name: cu'), { kind: 'cube', prefix: 'cu' });
+    assert.equal(at(8, '      - name: cou'), undefined, 'a measure name is free text');
+  });
+
+  it('offers the cube members in a pre-aggregation', () => {
+    assert.deepEqual(at(13, '          - co'), { kind: 'member', cube: 'orders', prefix: 'co' });
+    assert.deepEqual(at(14, '        time_dimension: cr'), { kind: 'member', cube: 'orders', prefix: 'cr' });
+  });
+
+  it('reads the reference under the cursor for hover', () => {
+    assert.deepEqual(referenceAt(YAML, 6, 40), { cube: 'customers', member: 'id' });
+    assert.deepEqual(referenceAt(YAML, 6, 16), { cube: 'orders' });
+    assert.deepEqual(referenceAt(YAML, 4, 18), { cube: 'customers' });
+  });
+});
+
+describe('model: upload plan and source tree', () => {
+  const enc = (s: string) => new TextEncoder().encode(s);
+  const sha1 = (s: string) => createHash('sha1').update(s).digest('hex');
+
+  it('sends only changed and new files, lists removed ones, keeps the server hashes of the rest', () => {
+    const local = [
+      { path: 'model/a.yml', content: enc('a') },
+      { path: 'model/b.yml', content: enc('b2') },
+      { path: 'model/new.yml', content: enc('n') },
+    ];
+    const remote = new Map([
+      ['model/a.yml', sha1('a')],
+      ['model/b.yml', sha1('b')],
+      ['model/gone.yml', sha1('g')],
+    ]);
+    const plan = planUpload(local, remote);
+    assert.deepEqual(
+      plan.changed.map((f) => f.path),
+      ['model/b.yml', 'model/new.yml'],
+    );
+    assert.deepEqual(plan.added, ['model/new.yml']);
+    assert.deepEqual(plan.removed, ['model/gone.yml']);
+    assert.equal(plan.unchanged, 1);
+    assert.equal(plan.manifest['model/a.yml']!.hash, sha1('a'));
+    // The kind that matched (SHA-1) names the new hashes too.
+    assert.equal(plan.manifest['model/b.yml']!.hash, sha1('b2'));
+  });
+
+  it('recognises git blob ids and MD5 as the server hash', () => {
+    const blob = createHash('sha1').update('blob 1\0x').digest('hex');
+    const md5 = createHash('md5').update('y').digest('hex');
+    const plan = planUpload(
+      [
+        { path: 'x.yml', content: enc('x') },
+        { path: 'y.yml', content: enc('y') },
+      ],
+      new Map([
+        ['x.yml', blob],
+        ['y.yml', md5],
+      ]),
+    );
+    assert.equal(plan.changed.length, 0);
+  });
+
+  it('flattens nested and flat source trees, skipping nameless nodes', () => {
+    const files = flattenTree([
+      { name: 'model', type: 'directory', children: [{ name: 'orders.yml', content: 'cubes: []' }] },
+      { path: '/model/views/v.yml', hash: 'h1' },
+      { fileName: 'README.md', type: 'file' },
+      { type: 'file' },
+      42,
+    ]);
+    assert.deepEqual(files, [
+      { path: 'model/orders.yml', content: 'cubes: []' },
+      { path: 'model/views/v.yml', hash: 'h1' },
+      { path: 'README.md' },
+    ]);
+  });
+
+  it('puts the build API beside /api and dev mode under the deployment URL', () => {
+    assert.equal(buildApiUrlOf('https://t.example.com/api'), 'https://t.example.com/build/api');
+    assert.equal(buildApiUrlOf('http://127.0.0.1:4100/api/'), 'http://127.0.0.1:4100/build/api');
+    assert.equal(
+      devModeDataApiUrl('https://d1.example.com', 'dev/ann'),
+      'https://d1.example.com/dev-mode/dev%2Fann/cubejs-api',
+    );
+    assert.equal(
+      devModeDataApiUrl('http://127.0.0.1:4101/cubejs-api', 'b1'),
+      'http://127.0.0.1:4101/dev-mode/b1/cubejs-api',
+    );
+  });
+});
