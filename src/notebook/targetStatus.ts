@@ -49,13 +49,17 @@ export class TargetStatus implements vscode.NotebookCellStatusBarItemProvider, v
   }
 
   /** The text and tooltip of a code cell's target item (tests read it). */
-  async describe(nb: vscode.NotebookDocument): Promise<{ text: string; tooltip: string; mismatch: boolean }> {
+  async describe(
+    nb: vscode.NotebookDocument,
+  ): Promise<{ text: string; tooltip: string; mismatch: boolean; command: vscode.Command }> {
+    const pick: vscode.Command = { command: COMMANDS.profilesSwitch.id, title: 'Switch Profile…' };
     const active = this.services.profiles.active();
     if (!active) {
       return {
         text: '$(debug-disconnect) No profile',
         tooltip: 'No active profile: switch to one to run cells.',
         mismatch: true,
+        command: pick,
       };
     }
     const name = active.profile.name;
@@ -68,16 +72,26 @@ export class TargetStatus implements vscode.NotebookCellStatusBarItemProvider, v
     const deployment = branch ? `${deploymentName} · branch ${branch} (dev mode)` : deploymentName;
     const saved = storedProfile(nb);
     if (saved && saved.toLowerCase() !== name.toLowerCase()) {
+      // A click switches straight to the saved profile when this machine has it; else it picks one.
+      const known = this.services.profiles.get(saved)?.name;
       return {
         text: `$(warning) Runs on ${name} · ${deployment}, not ${saved}`,
-        tooltip: `This notebook was saved for the profile "${saved}", but cells run on the active profile "${name}". Click to switch profile.`,
+        tooltip: `This notebook was saved for the profile "${saved}", but cells run on the active profile "${name}". ${
+          known
+            ? `Click to switch to "${known}".`
+            : `No profile named "${saved}" exists here: click to pick a profile, or add one with that name.`
+        }`,
         mismatch: true,
+        command: known
+          ? { command: COMMANDS.profilesSwitch.id, title: `Switch to ${known}`, arguments: [known] }
+          : pick,
       };
     }
     return {
       text: `$(plug) ${name} · ${deployment}`,
       tooltip: `Cells run on the profile "${name}", ${deployment}. Click to switch profile.`,
       mismatch: false,
+      command: pick,
     };
   }
 
@@ -86,7 +100,7 @@ export class TargetStatus implements vscode.NotebookCellStatusBarItemProvider, v
     const d = await this.describe(cell.notebook);
     const item = new vscode.NotebookCellStatusBarItem(d.text, vscode.NotebookCellStatusBarAlignment.Right);
     item.tooltip = d.tooltip;
-    item.command = COMMANDS.profilesSwitch.id;
+    item.command = d.command;
     return [item];
   }
 

@@ -5,6 +5,7 @@ import * as vscode from 'vscode';
 import { COMMANDS } from '../commands';
 import { registerCommand } from '../commandRunner';
 import { UserCancelled } from '../log';
+import { connectionReviewed } from './connectionReview';
 import type { Services } from '../services';
 import {
   ENV_VARS,
@@ -130,20 +131,24 @@ export function registerProfileCommands(services: Services): vscode.Disposable[]
     return undefined;
   };
 
-  /** Asks for every profile field, prefilled from `current`. */
-  async function askProfile(current?: Profile): Promise<{ input: ProfileInput; secrets: SecretsInput }> {
+  /** Asks for every profile field, prefilled from `current` (or from a draft of Add being edited). */
+  async function askProfile(
+    current?: Profile,
+    draft?: { input: ProfileInput; secrets: SecretsInput },
+  ): Promise<{ input: ProfileInput; secrets: SecretsInput }> {
     const title = current ? `Edit profile ${current.name}` : 'Add a Dashboard Platform profile';
+    const pre = (draft?.input ?? current) as Profile | undefined;
     const name = await ask({
       title,
       prompt: 'Profile name',
-      value: current?.name,
+      value: pre?.name,
       validateInput: nameValidator(current?.name),
     });
     const platformUrl = await ask({
       title,
       prompt: 'Platform API base URL: your tenant host (or custom domain) followed by /api',
       placeHolder: 'https://mytenant.example.com/api',
-      value: current?.platformUrl,
+      value: pre?.platformUrl,
       validateInput: (v) => validateUrl(v, 'platform URL'),
     });
     const dataApiUrl = await ask({
@@ -151,21 +156,21 @@ export function registerProfileCommands(services: Services): vscode.Disposable[]
       prompt:
         'Data API URL override (optional). Leave empty: each deployment is queried on the host it publishes (its deployment URL). Set it only to send every query to one Data API, e.g. through a gateway.',
       placeHolder: 'empty = per deployment (recommended)',
-      value: current?.dataApiUrl,
+      value: pre?.dataApiUrl,
       validateInput: (v) => (v.trim() ? validateUrl(v, 'Data API URL') : undefined),
     });
     const agentUrl = await ask({
       title,
       prompt: 'AI agent URL (optional; more can be added in settings)',
       placeHolder: 'https://ai.example.com/api/v1/public/{account}/agents/{agentId}',
-      value: current?.agents[0]?.url,
+      value: pre?.agents?.[0]?.url,
       validateInput: (v) => (v.trim() ? validateAgentUrl(v) : undefined),
     });
-    const identity = agentUrl ? await askSessionIdentity(title, current) : current?.session;
+    const identity = agentUrl ? await askSessionIdentity(title, pre) : pre?.session;
     const deployment = await ask({
       title,
       prompt: 'Default deployment id (optional)',
-      value: current?.defaultDeploymentId !== undefined ? String(current.defaultDeploymentId) : '',
+      value: pre?.defaultDeploymentId !== undefined ? String(pre.defaultDeploymentId) : '',
       validateInput: (v) =>
         !v.trim() || /^[1-9]\d*$/.test(v.trim()) ? undefined : 'Enter a positive whole number.',
     });
@@ -198,6 +203,8 @@ export function registerProfileCommands(services: Services): vscode.Disposable[]
         title,
         prompt: `${SECRET_LABELS[kind]} (stored in VS Code's SecretStorage; ${extra})`,
         password: true,
+        // Back from the connection test: what was typed is kept (masked, never saved before Save).
+        value: draft?.secrets[kind],
       });
     secrets.platformToken = await tokenPrompt(
       'platformToken',
@@ -249,6 +256,9 @@ export function registerProfileCommands(services: Services): vscode.Disposable[]
       secrets = { platformToken, dataApiToken, aiApiKey };
     } else {
       ({ input, secrets } = await askProfile());
+      // Test before saving; Edit goes back through the steps with what was typed.
+      while (!(await connectionReviewed(input, secrets, log)))
+        ({ input, secrets } = await askProfile(undefined, { input, secrets }));
     }
     const profile = parseProfile(input);
     if (profiles.get(profile.name)) throw new Error(`A profile named "${profile.name}" already exists.`);

@@ -264,6 +264,10 @@ describe('polish (issue 14)', function () {
       assert.ok(await vscode.workspace.applyEdit(meta));
       const other = await target.describe(nb);
       assert.match(other.text, /Runs on Sandbox .*, not Production EU/);
+      // No such profile here: the click picks one (a known one would be switched to directly).
+      assert.equal(other.command.command, 'dashboardPlatform.profiles.switch');
+      assert.equal(other.command.arguments, undefined);
+      assert.match(other.tooltip, /No profile named "Production EU" exists here/);
     } finally {
       target.dispose();
     }

@@ -70,7 +70,9 @@ export function publicIdOf(prefix: 'pub' | 'rep', deploymentId: number, n: numbe
 
 export function seedPlatform(seed = 42, notificationsInFirstDeployment = 230): PlatformData {
   const r = rng(seed);
-  let next = 100_000;
+  // Ids of created objects start above every seeded one (notifications are deployment × 100,000 + n):
+  // a created notification sharing a seeded id was listed while its twin was the one changed.
+  let next = 1_000_000;
   const nextId = () => ++next;
   // deploymentUrl is set by startSandbox once each deployment's Data API host listens.
   const deployments: Row[] = [
