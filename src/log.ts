@@ -111,8 +111,9 @@ export class UserCancelled extends Error {
 export function isCancellation(e: unknown): boolean {
   if (e instanceof UserCancelled) return true;
   if (isApiError(e)) return e.kind === 'cancelled';
+  // By name too: a UserCancelled from another copy of this module (a test bundle) is still one.
   if (e instanceof Error)
-    return e.name === 'AbortError' || e.name === 'Canceled' || e.name === 'CancellationError';
+    return ['UserCancelled', 'AbortError', 'Canceled', 'CancellationError'].includes(e.name);
   return false;
 }
 

@@ -100,6 +100,10 @@ describe('messages shown to the user', () => {
     const abort = new Error('aborted');
     abort.name = 'AbortError';
     assert.ok(isCancellation(abort));
+    const foreign = new Error('Cancelled');
+    foreign.name = 'UserCancelled';
+    assert.ok(isCancellation(foreign), 'a UserCancelled of another module copy');
+    assert.ok(!isCancellation(new Error('Cancelled')), 'the message alone is not enough');
     assert.ok(!isCancellation(new ApiError('auth', 'Sign in.')));
   });
 });
