@@ -4,7 +4,8 @@
 import { z } from 'zod';
 import { ApiError } from '../errors';
 import type { Page, PageParams } from '../paging';
-import { checkPage, maybe, readItems, type PlatformTransport } from './transport';
+import { listScimUsers, ScimUserSchema, type ScimUser } from './admin/scim';
+import type { PlatformTransport } from './transport';
 
 export const AppConfigResponseSchema = z.looseObject({
   appTheme: z.unknown().optional(),
@@ -15,25 +16,10 @@ export const AppConfigResponseSchema = z.looseObject({
 });
 export type AppConfigResponse = z.infer<typeof AppConfigResponseSchema>;
 
-/** A SCIM user, read tolerantly (SCIM ids are strings). */
-export const ScimUserSchema = z.looseObject({
-  id: maybe(z.string()),
-  userName: z.string().optional(),
-  name: maybe(z.looseObject({ givenName: maybe(z.string()), familyName: maybe(z.string()) })),
-  emails: maybe(z.array(z.looseObject({ value: maybe(z.string()), primary: maybe(z.boolean()) }))),
-  active: maybe(z.boolean()),
-  externalId: maybe(z.string()),
-});
-export type ScimUser = z.infer<typeof ScimUserSchema>;
+// The SCIM user shape and pager live with the rest of SCIM (admin/scim.ts).
+export { ScimUserSchema, type ScimUser } from './admin/scim';
 /** Kept for callers of the old name. */
 export const UserSchema = ScimUserSchema;
-
-const ScimListSchema = z.looseObject({
-  totalResults: maybe(z.number()),
-  startIndex: maybe(z.number()),
-  itemsPerPage: maybe(z.number()),
-  Resources: maybe(z.array(z.unknown())),
-});
 
 export async function deleteEmbedTenant(
   t: PlatformTransport,
@@ -56,33 +42,10 @@ export async function getAppConfig(t: PlatformTransport, signal?: AbortSignal) {
  * One page of users. The cursor is the SCIM `startIndex` of the page (1-based): `first` becomes
  * `count`, `after` the next `startIndex`.
  */
-export async function listUsers(
+export function listUsers(
   t: PlatformTransport,
   p: PageParams = {},
   signal?: AbortSignal,
 ): Promise<Page<ScimUser>> {
-  checkPage(p);
-  const startIndex = p.after !== undefined ? Number(p.after) : 1;
-  if (!Number.isInteger(startIndex) || startIndex < 1) {
-    throw new ApiError('validation', `Not a users page cursor: "${p.after}".`);
-  }
-  const count = p.first ?? 50;
-  const res = await t.get('/scim/v2/Users', ScimListSchema, {
-    query: { startIndex, count },
-    signal,
-    action: 'Listing users',
-    forbiddenHint: 'Listing users reads SCIM users: use a token of an admin allowed to read SCIM users.',
-  });
-  const raw = res.Resources ?? [];
-  const { items, invalid } = readItems(raw, ScimUserSchema, 'Listing users', t.log);
-  const next = (res.startIndex ?? startIndex) + raw.length;
-  const more =
-    raw.length > 0 && (typeof res.totalResults === 'number' ? next <= res.totalResults : raw.length >= count);
-  const page: Page<ScimUser> = {
-    items,
-    pageInfo: more ? { hasNextPage: true, hasPreviousPage: startIndex > 1, endCursor: String(next) } : null,
-  };
-  if (invalid.length > 0) page.invalid = invalid;
-  if (typeof res.totalResults === 'number') page.total = res.totalResults;
-  return page;
+  return listScimUsers(t, p, signal);
 }
