@@ -12,6 +12,7 @@ import type { Item } from './loaders';
 import type { ExplorerNode } from './nodes/types';
 import type { Prompter } from './prompter';
 import { describeAddResult, recipientRemoval } from '../api/platform/notifications';
+import { pickDraft } from './notifications/schedule';
 import { askRecipient, type RecipientInput } from './recipientFlow';
 import { dashboardChoices, timezoneChoices, userChoices } from '../ui/pickerSources';
 import {
@@ -274,24 +275,4 @@ export class ExplorerActions {
     void vscode.window.showInformationMessage(`Embed tenant "${plainText(name)}" deleted.`);
     return true;
   }
-}
-
-function pickDraft(args: Partial<NotificationDraft>): NotificationDraft {
-  const keys: (keyof NotificationDraft)[] = [
-    'dashboardId',
-    'dashboardPublicId',
-    'scheduleType',
-    'hour',
-    'minute',
-    'dayOfWeek',
-    'dayOfMonth',
-    'customCron',
-    'timezone',
-    'notificationFormat',
-    'filters',
-    'timeGrains',
-  ];
-  const out: NotificationDraft = {};
-  for (const k of keys) if (args[k] !== undefined) (out as Record<string, unknown>)[k] = args[k];
-  return out;
 }

@@ -14,7 +14,7 @@ import type { ExplorerNode } from '../nodes/types';
 import { asArgs, listFirst, resolveItem, type TargetContext } from '../targets';
 import { DASHBOARD_NAME, dashboardName, resolveDashboardNames } from './dashboardNames';
 import { describeFilters, notificationDashboard, notificationSchedule } from './notificationLook';
-import { draftOf } from './schedule';
+import { draftOf, pickDraft } from './schedule';
 
 export class NotificationActions {
   constructor(
@@ -82,7 +82,7 @@ export class NotificationActions {
     const given = asArgs<NotificationDraft>(arg);
     const { draft } = await askNotificationDraft(
       this.targets.prompter(),
-      pickGiven(given),
+      pickDraft(given, false),
       { timezones: timezoneChoices },
       'edit',
       draftOf(n),
@@ -143,22 +143,4 @@ export class NotificationActions {
     void vscode.window.showInformationMessage(`Deleted the notification "${schedule}" of ${dashboard}.`);
     return true;
   }
-}
-
-function pickGiven(args: Partial<NotificationDraft>): NotificationDraft {
-  const keys: (keyof NotificationDraft)[] = [
-    'scheduleType',
-    'hour',
-    'minute',
-    'dayOfWeek',
-    'dayOfMonth',
-    'customCron',
-    'timezone',
-    'notificationFormat',
-    'filters',
-    'timeGrains',
-  ];
-  const out: NotificationDraft = {};
-  for (const k of keys) if (args[k] !== undefined) (out as Record<string, unknown>)[k] = args[k];
-  return out;
 }

@@ -81,3 +81,26 @@ export function filtersText(filters: NotificationDraft['filters']): string {
 export function grainsText(grains: NotificationDraft['timeGrains']): string {
   return (grains ?? []).map((g) => `${g.member} ${g.grain}`).join(', ');
 }
+
+const DRAFT_KEYS: (keyof NotificationDraft)[] = [
+  'scheduleType',
+  'hour',
+  'minute',
+  'dayOfWeek',
+  'dayOfMonth',
+  'customCron',
+  'timezone',
+  'notificationFormat',
+  'filters',
+  'timeGrains',
+];
+
+/** The draft fields given in a command's arguments (the dashboard too, unless an edit). */
+export function pickDraft(args: Partial<NotificationDraft>, withDashboard = true): NotificationDraft {
+  const keys: (keyof NotificationDraft)[] = withDashboard
+    ? ['dashboardId', 'dashboardPublicId', ...DRAFT_KEYS]
+    : DRAFT_KEYS;
+  const out: NotificationDraft = {};
+  for (const k of keys) if (args[k] !== undefined) (out as Record<string, unknown>)[k] = args[k];
+  return out;
+}
