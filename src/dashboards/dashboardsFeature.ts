@@ -13,6 +13,7 @@ import type { EditorReport } from '../shared/dashboardEditorProtocol';
 import { reportFromListItem, reportsFromSnapshots, widgetReportIds } from './widgetReports';
 import { publishReview, type PublishReview } from './publishReview';
 import type { Services } from '../services';
+import type { AttachThreadArgs, EditArgs, PublishArgs, PublishHistoryEntry } from './dashboardArgs';
 import {
   activeDashboardFile,
   askText,
@@ -31,21 +32,10 @@ import {
   type DashboardProblem,
 } from './dashboardFile';
 
+export type { AttachThreadArgs, EditArgs, PublishArgs, PublishHistoryEntry } from './dashboardArgs';
+
 const PUBLISHED_SCHEME = 'dashboard-platform-published';
 const FILES_KEY = 'dashboardPlatform.dashboards.files';
-
-export interface PublishHistoryEntry {
-  time: string;
-  /** Absent when the service's answer did not say (the publish still succeeded). */
-  versionNumber?: number;
-  /** The profile that published. */
-  who: string;
-  deploymentId: number;
-  /** The deployment's name, when it could be read at publish time. */
-  deploymentName?: string;
-  status: string;
-  publicId?: string;
-}
 
 /** "published: version 3, public id abc": the parts the service reported. */
 function describePublish(e: PublishHistoryEntry): string {
@@ -59,35 +49,6 @@ function describePublish(e: PublishHistoryEntry): string {
 interface FileRecord {
   deploymentId?: number;
   history: PublishHistoryEntry[];
-}
-
-export interface EditArgs {
-  deploymentId?: number;
-  workbookId?: number;
-  /** Where to write the file (a path or file URI); otherwise a save dialog asks. */
-  target?: string | vscode.Uri;
-  /** Pull the published dashboard instead of the draft. */
-  source?: 'draft' | 'published';
-}
-
-export interface PublishArgs {
-  /** The file; defaults to the active editor's document. */
-  uri?: string | vscode.Uri;
-  /** Defaults to the deployment the file was pulled from. */
-  deploymentId?: number;
-  /** Skips the modal confirmation (tests). */
-  confirm?: boolean;
-  /** Set false to skip opening the diff editor. */
-  showDiff?: boolean;
-}
-
-export interface AttachThreadArgs {
-  deploymentId?: number;
-  workbookId?: number;
-  uri?: string | vscode.Uri;
-  threadId?: string;
-  widgetId?: string;
-  checksum?: string;
 }
 
 function describe(p: DashboardProblem): string {
