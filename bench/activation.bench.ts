@@ -230,11 +230,11 @@ function main(): void {
     const baseCounted = med(base, (p) => p.total);
     console.log(`\nactivation, Node ${process.version}, median of ${reps} fresh processes\n`);
     console.log('VS Code counts require + the synchronous activate() call (Running Extensions):\n');
-    console.log('| measure                                  |    ours ms | before ms | before/ours |');
-    console.log('|------------------------------------------|------------|-----------|-------------|');
+    console.log('| measure                                      |    ours ms | before ms | before/ours |');
+    console.log('|----------------------------------------------|------------|-----------|-------------|');
     const row = (name: string, o: number, b: number) =>
       console.log(
-        `| ${name.padEnd(40)} | ${ms(o).padStart(10)} | ${ms(b).padStart(9)} | ${ratio(b, o).padStart(11)} |`,
+        `| ${name.padEnd(44)} | ${ms(o).padStart(10)} | ${ms(b).padStart(9)} | ${ratio(b, o).padStart(11)} |`,
       );
     row("VS Code's figure: require + activate() call", counted, baseCounted);
     row(
