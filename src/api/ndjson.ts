@@ -45,11 +45,62 @@ export function parseLine(bytes: Uint8Array, line: number): NdjsonLine | undefin
   }
 }
 
-function tooLong(line: number, max: number): ApiError {
+export function tooLong(line: number, max: number): ApiError {
   return new ApiError('protocol', `Line ${line} of the stream is longer than ${max} bytes; giving up.`, {
     code: 'NDJSON_LINE_TOO_LONG',
     line,
   });
+}
+
+/** A piece of one line (a subarray of a chunk, never a copy); `eol` when a newline ends the line here. */
+export interface LinePiece {
+  bytes: Uint8Array;
+  eol: boolean;
+}
+
+/**
+ * The one line splitter of the NDJSON readers (ndjsonLines, and rowScan's scanLines): a byte
+ * stream in any chunking to pieces of lines. A line inside one chunk is one piece; a line across
+ * chunks is several, the last with `eol` (or none when the body ends without a newline). Empty
+ * pieces come only for empty lines.
+ */
+export async function* linePieces(body: AsyncIterable<Uint8Array>): AsyncGenerator<LinePiece> {
+  for await (const chunk of body) {
+    let start = 0;
+    for (;;) {
+      const nl = chunk.indexOf(NL, start);
+      if (nl < 0) break;
+      yield { bytes: chunk.subarray(start, nl), eol: true };
+      start = nl + 1;
+    }
+    if (start < chunk.length) yield { bytes: chunk.subarray(start), eol: false };
+  }
+}
+
+/** The pieces of the current line kept until its end, bounded by the maximum line length. */
+export class LineJoiner {
+  private parts: Uint8Array[] = [];
+  private size = 0;
+  constructor(private readonly max: number) {}
+
+  get empty(): boolean {
+    return this.size === 0;
+  }
+
+  /** Keeps a piece of line `line`; `copy` when it must outlive its chunk (the producer may reuse it). */
+  add(bytes: Uint8Array, line: number, copy: boolean): void {
+    if (this.size + bytes.length > this.max) throw tooLong(line, this.max);
+    this.size += bytes.length;
+    this.parts.push(copy ? Uint8Array.prototype.slice.call(bytes) : bytes);
+  }
+
+  /** The kept pieces as one line (no copy when there is one piece); the joiner is then empty. */
+  take(): Uint8Array {
+    const out = concat(this.parts, this.size);
+    this.parts = [];
+    this.size = 0;
+    return out;
+  }
 }
 
 /** Parses an NDJSON byte stream. Throws ApiError 'protocol' naming the line of a malformed value. */
@@ -58,39 +109,24 @@ export async function* ndjsonLines(
   opts: NdjsonOptions = {},
 ): AsyncGenerator<NdjsonLine> {
   const max = opts.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
-  let pending: Uint8Array[] = []; // pieces of the current, unfinished line
-  let pendingBytes = 0;
+  const joiner = new LineJoiner(max);
   let line = 1;
-  for await (const chunk of body) {
-    let start = 0;
-    for (;;) {
-      const nl = chunk.indexOf(NL, start);
-      if (nl < 0) break;
-      let bytes: Uint8Array;
-      const piece = chunk.subarray(start, nl);
-      if (pendingBytes + piece.length > max) throw tooLong(line, max);
-      if (pending.length === 0) bytes = piece;
-      else {
-        pending.push(piece);
-        bytes = concat(pending, pendingBytes + piece.length);
-        pending = [];
-        pendingBytes = 0;
-      }
-      const parsed = parseLine(bytes, line);
-      if (parsed) yield parsed;
-      line++;
-      start = nl + 1;
+  for await (const { bytes, eol } of linePieces(body)) {
+    if (!eol) {
+      joiner.add(bytes, line, true);
+      continue;
     }
-    if (start < chunk.length) {
-      const rest = chunk.subarray(start);
-      pendingBytes += rest.length;
-      if (pendingBytes > max) throw tooLong(line, max);
-      // Copy: the producer may reuse its buffer after we yield.
-      pending.push(Uint8Array.prototype.slice.call(rest));
-    }
+    let whole = bytes;
+    if (!joiner.empty) {
+      joiner.add(bytes, line, false);
+      whole = joiner.take();
+    } else if (bytes.length > max) throw tooLong(line, max);
+    const parsed = parseLine(whole, line);
+    if (parsed) yield parsed;
+    line++;
   }
-  if (pendingBytes > 0) {
-    const parsed = parseLine(concat(pending, pendingBytes), line);
+  if (!joiner.empty) {
+    const parsed = parseLine(joiner.take(), line);
     if (parsed) yield parsed;
   }
 }

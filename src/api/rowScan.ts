@@ -4,9 +4,8 @@
 // bytes in any chunking; lines that are not `{"data":[...]}` are still parsed, so a trailing error
 // line is reported as before. A counted line is checked for balance, not validated as JSON.
 import { ApiError } from './errors';
-import { DEFAULT_MAX_LINE_BYTES, ndjsonLines, parseLine, type NdjsonLine } from './ndjson';
+import { DEFAULT_MAX_LINE_BYTES, LineJoiner, linePieces, parseLine, type NdjsonLine } from './ndjson';
 
-const NL = 0x0a;
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
 const OPEN_BRACKET = 0x5b;
@@ -99,64 +98,23 @@ export interface ScanOptions {
 
 /**
  * NDJSON lines, parsed as ndjsonLines() parses them until `counting()` turns true; from then on
- * `{"data":[...]}` lines are counted (never held in memory) and other lines still parsed.
+ * `{"data":[...]}` lines are counted (never held in memory) and other lines still parsed. Lines are
+ * split by ndjson.ts's splitter; `counting()` is asked at the start of each line, once the consumer
+ * has taken the line before.
  */
 export async function* scanLines(
   body: AsyncIterable<Uint8Array>,
   opts: ScanOptions,
 ): AsyncGenerator<NdjsonLine | CountedLine> {
   const max = opts.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
-  const it = body[Symbol.asyncIterator]();
-  let leftover: Uint8Array | undefined;
-  let newlines = 0;
-  let done = false;
-
-  // Phase 1: to the parser one line at a time (it asks for the next piece only once the consumer
-  // took the line before), until counting() turns true at a line end.
-  async function* gate(): AsyncGenerator<Uint8Array> {
-    for (;;) {
-      const r = await it.next();
-      if (r.done) {
-        done = true;
-        return;
-      }
-      const chunk = r.value;
-      let from = 0;
-      for (;;) {
-        const nl = chunk.indexOf(NL, from);
-        if (nl < 0) break;
-        yield chunk.subarray(from, nl + 1);
-        newlines++;
-        from = nl + 1;
-        if (opts.counting()) {
-          if (from < chunk.length) leftover = chunk.subarray(from);
-          return;
-        }
-      }
-      if (from < chunk.length) yield chunk.subarray(from);
-    }
-  }
-  yield* ndjsonLines(gate(), { maxLineBytes: max });
-  if (done) return;
-
-  // Phase 2: line by line; data lines counted, the others parsed.
-  let line = newlines + 1;
+  let counting = false;
+  let line = 1;
   const counter = new RowCounter();
+  const joiner = new LineJoiner(max);
   let head = 0; // bytes of DATA_PREFIX matched at the start of the line
-  let mode: 'start' | 'count' | 'keep' = 'start';
-  let kept: Uint8Array[] = [];
-  let keptBytes = 0;
-  const keep = (bytes: Uint8Array) => {
-    keptBytes += bytes.length;
-    if (keptBytes > max) {
-      throw new ApiError('protocol', `Line ${line} of the stream is longer than ${max} bytes; giving up.`, {
-        code: 'NDJSON_LINE_TOO_LONG',
-        line,
-      });
-    }
-    // Copy: the producer may reuse its buffer.
-    kept.push(Uint8Array.prototype.slice.call(bytes));
-  };
+  // fresh: nothing of the line seen yet; prefix: matching DATA_PREFIX; count: a data line being
+  // counted; keep: a line kept whole to be parsed.
+  let mode: 'fresh' | 'prefix' | 'count' | 'keep' = 'fresh';
   const finish = (): NdjsonLine | CountedLine | undefined => {
     let out: NdjsonLine | CountedLine | undefined;
     if (mode === 'count') {
@@ -165,52 +123,42 @@ export async function* scanLines(
       if (!counter.end()) throw malformed(line);
       out = { counted: rows, line };
     } else {
-      if (mode === 'start' && head > 0) keep(DATA_PREFIX.subarray(0, head));
-      if (kept.length) out = parseLine(concat(kept, keptBytes), line);
+      if (mode === 'prefix' && head > 0) joiner.add(DATA_PREFIX.subarray(0, head), line, false);
+      if (!joiner.empty) out = parseLine(joiner.take(), line);
     }
-    kept = [];
-    keptBytes = 0;
     head = 0;
-    mode = 'start';
+    mode = 'fresh';
     line++;
     return out;
   };
-  for (;;) {
-    let chunk: Uint8Array;
-    if (leftover) {
-      chunk = leftover;
-      leftover = undefined;
-    } else {
-      const r = await it.next();
-      if (r.done) break;
-      chunk = r.value;
+  for await (const { bytes, eol } of linePieces(body)) {
+    if (mode === 'fresh') {
+      if (!counting) counting = opts.counting();
+      mode = counting ? 'prefix' : 'keep';
     }
     let i = 0;
-    while (i < chunk.length) {
-      const nl = chunk.indexOf(NL, i);
-      const end = nl < 0 ? chunk.length : nl;
-      if (mode === 'start') {
-        while (i < end && head < DATA_PREFIX.length && chunk[i] === DATA_PREFIX[head]) {
-          i++;
-          head++;
-        }
-        if (head === DATA_PREFIX.length) {
-          mode = 'count';
-          counter.scan(DATA_PREFIX);
-        } else if (i < end) {
-          mode = 'keep';
-          if (head > 0) keep(DATA_PREFIX.subarray(0, head));
-        }
+    const end = bytes.length;
+    if (mode === 'prefix') {
+      while (i < end && head < DATA_PREFIX.length && bytes[i] === DATA_PREFIX[head]) {
+        i++;
+        head++;
       }
-      if (mode === 'count') counter.scan(chunk, i, end);
-      else if (mode === 'keep' && i < end) keep(chunk.subarray(i, end));
-      if (nl < 0) break;
+      if (head === DATA_PREFIX.length) {
+        mode = 'count';
+        counter.scan(DATA_PREFIX);
+      } else if (i < end) {
+        mode = 'keep';
+        if (head > 0) joiner.add(DATA_PREFIX.subarray(0, head), line, true);
+      }
+    }
+    if (mode === 'count') counter.scan(bytes, i, end);
+    else if (mode === 'keep' && i < end) joiner.add(bytes.subarray(i), line, !eol);
+    if (eol) {
       const out = finish();
       if (out) yield out;
-      i = nl + 1;
     }
   }
-  if (mode !== 'start' || head > 0) {
+  if (mode !== 'fresh') {
     const out = finish();
     if (out) yield out;
   }
@@ -222,15 +170,4 @@ function malformed(line: number): ApiError {
     `The server sent a malformed line ${line} in the stream (an unbalanced data line). The response may have been cut off; try again.`,
     { code: 'NDJSON_MALFORMED', line },
   );
-}
-
-function concat(parts: Uint8Array[], total: number): Uint8Array {
-  if (parts.length === 1) return parts[0];
-  const out = new Uint8Array(total);
-  let off = 0;
-  for (const p of parts) {
-    out.set(p, off);
-    off += p.length;
-  }
-  return out;
 }

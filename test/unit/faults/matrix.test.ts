@@ -7,6 +7,7 @@ import * as assert from 'node:assert/strict';
 import {
   AiClient,
   type ApiError,
+  BuildClient,
   DataClient,
   DispatcherRegistry,
   isApiError,
@@ -14,22 +15,8 @@ import {
 } from '../../../src/api';
 import { startSandbox, type FaultRule, type SandboxHandle } from '../../../src/sandbox';
 import { CUT_OFF } from '../../../src/api/aiClient';
+import { newerReads, newerWrites, type Op } from './matrixOps';
 
-type Family = 'platform' | 'data' | 'ai';
-interface Op {
-  name: string;
-  family: Family;
-  write: boolean;
-  /** The request's route, for fault rules (a substring of the family-relative path). */
-  route: string;
-  /** True when the answer is an NDJSON stream (the stream faults apply). */
-  stream?: boolean;
-  /** True when the answer has no body (204): a reset after the status is a known success. */
-  noBody?: boolean;
-  run(): Promise<unknown>;
-  /** What a success must equal (reads), or satisfy (writes). */
-  check?(value: unknown): void;
-}
 interface Mode {
   name: string;
   rule: Omit<FaultRule, 'family' | 'route'>;
@@ -119,6 +106,7 @@ describe('faults: the fault matrix (every sandbox fault x every client operation
   let platform: PlatformClient;
   let data: DataClient;
   let ai: AiClient;
+  let build: BuildClient;
   const dispatchers = new DispatcherRegistry({});
   // Headers must come within 600 ms: the latency fault (1.5 s) is past every call's deadline.
   const network = { headersTimeoutMs: 600, bodyTimeoutMs: 600 };
@@ -142,6 +130,13 @@ describe('faults: the fault matrix (every sandbox fault x every client operation
       retry,
       dispatchers,
     });
+    build = new BuildClient({
+      platformUrl: sb.urls.platform,
+      token: async () => sb.tokens.admin,
+      network,
+      retry,
+      dispatchers,
+    });
     ai = new AiClient({
       baseUrl: sb.urls.ai[0]!.url,
       apiKey: async () => sb.tokens.aiApiKey,
@@ -152,7 +147,7 @@ describe('faults: the fault matrix (every sandbox fault x every client operation
   });
 
   after(async () => {
-    await Promise.all([platform?.close(), data?.close(), ai?.close()]);
+    await Promise.all([platform?.close(), data?.close(), ai?.close(), build?.close()]);
     await sb?.close();
   });
 
@@ -165,6 +160,10 @@ describe('faults: the fault matrix (every sandbox fault x every client operation
     const chatId = chat.find((e) => e.type === 'cutoff')?.chatId;
     assert.ok(chatId, 'the baseline chat has an id');
     const sameAs = (expected: unknown) => (value: unknown) => assert.deepEqual(value, expected);
+    const folderId = (await platform.listFolders(1, { first: 1 })).items[0]!.id;
+    const roleId = (await platform.admin.listRoles()).items[0]!.id;
+    const userId = Number((await platform.listUsers()).items[0]!.id);
+    assert.ok(userId > 0, 'a seeded user with a numeric id');
 
     const reads: Op[] = [
       {
@@ -305,6 +304,7 @@ describe('faults: the fault matrix (every sandbox fault x every client operation
         run: async () =>
           (await drain(ai.getChatState(chatId, session))).filter((e) => e.type === 'final').length,
       },
+      ...newerReads(platform, build, { folderId }),
     ];
     // Baselines of the reads, without faults.
     for (const op of reads) op.check = sameAs(await op.run());
@@ -399,6 +399,7 @@ describe('faults: the fault matrix (every sandbox fault x every client operation
         noBody: true,
         run: () => ai.abort(chatId, session),
       },
+      ...newerWrites(platform, build, { folderId, reportId: report.id, workbookId: 1002, roleId, userId }),
     ];
 
     // Every read cell before any write cell: the writes change what the reads return.
@@ -408,6 +409,7 @@ describe('faults: the fault matrix (every sandbox fault x every client operation
         const cell = `${mode.name} x ${op.name}`;
         counts.cells++;
         sb.faults.clear();
+        await op.prepare?.();
         sb.faults.add({ family: op.family, route: op.route, ...mode.rule });
         const before = totalRequests(sb);
         let value: unknown;
@@ -443,7 +445,7 @@ describe('faults: the fault matrix (every sandbox fault x every client operation
             counts.failedAsExpected++;
           }
         } catch (e) {
-          problems.push(`${cell}: ${e instanceof Error ? e.message : String(e)}`);
+          problems.push(`${cell}: ${(e instanceof Error ? e.message : String(e)).split('\n')[0]}`);
         }
       }
     }
