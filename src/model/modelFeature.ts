@@ -12,6 +12,7 @@ import { ModelIntel } from './modelIntel';
 import type { Mount } from './mounts';
 import { Mounts } from './mounts';
 import { pickNotebookBranch } from './notebookBranch';
+import { setStagingEnvironment, type StagingArgs } from './stagingFlow';
 import { UploadFlow, type UploadArgs } from './uploadFlow';
 import { ModelValidation } from './validation';
 
@@ -90,6 +91,9 @@ export function createModelFeature(services: Services): {
       COMMANDS.modelNotebookBranch,
       (args?: { branch?: string | null; deploymentId?: number; notebook?: vscode.NotebookDocument }) =>
         pickNotebookBranch(services, mounts, args),
+    ),
+    registerCommand(services, COMMANDS.modelStaging, (uri?: vscode.Uri, args?: StagingArgs) =>
+      setStagingEnvironment(services, mounts, branches, uri, args),
     ),
   ];
   return { feature, disposables };
