@@ -21,6 +21,7 @@ import { register as registerNotebook } from './notebook';
 import { register as registerDashboards, type DashboardsFeature } from './dashboards';
 import { register as registerAgents, type AgentsFeature } from './agents';
 import { register as registerModel, type ModelFeature } from './model';
+import { ModelBranchState } from './model/modelBranchState';
 import {
   createSandbox,
   registerSandboxCommands,
@@ -57,7 +58,8 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
   const profiles = new ProfileService(context, log, sandbox, secrets);
   const clients = createClients(profiles, log);
   const statusBar = new ProfileStatusBar(profiles);
-  const services: Services = { context, log, profiles, clients };
+  const modelBranch = new ModelBranchState();
+  const services: Services = { context, log, profiles, clients, modelBranch };
   const explorer = createExplorer(services);
   const chat = registerChat(services);
   const dashboards = registerDashboards(services);
@@ -66,6 +68,7 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
   context.subscriptions.push(
     channel,
     profiles,
+    modelBranch,
     statusBar,
     registerCommand(services, COMMANDS.showLogs, () => log.show()),
     trackProfileContext(profiles),

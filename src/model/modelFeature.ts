@@ -49,6 +49,16 @@ export function createModelFeature(services: Services): {
   const upload = new UploadFlow(services, mounts);
   const status = new BranchStatus(mounts, COMMANDS.modelSwitchBranch.id);
   const feature: ModelFeature = { fs, mounts, validation, status };
+  // The branch in view, when it is one in dev mode, is what the chat and notebooks can target.
+  const syncTarget = () => {
+    const m = status.current();
+    services.modelBranch.set(
+      m && !m.isDefault
+        ? { deploymentId: m.deploymentId, deploymentName: m.deploymentName, branch: m.branch }
+        : undefined,
+    );
+  };
+  syncTarget();
 
   const disposables: vscode.Disposable[] = [
     mounts,
@@ -57,7 +67,18 @@ export function createModelFeature(services: Services): {
     status,
     fs,
     vscode.workspace.registerTextDocumentContentProvider(SERVER_SCHEME, fs),
-    validation.onDidValidate(({ mount }) => intel.invalidate(mount)),
+    validation.onDidValidate(({ mount }) => {
+      intel.invalidate(mount);
+      if (mount.isDefault) return;
+      // The branch compiled again: its dev-mode meta (cached in the shared client) is stale.
+      void services.clients
+        .devData(mount.deploymentId, mount.branch)
+        .then((c) => c.invalidateMeta())
+        .catch(() => undefined)
+        .finally(() => services.modelBranch.rebuilt(mount.deploymentId, mount.branch));
+    }),
+    mounts.onDidChange(syncTarget),
+    vscode.window.onDidChangeActiveTextEditor(syncTarget),
     // A different profile has other deployments: its models' meta and clients start over.
     services.profiles.onDidChangeActiveProfile(() => {
       for (const m of mounts.all()) intel.invalidate(m);

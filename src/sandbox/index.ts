@@ -106,7 +106,12 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<SandboxHa
     state,
     modelFor: (id, branch) => build.modelFor(id, branch),
   });
-  registerAiRoutes(router, { engine, state, eventDelayMs: opts.aiEventDelayMs });
+  registerAiRoutes(router, {
+    engine,
+    state,
+    eventDelayMs: opts.aiEventDelayMs,
+    modelFor: (id, branch) => build.modelFor(id, branch),
+  });
 
   const info: { value?: unknown } = {};
   const serverDeps = { router, faults, state, tokens: tok, jwtSecret, info: () => info.value };
