@@ -257,6 +257,7 @@ export const COMMANDS = {
     id: 'dashboardPlatform.model.setStagingEnvironment',
     title: 'Set Branch Staging Environment…',
   },
+  modelSearch: { id: 'dashboardPlatform.model.search', title: 'Search in Data Model…' },
 } as const satisfies Record<string, CommandSpec>;
 
 export type CommandKey = keyof typeof COMMANDS;

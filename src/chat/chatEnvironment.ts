@@ -54,16 +54,16 @@ export function chatEnvironment(services: Services): ChatEnvironment {
     profileName: () => services.profiles.active()?.profile.name ?? '',
     target: (url) => {
       const t = services.modelBranch.current;
-      return t && t.deploymentId === agentDeployment(services, url) ? t : undefined;
+      return t && sameDeployment(services, url, t) ? t : undefined;
     },
     otherTarget: (url) => {
       const t = services.modelBranch.current;
-      return t && t.deploymentId !== agentDeployment(services, url) ? t : undefined;
+      return t && !sameDeployment(services, url, t) ? t : undefined;
     },
     onDidChangeTarget: services.modelBranch.onDidChange,
     meta: async (url) => {
       const t = services.modelBranch.current;
-      if (t && t.deploymentId === agentDeployment(services, url))
+      if (t && sameDeployment(services, url, t))
         return (await services.clients.devData(t.deploymentId, t.branch)).meta();
       return (await services.clients.data()).meta();
     },
@@ -73,10 +73,15 @@ export function chatEnvironment(services: Services): ChatEnvironment {
   };
 }
 
-/** The deployment an agent answers for: a deployment-scoped URL's, else the profile's default. */
-function agentDeployment(services: Services, agentUrl: string): number | undefined {
+/**
+ * Whether the model's branch belongs to the agent's deployment: a deployment-scoped URL's, else
+ * the profile's default deployment. With neither known (an agent-scoped URL, no default) the
+ * branch is sent: the service answers "Bad branch" if the agent cannot use it.
+ */
+function sameDeployment(services: Services, agentUrl: string, t: ModelBranchTarget): boolean {
   const m = /\/deployments\/(\d+)(?:\/|$)/.exec(agentUrl);
-  return m ? Number(m[1]) : services.profiles.active()?.profile.defaultDeploymentId;
+  const id = m ? Number(m[1]) : services.profiles.active()?.profile.defaultDeploymentId;
+  return id === undefined || id === t.deploymentId;
 }
 
 /** The panel's line saying what the agent's queries run against. */

@@ -12,6 +12,7 @@ import { ModelIntel } from './modelIntel';
 import type { Mount } from './mounts';
 import { Mounts } from './mounts';
 import { pickNotebookBranch } from './notebookBranch';
+import { searchModel, type SearchArgs } from './searchFlow';
 import { setStagingEnvironment, type StagingArgs } from './stagingFlow';
 import { UploadFlow, type UploadArgs } from './uploadFlow';
 import { ModelValidation } from './validation';
@@ -115,6 +116,9 @@ export function createModelFeature(services: Services): {
     ),
     registerCommand(services, COMMANDS.modelStaging, (uri?: vscode.Uri, args?: StagingArgs) =>
       setStagingEnvironment(services, mounts, branches, uri, args),
+    ),
+    registerCommand(services, COMMANDS.modelSearch, (uri?: vscode.Uri, args?: SearchArgs) =>
+      searchModel(mounts, branches, uri, args),
     ),
   ];
   return { feature, disposables };

@@ -189,6 +189,11 @@ export function registerAiRoutes(router: Router, deps: AiDeps): void {
       controller: new AbortController(),
     };
     chat.run = run;
+    deps.state.aiTurns.push({
+      chatId: chat.id,
+      ...(branch !== undefined ? { activeBranchName: branch } : {}),
+      at: new Date().toISOString(),
+    });
     const notify = () => {
       const woken = [...run.wake];
       run.wake.clear();
