@@ -37,6 +37,7 @@ export function createModelFeature(services: Services): {
     services.log,
   );
   const branches = new BranchFlows(services, mounts, (m) => fs.announce(m));
+  mounts.restored = (m) => branches.ensureDevMode(m);
   const reload = async (m: Mount) => {
     try {
       await m.load(mounts.build, true);

@@ -39,6 +39,14 @@ describe('Data model: the dev branch as the target of notebooks and the chat', f
   let sandbox: SandboxInfo;
   let branch: MountLike;
 
+  /** Fails with `what` when `p` has not settled within `ms` (a webview that never answers). */
+  const bounded = <T>(p: Promise<T>, ms: number, what: string): Promise<T> =>
+    Promise.race([
+      p,
+      new Promise<never>((_, reject) =>
+        setTimeout(() => reject(new Error(`${what}: no answer in ${ms} ms`)), ms),
+      ),
+    ]);
   /** Read afresh each time (not narrowed by an earlier assertion). */
   const target = () => api.services.modelBranch.current;
   const state = async (): Promise<SandboxState> =>
@@ -145,7 +153,7 @@ describe('Data model: the dev branch as the target of notebooks and the chat', f
     const header = await waitFor(
       'the header to name the branch',
       async () => {
-        const v = await panel.inspect();
+        const v = await bounded(panel.inspect(), 5000, 'the chat page');
         return v.header.includes(BRANCH) ? v.header : undefined;
       },
       30_000,
@@ -158,27 +166,37 @@ describe('Data model: the dev branch as the target of notebooks and the chat', f
       30_000,
     );
 
-    await panel.ask('How many orders by status?');
-    await panel.currentSession?.idle();
+    await bounded(panel.ask('How many orders by status?'), 60_000, 'the turn on the branch');
     const turns = (await state()).aiTurns;
     assert.equal(turns.at(-1)?.activeBranchName, BRANCH, JSON.stringify(turns.slice(-2)));
 
     // The model goes back to its default branch: the chat answers from main again.
-    await vscode.commands.executeCommand('dashboardPlatform.model.switchBranch', branch.root, 'main');
+    await bounded(
+      Promise.resolve(
+        vscode.commands.executeCommand('dashboardPlatform.model.switchBranch', branch.root, 'main'),
+      ),
+      60_000,
+      'switching the model to main',
+    );
     await waitFor('the model to have no dev target', () => target() === undefined);
     await waitFor(
       'the header to say main',
-      async () => ((await panel.inspect()).header.includes('Data: main branch') ? true : undefined),
+      async () =>
+        (await bounded(panel.inspect(), 5000, 'the chat page')).header.includes('Data: main branch')
+          ? true
+          : undefined,
       30_000,
     );
-    await panel.ask('How many orders by status?');
-    await panel.currentSession?.idle();
+    await bounded(panel.ask('How many orders by status?'), 60_000, 'the turn on main');
     assert.equal((await state()).aiTurns.at(-1)?.activeBranchName, undefined);
     // Back on the branch for the staging test.
-    branch = (await vscode.commands.executeCommand(
-      'dashboardPlatform.model.switchBranch',
-      undefined,
-      BRANCH,
+    const mainRoot = vscode.Uri.from({ scheme: 'dpmodel', authority: '1', path: '/main' });
+    branch = (await bounded(
+      Promise.resolve(
+        vscode.commands.executeCommand('dashboardPlatform.model.switchBranch', mainRoot, BRANCH),
+      ),
+      60_000,
+      'switching the model back to the branch',
     )) as MountLike;
     assert.equal(target()?.branch, BRANCH);
   });
