@@ -33,6 +33,12 @@ const STARTUP_MS = 4 * 60_000;
 // well over 10 s to appear.
 const CLICK_MS = 30_000;
 const walk = process.argv.includes('--screenshots');
+// --model-folder: the data model mounted as a workspace folder. Adding a folder to a single-folder
+// window makes VS Code restart the extension host (the suites would die with it), so this run
+// opens a .code-workspace file that already holds a `dpmodel:` folder beside the fixture folder:
+// VS Code resolves it at start through the extension's file system, as when a saved workspace
+// with a model folder is reopened. Its suites are in test/modelFolder.
+const modelFolder = process.argv.includes('--model-folder');
 const mode = walk
   ? {
       index: 'out/test/screenshots/index.js',
@@ -40,12 +46,21 @@ const mode = walk
       images: path.join(root, 'docs', 'images'),
       viewport: { width: 1280, height: 800 },
     }
-  : {
-      index: 'out/test/integration/index.js',
-      workspace: path.join(root, 'test', 'fixtures', 'workspace'),
-      images: path.join(root, 'out', 'screenshots'),
-      viewport: { width: 1400, height: 900 },
-    };
+  : modelFolder
+    ? {
+        index: 'out/test/modelFolder/index.js',
+        workspace: path.join(root, 'test', 'fixtures', 'workspace'),
+        images: path.join(root, 'out', 'screenshots'),
+        viewport: { width: 1400, height: 900 },
+        /** The model folder the workspace file adds: the sandbox's first deployment, branch "staging". */
+        modelFolder: { uri: 'dpmodel://1/staging', name: 'Sandbox Analytics · staging' },
+      }
+    : {
+        index: 'out/test/integration/index.js',
+        workspace: path.join(root, 'test', 'fixtures', 'workspace'),
+        images: path.join(root, 'out', 'screenshots'),
+        viewport: { width: 1400, height: 900 },
+      };
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'dp-it-'));
 const cleanups = [];
@@ -65,6 +80,23 @@ async function main() {
     resultPath: path.join(tmp, 'result.json'),
   };
   fs.cpSync(mode.workspace, paths.workspace, { recursive: true });
+  // What VS Code opens: the folder, or a workspace file holding it and the model folder.
+  let opened = paths.workspace;
+  if (mode.modelFolder) {
+    opened = path.join(tmp, 'model.code-workspace');
+    fs.writeFileSync(
+      opened,
+      JSON.stringify(
+        {
+          folders: [{ path: paths.workspace }, mode.modelFolder],
+          // A multi-root window ignores window-scoped settings of its folders.
+          settings: { 'dashboardPlatform.activeProfile': 'Sandbox' },
+        },
+        null,
+        2,
+      ),
+    );
+  }
   installExtension(root, paths.extensions);
   fs.cpSync(
     path.join(root, 'test', 'host'),
@@ -159,7 +191,7 @@ async function main() {
     port,
     userDataDir: paths.userData,
     extensionsDir: paths.extensions,
-    workspace: paths.workspace,
+    workspace: opened,
     tmp,
     env: { DP_TEST_CONFIG: configPath },
   });
@@ -173,7 +205,10 @@ async function main() {
     permissions: ['clipboard-read', 'clipboard-write'],
   });
   const t0 = Date.now();
-  await page.goto(`http://127.0.0.1:${port}/?folder=${encodeURIComponent(paths.workspace)}`, {
+  const query = mode.modelFolder
+    ? `workspace=${encodeURIComponent(opened)}`
+    : `folder=${encodeURIComponent(paths.workspace)}`;
+  await page.goto(`http://127.0.0.1:${port}/?${query}`, {
     timeout: 60_000,
   });
   log(`workbench opened at http://127.0.0.1:${port}; waiting for the extension host`);

@@ -46,6 +46,12 @@ const steps = [
     args: ['scripts/run-integration.mjs'],
     tests: 'integration',
   },
+  {
+    name: 'integration: data model as a workspace folder',
+    cmd: 'node',
+    args: ['scripts/run-integration.mjs', '--model-folder'],
+    tests: 'integration',
+  },
 ];
 
 /** `git status --porcelain` entries, each with a hash of the file so edits to a dirty file show. */

@@ -252,6 +252,12 @@ export const COMMANDS = {
     id: 'dashboardPlatform.model.notebookBranch',
     title: 'Run Notebook on a Dev Branch…',
   },
+  // model
+  modelStaging: {
+    id: 'dashboardPlatform.model.setStagingEnvironment',
+    title: 'Set Branch Staging Environment…',
+  },
+  modelSearch: { id: 'dashboardPlatform.model.search', title: 'Search in Data Model…' },
 } as const satisfies Record<string, CommandSpec>;
 
 export type CommandKey = keyof typeof COMMANDS;

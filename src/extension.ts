@@ -23,6 +23,7 @@ import { register as registerNotebook } from './notebook';
 import { register as registerDashboards, type DashboardsFeature } from './dashboards';
 import { register as registerAgents, type AgentsFeature } from './agents';
 import { register as registerModel, type ModelFeature } from './model';
+import { ModelBranchState } from './model/modelBranchState';
 import {
   createSandbox,
   registerSandboxCommands,
@@ -73,8 +74,9 @@ export function activate(context: vscode.ExtensionContext): Promise<ExtensionApi
   const profiles = new ProfileService(context, log, sandbox, secrets);
   const clients = createClients(profiles, log);
   const statusBar = new ProfileStatusBar(profiles);
-  const services: Services = { context, log, profiles, clients };
-  context.subscriptions.push(channel, profiles, statusBar);
+  const modelBranch = new ModelBranchState();
+  const services: Services = { context, log, profiles, clients, modelBranch };
+  context.subscriptions.push(channel, profiles, modelBranch, statusBar);
   const firstMs = performance.now() - t0;
   return registerFeatures(services, clients, sandbox).then((features) => {
     log.info(

@@ -3,6 +3,7 @@ import type * as vscode from 'vscode';
 import type { ProfileService } from './profiles/profileService';
 import type { ClientProvider } from './profiles/clientProvider';
 import type { RedactingLog } from './log';
+import type { ModelBranchState } from './model/modelBranchState';
 
 export interface Services {
   context: vscode.ExtensionContext;
@@ -10,6 +11,8 @@ export interface Services {
   log: RedactingLog;
   profiles: ProfileService;
   clients: ClientProvider;
+  /** The data model's branch in dev mode (set by the model, read by the chat and notebooks). */
+  modelBranch: ModelBranchState;
 }
 
 export type { ProfileService, ClientProvider };

@@ -39,6 +39,10 @@ export interface StreamChatRequest {
   /** `<13+ digit ms timestamp>-message`; generated for a new input when absent. */
   messageId?: string;
   sessionSettings: SessionSettings;
+  /** A development branch to run the agent's queries against (the main branch when absent). */
+  activeBranchName?: string;
+  /** Whether `activeBranchName` is the default branch (the service assumes true when unset). */
+  isDefaultBranch?: boolean;
 }
 
 let lastStamp = 0;
@@ -260,6 +264,10 @@ export class AiClient {
     if (req.input !== undefined) body.input = req.input;
     if (req.chatId) body.chatId = req.chatId;
     if (messageId) body.messageId = messageId;
+    if (req.activeBranchName !== undefined) {
+      body.activeBranchName = req.activeBranchName;
+      body.isDefaultBranch = req.isDefaultBranch ?? false;
+    }
     // A turn (with input) is a write; reading a thread's state is not, and may be retried.
     const send =
       req.input !== undefined ? this.http.writeStream.bind(this.http) : this.http.request.bind(this.http);

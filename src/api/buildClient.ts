@@ -107,6 +107,14 @@ export class BuildClient {
   removeBranch(deploymentId: number, branchName: string, signal?: AbortSignal) {
     return branches.removeBranch(this.t, deploymentId, branchName, signal);
   }
+  /** Turns a shared branch's always-on staging environment on or off; answers the branch. */
+  setBranchStagingEnvironment(
+    deploymentId: number,
+    input: { branchName?: string; branchId?: number; enabled: boolean },
+    signal?: AbortSignal,
+  ) {
+    return branches.setBranchStagingEnvironment(this.t, deploymentId, input, signal);
+  }
   startDevMode(deploymentId: number, branchName: string, signal?: AbortSignal) {
     return branches.startDevMode(this.t, deploymentId, branchName, signal);
   }

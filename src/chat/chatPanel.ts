@@ -12,7 +12,7 @@ import { webviewOptions, webviewPageHtml } from '../ui/webviewHtml';
 import type { ChatHistory } from './chatHistory';
 import { ChatSession } from './chatSession';
 import { starterPrompts } from './starterPrompts';
-import type { AgentRef, ChatEnvironment } from './chatEnvironment';
+import { targetLine, type AgentRef, type ChatEnvironment } from './chatEnvironment';
 
 export const CHAT_VIEW_TYPE = 'dashboardPlatform.chat';
 
@@ -49,6 +49,13 @@ export class ChatPanel implements vscode.Disposable {
     this.disposables.push(
       panel.webview.onDidReceiveMessage((raw: unknown) => this.receive(raw)),
       panel.onDidDispose(() => this.dispose()),
+      // The model's dev branch changed: say what the agent now answers from, with its starters.
+      env.onDidChangeTarget(() => {
+        void this.ready.then(() => {
+          this.postTarget();
+          void this.sendStarters();
+        });
+      }),
     );
     this.updateTitle();
   }
@@ -98,6 +105,7 @@ export class ChatPanel implements vscode.Disposable {
       this.updateTitle();
     }
     await this.ready;
+    this.postTarget();
     await (await this.ensureSession()).load(chatId);
   }
 
@@ -120,6 +128,7 @@ export class ChatPanel implements vscode.Disposable {
       sessionSettings,
       post: (op) => this.post(op),
       log: this.env.log,
+      branch: () => this.env.target(this.agent.url)?.branch,
       onTurnEnded: (chatId, firstInput) => {
         if (!chatId) return;
         void this.history.record({
@@ -152,6 +161,7 @@ export class ChatPanel implements vscode.Disposable {
             allowRemoteImages: this.env.allowRemoteImages(),
             profileName: this.profileName,
           });
+          this.postTarget();
           this.readyResolve();
           void this.sendStarters();
           break;
@@ -200,10 +210,22 @@ export class ChatPanel implements vscode.Disposable {
     this.panel.title = `Chat: ${this.agent.name}${this.profileName ? ` · ${this.profileName}` : ''}`;
   }
 
+  /** What the agent's queries run against, as the panel's header says it. */
+  get targetText(): string {
+    return targetLine(this.env.target(this.agent.url), this.env.otherTarget(this.agent.url)).text;
+  }
+
+  private postTarget(): void {
+    this.post({
+      type: 'target',
+      ...targetLine(this.env.target(this.agent.url), this.env.otherTarget(this.agent.url)),
+    });
+  }
+
   /** Starter prompts from the model's cubes; a chat that cannot read the model just has none. */
   private async sendStarters(): Promise<void> {
     try {
-      const prompts = starterPrompts(await this.env.meta());
+      const prompts = starterPrompts(await this.env.meta(this.agent.url));
       if (prompts.length > 0) this.post({ type: 'starters', prompts });
     } catch (e) {
       this.env.log.info(`No starter prompts: ${e instanceof Error ? e.message : String(e)}`);

@@ -10,6 +10,8 @@ export interface ChatSessionDeps {
   sessionSettings: SessionSettings;
   post(op: HostToWebview): void;
   log?: { warn(message: string): void };
+  /** The dev branch a turn's queries run against (read at each turn), else the main branch. */
+  branch?(): string | undefined;
   /** Called when a turn ends with the chat's id (to record it in the history). */
   onTurnEnded?(chatId: string | undefined, firstInput: string | undefined): void;
 }
@@ -103,6 +105,7 @@ export class ChatSession {
           chatId: this.chatId,
           messageId: turn.messageId,
           sessionSettings: this.deps.sessionSettings,
+          ...branchFields(this.deps.branch?.()),
         },
         signal,
       ),
@@ -245,4 +248,9 @@ function asToolResult(result: unknown): ToolResult | undefined {
   if (typeof r.totalRows === 'number') out.totalRows = r.totalRows;
   if (r.vegaSpec !== undefined) out.vegaSpec = r.vegaSpec;
   return Object.keys(out).length > 0 ? out : undefined;
+}
+
+/** The request fields that point the agent at a dev branch (none: the main branch). */
+function branchFields(branch: string | undefined): { activeBranchName?: string; isDefaultBranch?: boolean } {
+  return branch ? { activeBranchName: branch, isDefaultBranch: false } : {};
 }

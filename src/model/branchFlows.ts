@@ -45,13 +45,13 @@ export class BranchFlows {
     return picked.mount;
   }
 
-  private async pickDeployment(): Promise<{ id: number; name: string }> {
+  async pickDeployment(title = 'Open Data Model: deployment'): Promise<{ id: number; name: string }> {
     const page = await (await this.services.clients.platform()).listDeployments({ first: 100 });
     if (page.items.length === 0) throw new Error('This profile has no deployments.');
     if (page.items.length === 1) return page.items[0]!;
     const picked = await vscode.window.showQuickPick(
       page.items.map((d) => ({ label: d.name, description: d.deploymentUrl ?? '', d })),
-      { title: 'Open Data Model: deployment', matchOnDescription: true },
+      { title, matchOnDescription: true },
     );
     if (!picked) throw new vscode.CancellationError();
     return picked.d;

@@ -12,6 +12,8 @@ import { ModelIntel } from './modelIntel';
 import type { Mount } from './mounts';
 import { Mounts } from './mounts';
 import { pickNotebookBranch } from './notebookBranch';
+import { searchModel, type SearchArgs } from './searchFlow';
+import { setStagingEnvironment, type StagingArgs } from './stagingFlow';
 import { UploadFlow, type UploadArgs } from './uploadFlow';
 import { ModelValidation } from './validation';
 
@@ -35,6 +37,7 @@ export function createModelFeature(services: Services): {
     services.log,
   );
   const branches = new BranchFlows(services, mounts, (m) => fs.announce(m));
+  mounts.restored = (m) => branches.ensureDevMode(m);
   const reload = async (m: Mount) => {
     try {
       await m.load(mounts.build, true);
@@ -48,6 +51,16 @@ export function createModelFeature(services: Services): {
   const upload = new UploadFlow(services, mounts);
   const status = new BranchStatus(mounts, COMMANDS.modelSwitchBranch.id);
   const feature: ModelFeature = { fs, mounts, validation, status };
+  // The branch in view, when it is one in dev mode, is what the chat and notebooks can target.
+  const syncTarget = () => {
+    const m = status.current();
+    services.modelBranch.set(
+      m && !m.isDefault
+        ? { deploymentId: m.deploymentId, deploymentName: m.deploymentName, branch: m.branch }
+        : undefined,
+    );
+  };
+  syncTarget();
 
   const disposables: vscode.Disposable[] = [
     mounts,
@@ -56,7 +69,18 @@ export function createModelFeature(services: Services): {
     status,
     fs,
     vscode.workspace.registerTextDocumentContentProvider(SERVER_SCHEME, fs),
-    validation.onDidValidate(({ mount }) => intel.invalidate(mount)),
+    validation.onDidValidate(({ mount }) => {
+      intel.invalidate(mount);
+      if (mount.isDefault) return;
+      // The branch compiled again: its dev-mode meta (cached in the shared client) is stale.
+      void services.clients
+        .devData(mount.deploymentId, mount.branch)
+        .then((c) => c.invalidateMeta())
+        .catch(() => undefined)
+        .finally(() => services.modelBranch.rebuilt(mount.deploymentId, mount.branch));
+    }),
+    mounts.onDidChange(syncTarget),
+    vscode.window.onDidChangeActiveTextEditor(syncTarget),
     // A different profile has other deployments: its models' meta and clients start over.
     services.profiles.onDidChangeActiveProfile(() => {
       for (const m of mounts.all()) intel.invalidate(m);
@@ -90,6 +114,12 @@ export function createModelFeature(services: Services): {
       COMMANDS.modelNotebookBranch,
       (args?: { branch?: string | null; deploymentId?: number; notebook?: vscode.NotebookDocument }) =>
         pickNotebookBranch(services, mounts, args),
+    ),
+    registerCommand(services, COMMANDS.modelStaging, (uri?: vscode.Uri, args?: StagingArgs) =>
+      setStagingEnvironment(services, mounts, branches, uri, args),
+    ),
+    registerCommand(services, COMMANDS.modelSearch, (uri?: vscode.Uri, args?: SearchArgs) =>
+      searchModel(mounts, branches, uri, args),
     ),
   ];
   return { feature, disposables };

@@ -119,6 +119,9 @@ export class Mounts {
   /** Fires when a mount is added, removed, or its branch state (unlock) changes. */
   readonly onDidChange = this.changed.event;
 
+  /** Puts a restored branch in dev mode, as opening it does (set by the feature). */
+  restored: ((mount: Mount) => Promise<void>) | undefined;
+
   constructor(private readonly services: Services) {}
 
   build = (): Promise<BuildClient> => this.services.clients.build();
@@ -160,7 +163,16 @@ export class Mounts {
       this.services.clients.platform().then((p) => p.getDeployment(deploymentId)),
       this.build().then((b) => b.allBranches(deploymentId)),
     ]);
-    return this.add(new Mount(deploymentId, deployment.name, branch, defaultBranchOf(branches)));
+    const mount = this.add(new Mount(deploymentId, deployment.name, branch, defaultBranchOf(branches)));
+    if (!mount.isDefault && this.restored) {
+      // Its files work without it; the status bar and the chat's target assume it.
+      await this.restored(mount).catch((e: unknown) =>
+        this.services.log.warn(
+          `Dev mode on ${deployment.name} · ${branch} failed: ${e instanceof Error ? e.message : String(e)}`,
+        ),
+      );
+    }
+    return mount;
   }
 
   dispose(): void {

@@ -46,8 +46,9 @@ export async function pickNotebookBranch(
     if (!picked) return current;
     branch = picked.name;
   }
-  if (branch) meta.devBranch = branch;
-  else delete meta.devBranch;
+  // Cleared with null, not by deleting the key: VS Code merges a metadata edit into the old
+  // metadata, so a missing key would keep the old branch.
+  meta.devBranch = branch || null;
   if (deploymentId !== undefined && branch) meta.deploymentId = deploymentId;
   const edit = new vscode.WorkspaceEdit();
   edit.set(nb.uri, [vscode.NotebookEdit.updateNotebookMetadata(meta)]);

@@ -1,6 +1,8 @@
-// Completions, hover and diagnostics for query cells, from the deployment's /v1/meta.
+// Completions, hover and diagnostics for query cells, from the /v1/meta of what the notebook runs
+// on: its deployment, or its dev branch (checked again when that branch's model is rebuilt).
 import * as vscode from 'vscode';
 import type { DataClient } from '../api/dataClient';
+import { notebookDevBranch } from './devBranch';
 import { NOTEBOOK_TYPE, PLATFORM_SQL } from './notebookFormat';
 import {
   checkLoadQuery,
@@ -24,7 +26,10 @@ function notebookOf(doc: vscode.TextDocument): vscode.NotebookDocument | undefin
   return vscode.workspace.notebookDocuments.find((nb) => nb.getCells().some((c) => c.document === doc));
 }
 
-export function registerMemberProviders(clientFor: ClientFor): vscode.Disposable[] {
+export function registerMemberProviders(
+  clientFor: ClientFor,
+  onBranchRebuilt?: vscode.Event<{ deploymentId: number; branch: string }>,
+): vscode.Disposable[] {
   const index = async (doc: vscode.TextDocument): Promise<MemberIndex | undefined> => {
     const nb = notebookOf(doc);
     if (!nb) return undefined;
@@ -61,8 +66,24 @@ export function registerMemberProviders(clientFor: ClientFor): vscode.Disposable
       setTimeout(() => void validate(doc), 300),
     );
   };
+  const recheck = (nb: vscode.NotebookDocument) => nb.getCells().forEach((c) => schedule(c.document));
   return [
     diagnostics,
+    // The notebook moved to another deployment or dev branch: its members are another meta's.
+    vscode.workspace.onDidChangeNotebookDocument((e) => {
+      if (e.metadata && e.notebook.notebookType === NOTEBOOK_TYPE) recheck(e.notebook);
+    }),
+    ...(onBranchRebuilt
+      ? [
+          onBranchRebuilt(({ deploymentId, branch }) => {
+            for (const nb of vscode.workspace.notebookDocuments) {
+              if (nb.notebookType !== NOTEBOOK_TYPE || notebookDevBranch(nb) !== branch) continue;
+              const d = (nb.metadata as Record<string, unknown> | undefined)?.deploymentId;
+              if (d === undefined || d === deploymentId) recheck(nb);
+            }
+          }),
+        ]
+      : []),
     vscode.workspace.onDidChangeTextDocument((e) => schedule(e.document)),
     vscode.workspace.onDidOpenTextDocument(schedule),
     vscode.workspace.onDidOpenNotebookDocument((nb) => nb.getCells().forEach((c) => schedule(c.document))),

@@ -27,7 +27,7 @@ export function createNotebookFeature(services: Services): {
     picker,
     new TargetStatus(services),
     registerChartMessages(services.log),
-    ...registerMemberProviders(clientFor),
+    ...registerMemberProviders(clientFor, services.modelBranch.onDidRebuild),
     // Other features open a notebook with their SQL on a deployment (e.g. a report's Open in Notebook).
     registerCommand(
       services,

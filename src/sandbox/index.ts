@@ -91,21 +91,27 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<SandboxHa
     return e;
   };
   const platformData = seedPlatform(seed, opts.notifications ?? 230);
+  const build = registerBuildRoutes(router, { deployments: platformData.deployments, engineFor });
   registerPlatformRoutes(router, {
     data: platformData,
     state,
     tokens: tok,
     jwtSecret,
     dbtStepMs: opts.dbtStepMs,
+    buildStatus: (id, branch) => build.buildStatus(id, branch),
   });
-  const build = registerBuildRoutes(router, { deployments: platformData.deployments, engineFor });
   registerDataRoutes(router, {
     engineFor,
     continueWaitMs: opts.continueWaitMs ?? 1500,
     state,
     modelFor: (id, branch) => build.modelFor(id, branch),
   });
-  registerAiRoutes(router, { engine, state, eventDelayMs: opts.aiEventDelayMs });
+  registerAiRoutes(router, {
+    engine,
+    state,
+    eventDelayMs: opts.aiEventDelayMs,
+    modelFor: (id, branch) => build.modelFor(id, branch),
+  });
 
   const info: { value?: unknown } = {};
   const serverDeps = { router, faults, state, tokens: tok, jwtSecret, info: () => info.value };

@@ -5,6 +5,8 @@ import type { AdminState } from './platform/admin/adminState';
 export interface SandboxState {
   /** AI chat aborts received, in order. */
   aiAborts: { chatId: string; at: string }[];
+  /** AI turns started, with the data-model branch they ran on (absent: the main branch). */
+  aiTurns: { chatId: string; activeBranchName?: string; at: string }[];
   /** Requests seen, by "family METHOD path", for benchmarks and paging tests ("exactly one request a page"). */
   requestCounts: Record<string, number>;
   /** Dashboards published, in order. */
@@ -43,6 +45,7 @@ export interface SandboxState {
 export function createSandboxState(): SandboxState {
   return {
     aiAborts: [],
+    aiTurns: [],
     requestCounts: {},
     publishes: [],
     createdNotifications: [],

@@ -25,6 +25,8 @@ export const hostToWebview = z.discriminatedUnion('type', [
   z.object({ type: z.literal('starters'), prompts: z.array(z.string()) }),
   /** The active profile changed: this panel still talks to `own`'s agent. */
   z.object({ type: z.literal('profile'), own: z.string(), active: z.string() }),
+  /** What the agent's queries run against: `dev` when a data-model branch in dev mode. */
+  z.object({ type: z.literal('target'), text: z.string(), dev: z.boolean() }),
   z.object({ type: z.literal('reset') }),
   z.object({ type: z.literal('turnStarted'), turnId: z.string(), userText: z.string().optional() }),
   z.object({

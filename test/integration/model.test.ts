@@ -44,7 +44,12 @@ describe('data model in the editor', function () {
     await api.sandbox();
   });
 
+  let mounted: MountLike | undefined;
+
   after(async () => {
+    // Later suites' chats and notebooks start with no dev-branch target.
+    if (mounted)
+      await vscode.commands.executeCommand('dashboardPlatform.model.switchBranch', mounted.root, 'main');
     // Untitled notebooks are dirty: revert them so closing asks nothing.
     for (let i = 0; i < 20 && vscode.window.visibleNotebookEditors.length > 0; i++) {
       await vscode.window.showNotebookDocument(vscode.window.visibleNotebookEditors[0]!.notebook);
@@ -78,6 +83,8 @@ describe('data model in the editor', function () {
       BRANCH,
     )) as MountLike;
     assert.equal(branch.branch, BRANCH);
+    mounted = branch;
+    assert.equal(api.services.modelBranch.current?.branch, BRANCH, 'the new branch is the dev target');
     assert.match(api.model.status.text, new RegExp(`${BRANCH} · dev mode`));
 
     // Add a measure with a wrong type: the save validates and the error lands on its line.

@@ -31,11 +31,13 @@ const root = document.getElementById('root')!;
 const header = h('header');
 const title = h('span', { className: 'agent' });
 const profile = h('span', { className: 'profile' });
+// What the agent's queries run against: the main branch, or the model's dev branch.
+const target = h('span', { className: 'target' });
 const newChat = h('button', { className: 'icon', title: 'New chat' });
 newChat.innerHTML = '<span class="codicon codicon-add"></span>';
 const history = h('button', { className: 'icon', title: 'Chat history' });
 history.innerHTML = '<span class="codicon codicon-history"></span>';
-header.append(title, profile, h('span', { className: 'spacer' }), newChat, history);
+header.append(title, profile, target, h('span', { className: 'spacer' }), newChat, history);
 // Shown when the active profile is no longer the one this chat's agent belongs to.
 const profileBanner = h('div', { className: 'banner', hidden: true });
 profileBanner.setAttribute('role', 'status');
@@ -178,6 +180,10 @@ function apply(msg: HostToWebview): void {
         }),
       );
       break;
+    case 'target':
+      target.textContent = msg.text;
+      target.classList.toggle('dev', msg.dev);
+      break;
     case 'profile':
       profileBanner.textContent = `This chat is on the profile "${msg.own}"; the active profile is now "${msg.active}". Questions here still go to ${title.textContent ?? 'this agent'} on "${msg.own}". Open a new chat for "${msg.active}".`;
       profileBanner.hidden = false;
@@ -253,7 +259,7 @@ function inspect(): TranscriptView {
       hasChart: card.querySelector('.chart svg, .chart canvas') !== null,
     })),
     notices: texts('.notice'),
-    header: `${title.textContent ?? ''} ${profile.textContent ?? ''}`.trim(),
+    header: `${title.textContent ?? ''} ${profile.textContent ?? ''} ${target.textContent ?? ''}`.trim(),
     starters: texts('.starters button'),
     draft: input.value,
     atBottom: distanceToEnd() < 40,

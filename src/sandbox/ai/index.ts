@@ -2,6 +2,11 @@
 // model (thinking deltas, a meta tool call, a SQL tool call run on the real engine with a Vega-Lite
 // spec, a final answer, usage), with abort, a suspended turn that resumes, and an error line.
 //
+// `activeBranchName` (with `isDefaultBranch` false) runs the turn on that data-model branch: the
+// meta tool lists the branch's compiled members and the SQL tool rewrites measures by its model; a
+// branch that is not running (no dev mode, no staging environment) answers the published
+// "BadRequestError: Bad branch" error line.
+//
 // Triggers in the question: "approval" suspends the turn (resend the same chatId + messageId, with
 // or without input, to resume); "error" sends a mid-stream error line; "N deltas" (e.g. "5000
 // deltas") streams the answer as N content deltas (benchmarks). A turn runs on the server apart
@@ -9,6 +14,7 @@
 // content is in turn.ts; this file holds the routes, the threads and the runs.
 import { randomUUID } from 'node:crypto';
 import type { DataEngine } from '../data/engine';
+import { Model } from '../data/model';
 import type { Router } from '../http';
 import type { SandboxState } from '../state';
 import { AbortError, turnSteps } from './turn';
@@ -21,7 +27,15 @@ export interface AiDeps {
   eventDelayMs?: number;
   /** How long a turn whose listeners all went away keeps running for a reattach (ms, default 1000). */
   reattachGraceMs?: number;
+  /** A branch's compiled model of the agent's deployment (1), or why it cannot answer. */
+  modelFor?: (
+    deploymentId: number,
+    devBranch: string | undefined,
+  ) => Promise<Model | { status: number; error: string }>;
 }
+
+/** The agents answer for the first deployment. */
+const AGENT_DEPLOYMENT = 1;
 
 const MESSAGE_ID = /^\d{13,}-message$/;
 
@@ -60,6 +74,25 @@ export function registerAiRoutes(router: Router, deps: AiDeps): void {
       return ctx.error(400, 'input must be a non-empty string.');
     if (body.chatId !== undefined && (typeof body.chatId !== 'string' || !body.chatId))
       return ctx.error(400, 'chatId must be a non-empty string.');
+    if (body.activeBranchName !== undefined && typeof body.activeBranchName !== 'string')
+      return ctx.error(400, 'activeBranchName must be a string.');
+    if (body.isDefaultBranch !== undefined && typeof body.isDefaultBranch !== 'boolean')
+      return ctx.error(400, 'isDefaultBranch must be a boolean.');
+    // The default branch is assumed unless told otherwise (isDefaultBranch defaults to true).
+    const branch =
+      typeof body.activeBranchName === 'string' && body.activeBranchName && body.isDefaultBranch === false
+        ? body.activeBranchName
+        : undefined;
+    let model: Model | undefined;
+    if (branch !== undefined && (body.input !== undefined || body.messageId !== undefined)) {
+      const m = deps.modelFor ? await deps.modelFor(AGENT_DEPLOYMENT, branch) : undefined;
+      if (m && !(m instanceof Model))
+        return ctx.ndjson([
+          { error: `BadRequestError: Bad branch "${branch}": ${m.error}` },
+          { id: '__usage__', type: 'usage', usage: emptyUsage() },
+        ]);
+      model = m;
+    }
     const chatId = body.chatId as string | undefined;
     const messageId = body.messageId as string | undefined;
     const input = body.input as string | undefined;
@@ -87,7 +120,7 @@ export function registerAiRoutes(router: Router, deps: AiDeps): void {
       // Resume the suspended turn (input may be omitted).
       const question = chat.suspended.question;
       chat.suspended = undefined;
-      return ctx.ndjson(listen(start(chat, question, messageId, true), ctx.signal));
+      return ctx.ndjson(listen(start(chat, question, messageId, true, model, branch), ctx.signal));
     }
     if (input === undefined) return ctx.ndjson(stateLines(chat!));
     if (chat && messageId !== undefined && chat.messages.some((m) => m.id === messageId)) {
@@ -100,7 +133,7 @@ export function registerAiRoutes(router: Router, deps: AiDeps): void {
     }
     // A request for another message ends a pending suspended turn.
     chat.suspended = undefined;
-    const run = start(chat, input, messageId ?? `${Date.now()}-message`, false);
+    const run = start(chat, input, messageId ?? `${Date.now()}-message`, false, model, branch);
     await ctx.ndjson(listen(run, ctx.signal));
   });
 
@@ -139,7 +172,14 @@ export function registerAiRoutes(router: Router, deps: AiDeps): void {
   }
 
   /** Starts a turn in the background; its lines are buffered in the run for every listener. */
-  function start(chat: Chat, question: string, messageId: string, resuming: boolean): Run {
+  function start(
+    chat: Chat,
+    question: string,
+    messageId: string,
+    resuming: boolean,
+    model?: Model,
+    branch?: string,
+  ): Run {
     const run: Run = {
       messageId,
       lines: [],
@@ -149,6 +189,11 @@ export function registerAiRoutes(router: Router, deps: AiDeps): void {
       controller: new AbortController(),
     };
     chat.run = run;
+    deps.state.aiTurns.push({
+      chatId: chat.id,
+      ...(branch !== undefined ? { activeBranchName: branch } : {}),
+      at: new Date().toISOString(),
+    });
     const notify = () => {
       const woken = [...run.wake];
       run.wake.clear();
@@ -156,7 +201,8 @@ export function registerAiRoutes(router: Router, deps: AiDeps): void {
     };
     void (async () => {
       try {
-        for await (const line of turn(chat, question, messageId, resuming, run.controller.signal)) {
+        const lines = turn(chat, question, messageId, resuming, run.controller.signal, model, branch);
+        for await (const line of lines) {
           run.lines.push(line);
           notify();
         }
@@ -213,10 +259,13 @@ export function registerAiRoutes(router: Router, deps: AiDeps): void {
     messageId: string,
     resuming: boolean,
     signal: AbortSignal,
+    model?: Model,
+    branch?: string,
   ): AsyncGenerator<Line> {
     const usage = emptyUsage();
     try {
-      yield* turnSteps({ engine: deps.engine, delay }, chat, question, messageId, resuming, signal, usage);
+      const on = { engine: deps.engine, delay, model, branch };
+      yield* turnSteps(on, chat, question, messageId, resuming, signal, usage);
     } catch (e) {
       if (!(e instanceof AbortError)) throw e;
       yield {

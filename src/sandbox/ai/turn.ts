@@ -4,6 +4,7 @@
 import type { SqlValue } from 'sql.js';
 import type { DataEngine } from '../data/engine';
 import { rewriteMeasures } from '../data/index';
+import type { Model } from '../data/model';
 import type { Chat, Line, Usage } from './types';
 
 const AGENT_NODE = 'cube_data_analyst_agent';
@@ -83,7 +84,7 @@ function chunks(text: string, n: number): string[] {
 }
 
 export async function* turnSteps(
-  deps: { engine: DataEngine; delay: number },
+  deps: { engine: DataEngine; delay: number; model?: Model; branch?: string },
   chat: Chat,
   question: string,
   messageId: string,
@@ -175,13 +176,23 @@ export async function* turnSteps(
   if (!bench) {
     await wait(deps.delay);
     check();
-    const metaResult = {
-      cubes: [
-        { name: 'orders', measures: ['orders.count', 'orders.total_amount', 'orders.avg_amount'] },
-        { name: 'customers', dimensions: ['customers.city', 'customers.country', 'customers.segment'] },
-        { name: 'products', dimensions: ['products.name', 'products.category'] },
-      ],
-    };
+    // On a dev branch the agent reads that branch's model (what its dev-mode Data API serves).
+    const metaResult = deps.model
+      ? {
+          branch: deps.branch,
+          cubes: deps.model.cubes.map((c) => ({
+            name: c.name,
+            measures: c.measures.map((m) => `${c.name}.${m.name}`),
+            dimensions: c.dimensions.map((d) => `${c.name}.${d.name}`),
+          })),
+        }
+      : {
+          cubes: [
+            { name: 'orders', measures: ['orders.count', 'orders.total_amount', 'orders.avg_amount'] },
+            { name: 'customers', dimensions: ['customers.city', 'customers.country', 'customers.segment'] },
+            { name: 'products', dimensions: ['products.name', 'products.category'] },
+          ],
+        };
     yield record({
       id: `${messageId}-tool-meta`,
       role: 'assistant',
@@ -202,7 +213,7 @@ export async function* turnSteps(
   let result: Record<string, unknown>;
   let rows: SqlValue[][] = [];
   try {
-    const all = deps.engine.all(rewriteMeasures(sql));
+    const all = deps.engine.all(rewriteMeasures(sql, deps.model));
     rows = all.rows.slice(0, 100);
     result = {
       schema: all.columns.map((name, i) => ({

@@ -151,3 +151,32 @@ export const SEED_FILES: ReadonlyArray<readonly [string, string]> = [
   ['model/cubes/products.yml', PRODUCTS],
   ['cube.py', "from cube import config\n\n# The sandbox's deployment configuration (not compiled).\n"],
 ];
+
+// "Marketing Sandbox" (deployment 3) is mid-change: a campaigns cube whose spend column does not
+// exist, so its deploy branch fails to compile (the build status, its pods and logs say so) until
+// the file is fixed on a branch and merged, or on the unlocked deploy branch.
+const CAMPAIGNS = `cubes:
+  - name: campaigns
+    sql_table: orders
+    description: Marketing spend per order (being added).
+
+    measures:
+      - name: count
+        type: count
+        description: Orders attributed to a campaign.
+      - name: spend
+        title: Spend
+        type: sum
+        format: currency
+        sql: spend_usd
+`;
+
+/** The deployment whose seeded model does not compile. */
+export const FAILED_BUILD_DEPLOYMENT = 3;
+
+/** The files a deployment's repository starts with. */
+export function seedFilesFor(deploymentId: number): ReadonlyArray<readonly [string, string]> {
+  return deploymentId === FAILED_BUILD_DEPLOYMENT
+    ? [...SEED_FILES, ['model/cubes/campaigns.yml', CAMPAIGNS]]
+    : SEED_FILES;
+}

@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
 import { Model } from '../data/model';
 import { compileModel, type CompileResult, type SqlChecker } from './compiler';
 import { changedPaths, filesKey, merge3, sameFiles, type Files } from './merge';
-import { SEED_FILES } from './seedModel';
+import { seedFilesFor } from './seedModel';
 
 export class BuildError extends Error {
   constructor(
@@ -57,7 +57,7 @@ export class DeploymentRepo {
     readonly deployBranchReadOnly: boolean,
     private readonly checker: () => Promise<SqlChecker | undefined>,
   ) {
-    const files: Files = new Map(SEED_FILES.map(([p, c]) => [p, c]));
+    const files: Files = new Map(seedFilesFor(deploymentId).map(([p, c]) => [p, c]));
     this.add(deployBranch, null, files);
     this.branches.get(deployBranch)!.lastHash = commitHash(null, files, 'Initial commit');
     const staging = this.add('staging', deployBranch, new Map(files));

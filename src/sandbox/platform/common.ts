@@ -12,6 +12,11 @@ export interface PlatformDeps {
   jwtSecret: string;
   /** How long each dbt sync state lasts. */
   dbtStepMs?: number;
+  /**
+   * A branch's latest build as the build side compiles it (the published BuildStatusResponse),
+   * the deploy branch when none is named; undefined for an unknown deployment or branch.
+   */
+  buildStatus: (deploymentId: number, branchName?: string) => Promise<Record<string, unknown> | undefined>;
 }
 
 export const encodeCursor = (offset: number, key: string) =>

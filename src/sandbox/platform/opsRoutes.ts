@@ -1,6 +1,8 @@
 // A deployment's operations in the sandbox: dashboard exports (jobs that render over time, then a
 // real PNG/PDF), env variable writes, health (build status, versions, pods, a log tail that grows
-// over time) and environment tokens. "Marketing Sandbox" (deployment 3) has a failed build.
+// over time) and environment tokens. Health follows the build side: a deployment whose deploy
+// branch does not compile (the seeded "Marketing Sandbox", deployment 3, until its campaigns cube
+// is fixed) shows a failed build, a crashing API pod and the compile error in its logs.
 import { signJwt } from '../jwt';
 import type { RequestContext, Router } from '../http';
 import { decodeCursor, encodeCursor, page, withDeployment as guard, type PlatformDeps } from './common';
@@ -10,7 +12,8 @@ import type { Row } from './seed';
 const EXPORT_TTL_MS = 5 * 60_000;
 const SECRET_NAME = /PASS|SECRET|TOKEN|KEY|CREDENTIAL/i;
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
-const FAILED_BUILD_DEPLOYMENT = 3;
+/** The deployment held on an older release (its version, not its build, is the point). */
+const HELD_DEPLOYMENT = 3;
 const LOG_EVERY_MS = 1000;
 const VERSIONS = [
   { version: '1.3.21', releaseChannelVersion: 'v1.3.21', releaseChannel: 'latest', isLatestInChannel: true },
@@ -26,11 +29,17 @@ const VERSIONS = [
 const isObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v);
 
-/** The version a deployment runs: the failed one is held on an older release. */
-const currentVersion = (depId: number) => (depId === FAILED_BUILD_DEPLOYMENT ? '1.1.18' : '1.3.21');
+/** The version a deployment runs: one is held on an older release. */
+const currentVersion = (depId: number) => (depId === HELD_DEPLOYMENT ? '1.1.18' : '1.3.21');
 
-function pods(depId: number) {
-  const failed = depId === FAILED_BUILD_DEPLOYMENT;
+/** The first compile error of a failed build, as the API server logs it. */
+function failureOf(build: Record<string, unknown> | undefined): string | undefined {
+  if (build?.status !== 'error') return undefined;
+  const lines = String(build.errorText ?? '').split('\n');
+  return `Error: Compile errors: ${lines.find((l, i) => i > 0 && l.trim()) ?? lines[0] ?? ''}`;
+}
+
+function pods(depId: number, failed: boolean) {
   return [
     {
       name: `cube-api-${depId}-0`,
@@ -60,13 +69,13 @@ const LINES = [
 ];
 
 /** Log line `n` of a deployment: every LOG_EVERY_MS one line, round-robin over its pods. */
-function logLine(depId: number, n: number, t0: number) {
-  const ps = pods(depId);
+function logLine(depId: number, n: number, t0: number, failure: string | undefined) {
+  const ps = pods(depId, failure !== undefined);
   const pod = ps[n % ps.length]!;
-  const failed = depId === FAILED_BUILD_DEPLOYMENT && pod.status === 'CrashLoopBackOff';
-  const message = failed
-    ? 'Error: Compile errors: campaigns.yml:14 unknown column "spend_usd"'
-    : LINES[n % LINES.length]!(`v${currentVersion(depId)}`);
+  const message =
+    failure !== undefined && pod.status === 'CrashLoopBackOff'
+      ? failure
+      : LINES[n % LINES.length]!(`v${currentVersion(depId)}`);
   return { date: new Date(t0 + n * LOG_EVERY_MS).toISOString(), pod: pod.name, message, _type: pod.type };
 }
 
@@ -205,21 +214,14 @@ export function registerOpsRoutes(router: Router, deps: PlatformDeps): void {
     'GET',
     dep('/build-status'),
     withDeployment(async (ctx, dp) => {
-      const failed = dp.id === FAILED_BUILD_DEPLOYMENT;
-      const branchName = ctx.query.get('branchName') || 'main';
+      const branchName = ctx.query.get('branchName') || undefined;
+      const build = await deps.buildStatus(dp.id, branchName);
+      if (!build) return ctx.error(404, `No branch named "${branchName}" in deployment ${dp.id}.`);
+      const failed = build.status === 'error';
+      // The compiled build, with the deployment's state: a failed deploy branch degrades it.
       await ctx.json(200, {
-        deploymentId: dp.id,
-        branchName,
-        mode: branchName === 'main' ? 'production' : 'dev',
-        status: failed ? 'error' : 'success',
-        deploymentStatus: failed ? 'degraded' : 'running',
-        errorText: failed
-          ? 'Compile errors: model/cubes/campaigns.yml:14 cube "campaigns" references unknown column "spend_usd"'
-          : null,
-        buildJobId: dp.id * 1000 + 17,
-        filesHash: `f${dp.id}a9c3e1`,
-        lastHash: failed ? `f${dp.id}00b7d2` : `f${dp.id}a9c3e1`,
-        updatedAt: new Date(started - 3_600_000 * dp.id).toISOString(),
+        ...build,
+        deploymentStatus: failed && build.mode === 'production' ? 'degraded' : 'running',
       });
     }),
   );
@@ -238,7 +240,8 @@ export function registerOpsRoutes(router: Router, deps: PlatformDeps): void {
     'GET',
     dep('/pods'),
     withDeployment(async (ctx, dp) => {
-      const p = await page(ctx, pods(dp.id), `pods:${dp.id}`);
+      const failure = failureOf(await deps.buildStatus(dp.id));
+      const p = await page(ctx, pods(dp.id, failure !== undefined), `pods:${dp.id}`);
       if (p) await ctx.json(200, { items: p.items, pageInfo: p.pageInfo });
     }),
   );
@@ -264,10 +267,11 @@ export function registerOpsRoutes(router: Router, deps: PlatformDeps): void {
         if (o === undefined) return ctx.error(400, 'after is not a cursor of this log.');
         from = o;
       } else from = Math.max(0, available - first);
+      const failure = failureOf(await deps.buildStatus(dp.id));
       const lines = [];
       let n = from;
       for (; n < available && lines.length < first; n++) {
-        const l = logLine(dp.id, n, logStart);
+        const l = logLine(dp.id, n, logStart, failure);
         if (podName && l.pod !== podName) continue;
         if (source === 'dev' && l._type !== 'dev') continue;
         if (source === 'production' && l._type === 'dev') continue;

@@ -7,6 +7,7 @@ import { startValidatingProxy, type RecordingServer } from '../../contract/contr
 import { requireReference, type Reference } from '../../contract/openapiDocs';
 import { validateRequest, validateResponse } from '../../contract/openapiValidate';
 import { BuildService } from '../../../src/sandbox/build';
+import { BuildClient } from '../../../src/api/buildClient';
 import { createDataEngine } from '../../../src/sandbox/data';
 import { seedPlatform } from '../../../src/sandbox/platform/seed';
 
@@ -83,6 +84,44 @@ describe('contract: the build API', function () {
       proxy.violations.map((v) => `${v.kind} ${v.method} ${v.url}: ${v.errors.join('; ')}`),
       [],
     );
+  });
+
+  it("turns a shared branch's staging environment on and off through the client, every exchange valid", async () => {
+    const client = new BuildClient({ platformUrl: `${proxy.url}/api`, token: async () => sb.tokens.admin });
+    try {
+      const from = proxy.exchanges.length;
+      await client.createBranch(1, { name: 'shared-stage', from: 'main' });
+      const on = await client.setBranchStagingEnvironment(1, { branchName: 'shared-stage', enabled: true });
+      assert.equal(on.name, 'shared-stage');
+      assert.equal(on.isStagingEnvironmentEnabled, true);
+      const listed = (await client.allBranches(1)).find((b) => b.name === 'shared-stage');
+      assert.equal(listed?.isStagingEnvironmentEnabled, true);
+      // Served with nobody in dev mode on it: its dev-mode Data API answers.
+      const dev = `${sb.urls.deployments[0]!.deploymentUrl}/dev-mode/shared-stage/cubejs-api/v1/meta`;
+      assert.equal((await fetch(dev, { headers: { authorization: sb.tokens.dataApi } })).status, 200);
+      const off = await client.setBranchStagingEnvironment(1, { branchId: on.id!, enabled: false });
+      assert.equal(off.isStagingEnvironmentEnabled, false);
+      // The deploy branch is production, never a staging environment: the server's reason is shown.
+      await assert.rejects(
+        client.setBranchStagingEnvironment(1, { branchName: 'main', enabled: true }),
+        (e: unknown) => e instanceof Error && /production/.test(e.message),
+      );
+      // Nothing is sent for a call that names no branch.
+      const sent = proxy.exchanges.length;
+      await assert.rejects(
+        client.setBranchStagingEnvironment(1, { enabled: true }),
+        /branchName or branchId/,
+      );
+      assert.equal(proxy.exchanges.length, sent);
+      const mine = proxy.exchanges.slice(from);
+      assert.ok(mine.some((x) => x.operation?.includes('staging-environment')));
+      assert.deepEqual(
+        proxy.violations.map((v) => `${v.kind} ${v.method} ${v.url}: ${v.errors.join('; ')}`),
+        [],
+      );
+    } finally {
+      await client.close();
+    }
   });
 
   it('shapes a branch build status as the published BuildStatusResponse (for the build-status route)', async () => {

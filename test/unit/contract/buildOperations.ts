@@ -119,6 +119,17 @@ export const BUILD_OPERATIONS: BuildOperationCase[] = [
     check: checkSuccess,
   },
   {
+    name: 'setBranchStagingEnvironment',
+    operation: `PUT ${base}/branches/staging-environment`,
+    run: (b) => b.setBranchStagingEnvironment(D, { branchName: 'staging', enabled: false }),
+    check: (result, sent) => {
+      const data = served(sent).data as Json;
+      const branch = result as Branch;
+      assert.equal(branch.name, data.name);
+      assert.equal(branch.isStagingEnvironmentEnabled ?? null, data.isStagingEnvironmentEnabled ?? null);
+    },
+  },
+  {
     name: 'startDevMode',
     operation: `POST ${base}/dev-mode`,
     run: (b) => b.startDevMode(D, BRANCH),

@@ -1,5 +1,5 @@
-// Branches and dev mode: list (tolerant), create (optionally entering dev mode), delete, enter
-// and exit dev mode.
+// Branches and dev mode: list (tolerant), create (optionally entering dev mode), delete, a
+// branch's staging environment on or off, enter and exit dev mode.
 import { z } from 'zod';
 import type { Page, PageParams } from '../../paging';
 import { maybe, parseInput, type PlatformTransport } from '../transport';
@@ -17,6 +17,21 @@ export const CreateBranchInputSchema = z.strictObject({
   from: BranchName.optional(),
   activate: z.boolean().optional(),
 });
+
+/** `SetBranchStagingEnvironmentRequest`: the branch by name or id, and `enabled`. */
+export const SetStagingInputSchema = z
+  .strictObject({
+    branchName: BranchName.optional(),
+    branchId: z.number().int().positive().optional(),
+    enabled: z.boolean(),
+  })
+  .refine(
+    (v) => v.branchName !== undefined || v.branchId !== undefined,
+    'name the branch: branchName or branchId',
+  );
+
+/** `SetBranchStagingEnvironmentResponse`: the branch as it now is. */
+export const SetStagingResponseSchema = z.looseObject({ data: BranchSchema });
 
 export const StartDevModeInputSchema = z.strictObject({ branchName: BranchName });
 
@@ -92,4 +107,31 @@ export function stopDevMode(t: PlatformTransport, deploymentId: number, signal?:
     action: 'Leaving dev mode',
     check: { hint: 'Leave dev mode again; it does nothing when it is already off.' },
   });
+}
+
+/**
+ * `PUT …/branches/staging-environment`: an enabled branch keeps its staging environment running
+ * at `<deploymentUrl>/dev-mode/{branch}/cubejs-api/v1`; only shared branches qualify (the server
+ * refuses the deploy branch and personal dev branches).
+ */
+export async function setBranchStagingEnvironment(
+  t: PlatformTransport,
+  deploymentId: number,
+  input: z.input<typeof SetStagingInputSchema>,
+  signal?: AbortSignal,
+): Promise<Branch> {
+  const body = parseInput(SetStagingInputSchema, input, 'Staging environment not changed');
+  const which = body.branchName ?? `#${body.branchId}`;
+  const res = await t.write(
+    'PUT',
+    `${deploymentPath(deploymentId)}/branches/staging-environment`,
+    body,
+    SetStagingResponseSchema,
+    {
+      signal,
+      action: `${body.enabled ? 'Enabling' : 'Disabling'} the staging environment of ${which}`,
+      check: { hint: `Pick a branch again: the list shows whether ${which} has its staging environment on.` },
+    },
+  );
+  return res.data;
 }
