@@ -258,6 +258,29 @@ export const COMMANDS = {
     title: 'Set Branch Staging Environment…',
   },
   modelSearch: { id: 'dashboardPlatform.model.search', title: 'Search in Data Model…' },
+  // admin users
+  adminCreateUserAttribute: {
+    id: 'dashboardPlatform.explorer.createUserAttribute',
+    title: 'Create User Attribute…',
+  },
+  adminEditUserAttribute: {
+    id: 'dashboardPlatform.explorer.editUserAttribute',
+    title: 'Edit User Attribute…',
+  },
+  adminSetUserAttributeValue: {
+    id: 'dashboardPlatform.explorer.setUserAttributeValue',
+    title: 'Set User Attribute Value…',
+  },
+  adminClearUserAttributeValue: {
+    id: 'dashboardPlatform.explorer.clearUserAttributeValue',
+    title: 'Clear User Attribute Value…',
+  },
+  adminDeactivateUsers: { id: 'dashboardPlatform.explorer.deactivateUsers', title: 'Deactivate Users…' },
+  adminActivateUsers: { id: 'dashboardPlatform.explorer.activateUsers', title: 'Activate Users…' },
+  adminDeleteUsers: { id: 'dashboardPlatform.explorer.deleteUsers', title: 'Delete Users…' },
+  adminCreateGroup: { id: 'dashboardPlatform.explorer.createGroup', title: 'Create Group…' },
+  adminRenameGroup: { id: 'dashboardPlatform.explorer.renameGroup', title: 'Rename Group…' },
+  adminDeleteGroup: { id: 'dashboardPlatform.explorer.deleteGroup', title: 'Delete Group…' },
 } as const satisfies Record<string, CommandSpec>;
 
 export type CommandKey = keyof typeof COMMANDS;

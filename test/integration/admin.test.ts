@@ -55,6 +55,7 @@ describe('administration', function () {
       const admin = root[2];
       assert.deepEqual((await children(admin)).map(labelOf), [
         'Users',
+        'User attributes',
         'Groups',
         'Roles',
         'Embed tenants',

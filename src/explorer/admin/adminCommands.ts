@@ -6,10 +6,12 @@ import type { TargetContext } from '../targets';
 import type { Reg } from './adminContext';
 import { EmbedSettingsCommands } from './embedSettingsCommands';
 import { UserCommands } from './userCommands';
+import { UsersCommands } from './usersCommands';
 
 export interface AdminCommands {
   users: UserCommands;
   embedSettings: EmbedSettingsCommands;
+  usersSide: UsersCommands;
 }
 
 export function registerAdminCommands(
@@ -19,7 +21,14 @@ export function registerAdminCommands(
   expose: (a: AdminCommands) => void,
 ): vscode.Disposable[] {
   const d = { services: deps.services, provider: deps.provider, json: deps.json, targets };
-  const a: AdminCommands = { users: new UserCommands(d), embedSettings: new EmbedSettingsCommands(d) };
+  const a: AdminCommands = {
+    users: new UserCommands(d),
+    embedSettings: new EmbedSettingsCommands(d),
+    usersSide: new UsersCommands(d),
+  };
   expose(a);
-  return [...a.users.register(reg), ...a.embedSettings.register(reg)];
+  // The bulk user actions take VS Code's multi-selection (the second argument).
+  const regMany = (spec: { id: string; title: string }, fn: (arg?: unknown, all?: unknown) => unknown) =>
+    reg(spec, fn as (arg?: unknown) => unknown);
+  return [...a.users.register(reg), ...a.embedSettings.register(reg), ...a.usersSide.register(regMany)];
 }

@@ -22,7 +22,18 @@ export interface AdminListing {
   listOAuthIntegrations(signal?: AbortSignal): Promise<Page<Item>>;
   listOidcTokenConfigs(signal?: AbortSignal): Promise<Page<Item>>;
   listUserOAuthTokens(signal?: AbortSignal): Promise<Page<Item>>;
+  // users
+  listUserAttributes(p?: PageParams, signal?: AbortSignal): Promise<Page<Item>>;
+  getUserAttributeValues(userId: number, signal?: AbortSignal): Promise<Page<Item>>;
+  listEmbedTenantWorkbooks(
+    deploymentId: number,
+    tenant: string,
+    p?: PageParams & { accessSource?: EmbedAccessSource },
+    signal?: AbortSignal,
+  ): Promise<Page<Item>>;
 }
+
+export type EmbedAccessSource = 'tenant' | 'allEmbedUsers' | 'folder';
 
 export type AdminListSpec =
   | { list: 'scimUsers'; filter?: string }
@@ -34,7 +45,11 @@ export type AdminListSpec =
   | { list: 'regions' }
   | { list: 'oauthIntegrations' }
   | { list: 'oidcTokenConfigs' }
-  | { list: 'userOAuthTokens' };
+  | { list: 'userOAuthTokens' }
+  // users
+  | { list: 'userAttributes' }
+  | { list: 'userAttributeValues'; userId: number | undefined; userName: string }
+  | { list: 'embedTenantWorkbooks'; tenant: string; deploymentId: number; accessSource: EmbedAccessSource };
 
 /** One page of an Administration list; `admin` is undefined for a client without one. */
 export function adminFetch(
@@ -70,6 +85,21 @@ export function adminFetch(
       return admin.listOidcTokenConfigs(s);
     case 'userOAuthTokens':
       return userTokens(admin, s);
+    case 'userAttributes':
+      return admin.listUserAttributes(page, s);
+    case 'userAttributeValues':
+      if (spec.userId === undefined)
+        throw new Error(
+          `The user "${spec.userName}" has no numeric user id in SCIM, which attribute values need.`,
+        );
+      return admin.getUserAttributeValues(spec.userId, s);
+    case 'embedTenantWorkbooks':
+      return admin.listEmbedTenantWorkbooks(
+        spec.deploymentId,
+        spec.tenant,
+        { ...page, accessSource: spec.accessSource },
+        s,
+      );
   }
 }
 

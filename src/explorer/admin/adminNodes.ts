@@ -12,7 +12,6 @@ import { ExplorerNode, type NodeKind, type TreeContext } from '../nodes/types';
 import type { AdminListSpec } from './adminLoaders';
 import {
   actionLook,
-  adminUserLook,
   embedGroupLook,
   embedTenantLook,
   embedUserLook,
@@ -25,6 +24,7 @@ import {
   scimGroupLook,
   userTokenLook,
 } from './adminLooks';
+import { adminUserItem, attributeItem, tenantWorkbooksNode } from './usersNodes';
 
 export const ADMIN_COMMAND = {
   showTenantSettings: 'dashboardPlatform.explorer.showTenantSettings',
@@ -202,6 +202,7 @@ function embedTenantItem(ctx: TreeContext): ItemNodeFactory {
           leaf('adminItem', embedUserLook),
           filterText,
         ),
+        tenantWorkbooksNode(ctx, self, name),
       ],
       t,
       'embedTenant',
@@ -232,6 +233,7 @@ export class TenantSettingsNode extends ExplorerNode {
 export interface AdminRoot {
   root: AdminSectionNode;
   users: ListNode;
+  userAttributes: ListNode;
   groups: ListNode;
   roles: ListNode;
   embedTenants: ListNode;
@@ -248,12 +250,12 @@ export function createAdminRoot(ctx: TreeContext): AdminRoot {
       icon: new vscode.ThemeIcon('shield'),
       contextValue: 'dp.admin',
       tooltip: new vscode.MarkdownString(
-        'Users, groups, roles, embedding and account settings (most need the admin role)',
+        'Users, user attributes, groups, roles, embedding and account settings (most need the admin role)',
       ),
     }),
     () => {
       const l: Omit<AdminRoot, 'root'> = build();
-      return [l.users, l.groups, l.roles, l.embedTenants, l.settings];
+      return [l.users, l.userAttributes, l.groups, l.roles, l.embedTenants, l.settings];
     },
   );
   const build = (): Omit<AdminRoot, 'root'> => {
@@ -322,8 +324,18 @@ export function createAdminRoot(ctx: TreeContext): AdminRoot {
         'Users',
         'account',
         'No users',
-        leaf('user', adminUserLook),
+        adminUserItem(ctx),
         filterText,
+      ),
+      userAttributes: adminList(
+        ctx,
+        'admin/attributes',
+        root,
+        { list: 'userAttributes' },
+        'User attributes',
+        'symbol-property',
+        'No user attributes',
+        attributeItem,
       ),
       groups: adminList(
         ctx,

@@ -32,7 +32,10 @@ export type NodeKind =
   | 'scimGroup'
   | 'role'
   | 'embedTenant'
-  | 'tenantSettings';
+  | 'tenantSettings'
+  // admin users
+  | 'userAttribute'
+  | 'attributeValue';
 
 /** What nodes need from the provider, passed down instead of imported. */
 export interface TreeContext {

@@ -47,6 +47,8 @@ export function withFolderPath(
 
 export type WorkspaceModel = ReturnType<typeof createWorkspaceModel>;
 
+const EMBED_AUDIENCES = new WeakMap<object, Map<string, { all: boolean; tenants: Set<string> }>>();
+
 export function createWorkspaceModel(deps: PlatformDeps) {
   const d = deps.data;
   const folders = (dep: Row) => d.folders.get(dep.id) ?? [];
@@ -56,7 +58,9 @@ export function createWorkspaceModel(deps: PlatformDeps) {
 
   // Embed audiences per workbook (not part of the Workbook shape): one published workbook in four
   // starts shared with all embed users.
-  const embed = new Map<string, { all: boolean; tenants: Set<string> }>();
+  // One map per sandbox (keyed by its data), so every route sees the same audiences.
+  const embed = EMBED_AUDIENCES.get(d) ?? new Map<string, { all: boolean; tenants: Set<string> }>();
+  EMBED_AUDIENCES.set(d, embed);
   const embedOf = (dep: Row, w: Row) => {
     const key = `${dep.id}:${w.id}`;
     let e = embed.get(key);

@@ -8,6 +8,7 @@ import { familyOf, requireReference, type Reference } from '../../contract/opena
 import { buildCalls } from './buildCalls';
 import { deployOpsCalls } from './deployOpsCases';
 import { adminCalls } from './adminCalls';
+import { adminUsersCalls } from './adminUsersCases';
 
 interface Call {
   method: string;
@@ -348,6 +349,8 @@ function calls(sb: SandboxHandle): Call[] {
     ...deployOpsCalls(),
     // admin
     ...adminCalls(),
+    // admin users
+    ...adminUsersCalls(),
   ];
 }
 

@@ -34,7 +34,16 @@ export const EmbedUserSchema = z.looseObject({
 });
 export type EmbedUser = z.infer<typeof EmbedUserSchema>;
 
-const EmbedWorkbookSchema = z.looseObject({ id, name: maybe(z.string()) });
+const EmbedWorkbookSchema = z.looseObject({
+  id,
+  name: maybe(z.string()),
+  folderId: maybe(z.number()),
+  updatedAt: maybe(z.string()),
+});
+
+/** How a tenant's access to a workbook is granted (the published `accessSource` filter). */
+export const EMBED_ACCESS_SOURCES = ['tenant', 'allEmbedUsers', 'folder'] as const;
+export type EmbedAccessSource = (typeof EMBED_ACCESS_SOURCES)[number];
 
 /** The published tenant-name rule: a name outside it cannot be a tenant (checked before sending). */
 export const EMBED_TENANT_NAME = /^[a-z][a-z0-9-]{0,34}[a-z0-9]$/;
@@ -103,17 +112,20 @@ export function listEmbedTenantWorkbooks(
   t: PlatformTransport,
   deploymentId: number,
   tenant: string,
-  p: PageParams = {},
+  p: PageParams & { accessSource?: EmbedAccessSource } = {},
   signal?: AbortSignal,
 ) {
+  if (p.accessSource !== undefined && !EMBED_ACCESS_SOURCES.includes(p.accessSource))
+    throw new ApiError('validation', `Not an access source: "${String(p.accessSource)}".`);
   return t.list(
-    `/v1/deployments/${positiveId(deploymentId, 'Deployment id')}/embed-tenants/${encodeURIComponent(tenant)}/workbooks`,
+    `/v1/deployments/${positiveId(deploymentId, 'Deployment id')}${tenantPath(tenant).slice(3)}/workbooks`,
     EmbedWorkbookSchema,
-    { first: p.first, after: p.after },
+    { first: p.first, after: p.after, accessSource: p.accessSource },
     {
       signal,
       action: 'Listing embed tenant workbooks',
       forbiddenHint: `Listing embed workbooks ${ADMIN_HINT}`,
+      messages: { notFound: `There is no embed tenant named "${tenant}" (or the deployment is gone).` },
     },
   );
 }

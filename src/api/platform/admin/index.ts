@@ -1,13 +1,14 @@
 // The administration families composed over one transport: `PlatformClient.admin`.
 import type { PageParams } from '../../paging';
 import type { PlatformTransport } from '../transport';
+import * as attributes from './attributes';
 import * as embed from './embed';
 import * as roles from './roles';
 import * as scim from './scim';
 import * as settings from './settings';
 import * as users from './users';
 
-export { embed, roles, scim, settings, users };
+export { attributes, embed, roles, scim, settings, users };
 
 export class AdminApi {
   constructor(private readonly t: PlatformTransport) {}
@@ -24,6 +25,40 @@ export class AdminApi {
   }
   changeGroupMembers(groupId: string, change: { add?: string[]; remove?: string[] }, signal?: AbortSignal) {
     return scim.patchGroupMembers(this.t, groupId, change, signal);
+  }
+  createScimGroup(displayName: string, signal?: AbortSignal) {
+    return scim.createScimGroup(this.t, displayName, signal);
+  }
+  renameScimGroup(groupId: string, displayName: string, signal?: AbortSignal) {
+    return scim.renameScimGroup(this.t, groupId, displayName, signal);
+  }
+  deleteScimGroup(groupId: string, signal?: AbortSignal) {
+    return scim.deleteScimGroup(this.t, groupId, signal);
+  }
+
+  // user attributes and their values per user
+  listUserAttributes(
+    q?: PageParams & { name?: string; type?: attributes.AttributeType },
+    signal?: AbortSignal,
+  ) {
+    return attributes.listUserAttributes(this.t, q, signal);
+  }
+  createUserAttribute(input: attributes.CreateAttributeInput, signal?: AbortSignal) {
+    return attributes.createUserAttribute(this.t, input, signal);
+  }
+  updateUserAttribute(id: number, input: attributes.UpdateAttributeInput, signal?: AbortSignal) {
+    return attributes.updateUserAttribute(this.t, id, input, signal);
+  }
+  getUserAttributeValues(userId: number, signal?: AbortSignal) {
+    return attributes.getUserAttributeValues(this.t, userId, signal);
+  }
+  setUserAttributeValue(
+    userId: number,
+    attributeId: number,
+    value: attributes.AttributeValue,
+    signal?: AbortSignal,
+  ) {
+    return attributes.upsertUserAttributeValue(this.t, userId, attributeId, value, signal);
   }
 
   // users (/v1/users)
@@ -61,7 +96,12 @@ export class AdminApi {
   listEmbedUsers(tenant: string, q?: PageParams & { search?: string }, signal?: AbortSignal) {
     return embed.listEmbedUsers(this.t, tenant, q, signal);
   }
-  listEmbedTenantWorkbooks(deploymentId: number, tenant: string, p?: PageParams, signal?: AbortSignal) {
+  listEmbedTenantWorkbooks(
+    deploymentId: number,
+    tenant: string,
+    p?: PageParams & { accessSource?: embed.EmbedAccessSource },
+    signal?: AbortSignal,
+  ) {
     return embed.listEmbedTenantWorkbooks(this.t, deploymentId, tenant, p, signal);
   }
   generateEmbedSession(input: embed.GenerateSessionInput, signal?: AbortSignal) {

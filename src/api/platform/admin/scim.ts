@@ -148,6 +148,64 @@ export function patchGroupMembers(
   });
 }
 
+const GROUP_SCHEMA = 'urn:ietf:params:scim:schemas:core:2.0:Group';
+const GroupNameSchema = z.string().trim().min(1, 'a group needs a name').max(255);
+
+/** Creates a group (no members: they are added afterwards, one PatchOp each). */
+export function createScimGroup(t: PlatformTransport, displayName: string, signal?: AbortSignal) {
+  const body = parseInput(
+    z.strictObject({ schemas: z.tuple([z.literal(GROUP_SCHEMA)]), displayName: GroupNameSchema }),
+    { schemas: [GROUP_SCHEMA], displayName },
+    'Creating a group',
+  );
+  return t.write('POST', '/scim/v2/Groups', body, ScimGroupSchema, {
+    signal,
+    action: 'Creating a group',
+    forbiddenHint: `Creating SCIM groups ${ADMIN_HINT}`,
+    check: { hint: 'Refresh the Groups list to see whether it was created before creating it again.' },
+  });
+}
+
+/** Renames a group with one PatchOp `replace` of `displayName` (members untouched). */
+export function renameScimGroup(
+  t: PlatformTransport,
+  groupId: string,
+  displayName: string,
+  signal?: AbortSignal,
+) {
+  const body = parseInput(
+    z.strictObject({
+      schemas: z.tuple([z.literal('urn:ietf:params:scim:api:messages:2.0:PatchOp')]),
+      Operations: z.tuple([
+        z.strictObject({ op: z.literal('replace'), path: z.literal('displayName'), value: GroupNameSchema }),
+      ]),
+    }),
+    {
+      schemas: ['urn:ietf:params:scim:api:messages:2.0:PatchOp'],
+      Operations: [{ op: 'replace', path: 'displayName', value: displayName }],
+    },
+    'Renaming a group',
+  );
+  return t.write('PATCH', `/scim/v2/Groups/${scimId(groupId, 'group')}`, body, ScimGroupSchema, {
+    signal,
+    action: 'Renaming a group',
+    forbiddenHint: `Changing SCIM groups ${ADMIN_HINT}`,
+    check: { hint: 'Refresh the Groups list to see whether the name changed.' },
+    messages: { notFound: 'The group no longer exists: refresh the Groups list.' },
+  });
+}
+
+/** Deletes a group; its member users stay. */
+export async function deleteScimGroup(t: PlatformTransport, groupId: string, signal?: AbortSignal) {
+  await t.writeNoContent('DELETE', `/scim/v2/Groups/${scimId(groupId, 'group')}`, {
+    signal,
+    action: 'Deleting a group',
+    forbiddenHint: `Deleting SCIM groups ${ADMIN_HINT}`,
+    check: { hint: 'Refresh the Groups list to see whether the group is gone.' },
+    messages: { notFound: 'The group no longer exists: refresh the Groups list.' },
+  });
+}
+
 /** Display name of a SCIM user: the person's name, else the user name. */
 export function scimUserLabel(u: ScimUser): string {
   const person = [u.name?.givenName, u.name?.familyName].filter(Boolean).join(' ');

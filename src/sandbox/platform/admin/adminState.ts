@@ -3,6 +3,8 @@
 // so tests can observe effects through GET /__sandbox/state. No secret is ever stored: an OAuth
 // integration records only that a client secret was sent.
 
+import { createAttributeState, type AttributeState } from './attributeRoutes';
+
 export interface AdminRole {
   id: number;
   name: string;
@@ -50,6 +52,11 @@ export interface AdminState {
   oidcTokenConfigs: Record<string, unknown>[];
   /** The OAuth tokens of the admin token's user, by integration id. */
   userOAuthTokens: Record<string, unknown>[];
+  // users
+  /** User attribute definitions and values per user. */
+  attributes: AttributeState;
+  /** Folders shared with an embed tenant (null: with all embed users); their workbooks are inherited. */
+  embedFolderShares: { deploymentId: number; folderId: number; embedTenantName: string | null }[];
 }
 
 const AT = '2026-01-05T09:00:00.000Z';
@@ -175,5 +182,7 @@ export function createAdminState(tenants: Iterable<string>): AdminState {
         updatedAt: AT,
       },
     ],
+    attributes: createAttributeState(),
+    embedFolderShares: [],
   };
 }

@@ -4,6 +4,8 @@
 import { randomBytes } from 'node:crypto';
 import type { RequestContext, Router } from '../../http';
 import { deployment, isAdmin, page, publicView, type PlatformDeps } from '../common';
+import type { Row } from '../seed';
+import { createWorkspaceModel, withFolderPath } from '../workspaceModel';
 import type { AdminState } from './adminState';
 
 const TENANT = /^[a-z][a-z0-9-]{0,34}[a-z0-9]$/;
@@ -18,6 +20,7 @@ export function registerEmbedRoutes(router: Router, deps: PlatformDeps, admin: A
     const name = ctx.params.embedTenantName!.toLowerCase();
     return d.embedTenants.has(name) ? admin.embedTenants[name] : undefined;
   };
+  const ws = createWorkspaceModel(deps);
   const search = (ctx: RequestContext) => (ctx.query.get('search') ?? '').toLowerCase();
 
   router.add(
@@ -87,11 +90,31 @@ export function registerEmbedRoutes(router: Router, deps: PlatformDeps, admin: A
       if (!dep) return ctx.error(404, `Deployment ${ctx.params.deploymentId} not found.`);
       const t = tenant(ctx);
       if (!t) return ctx.error(404, `Embed tenant "${ctx.params.embedTenantName}" not found.`);
-      // Each tenant sees a deterministic share of the deployment's workbooks.
-      const rows = (d.workbooks.get(dep.id) ?? [])
-        .filter((_w, i) => i % 3 === (t.id - 1) % 3)
-        .map(publicView);
-      const p = await page(ctx, rows, `embed-workbooks-${dep.id}-${t.id}`, 50);
+      const source = ctx.query.get('accessSource');
+      if (source !== null && !['tenant', 'allEmbedUsers', 'folder'].includes(source))
+        return ctx.error(400, 'accessSource must be tenant, allEmbedUsers or folder.');
+      // Effective access as published: shared with the tenant, with all embed users, or inherited
+      // from a shared folder (or one of its ancestors); a workbook can match several sources.
+      const name = ctx.params.embedTenantName!.toLowerCase();
+      const sharedFolders = new Set(
+        admin.embedFolderShares
+          .filter((f) => f.deploymentId === dep.id && (f.embedTenantName ?? name) === name)
+          .map((f) => f.folderId),
+      );
+      const matches = (w: Row) => {
+        const e = ws.embedOf(dep, w);
+        const by = {
+          tenant: e.tenants.has(name),
+          allEmbedUsers: e.all,
+          folder: ws.path(dep, w.folderId).some((f) => sharedFolders.has(f.id)),
+        };
+        return source === null ? by.tenant || by.allEmbedUsers || by.folder : by[source as keyof typeof by];
+      };
+      const rows = ws
+        .workbooks(dep)
+        .filter(matches)
+        .map((w) => withFolderPath(d, dep.id, publicView(w)));
+      const p = await page(ctx, rows, `embed-workbooks-${dep.id}-${t.id}-${source ?? ''}`, 50);
       if (p) await ctx.json(200, { items: p.items, pageInfo: p.pageInfo });
     }),
   );

@@ -2,6 +2,7 @@
 import type { Router } from '../../http';
 import type { PlatformDeps } from '../common';
 import { createAdminState } from './adminState';
+import { registerAttributeRoutes } from './attributeRoutes';
 import { registerEmbedRoutes } from './embedRoutes';
 import { registerScimRoutes } from './scimRoutes';
 import { registerSettingsRoutes } from './settingsRoutes';
@@ -14,4 +15,12 @@ export function registerAdminRoutes(router: Router, deps: PlatformDeps): void {
   registerUserRoutes(router, deps, admin);
   registerEmbedRoutes(router, deps, admin);
   registerSettingsRoutes(router, deps, admin);
+  // users: each deployment's first top-level folder starts shared with the first embed tenant.
+  const first = [...deps.data.embedTenants][0];
+  for (const dep of deps.data.deployments) {
+    const folder = (deps.data.folders.get(dep.id) ?? []).find((f) => f.parentId === null);
+    if (first && folder)
+      admin.embedFolderShares.push({ deploymentId: dep.id, folderId: folder.id, embedTenantName: first });
+  }
+  registerAttributeRoutes(router, deps, admin.attributes);
 }

@@ -42,6 +42,7 @@ export function eqFilter(filter: string, attr: string): string | undefined {
 
 export function registerScimRoutes(router: Router, deps: PlatformDeps, admin: AdminState): void {
   const d = deps.data;
+  let createdGroups = 1_000_000;
   const guard =
     (fn: (ctx: RequestContext) => Promise<void>) =>
     (ctx: RequestContext): Promise<void> =>
@@ -118,6 +119,51 @@ export function registerScimRoutes(router: Router, deps: PlatformDeps, admin: Ad
       await list(ctx, rows, groupResource);
     }),
   );
+  /** Why `v` cannot name a group (empty, or another group's name), or undefined. */
+  const nameProblem = (v: unknown, self?: string) => {
+    if (typeof v !== 'string' || !v.trim())
+      return { status: 400, detail: 'displayName must be a non-empty string.', scimType: 'invalidValue' };
+    const taken = admin.groups.find(
+      (g) => g.id !== self && g.displayName.toLowerCase() === v.trim().toLowerCase(),
+    );
+    return taken
+      ? {
+          status: 409,
+          detail: `A group named "${taken.displayName}" already exists.`,
+          scimType: 'uniqueness',
+        }
+      : undefined;
+  };
+  router.add(
+    'platform',
+    'POST',
+    '/scim/v2/Groups',
+    guard(async (ctx) => {
+      const b = (ctx.body ?? {}) as { displayName?: unknown; members?: unknown };
+      const problem = nameProblem(b.displayName);
+      if (problem) return scimError(ctx, problem.status, problem.detail, problem.scimType);
+      const members = Array.isArray(b.members)
+        ? (b.members as { value?: unknown }[]).map((m) => String(m?.value ?? ''))
+        : [];
+      const unknown = members.find((id) => !d.users.some((u) => String(u.id) === id));
+      if (unknown !== undefined)
+        return scimError(ctx, 400, `No user with id "${unknown}" to add to the group.`, 'invalidValue');
+      const g = { id: `g-${++createdGroups}`, displayName: String(b.displayName).trim(), members };
+      admin.groups.push(g);
+      await ctx.json(201, groupResource(g));
+    }),
+  );
+  router.add(
+    'platform',
+    'DELETE',
+    '/scim/v2/Groups/:id',
+    guard(async (ctx) => {
+      const i = admin.groups.findIndex((x) => x.id === ctx.params.id);
+      if (i < 0) return scimError(ctx, 404, `Group ${ctx.params.id} not found.`);
+      admin.groups.splice(i, 1);
+      await ctx.noContent();
+    }),
+  );
   router.add(
     'platform',
     'GET',
@@ -144,6 +190,7 @@ export function registerScimRoutes(router: Router, deps: PlatformDeps, admin: Ad
           'invalidSyntax',
         );
       const next = [...g.members];
+      let name = g.displayName;
       for (const raw of body.Operations as Record<string, unknown>[]) {
         const op = String(raw.op ?? '').toLowerCase();
         const path = typeof raw.path === 'string' ? raw.path : '';
@@ -165,11 +212,17 @@ export function registerScimRoutes(router: Router, deps: PlatformDeps, admin: Ad
             return scimError(ctx, 400, 'Remove members with path members[value eq "<id>"].', 'invalidPath');
           const i = next.indexOf(v);
           if (i >= 0) next.splice(i, 1);
+        } else if (op === 'replace' && (path === 'displayName' || path === '')) {
+          const v = path ? raw.value : (raw.value as { displayName?: unknown } | undefined)?.displayName;
+          const problem = nameProblem(v, g.id);
+          if (problem) return scimError(ctx, problem.status, problem.detail, problem.scimType);
+          name = String(v).trim();
         } else {
           return scimError(ctx, 400, `Unsupported operation ${op} on "${path}".`, 'invalidPath');
         }
       }
       g.members = next;
+      g.displayName = name;
       await ctx.json(200, groupResource(g));
     }),
   );

@@ -1,0 +1,208 @@
+// One action on many users (`/v1/users/bulk`: the multi-selection, `{userNames}` or a multi
+// pick; one modal naming them; failures reported by name; an answer that never came said to be
+// unknown) and SCIM groups (create, rename, delete after a modal naming the group).
+import * as vscode from 'vscode';
+import { ApiError, isApiError } from '../../api/errors';
+import { scimUserLabel, userNameFilter, type ScimUser } from '../../api/platform/admin/scim';
+import { platformUserId, type BulkUserAction } from '../../api/platform/admin/users';
+import { plainText } from '../labels';
+import type { Item } from '../loaders';
+import { ExplorerNode } from '../nodes/types';
+import { asArgs } from '../targets';
+import { confirmRemoval, pickItem, subjectNode, type AdminDeps } from './adminContext';
+
+const PICK = 200;
+
+const BULK: Record<BulkUserAction, { verb: string; past: string; detail: string }> = {
+  DEACTIVATE: {
+    verb: 'Deactivate',
+    past: 'deactivated',
+    detail: 'They lose access and their sessions end. You can activate them again later.',
+  },
+  ACTIVATE: { verb: 'Activate', past: 'activated', detail: 'They get their access back.' },
+  DELETE: {
+    verb: 'Delete',
+    past: 'deleted',
+    detail: 'They are removed from the tenant with their role assignments. This cannot be undone.',
+  },
+};
+
+export class BulkGroupCommands {
+  constructor(private readonly deps: AdminDeps) {}
+
+  private get prompter() {
+    return this.deps.targets.prompter();
+  }
+  private async admin() {
+    return (await this.deps.targets.client()).admin;
+  }
+  private get roots() {
+    return this.deps.provider.roots.admin;
+  }
+
+  // ---- one action on many users
+
+  private async manyUsers(action: BulkUserAction, arg: unknown, all: unknown): Promise<ScimUser[]> {
+    const picked = Array.isArray(all) ? all.filter((n): n is ExplorerNode => n instanceof ExplorerNode) : [];
+    const nodes = arg instanceof ExplorerNode ? (picked.includes(arg) ? picked : [arg]) : picked;
+    const fromNodes = nodes.filter((n) => n.kind === 'user' && n.data).map((n) => n.data as ScimUser);
+    if (fromNodes.length > 0) return fromNodes;
+    const admin = await this.admin();
+    const names = asArgs<{ userNames: string[] }>(arg).userNames;
+    if (names) {
+      const out: ScimUser[] = [];
+      for (const n of names) {
+        const u = (await admin.listScimUsers({ first: 1, filter: userNameFilter(n) })).items[0];
+        if (!u) throw new Error(`There is no user named "${plainText(n)}".`);
+        out.push(u);
+      }
+      return out;
+    }
+    const users = (await admin.listScimUsers({ first: PICK })).items;
+    const chosen = await this.prompter.pickMany(
+      `${BULK[action].verb} Users`,
+      users.map((u) => ({
+        label: plainText(scimUserLabel(u)),
+        ...(u.userName ? { description: plainText(u.userName) } : {}),
+        value: u,
+      })),
+      { placeHolder: 'Check the users (at most 100)' },
+    );
+    return chosen;
+  }
+
+  /** One bulk action: a modal naming every user, then one request a hundred users. */
+  async bulk(
+    action: BulkUserAction,
+    arg?: unknown,
+    all?: unknown,
+  ): Promise<{ succeeded: string[]; failed: string[] }> {
+    const users = await this.manyUsers(action, arg, all);
+    if (users.length === 0) throw new Error('No users picked.');
+    const b = BULK[action];
+    const label = (u: ScimUser) => plainText(scimUserLabel(u));
+    const lines = users
+      .slice(0, 15)
+      .map(
+        (u) => `• ${label(u)}${u.userName && u.userName !== label(u) ? ` (${plainText(u.userName)})` : ''}`,
+      );
+    if (users.length > 15) lines.push(`… and ${users.length - 15} more`);
+    const what = users.length === 1 ? label(users[0]!) : `${users.length} users`;
+    await confirmRemoval(this.deps, `${b.verb} ${what}?`, `${lines.join('\n')}\n\n${b.detail}`, b.verb);
+    const byId = new Map(users.map((u) => [this.userIdOf(u), u]));
+    const ids = [...byId.keys()];
+    const admin = await this.admin();
+    const succeeded: string[] = [];
+    const failed: string[] = [];
+    for (let i = 0; i < ids.length; i += 100) {
+      const chunk = ids.slice(i, i + 100);
+      try {
+        const res = await admin.bulkUserAction(action, chunk);
+        for (const id of res.succeeded) succeeded.push(label(byId.get(id) ?? { id: String(id) }));
+        for (const f of res.failed) {
+          const u = f.userId !== null && f.userId !== undefined ? byId.get(f.userId) : undefined;
+          failed.push(
+            `${u ? label(u) : `user ${String(f.userId)}`}: ${plainText(f.error?.message ?? `status ${String(f.error?.status ?? '?')}`)}`,
+          );
+        }
+      } catch (e) {
+        this.deps.provider.refresh(this.roots.users);
+        if (isApiError(e) && e.kind === 'unknownOutcome') {
+          const names = chunk.map((id) => label(byId.get(id)!)).join(', ');
+          throw new ApiError(
+            'unknownOutcome',
+            `It is unknown whether ${names} ${chunk.length === 1 ? 'was' : 'were'} ${b.past}${succeeded.length ? ` (${succeeded.join(', ')} ${succeeded.length === 1 ? 'was' : 'were'})` : ''}: ${e.message} Refresh Users to see.`,
+            e.check ? { check: e.check } : {},
+          );
+        }
+        throw e;
+      }
+    }
+    this.deps.provider.refresh(this.roots.users);
+    if (failed.length > 0)
+      throw new Error(
+        `${b.verb}: ${succeeded.length} of ${ids.length} ${b.past}; not ${b.past}: ${failed.join('; ')}`,
+      );
+    void vscode.window.showInformationMessage(`${what} ${b.past}.`);
+    return { succeeded, failed };
+  }
+
+  private userIdOf(u: ScimUser): number {
+    const id = platformUserId(u.id);
+    if (id === undefined)
+      throw new Error(
+        `The user "${plainText(scimUserLabel(u))}" has no numeric user id in SCIM, which the users API needs.`,
+      );
+    return id;
+  }
+
+  // ---- SCIM groups
+
+  private async group(arg: unknown, title: string): Promise<Item> {
+    const node = subjectNode(this.deps, arg, 'scimGroup');
+    if (node?.data) return node.data;
+    const name = asArgs<{ group: string }>(arg).group;
+    const groups = (await (await this.admin()).listScimGroups({ first: PICK })).items as Item[];
+    if (name) {
+      const g = groups.find((x) => x['displayName'] === name);
+      if (!g) throw new Error(`There is no group named "${plainText(name)}".`);
+      return g;
+    }
+    return pickItem(
+      this.deps,
+      title,
+      groups,
+      (g) => String(g['displayName']),
+      undefined,
+      'There are no groups.',
+    );
+  }
+
+  async createGroup(arg?: unknown): Promise<Item> {
+    const name =
+      asArgs<{ name: string }>(arg).name ??
+      (await this.prompter.input({
+        title: 'Create Group',
+        prompt: 'Name of the new group (members are added afterwards).',
+        validate: (v) => (v.trim() ? undefined : 'Enter a name.'),
+      }));
+    const g = await (await this.admin()).createScimGroup(name.trim());
+    this.deps.provider.refresh(this.roots.groups);
+    void vscode.window.showInformationMessage(`Group ${plainText(g.displayName ?? name)} created.`);
+    return g;
+  }
+
+  async renameGroup(arg?: unknown): Promise<Item> {
+    const g = await this.group(arg, 'Group to rename');
+    const old = String(g['displayName'] ?? '');
+    const name =
+      asArgs<{ name: string }>(arg).name ??
+      (await this.prompter.input({
+        title: `Rename ${plainText(old)}`,
+        prompt: 'New name of the group.',
+        value: old,
+        validate: (v) => (v.trim() ? undefined : 'Enter a name.'),
+      }));
+    const saved = await (await this.admin()).renameScimGroup(String(g['id']), name.trim());
+    this.deps.provider.refresh(this.roots.groups);
+    void vscode.window.showInformationMessage(
+      `Group ${plainText(old)} renamed to ${plainText(saved.displayName ?? name)}.`,
+    );
+    return saved;
+  }
+
+  async deleteGroup(arg?: unknown): Promise<void> {
+    const g = await this.group(arg, 'Group to delete');
+    const name = plainText(g['displayName']);
+    const members = Array.isArray(g['members']) ? g['members'].length : 0;
+    await confirmRemoval(
+      this.deps,
+      `Delete the group ${name}?`,
+      `${members} member${members === 1 ? '' : 's'} lose${members === 1 ? 's' : ''} the membership; the users themselves stay. This cannot be undone.`,
+      'Delete Group',
+    );
+    await (await this.admin()).deleteScimGroup(String(g['id']));
+    this.deps.provider.refresh(this.roots.groups);
+    void vscode.window.showInformationMessage(`Group ${name} deleted.`);
+  }
+}
