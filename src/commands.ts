@@ -252,6 +252,15 @@ export const COMMANDS = {
     id: 'dashboardPlatform.model.notebookBranch',
     title: 'Run Notebook on a Dev Branch…',
   },
+  // settings
+  adminEditOAuthIntegration: {
+    id: 'dashboardPlatform.explorer.editOAuthIntegration',
+    title: 'Edit OAuth Integration…',
+  },
+  adminEditOidcConfig: {
+    id: 'dashboardPlatform.explorer.editOidcTokenConfig',
+    title: 'Edit OIDC Token Config…',
+  },
 } as const satisfies Record<string, CommandSpec>;
 
 export type CommandKey = keyof typeof COMMANDS;

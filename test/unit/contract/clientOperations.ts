@@ -13,6 +13,7 @@ import {
 import type { Exchange } from '../../contract/contractServers';
 import { DEPLOY_OPS_OPERATIONS } from './deployOpsCases';
 import { ADMIN_OPERATIONS } from './adminOperations';
+import { SETTINGS_OPERATIONS } from './settingsOperations';
 
 export interface Clients {
   platform: PlatformClient;
@@ -584,6 +585,8 @@ export const CLIENT_OPERATIONS: OperationCase[] = [
   ...DEPLOY_OPS_OPERATIONS,
   // admin
   ...ADMIN_OPERATIONS,
+  // settings
+  ...SETTINGS_OPERATIONS,
 ];
 
 /**

@@ -8,6 +8,7 @@ import { familyOf, requireReference, type Reference } from '../../contract/opena
 import { buildCalls } from './buildCalls';
 import { deployOpsCalls } from './deployOpsCases';
 import { adminCalls } from './adminCalls';
+import { settingsCalls } from './settingsCalls';
 
 interface Call {
   method: string;
@@ -346,6 +347,8 @@ function calls(sb: SandboxHandle): Call[] {
     ...buildCalls(),
     // deployops
     ...deployOpsCalls(),
+    // settings (before admin: those delete the seeded integration and config)
+    ...settingsCalls(),
     // admin
     ...adminCalls(),
   ];
