@@ -94,6 +94,25 @@ describe('app config rows', () => {
     assert.equal(find(appConfigRows(config), 'Theme', 'Palette', 'Surface mode').note, undefined);
   });
 
+  it('names typography fonts and their body and heading references', () => {
+    const r = appConfigRows({
+      appTheme: {
+        typography: {
+          fonts: [{ id: 'f1', url: 'https://fonts.example/inter.woff2', format: 'woff2', name: 'Inter' }],
+          body: { fontRef: 'f1', fontWeight: 400 },
+          heading: { fontRef: 'f1', fontWeight: 700 },
+        },
+      },
+    });
+    const fonts = find(r, 'Theme', 'Typography', 'Fonts');
+    assert.equal(fonts.value, '1');
+    assert.deepEqual(
+      fonts.children?.map((f) => [f.label, f.value]),
+      [['Inter', 'woff2 https://fonts.example/inter.woff2']],
+    );
+    assert.equal(find(r, 'Theme', 'Typography', 'Heading', 'Weight').value, '700');
+  });
+
   it('reads an empty config as no rows rather than failing', () => {
     assert.deepEqual(appConfigRows({}), []);
   });
