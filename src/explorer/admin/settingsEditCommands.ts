@@ -15,11 +15,10 @@ import {
   type UpdateOidcTokenConfigInput,
 } from '../../api/platform/admin/integrations';
 import { COMMANDS } from '../../commands';
-import { UserCancelled } from '../../log';
 import { plainText } from '../labels';
 import type { Item } from '../loaders';
 import { asArgs } from '../targets';
-import { pickItem, subjectNode, type AdminDeps, type Reg } from './adminContext';
+import { confirmRemoval, pickItem, subjectNode, type AdminDeps, type Reg } from './adminContext';
 
 const DIFF_SCHEME = 'dashboard-platform-settings-diff';
 /** What the review shows in place of a new client secret. */
@@ -235,7 +234,7 @@ export class SettingsEditCommands {
     }
   }
 
-  /** Shows saved ↔ edited and asks to save; false when nothing changed or the user declines. */
+  /** Shows saved ↔ edited and asks to save; false when nothing changed (declining cancels). */
   private async review(what: string, before: object, after: object, changed: string[]): Promise<boolean> {
     const slug = what.replace(/[^\w-]+/g, '-');
     const left = vscode.Uri.from({ scheme: DIFF_SCHEME, path: `/${slug} (saved).json` });
@@ -249,12 +248,13 @@ export class SettingsEditCommands {
       void vscode.window.showInformationMessage(`Nothing to save: ${what} already has these values.`);
       return false;
     }
-    const ok = await this.prompter.confirm(
+    // Declining cancels; a production profile is asked once more.
+    await confirmRemoval(
+      this.deps,
       `Save ${changed.length} change${changed.length === 1 ? '' : 's'} to ${what}: ${changed.map(nameOf).join(', ')}?`,
       'The difference is shown in the editor.',
       'Save',
     );
-    if (!ok) throw new UserCancelled();
     return true;
   }
 }
