@@ -281,6 +281,15 @@ export const COMMANDS = {
   adminCreateGroup: { id: 'dashboardPlatform.explorer.createGroup', title: 'Create Group…' },
   adminRenameGroup: { id: 'dashboardPlatform.explorer.renameGroup', title: 'Rename Group…' },
   adminDeleteGroup: { id: 'dashboardPlatform.explorer.deleteGroup', title: 'Delete Group…' },
+  // settings
+  adminEditOAuthIntegration: {
+    id: 'dashboardPlatform.explorer.editOAuthIntegration',
+    title: 'Edit OAuth Integration…',
+  },
+  adminEditOidcConfig: {
+    id: 'dashboardPlatform.explorer.editOidcTokenConfig',
+    title: 'Edit OIDC Token Config…',
+  },
 } as const satisfies Record<string, CommandSpec>;
 
 export type CommandKey = keyof typeof COMMANDS;

@@ -77,6 +77,8 @@ export interface ListingClient {
   ): Promise<Page<Item>>;
   /** A deployment's operations (dbt sync runs, health, environment tokens); see deployment/listing.ts. */
   ops?: DeployOpsListing;
+  /** The app config, read as sent (absent on test doubles). */
+  getAppConfig?(signal?: AbortSignal): Promise<Item>;
   /** The Administration lists (absent on clients without them, e.g. test doubles). */
   readonly admin?: AdminListing;
 }

@@ -1,20 +1,13 @@
 // Account-level resources: embed tenants, the app config, and the users list. The service
 // publishes no management-API users list; users are read from SCIM 2.0 (`GET /scim/v2/Users` on
 // the same API host, startIndex/count paging), mapped onto the cursor pages the explorer uses.
-import { z } from 'zod';
 import { ApiError } from '../errors';
 import type { Page, PageParams } from '../paging';
 import { listScimUsers, ScimUserSchema, type ScimUser } from './admin/scim';
 import type { PlatformTransport } from './transport';
 
-export const AppConfigResponseSchema = z.looseObject({
-  appTheme: z.unknown().optional(),
-  applyThemeGlobally: z.boolean().optional(),
-  creatorMode: z.unknown().optional(),
-  embedding: z.unknown().optional(),
-  restrictDataDownload: z.boolean().optional(),
-});
-export type AppConfigResponse = z.infer<typeof AppConfigResponseSchema>;
+// The app config is typed in full with the account settings (admin/appConfig.ts).
+export { AppConfigResponseSchema, getAppConfig, type AppConfigResponse } from './admin/appConfig';
 
 // The SCIM user shape and pager live with the rest of SCIM (admin/scim.ts).
 export { ScimUserSchema, type ScimUser } from './admin/scim';
@@ -32,10 +25,6 @@ export async function deleteEmbedTenant(
     check: { hint: 'Refresh the explorer to see whether the embed tenant was deleted.' },
     messages: { notFound: `There is no embed tenant named "${name}".` },
   });
-}
-
-export async function getAppConfig(t: PlatformTransport, signal?: AbortSignal) {
-  return t.get('/v1/app-config', AppConfigResponseSchema, { signal });
 }
 
 /**

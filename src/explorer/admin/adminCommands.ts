@@ -5,6 +5,7 @@ import type { ExplorerCommandDeps } from '../explorerCommands';
 import type { TargetContext } from '../targets';
 import type { Reg } from './adminContext';
 import { EmbedSettingsCommands } from './embedSettingsCommands';
+import { SettingsEditCommands } from './settingsEditCommands';
 import { UserCommands } from './userCommands';
 import { UsersCommands } from './usersCommands';
 
@@ -12,6 +13,7 @@ export interface AdminCommands {
   users: UserCommands;
   embedSettings: EmbedSettingsCommands;
   usersSide: UsersCommands;
+  settingsEdit: SettingsEditCommands;
 }
 
 export function registerAdminCommands(
@@ -25,10 +27,16 @@ export function registerAdminCommands(
     users: new UserCommands(d),
     embedSettings: new EmbedSettingsCommands(d),
     usersSide: new UsersCommands(d),
+    settingsEdit: new SettingsEditCommands(d),
   };
   expose(a);
   // The bulk user actions take VS Code's multi-selection (the second argument).
   const regMany = (spec: { id: string; title: string }, fn: (arg?: unknown, all?: unknown) => unknown) =>
     reg(spec, fn as (arg?: unknown) => unknown);
-  return [...a.users.register(reg), ...a.embedSettings.register(reg), ...a.usersSide.register(regMany)];
+  return [
+    ...a.users.register(reg),
+    ...a.embedSettings.register(reg),
+    ...a.usersSide.register(regMany),
+    ...a.settingsEdit.register(reg),
+  ];
 }

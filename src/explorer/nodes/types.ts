@@ -15,6 +15,7 @@ export type NodeKind =
   | 'envVar'
   | 'user'
   | 'appConfig'
+  | 'appConfigValue'
   | 'loadMore'
   | 'error'
   | 'empty'

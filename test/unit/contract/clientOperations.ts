@@ -14,6 +14,7 @@ import type { Exchange } from '../../contract/contractServers';
 import { DEPLOY_OPS_OPERATIONS } from './deployOpsCases';
 import { ADMIN_OPERATIONS } from './adminOperations';
 import { ADMIN_USERS_OPERATIONS } from './adminUsersCases';
+import { SETTINGS_OPERATIONS } from './settingsOperations';
 
 export interface Clients {
   platform: PlatformClient;
@@ -587,6 +588,8 @@ export const CLIENT_OPERATIONS: OperationCase[] = [
   ...ADMIN_OPERATIONS,
   // admin users
   ...ADMIN_USERS_OPERATIONS,
+  // settings
+  ...SETTINGS_OPERATIONS,
 ];
 
 /**

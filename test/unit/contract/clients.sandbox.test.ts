@@ -126,6 +126,20 @@ describe('clients contract: the clients against the sandbox through the validati
     const job = await platform.startDbtSync(d, { branchName: 'main' });
     await platform.getDbtSyncJob(d, job.syncJobId);
     await platform.getAppConfig();
+    // Account settings edits, as the edit commands send them: every field prefilled, no secret.
+    const i = await platform.admin.getOAuthIntegration(601);
+    const text = (v: unknown) => String(v ?? '');
+    await platform.admin.updateOAuthIntegration(601, {
+      name: i.name,
+      type: text(i.type),
+      clientId: text(i.clientId),
+      authUrl: text(i.authUrl),
+      tokenUrl: 'https://acme.snowflakecomputing.com/oauth/token',
+      redirectUri: text(i.redirectUri),
+      scopes: ['session:role:analyst'],
+    });
+    await platform.admin.getOidcTokenConfig(701);
+    await platform.admin.updateOidcTokenConfig(701, { isEnabled: false, targetEnvVar: null });
     const users = await all((after) => platform.listUsers({ first: 2, ...(after ? { after } : {}) }));
     assert.ok(users.length > 2, 'several pages of users');
     assert.ok(await platform.mintDataApiToken(d, { expiresIn: 300 }));

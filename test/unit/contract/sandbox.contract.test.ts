@@ -9,6 +9,7 @@ import { buildCalls } from './buildCalls';
 import { deployOpsCalls } from './deployOpsCases';
 import { adminCalls } from './adminCalls';
 import { adminUsersCalls } from './adminUsersCases';
+import { settingsCalls } from './settingsCalls';
 
 interface Call {
   method: string;
@@ -347,6 +348,8 @@ function calls(sb: SandboxHandle): Call[] {
     ...buildCalls(),
     // deployops
     ...deployOpsCalls(),
+    // settings (before admin: those delete the seeded integration and config)
+    ...settingsCalls(),
     // admin
     ...adminCalls(),
     // admin users

@@ -127,6 +127,12 @@ export class AdminApi {
   createOAuthIntegration(input: settings.CreateOAuthIntegrationInput, signal?: AbortSignal) {
     return settings.createOAuthIntegration(this.t, input, signal);
   }
+  getOAuthIntegration(id: number, signal?: AbortSignal) {
+    return settings.getOAuthIntegration(this.t, id, signal);
+  }
+  updateOAuthIntegration(id: number, input: settings.UpdateOAuthIntegrationInput, signal?: AbortSignal) {
+    return settings.updateOAuthIntegration(this.t, id, input, signal);
+  }
   deleteOAuthIntegration(id: number, signal?: AbortSignal) {
     return settings.deleteOAuthIntegration(this.t, id, signal);
   }
@@ -135,6 +141,12 @@ export class AdminApi {
   }
   createOidcTokenConfig(input: settings.CreateOidcTokenConfigInput, signal?: AbortSignal) {
     return settings.createOidcTokenConfig(this.t, input, signal);
+  }
+  getOidcTokenConfig(id: number, signal?: AbortSignal) {
+    return settings.getOidcTokenConfig(this.t, id, signal);
+  }
+  updateOidcTokenConfig(id: number, input: settings.UpdateOidcTokenConfigInput, signal?: AbortSignal) {
+    return settings.updateOidcTokenConfig(this.t, id, input, signal);
   }
   deleteOidcTokenConfig(id: number, signal?: AbortSignal) {
     return settings.deleteOidcTokenConfig(this.t, id, signal);

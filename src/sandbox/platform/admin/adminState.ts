@@ -49,6 +49,8 @@ export interface AdminState {
   tenantSettings: Record<string, unknown>;
   regions: { id: number; name: string; title: string; provider: string; isPublic: boolean }[];
   oauthIntegrations: Record<string, unknown>[];
+  /** How many times a client secret was sent, by integration id (the secret itself is dropped). */
+  oauthSecretWrites: Record<number, number>;
   oidcTokenConfigs: Record<string, unknown>[];
   /** The OAuth tokens of the admin token's user, by integration id. */
   userOAuthTokens: Record<string, unknown>[];
@@ -156,6 +158,7 @@ export function createAdminState(tenants: Iterable<string>): AdminState {
         updatedAt: AT,
       },
     ],
+    oauthSecretWrites: { 601: 1 },
     oidcTokenConfigs: [
       {
         id: 701,
