@@ -252,6 +252,11 @@ export const COMMANDS = {
     id: 'dashboardPlatform.model.notebookBranch',
     title: 'Run Notebook on a Dev Branch…',
   },
+  // polish
+  notebookSelectProfile: {
+    id: 'dashboardPlatform.notebook.selectProfile',
+    title: 'Select Notebook Profile…',
+  },
 } as const satisfies Record<string, CommandSpec>;
 
 export type CommandKey = keyof typeof COMMANDS;
