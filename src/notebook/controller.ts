@@ -73,7 +73,11 @@ export function errorOutput(e: unknown): vscode.NotebookCellOutput {
   const err = new Error(
     payload.requestId ? `${payload.message} (requestId ${payload.requestId})` : payload.message,
   );
-  err.name = isApiError(e) ? `Data API error${payload.status ? ` ${payload.status}` : ''}` : 'Error';
+  err.name = isProfileProblem(e)
+    ? "Notebook's profile"
+    : isApiError(e)
+      ? `Data API error${payload.status ? ` ${payload.status}` : ''}`
+      : 'Error';
   err.stack = undefined;
   return new vscode.NotebookCellOutput([
     vscode.NotebookCellOutputItem.error(err),

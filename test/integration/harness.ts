@@ -73,7 +73,8 @@ export async function pageText(selector: string): Promise<string | undefined> {
 }
 
 /** What part of the window a screenshot keeps: the elements matching a selector, or a rectangle. */
-export type ScreenshotCrop = { selector: string } | { clip: { x: number; y: number; width: number; height: number } };
+export type ScreenshotCrop =
+  { selector: string } | { clip: { x: number; y: number; width: number; height: number } };
 
 /**
  * Saves a PNG of the whole workbench as <name>.png (code-server route only): in out/screenshots/

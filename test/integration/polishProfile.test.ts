@@ -109,7 +109,12 @@ describe('Polish: notebook profile and report SQL', function () {
 
   it('runs a cell on the notebook’s stored profile while another profile stays active', async () => {
     const { profiles } = api.services;
+    const setting = () =>
+      JSON.stringify(vscode.workspace.getConfiguration('dashboardPlatform').inspect('activeProfile'));
+    const before = setting();
     await profiles.switchTo(OFFLINE);
+    // The choice is kept in workspace state: the (often committed) settings are not written.
+    assert.equal(setting(), before);
     const nb = await notebook(REMOTE);
     const target = new TargetStatus(api.services);
     try {
