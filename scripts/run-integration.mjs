@@ -127,12 +127,34 @@ async function main() {
       const args = body ? JSON.parse(body) : {};
       if (!page) throw new Error('no page yet');
       if (req.url === '/screenshot') {
-        if (!/^[a-z0-9-]+$/.test(args.name ?? ''))
-          throw new Error('name: lowercase letters, digits and dashes');
-        fs.mkdirSync(mode.images, { recursive: true });
+        // An optional folder ("polish/…") and a crop: `selector` (the union of the matching
+        // elements of the workbench page) or `clip` ({x, y, width, height}).
+        if (!/^([a-z0-9-]+\/)?[a-z0-9-]+$/.test(args.name ?? ''))
+          throw new Error('name: lowercase letters, digits and dashes, optionally in one folder');
         const file = path.join(mode.images, `${args.name}.png`);
-        await page.screenshot({ path: file });
+        fs.mkdirSync(path.dirname(file), { recursive: true });
+        let clip = args.clip;
+        if (args.selector) {
+          const boxes = [];
+          for (const loc of await page.locator(args.selector).all()) {
+            const b = await loc.boundingBox();
+            if (b && b.width > 0 && b.height > 0) boxes.push(b);
+          }
+          if (boxes.length === 0) throw new Error(`nothing visible matches ${args.selector}`);
+          const x = Math.max(0, Math.min(...boxes.map((b) => b.x)));
+          const y = Math.max(0, Math.min(...boxes.map((b) => b.y)));
+          const right = Math.max(...boxes.map((b) => b.x + b.width));
+          const bottom = Math.max(...boxes.map((b) => b.y + b.height));
+          clip = { x, y, width: right - x, height: bottom - y };
+        }
+        await page.screenshot({ path: file, ...(clip ? { clip } : {}) });
         log(`screenshot ${path.relative(root, file)}`);
+      } else if (req.url === '/text') {
+        // The text of the first element matching a selector in the workbench page ('' if none).
+        const loc = page.locator(args.selector).first();
+        const text = (await loc.count()) > 0 ? await loc.innerText().catch(() => '') : '';
+        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ text }));
+        return;
       } else if (req.url === '/keys') {
         for (const key of args.keys ?? []) await page.keyboard.press(key);
       } else if (req.url === '/type') {

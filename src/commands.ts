@@ -289,6 +289,10 @@ export const COMMANDS = {
   adminEditOidcConfig: {
     id: 'dashboardPlatform.explorer.editOidcTokenConfig',
     title: 'Edit OIDC Token Config…',
+  // polish
+  notebookSelectProfile: {
+    id: 'dashboardPlatform.notebook.selectProfile',
+    title: 'Select Notebook Profile…',
   },
 } as const satisfies Record<string, CommandSpec>;
 

@@ -160,19 +160,33 @@ export interface PublishReview {
   summary: string;
 }
 
-/** The review of publishing `local` (read from `localText`) over `published`. */
+/**
+ * The file without what the publish leaves out (`description`, kept in the file for people, at the
+ * top and in the config; see publishBody): the review shows only what the publish changes.
+ */
+function asSent(local: PublishDashboardInput): PublishDashboardInput {
+  const { description: _top, ...rest } = local as PublishDashboardInput & { description?: unknown };
+  if (!isRec(rest.config)) return rest as PublishDashboardInput;
+  const { description: _config, ...config } = rest.config;
+  return { ...rest, config } as PublishDashboardInput;
+}
+
+/** The review of publishing `file` (read from `localText`) over `published`. */
 export function publishReview(
   localText: string,
-  local: PublishDashboardInput,
+  file: PublishDashboardInput,
   published: PublishDashboardInput | undefined,
 ): PublishReview {
+  const local = asSent(file);
   const style = detectStyle(localText);
   // Top-level fields the file leaves out are not sent: they are not changes this publish makes.
   const sent =
     published &&
-    (Object.fromEntries(
-      Object.entries(published).filter(([k]) => k === 'config' || k in local),
-    ) as PublishDashboardInput);
+    asSent(
+      Object.fromEntries(
+        Object.entries(published).filter(([k]) => k === 'config' || k in local),
+      ) as PublishDashboardInput,
+    );
   const changes = summariseChanges(sent, local);
   return {
     left: sent ? formatJson(orderLike(sent, local), style) : '',

@@ -1,5 +1,6 @@
 // The notebook controller: SQL cells stream through /v1/cubesql, JSON cells go to /v1/load (with the
-// Continue-wait rounds shown as progress in the cell). Cancelling aborts the request at once.
+// Continue-wait rounds shown as progress in the cell). Cancelling aborts the request at once. Cells
+// run on the notebook's profile (notebookProfile.ts), never switching the active one.
 import { randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
 import { validChoice } from '../shared/chartChoice';
@@ -18,6 +19,7 @@ import {
   type ResultPayload,
 } from '../shared/notebookOutput';
 import { NOTEBOOK_TYPE, PLATFORM_SQL } from './notebookFormat';
+import { isProfileProblem, offerProfilePick, requireNotebookProfile } from './notebookProfile';
 import { CubeSqlAccumulator, loadPayload } from './results';
 
 export const CONTROLLER_ID = 'dashboard-platform-notebook-controller';
@@ -71,7 +73,11 @@ export function errorOutput(e: unknown): vscode.NotebookCellOutput {
   const err = new Error(
     payload.requestId ? `${payload.message} (requestId ${payload.requestId})` : payload.message,
   );
-  err.name = isApiError(e) ? `Data API error${payload.status ? ` ${payload.status}` : ''}` : 'Error';
+  err.name = isProfileProblem(e)
+    ? "Notebook's profile"
+    : isApiError(e)
+      ? `Data API error${payload.status ? ` ${payload.status}` : ''}`
+      : 'Error';
   err.stack = undefined;
   return new vscode.NotebookCellOutput([
     vscode.NotebookCellOutputItem.error(err),
@@ -101,16 +107,23 @@ export class QueryController implements vscode.Disposable {
   }
 
   private async run(cells: vscode.NotebookCell[], nb: vscode.NotebookDocument): Promise<void> {
-    for (const cell of cells) await this.runCell(cell, nb); // in order, one at a time
+    const batch = { offered: false };
+    for (const cell of cells) await this.runCell(cell, nb, batch); // in order, one at a time
   }
 
+  /** The Data API the notebook's cells query: its profile, deployment and dev branch. */
   async client(nb: vscode.NotebookDocument): Promise<DataClient> {
+    const profile = await requireNotebookProfile(this.services, nb);
     const branch = notebookDevBranch(nb);
-    if (branch) return this.services.clients.devData(notebookDeployment(nb), branch);
-    return this.services.clients.data(notebookDeployment(nb));
+    if (branch) return this.services.clients.devData(notebookDeployment(nb), branch, profile);
+    return this.services.clients.data(notebookDeployment(nb), profile);
   }
 
-  private async runCell(cell: vscode.NotebookCell, nb: vscode.NotebookDocument): Promise<void> {
+  private async runCell(
+    cell: vscode.NotebookCell,
+    nb: vscode.NotebookDocument,
+    batch: { offered: boolean },
+  ): Promise<void> {
     if (cell.kind !== vscode.NotebookCellKind.Code) return;
     const exec = this.controller.createNotebookCellExecution(cell);
     exec.executionOrder = ++this.order;
@@ -137,6 +150,11 @@ export class QueryController implements vscode.Disposable {
       } else {
         success = false;
         await exec.replaceOutput(errorOutput(e));
+        // A missing or signed-out profile: said once per run, with the pick that fixes it.
+        if (isProfileProblem(e) && !batch.offered) {
+          batch.offered = true;
+          void offerProfilePick(redact((e as Error).message), nb);
+        }
       }
     } finally {
       sub.dispose();

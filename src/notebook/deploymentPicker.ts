@@ -1,9 +1,11 @@
 // A status bar item per active query notebook showing its deployment; clicking it picks another one
 // (kept in the notebook's metadata). Without a choice the profile's default deployment is used.
+// Deployments are those of the notebook's profile (notebookProfile.ts), not necessarily the active one.
 import * as vscode from 'vscode';
 import type { Services } from '../services';
 import { NOTEBOOK_TYPE } from './notebookFormat';
 import { notebookDeployment } from './controller';
+import { notebookTarget } from './notebookProfile';
 
 export class DeploymentPicker implements vscode.Disposable {
   private readonly item = vscode.window.createStatusBarItem(
@@ -27,6 +29,7 @@ export class DeploymentPicker implements vscode.Disposable {
         if (e.metadata) this.update();
       }),
       services.profiles.onDidChangeActiveProfile(() => this.update()),
+      services.profiles.onDidChangeProfiles(() => this.update()),
     );
     this.update();
   }
@@ -38,23 +41,25 @@ export class DeploymentPicker implements vscode.Disposable {
       return;
     }
     const d = notebookDeployment(nb);
-    const fallback = this.services.profiles.active()?.profile.defaultDeploymentId;
-    const label = (id: number) => this.nameOf(id) ?? `Deployment ${id}`;
+    const target = notebookTarget(this.services, nb);
+    const profile = target.ok ? target.profile : undefined;
+    const fallback = profile ? this.services.profiles.get(profile)?.defaultDeploymentId : undefined;
+    const label = (id: number) => (profile && this.nameOf(profile, id)) || `Deployment ${id}`;
     this.item.text = `$(server) ${d !== undefined ? label(d) : fallback !== undefined ? `${label(fallback)} (default)` : 'Default deployment'}`;
     this.item.tooltip = 'Deployment this query notebook runs against. Click to change.';
     this.item.show();
   }
 
-  /** The cached name of a deployment of the active profile; starts the lookup (then updates) if unknown. */
-  private nameOf(id: number): string | undefined {
-    const key = `${this.services.profiles.active()?.profile.name ?? ''}/${id}`;
+  /** The cached name of a profile's deployment; starts the lookup (then updates) if unknown. */
+  private nameOf(profile: string, id: number): string | undefined {
+    const key = `${profile.toLowerCase()}/${id}`;
     const known = this.names.get(key);
     if (typeof known === 'string') return known;
     if (!known)
       this.names.set(
         key,
         this.services.clients
-          .platform()
+          .platform(profile)
           .then((c) => c.getDeployment(id))
           .then(
             (dep) => {
@@ -85,8 +90,9 @@ export class DeploymentPicker implements vscode.Disposable {
     const meta = { ...(nb.metadata ?? {}) } as Record<string, unknown>;
     if (id === undefined) delete meta.deploymentId;
     else meta.deploymentId = id;
-    const profile = this.services.profiles.active()?.profile.name;
-    if (profile) meta.profile = profile;
+    // A notebook without a profile gets the one whose deployments were offered (the active one).
+    const target = notebookTarget(this.services, nb);
+    if (target.ok && !target.stored) meta.profile = target.profile;
     const edit = new vscode.WorkspaceEdit();
     edit.set(nb.uri, [vscode.NotebookEdit.updateNotebookMetadata(meta)]);
     await vscode.workspace.applyEdit(edit);
@@ -103,7 +109,8 @@ export class DeploymentPicker implements vscode.Disposable {
       { label: '$(edit) Enter a deployment id…', kind2: 'type' },
     ];
     try {
-      const client = await this.services.clients.platform();
+      const target = notebookTarget(this.services, nb);
+      const client = await this.services.clients.platform(target.ok ? target.profile : undefined);
       const page = await client.listDeployments({ first: 100 });
       items.unshift(
         ...page.items.map((d): Item => ({

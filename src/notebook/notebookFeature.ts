@@ -11,6 +11,7 @@ import { NOTEBOOK_TYPE, PLATFORM_SQL } from './notebookFormat';
 import { DpnbSerializer, settingsFromConfig } from './serializer';
 import { TargetStatus } from './targetStatus';
 import { registerChartMessages } from './chartMessages';
+import { selectNotebookProfile } from './notebookProfile';
 
 export { NOTEBOOK_TYPE };
 
@@ -58,6 +59,12 @@ export function createNotebookFeature(services: Services): {
     ),
     registerCommand(services, COMMANDS.notebookSelectDeployment, (args?: { deploymentId?: number | null }) =>
       picker.pick(undefined, args?.deploymentId),
+    ),
+    // polish
+    registerCommand(
+      services,
+      COMMANDS.notebookSelectProfile,
+      (args?: { profile?: string; notebook?: string }) => selectNotebookProfile(services, args),
     ),
   ];
   return { serializer, disposables };

@@ -4,10 +4,11 @@
 // the known ones, so a file from a newer version loses nothing when saved here.
 import { z } from 'zod';
 import { redact } from '../api/log';
+import { PLATFORM_SQL_LANGUAGE } from '../shared/platformSql';
 
 export const NOTEBOOK_TYPE = 'dashboard-platform-notebook';
 /** The language of SQL cells ("Platform SQL"); files store the cell kind, so older files open as it too. */
-export const PLATFORM_SQL = 'dashboard-platform-sql';
+export const PLATFORM_SQL = PLATFORM_SQL_LANGUAGE;
 export const FORMAT_VERSION = 1;
 
 export const CellKindSchema = z.enum(['markdown', 'sql', 'json']);

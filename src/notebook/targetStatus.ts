@@ -1,35 +1,42 @@
-// The cell status bar of query notebooks says where a cell runs: the active profile and the
-// notebook's deployment, by name. A notebook saved for another profile still runs on the active
-// one (clients exist only for the active profile), so that cell says so in a warning, with a click
-// that switches the profile.
+// The cell status bar of query notebooks says where a cell runs: the notebook's profile (stored in
+// the notebook, else the active one) and its deployment, by name. A stored profile missing here, or
+// one without a token, shows a warning; a click picks the notebook's profile (never the active one).
 import * as vscode from 'vscode';
 import { COMMANDS } from '../commands';
 import type { Services } from '../services';
 import { notebookDeployment } from './controller';
 import { notebookDevBranch } from './devBranch';
 import { NOTEBOOK_TYPE } from './notebookFormat';
+import { notebookTarget, profileSignedIn } from './notebookProfile';
 
-/** The profile a notebook was saved for (its metadata), if any. */
-export function storedProfile(nb: vscode.NotebookDocument): string | undefined {
-  const p = (nb.metadata as Record<string, unknown> | undefined)?.profile;
-  return typeof p === 'string' && p.trim() ? p : undefined;
+export { storedProfile } from './notebookProfile';
+
+export interface TargetDescription {
+  text: string;
+  tooltip: string;
+  /** The cells cannot run as things stand (no such profile, or no token). */
+  problem: boolean;
+  command: vscode.Command;
 }
 
 export class TargetStatus implements vscode.NotebookCellStatusBarItemProvider, vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<void>();
   readonly onDidChangeCellStatusBarItems = this.changed.event;
-  /** Deployment names of the active profile, loaded once per profile. */
-  private names: { profile: string; byId: Promise<Map<number, string>> } | undefined;
+  /** Deployment names per profile (lower-cased name), loaded once. */
+  private readonly names = new Map<string, Promise<Map<number, string>>>();
   private readonly subs: vscode.Disposable[];
 
   constructor(private readonly services: Services) {
+    const refresh = () => {
+      this.names.clear();
+      this.changed.fire();
+    };
     this.subs = [
       this.changed,
       vscode.notebooks.registerNotebookCellStatusBarItemProvider(NOTEBOOK_TYPE, this),
-      services.profiles.onDidChangeActiveProfile(() => {
-        this.names = undefined;
-        this.changed.fire();
-      }),
+      services.profiles.onDidChangeActiveProfile(refresh),
+      services.profiles.onDidChangeProfiles(refresh),
+      services.profiles.onDidChangeSecrets(refresh),
       vscode.workspace.onDidChangeNotebookDocument((e) => {
         if (e.metadata && e.notebook.notebookType === NOTEBOOK_TYPE) this.changed.fire();
       }),
@@ -37,60 +44,62 @@ export class TargetStatus implements vscode.NotebookCellStatusBarItemProvider, v
   }
 
   private deploymentNames(profile: string): Promise<Map<number, string>> {
-    if (this.names?.profile !== profile) {
-      const byId = (async () => {
-        const client = await this.services.clients.platform();
+    const key = profile.toLowerCase();
+    let byId = this.names.get(key);
+    if (!byId) {
+      byId = (async () => {
+        const client = await this.services.clients.platform(profile);
         const page = await client.listDeployments({ first: 100 });
         return new Map(page.items.map((d) => [d.id, String(d.name ?? `Deployment ${d.id}`)]));
       })().catch(() => new Map<number, string>());
-      this.names = { profile, byId };
+      this.names.set(key, byId);
     }
-    return this.names.byId;
+    return byId;
   }
 
   /** The text and tooltip of a code cell's target item (tests read it). */
-  async describe(
-    nb: vscode.NotebookDocument,
-  ): Promise<{ text: string; tooltip: string; mismatch: boolean; command: vscode.Command }> {
-    const pick: vscode.Command = { command: COMMANDS.profilesSwitch.id, title: 'Switch Profile…' };
-    const active = this.services.profiles.active();
-    if (!active) {
+  async describe(nb: vscode.NotebookDocument): Promise<TargetDescription> {
+    const pick: vscode.Command = {
+      command: COMMANDS.notebookSelectProfile.id,
+      title: 'Select Notebook Profile…',
+      arguments: [{ notebook: nb.uri.toString() }],
+    };
+    const target = notebookTarget(this.services, nb);
+    if (!target.ok) {
       return {
-        text: '$(debug-disconnect) No profile',
-        tooltip: 'No active profile: switch to one to run cells.',
-        mismatch: true,
+        text: target.stored
+          ? `$(warning) No profile "${target.stored}" here`
+          : '$(debug-disconnect) No profile',
+        tooltip: `${target.reason} Click to pick one.`,
+        problem: true,
         command: pick,
       };
     }
-    const name = active.profile.name;
-    const id = notebookDeployment(nb) ?? active.profile.defaultDeploymentId;
+    const name = target.profile;
+    const active = this.services.profiles.active()?.profile.name;
+    const whose = target.stored ? "the notebook's profile" : 'the active profile';
+    const keepsActive =
+      active && active.toLowerCase() !== name.toLowerCase() ? ` The active profile stays "${active}".` : '';
+    if (!(await profileSignedIn(this.services, name))) {
+      return {
+        text: `$(warning) ${name} · signed out`,
+        tooltip: `Cells run on ${whose} "${name}", which has no token here. Set one (Set Token…) or click to pick another profile for this notebook.${keepsActive}`,
+        problem: true,
+        command: pick,
+      };
+    }
+    const profile = this.services.profiles.get(name);
+    const id = notebookDeployment(nb) ?? profile?.defaultDeploymentId;
     const deploymentName =
       id === undefined
         ? 'default deployment'
         : ((await this.deploymentNames(name)).get(id) ?? `deployment ${id}`);
     const branch = notebookDevBranch(nb);
     const deployment = branch ? `${deploymentName} · branch ${branch} (dev mode)` : deploymentName;
-    const saved = storedProfile(nb);
-    if (saved && saved.toLowerCase() !== name.toLowerCase()) {
-      // A click switches straight to the saved profile when this machine has it; else it picks one.
-      const known = this.services.profiles.get(saved)?.name;
-      return {
-        text: `$(warning) Runs on ${name} · ${deployment}, not ${saved}`,
-        tooltip: `This notebook was saved for the profile "${saved}", but cells run on the active profile "${name}". ${
-          known
-            ? `Click to switch to "${known}".`
-            : `No profile named "${saved}" exists here: click to pick a profile, or add one with that name.`
-        }`,
-        mismatch: true,
-        command: known
-          ? { command: COMMANDS.profilesSwitch.id, title: `Switch to ${known}`, arguments: [known] }
-          : pick,
-      };
-    }
     return {
       text: `$(plug) ${name} · ${deployment}`,
-      tooltip: `Cells run on the profile "${name}", ${deployment}. Click to switch profile.`,
-      mismatch: false,
+      tooltip: `Cells run on ${whose} "${name}", ${deployment}.${keepsActive} Click to pick the notebook's profile.`,
+      problem: false,
       command: pick,
     };
   }

@@ -1,5 +1,6 @@
-// Builds the API clients for the active profile, caches them per profile, and drops (closes) them
-// when the profile is switched or edited, its secrets change, or the network settings change.
+// Builds the API clients for the active profile (or a named one: a query notebook runs on the
+// profile it was saved for), caches them per profile, and drops (closes) them when the profile is
+// switched or edited, its secrets change, or the network settings change.
 // The Data API of a deployment is reached on the host the deployment publishes (`deploymentUrl`)
 // unless the profile overrides it; a deployment other than the profile's default gets a token
 // minted for it from the platform token.
@@ -18,18 +19,21 @@ import type { ActiveProfile, ProfileService } from './profileService';
 import type * as Api from '../api';
 
 export interface ClientProvider {
-  /** For the active profile; throws a clear error if there is none or it has no token. */
-  platform(): Promise<PlatformClient>;
+  /**
+   * For the active profile (or the named one); throws a clear error if there is none or it has no
+   * token. `profile` in these methods names a configured profile to use instead of the active one.
+   */
+  platform(profile?: string): Promise<PlatformClient>;
   /**
    * The Data API of a deployment (argument or the profile's default): on the profile's Data API URL
    * override, else the deployment's published host; with the profile's Data API token for its
    * default deployment, else a token minted for that deployment.
    */
-  data(deploymentId?: number): Promise<DataClient>;
+  data(deploymentId?: number, profile?: string): Promise<DataClient>;
   /** The build API (data-model files, branches, dev mode, git operations) of the active profile. */
   build(): Promise<BuildClient>;
   /** The Data API of a branch in dev mode: `<deploymentUrl>/dev-mode/{branch}/cubejs-api`. */
-  devData(deploymentId: number | undefined, branch: string): Promise<DataClient>;
+  devData(deploymentId: number | undefined, branch: string, profile?: string): Promise<DataClient>;
   /** `agentUrl` defaults to the profile's first agent. */
   ai(agentUrl?: string): Promise<AiClient>;
   /** The profile's AI session identity (internalId or externalId, else a default external id). */
@@ -135,14 +139,14 @@ export class ProfileClientProvider implements ClientProvider, vscode.Disposable 
     return this.networkPromise;
   }
 
-  private async current(): Promise<{
+  private async current(profileName?: string): Promise<{
     active: ActiveProfile;
     profile: Profile;
     clients: ProfileClients;
     /** Where the Data API is when neither the override nor the deployment says. */
     fallbackDataUrl: string;
   }> {
-    const active = this.deps.profiles.active();
+    const active = profileName === undefined ? this.deps.profiles.active() : this.named(profileName);
     if (!active) {
       throw new Error(
         'No Dashboard Platform profile is active. Add a profile or choose "Sandbox" from the status bar.',
@@ -153,7 +157,7 @@ export class ProfileClientProvider implements ClientProvider, vscode.Disposable 
     if (active.isSandbox) {
       const h = await this.deps.profiles.sandbox.start();
       profile = { ...profile, platformUrl: h.urls.platform, dataApiUrl: h.urls.dataApi };
-      profile = this.deps.profiles.active()?.profile ?? profile;
+      profile = this.deps.profiles.get(profile.name) ?? profile;
       // The sandbox's own Data API is the fallback, not an override: its deployments publish hosts.
       fallbackDataUrl = profile.dataApiUrl ?? h.urls.dataApi;
       profile = { ...profile, dataApiUrl: undefined };
@@ -167,6 +171,19 @@ export class ProfileClientProvider implements ClientProvider, vscode.Disposable 
       this.cache.set(key, clients);
     }
     return { active, profile, clients, fallbackDataUrl };
+  }
+
+  /** A configured profile by name (not necessarily the active one); a clear error if unknown. */
+  private named(name: string): ActiveProfile {
+    const profile = this.deps.profiles.get(name);
+    if (!profile) {
+      throw new ApiError(
+        'validation',
+        `There is no profile named "${name}" here. Pick a profile for the notebook, or add one with that name.`,
+        { code: 'NO_PROFILE' },
+      );
+    }
+    return { profile, isSandbox: this.deps.profiles.isSandbox(profile.name) };
   }
 
   private async requireSecret(
@@ -185,8 +202,8 @@ export class ProfileClientProvider implements ClientProvider, vscode.Disposable 
     return found.value;
   }
 
-  async platform(): Promise<PlatformClient> {
-    const { profile, clients } = await this.current();
+  async platform(profileName?: string): Promise<PlatformClient> {
+    const { profile, clients } = await this.current(profileName);
     if (clients.platform) return clients.platform;
     const name = profile.name;
     await this.requireSecret(profile, 'platformToken', 'platform API token');
@@ -199,8 +216,8 @@ export class ProfileClientProvider implements ClientProvider, vscode.Disposable 
     return clients.platform;
   }
 
-  async data(deploymentId?: number): Promise<DataClient> {
-    const { profile, clients, fallbackDataUrl } = await this.current();
+  async data(deploymentId?: number, profileName?: string): Promise<DataClient> {
+    const { profile, clients, fallbackDataUrl } = await this.current(profileName);
     const name = profile.name;
     const deployment = deploymentId ?? profile.defaultDeploymentId;
     const own = await this.deps.profiles.getSecret('dataApiToken', name);
@@ -214,7 +231,7 @@ export class ProfileClientProvider implements ClientProvider, vscode.Disposable 
     const baseUrl =
       profile.dataApiUrl ??
       (deployment !== undefined && platformToken
-        ? await this.deploymentHost(clients, deployment)
+        ? await this.deploymentHost(clients, deployment, name)
         : undefined) ??
       fallbackDataUrl;
     const cacheKey = `${baseUrl}|${ownFits ? 'token' : 'mint'}:${deployment ?? ''}`;
@@ -235,7 +252,7 @@ export class ProfileClientProvider implements ClientProvider, vscode.Disposable 
         'platformToken',
         `platform API token (needed to mint a Data API token for deployment ${deployment})`,
       );
-      token = () => this.mint(clients, deployment);
+      token = () => this.mint(clients, deployment, name);
     }
     this.deps.logger.debug(
       `Data API of ${deployment !== undefined ? `deployment ${deployment}` : `profile "${name}"`}: ${baseUrl} (${ownFits ? "profile's token" : 'minted token'})`,
@@ -265,8 +282,8 @@ export class ProfileClientProvider implements ClientProvider, vscode.Disposable 
     return clients.build;
   }
 
-  async devData(deploymentId: number | undefined, branch: string): Promise<DataClient> {
-    const { profile, clients } = await this.current();
+  async devData(deploymentId: number | undefined, branch: string, profileName?: string): Promise<DataClient> {
+    const { profile, clients } = await this.current(profileName);
     const deployment = deploymentId ?? profile.defaultDeploymentId;
     if (deployment === undefined) {
       throw new ApiError(
@@ -274,7 +291,7 @@ export class ProfileClientProvider implements ClientProvider, vscode.Disposable 
         "A dev branch belongs to a deployment: pick the notebook's deployment first (Select Notebook Deployment…).",
       );
     }
-    const d = await (await this.platform()).getDeployment(deployment);
+    const d = await (await this.platform(profileName)).getDeployment(deployment);
     if (!d.deploymentUrl) {
       throw new ApiError(
         'validation',
@@ -290,7 +307,7 @@ export class ProfileClientProvider implements ClientProvider, vscode.Disposable 
     const token =
       own !== undefined && deployment === profile.defaultDeploymentId
         ? async () => (await this.deps.profiles.getSecret('dataApiToken', name))?.value
-        : () => this.mint(clients, deployment);
+        : () => this.mint(clients, deployment, name);
     const client = new (api().DataClient)({
       baseUrl,
       token,
@@ -303,11 +320,15 @@ export class ProfileClientProvider implements ClientProvider, vscode.Disposable 
   }
 
   /** The Data API base URL a deployment publishes, looked up once per profile (undefined: none). */
-  private deploymentHost(clients: ProfileClients, deploymentId: number): Promise<string | undefined> {
+  private deploymentHost(
+    clients: ProfileClients,
+    deploymentId: number,
+    profileName: string,
+  ): Promise<string | undefined> {
     let host = clients.hosts.get(deploymentId);
     if (!host) {
       host = (async () => {
-        const d = await (await this.platform()).getDeployment(deploymentId);
+        const d = await (await this.platform(profileName)).getDeployment(deploymentId);
         const url = api().dataApiUrlOfDeployment(d);
         if (!url)
           this.deps.logger.info(`Deployment ${deploymentId} publishes no Data API URL; using the profile's.`);
@@ -320,10 +341,10 @@ export class ProfileClientProvider implements ClientProvider, vscode.Disposable 
     return host;
   }
 
-  private async mint(clients: ProfileClients, deploymentId: number): Promise<string> {
+  private async mint(clients: ProfileClients, deploymentId: number, profileName: string): Promise<string> {
     const cached = clients.minted.get(deploymentId);
     if (cached && cached.expiresAt - MINT_MARGIN_MS > Date.now()) return cached.token;
-    const platform = await this.platform();
+    const platform = await this.platform(profileName);
     const token = await platform.mintDataApiToken(deploymentId);
     const expiresAt = jwtExpiry(token) ?? Date.now() + MINT_DEFAULT_LIFETIME_MS;
     clients.minted.set(deploymentId, { token, expiresAt });

@@ -47,11 +47,11 @@ function harness(): HarnessConfig | undefined {
   return JSON.parse(fs.readFileSync(file, 'utf8')) as HarnessConfig;
 }
 
-async function control(path: string, body: unknown): Promise<boolean> {
+async function post(path: string, body: unknown): Promise<Response | undefined> {
   const url = harness()?.controlUrl;
   if (!url) {
     console.log(`[harness] no UI control in this route; skipped ${path}`);
-    return false;
+    return undefined;
   }
   const res = await fetch(`${url}${path}`, {
     method: 'POST',
@@ -59,16 +59,30 @@ async function control(path: string, body: unknown): Promise<boolean> {
     body: JSON.stringify(body),
   });
   if (!res.ok) throw new Error(`harness ${path} failed: ${res.status} ${await res.text()}`);
-  return true;
+  return res;
 }
+
+async function control(path: string, body: unknown): Promise<boolean> {
+  return (await post(path, body)) !== undefined;
+}
+
+/** The text of the first workbench element matching `selector` ('' if none; undefined without UI control). */
+export async function pageText(selector: string): Promise<string | undefined> {
+  const res = await post('/text', { selector });
+  return res ? ((await res.json()) as { text: string }).text : undefined;
+}
+
+/** What part of the window a screenshot keeps: the elements matching a selector, or a rectangle. */
+export type ScreenshotCrop =
+  { selector: string } | { clip: { x: number; y: number; width: number; height: number } };
 
 /**
  * Saves a PNG of the whole workbench as <name>.png (code-server route only): in out/screenshots/
  * during test runs (ignored by git), in docs/images/ during the README walk (npm run screenshots).
  */
-export async function screenshot(name: string, settleMs = 800): Promise<boolean> {
+export async function screenshot(name: string, settleMs = 800, crop?: ScreenshotCrop): Promise<boolean> {
   await new Promise((r) => setTimeout(r, settleMs));
-  return control('/screenshot', { name });
+  return control('/screenshot', { name, ...crop });
 }
 
 /** Presses keys in the workbench page, e.g. ['Control+Shift+P'] (code-server route only). */

@@ -53,7 +53,7 @@ async function view(panel: ChatPanel, until: (v: TranscriptView) => boolean, wha
   }
 }
 
-describe('polish (issue 14)', function () {
+describe('Polish (issue 14)', function () {
   this.timeout(180_000);
   let api: ExtensionApi;
   let sandbox: SandboxInfo;
@@ -253,21 +253,12 @@ describe('polish (issue 14)', function () {
     );
     assert.ok(await vscode.workspace.applyEdit(edit));
 
-    // The cell's target, and a warning when the notebook was saved for another profile.
+    // The cell's target (the stored-profile cases are in polishProfile.test.ts).
     const target = new TargetStatus(api.services);
     try {
       const own = await target.describe(nb);
       assert.match(own.text, /Sandbox · /);
-      assert.equal(own.mismatch, false);
-      const meta = new vscode.WorkspaceEdit();
-      meta.set(nb.uri, [vscode.NotebookEdit.updateNotebookMetadata({ profile: 'Production EU' })]);
-      assert.ok(await vscode.workspace.applyEdit(meta));
-      const other = await target.describe(nb);
-      assert.match(other.text, /Runs on Sandbox .*, not Production EU/);
-      // No such profile here: the click picks one (a known one would be switched to directly).
-      assert.equal(other.command.command, 'dashboardPlatform.profiles.switch');
-      assert.equal(other.command.arguments, undefined);
-      assert.match(other.tooltip, /No profile named "Production EU" exists here/);
+      assert.equal(own.problem, false);
     } finally {
       target.dispose();
     }

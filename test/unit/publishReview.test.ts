@@ -24,6 +24,19 @@ type W = { id: string; position: { x: number; y: number; w: number; h: number } 
 const widgetsOf = (x: PublishDashboardInput) => x.config!.widgets as unknown as W[];
 
 describe('publish review', () => {
+  it('leaves out the description the publish does not send (the service keeps none)', () => {
+    const local = demo() as PublishDashboardInput & { description?: string };
+    assert.ok(local.description, 'the demo file has a description');
+    // What the service returns after a publish: no description at the top or in the config.
+    const published = JSON.parse(JSON.stringify(local)) as PublishDashboardInput & { description?: string };
+    delete published.description;
+    delete (published.config as { description?: string }).description;
+    const review = publishReview(demoText, local, published);
+    assert.deepEqual(review.changes, []);
+    assert.equal(review.left, review.right);
+    assert.doesNotMatch(review.right, /"description"/);
+  });
+
   it('shows no change when only the formatting, key order and widget order differ', () => {
     const local = demo();
     // What the service returns: arrays expanded, keys in another order, widgets reversed.

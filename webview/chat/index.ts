@@ -71,10 +71,21 @@ root.append(header, profileBanner, logWrap, usage, form);
 /** Whether the transcript follows its end (true until the user scrolls up). */
 let stick = true;
 const distanceToEnd = () => log.scrollHeight - log.scrollTop - log.clientHeight;
+let lastTop = 0;
 log.addEventListener('scroll', () => {
-  stick = distanceToEnd() < 40;
-  if (stick) jump.hidden = true;
+  // Only the user scrolling up lets go of the end: content growing under the view (a chart that
+  // renders after its turn, scroll anchoring) moves the position too, without meaning that.
+  const up = log.scrollTop < lastTop;
+  lastTop = log.scrollTop;
+  if (distanceToEnd() < 40) {
+    stick = true;
+    jump.hidden = true;
+  } else if (up) stick = false;
 });
+// Content added or rendered late (charts, tables) keeps a following transcript at its end.
+new MutationObserver(() => {
+  if (stick && distanceToEnd() > 0) log.scrollTop = log.scrollHeight;
+}).observe(log, { childList: true, subtree: true, characterData: true, attributes: true });
 jump.addEventListener('click', () => {
   stick = true;
   log.scrollTop = log.scrollHeight;

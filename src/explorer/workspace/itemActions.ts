@@ -8,6 +8,7 @@ import { displayName, plainText } from '../labels';
 import type { Item } from '../loaders';
 import { ExplorerNode } from '../nodes/types';
 import { asArgs, listFirst, resolveDeploymentId, resolveItem, type TargetContext } from '../targets';
+import { PLATFORM_SQL_LANGUAGE } from '../../shared/platformSql';
 import type { WorkspaceActions } from './workspaceActions';
 
 /** The command of the notebook feature that opens a new query notebook (with cells when given). */
@@ -48,8 +49,9 @@ export class ItemActions {
     const { deploymentId, item } = await this.report(arg);
     const report = (await (await this.targets.client()).getReport(deploymentId, Number(item['id']))) as Item;
     const sql = typeof report['sqlQuery'] === 'string' ? report['sqlQuery'] : '';
+    // The platform's SQL dialect (as in notebooks), not VS Code's generic "SQL"/"MS SQL" mode.
     const doc = await vscode.workspace.openTextDocument({
-      language: 'sql',
+      language: PLATFORM_SQL_LANGUAGE,
       content: sql || `-- The report "${displayName(report)}" has no SQL query.\n`,
     });
     this.sqlDocs.set(doc.uri.toString(), {
