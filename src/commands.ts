@@ -289,6 +289,7 @@ export const COMMANDS = {
   adminEditOidcConfig: {
     id: 'dashboardPlatform.explorer.editOidcTokenConfig',
     title: 'Edit OIDC Token Config…',
+  },
   // polish
   notebookSelectProfile: {
     id: 'dashboardPlatform.notebook.selectProfile',
