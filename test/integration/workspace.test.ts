@@ -117,7 +117,7 @@ describe('workspace', function () {
       row.command.command,
       ...row.command.arguments,
     );
-    assert.equal(doc.languageId, 'sql');
+    assert.equal(doc.languageId, 'dashboard-platform-sql');
     assert.equal(doc.getText(), full.sqlQuery);
     // A workbook's click opens its dashboard.
     const wb = inside.find((n) => n.kind === 'workbook');
