@@ -106,7 +106,10 @@ export function embedGroupLook(g: Item): Look {
   const label = displayName(g);
   return {
     label,
-    description: typeof g['userCount'] === 'number' ? `${g['userCount']} members` : undefined,
+    description:
+      typeof g['userCount'] === 'number'
+        ? `${g['userCount']} member${g['userCount'] === 1 ? '' : 's'}`
+        : undefined,
     icon: icon('organization'),
     contextValue: 'dp.embedGroup',
     tooltip: safeTooltip(
