@@ -15,7 +15,7 @@ import {
 } from '../../../src/api';
 import { startSandbox, type FaultRule, type SandboxHandle } from '../../../src/sandbox';
 import { CUT_OFF } from '../../../src/api/aiClient';
-import { newerReads, newerWrites, type Op } from './matrixOps';
+import { newerReads, newerWrites, platformReads, type Op } from './matrixOps';
 
 interface Mode {
   name: string;
@@ -166,104 +166,11 @@ describe('faults: the fault matrix (every sandbox fault x every client operation
     assert.ok(userId > 0, 'a seeded user with a numeric id');
 
     const reads: Op[] = [
-      {
-        name: 'listDeployments',
-        family: 'platform',
-        write: false,
-        route: '/v1/deployments',
-        run: () => platform.listDeployments(),
-      },
-      {
-        name: 'getDeployment',
-        family: 'platform',
-        write: false,
-        route: '/v1/deployments/1',
-        run: () => platform.getDeployment(1),
-      },
-      {
-        name: 'listEnvironments',
-        family: 'platform',
-        write: false,
-        route: '/environments',
-        run: () => platform.listEnvironments(1),
-      },
-      {
-        name: 'listEnvVars',
-        family: 'platform',
-        write: false,
-        route: '/env-vars',
-        run: () => platform.listEnvVars(1),
-      },
-      {
-        name: 'listFolders',
-        family: 'platform',
-        write: false,
-        route: '/folders',
-        run: () => platform.listFolders(1),
-      },
-      {
-        name: 'listReports',
-        family: 'platform',
-        write: false,
-        route: '/reports',
-        run: () => platform.listReports(1, { first: 5 }),
-      },
-      {
-        name: 'getReport',
-        family: 'platform',
-        write: false,
-        route: `/reports/${report.id}`,
-        run: () => platform.getReport(1, report.id),
-      },
-      {
-        name: 'listWorkbooks',
-        family: 'platform',
-        write: false,
-        route: '/workbooks',
-        run: () => platform.listWorkbooks(1, { first: 5 }),
-      },
-      {
-        name: 'getWorkbook',
-        family: 'platform',
-        write: false,
-        route: '/workbooks/1002',
-        run: () => platform.getWorkbook(1, 1002),
-      },
-      {
-        name: 'listNotifications',
-        family: 'platform',
-        write: false,
-        route: '/notifications',
-        run: () => platform.listNotifications(1, { first: 5 }),
-      },
-      {
-        name: 'listRecipients',
-        family: 'platform',
-        write: false,
-        route: '/recipients',
-        run: () => platform.listRecipients(1, notification.id),
-      },
-      {
-        name: 'getDbtSyncJob',
-        family: 'platform',
-        write: false,
-        route: '/dbt-sync/',
-        run: async () => (await platform.getDbtSyncJob(1, job.syncJobId)).syncJobId,
-      },
-      {
-        name: 'getAppConfig',
-        family: 'platform',
-        write: false,
-        route: '/v1/app-config',
-        run: () => platform.getAppConfig(),
-      },
-      {
-        name: 'listUsers',
-        family: 'platform',
-        write: false,
-        route: '/scim/v2/Users',
-        run: () => platform.listUsers(),
-      },
+      ...platformReads(platform, {
+        reportId: report.id,
+        notificationId: notification.id,
+        syncJobId: job.syncJobId,
+      }),
       {
         name: 'load',
         family: 'data',

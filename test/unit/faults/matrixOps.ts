@@ -27,6 +27,36 @@ export interface Op {
 
 const ids = (page: { items: { id: number | string }[] }) => page.items.map((i) => i.id);
 
+/** The first platform reads: deployments, environments, workspace lists, notifications, dbt, users. */
+export function platformReads(
+  platform: PlatformClient,
+  ctx: { reportId: number; notificationId: number; syncJobId: string },
+): Op[] {
+  const p = (name: string, route: string, run: () => Promise<unknown>): Op => ({
+    name,
+    family: 'platform',
+    write: false,
+    route,
+    run,
+  });
+  return [
+    p('listDeployments', '/v1/deployments', () => platform.listDeployments()),
+    p('getDeployment', '/v1/deployments/1', () => platform.getDeployment(1)),
+    p('listEnvironments', '/environments', () => platform.listEnvironments(1)),
+    p('listEnvVars', '/env-vars', () => platform.listEnvVars(1)),
+    p('listFolders', '/folders', () => platform.listFolders(1)),
+    p('listReports', '/reports', () => platform.listReports(1, { first: 5 })),
+    p('getReport', `/reports/${ctx.reportId}`, () => platform.getReport(1, ctx.reportId)),
+    p('listWorkbooks', '/workbooks', () => platform.listWorkbooks(1, { first: 5 })),
+    p('getWorkbook', '/workbooks/1002', () => platform.getWorkbook(1, 1002)),
+    p('listNotifications', '/notifications', () => platform.listNotifications(1, { first: 5 })),
+    p('listRecipients', '/recipients', () => platform.listRecipients(1, ctx.notificationId)),
+    p('getDbtSyncJob', '/dbt-sync/', async () => (await platform.getDbtSyncJob(1, ctx.syncJobId)).syncJobId),
+    p('getAppConfig', '/v1/app-config', () => platform.getAppConfig()),
+    p('listUsers', '/scim/v2/Users', () => platform.listUsers()),
+  ];
+}
+
 /** Reads: retried per the policy; each cell's success must equal the baseline. */
 export function newerReads(platform: PlatformClient, build: BuildClient, ctx: { folderId: number }): Op[] {
   const p = (name: string, route: string, run: () => Promise<unknown>): Op => ({
