@@ -6,7 +6,8 @@
 // sandbox (GET /__sandbox/state and the API), not from the extension.
 import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { getApi, waitFor } from './harness';
+import { waitFor } from './harness';
+import { closeAdminSuite, openAdminSuite } from './adminSuite';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- the nodes are the extension's own objects */
 type Node = any;
@@ -86,23 +87,12 @@ describe('Admin settings', function () {
   this.timeout(180_000);
 
   before(async () => {
-    api = await getApi();
-    ex = api.explorer;
-    await vscode.commands.executeCommand('dashboardPlatform.sandbox.use');
-    const sb = await api.sandbox.start();
-    base = `http://127.0.0.1:${sb.port}`;
-    await api.services.profiles.switchTo('Sandbox');
-    await vscode.commands.executeCommand('workbench.view.extension.dashboardPlatform');
-    ex.provider.refresh();
+    ({ api, ex, base } = await openAdminSuite());
   });
 
   afterEach(() => ex.usePrompter(undefined));
 
-  after(async () => {
-    if (api.services.profiles.get(MEMBER_PROFILE))
-      await vscode.commands.executeCommand('dashboardPlatform.profiles.remove', { name: MEMBER_PROFILE });
-    await api.services.profiles.switchTo('Sandbox');
-  });
+  after(() => closeAdminSuite(api, MEMBER_PROFILE));
 
   describe('with the admin token', () => {
     it('shows the app config readably: theme, creator mode with localized titles, embedding, deprecated schemes marked', async () => {

@@ -4,7 +4,8 @@
 // read back from the sandbox (GET /__sandbox/state), not from the extension.
 import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { getApi, screenshot, waitFor } from './harness';
+import { screenshot, waitFor } from './harness';
+import { closeAdminSuite, openAdminSuite } from './adminSuite';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- the nodes are the extension's own objects */
 type Node = any;
@@ -29,24 +30,12 @@ describe('administration', function () {
   this.timeout(180_000);
 
   before(async () => {
-    api = await getApi();
-    ex = api.explorer;
-    await vscode.commands.executeCommand('dashboardPlatform.sandbox.use');
-    const sb = await api.sandbox.start();
-    base = `http://127.0.0.1:${sb.port}`;
-    member = sb.tokens.member;
-    await api.services.profiles.switchTo('Sandbox');
-    await vscode.commands.executeCommand('workbench.view.extension.dashboardPlatform');
-    ex.provider.refresh();
+    ({ api, ex, base, member } = await openAdminSuite());
   });
 
   afterEach(() => ex.usePrompter(undefined));
 
-  after(async () => {
-    if (api.services.profiles.get(MEMBER_PROFILE))
-      await vscode.commands.executeCommand('dashboardPlatform.profiles.remove', { name: MEMBER_PROFILE });
-    await api.services.profiles.switchTo('Sandbox');
-  });
+  after(() => closeAdminSuite(api, MEMBER_PROFILE));
 
   describe('with the admin token', () => {
     it('shows Administration in place of Users, with every section and names, and takes its screenshot', async () => {
