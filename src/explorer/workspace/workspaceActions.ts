@@ -305,24 +305,51 @@ export class WorkspaceActions {
     }
     const chain =
       folderId === null ? [] : (await c.getFolderAncestors(t.deploymentId, folderId)).map((f) => f.id);
-    let list: ListNode = await this.listOf(t.deploymentId, 'workspace');
     // The folders down to the item's folder, then the item itself (a folder is its own last ancestor).
     const steps = [
       ...chain.map((id) => ({ kind: 'folder', id })),
       ...(t.type === 'FOLDER' ? [] : [{ kind: NOUN[t.type], id: t.id }]),
     ];
-    let found: ExplorerNode = list;
-    for (const step of steps) {
-      found = await findIn(list, step.kind, step.id);
-      if (found instanceof ListNode) list = found;
+    const view = this.deps.view;
+    // VS Code's reveal gives up silently (it only logs) when the tree refreshes while it resolves
+    // the node's parents, for example after a write elsewhere: walk again from the fresh lists.
+    for (let attempt = 1; ; attempt++) {
+      let list: ListNode = await this.listOf(t.deploymentId, 'workspace');
+      let found: ExplorerNode = list;
+      for (const step of steps) {
+        found = await findIn(list, step.kind, step.id);
+        if (found instanceof ListNode) list = found;
+      }
+      await view.reveal(found, { select: true, focus: true, expand: t.type === 'FOLDER' ? 1 : false });
+      if (await selected(view, found.id)) return found;
+      if (attempt === 3)
+        throw new Error(
+          `Could not show the ${NOUN[t.type]} in the explorer: the tree kept changing. Refresh it and try again.`,
+        );
     }
-    await this.deps.view.reveal(found, {
-      select: true,
-      focus: true,
-      expand: t.type === 'FOLDER' ? 1 : false,
-    });
-    return found;
   }
+}
+
+/** Whether the view's selection holds the node with this id (now, or within `ms`). */
+async function selected(
+  view: vscode.TreeView<ExplorerNode>,
+  id: string | undefined,
+  ms = 3000,
+): Promise<boolean> {
+  const has = () => view.selection.some((n) => n.id === id);
+  if (has()) return true;
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => {
+      sub.dispose();
+      resolve(has());
+    }, ms);
+    const sub = view.onDidChangeSelection(() => {
+      if (!has()) return;
+      clearTimeout(timer);
+      sub.dispose();
+      resolve(true);
+    });
+  });
 }
 
 /** The child of `list` showing item `id` of `kind`, loading more pages as needed. */
