@@ -281,19 +281,42 @@ async function main() {
   exitCode = result.failed === 0 && result.passed > 0 ? 0 : 1;
 }
 
-/** Reads our extension's activation time from VS Code's "Running Extensions" editor. */
+/**
+ * Reads our extension's activation time from VS Code's "Running Extensions" editor, which the test
+ * host opens after the suites (if it is not showing, from the command palette). The list is
+ * virtual and sorted slowest first, so a fast activation is further down: scroll until our row is
+ * rendered.
+ */
 async function activationTime(page) {
-  await page.keyboard.press('F1');
-  await page.keyboard.type('Developer: Show Running Extensions', { delay: 5 });
-  await sleep(500);
-  await page.keyboard.press('Enter');
+  const list = page.locator('.runtime-extensions-editor .monaco-list').first();
   const row = page
     .locator('.runtime-extensions-editor .monaco-list-row', { hasText: 'Dashboard Platform' })
     .first();
-  await row.waitFor({ timeout: 15_000 });
+  const opened = await list.waitFor({ timeout: 10_000 }).then(
+    () => true,
+    () => false,
+  );
+  if (!opened) {
+    await page.keyboard.press('Escape');
+    await page.keyboard.press('F1');
+    await page.keyboard.type('Developer: Show Running Extensions', { delay: 5 });
+    await sleep(500);
+    await page.keyboard.press('Enter');
+    await list.waitFor({ timeout: 15_000 });
+  }
+  await list.hover();
+  for (let i = 0; i < 40 && !(await row.isVisible()); i++) {
+    await page.mouse.wheel(0, 300);
+    await sleep(150);
+  }
+  await row.waitFor({ timeout: 5_000 }).catch(async (e) => {
+    const shot = path.join(root, 'out', 'screenshots', 'running-extensions-failure.png');
+    await page.screenshot({ path: shot }).catch(() => undefined);
+    throw new Error(`${e.message.split('\n')[0]} (screenshot: ${path.relative(root, shot)})`);
+  });
   const text = (await row.innerText()).replace(/\s+/g, ' ');
   const match = text.match(/(\d+)\s*ms/);
-  return match ? `${match[1]} ms` : text;
+  return match ? `${match[1]} ms (${/Startup/.test(text) ? 'startup activation' : 'activation'})` : text;
 }
 
 /**
@@ -304,7 +327,7 @@ async function activationTime(page) {
  * it: the marks show which ones ended inside our window.
  */
 function activationParts(activation, marks) {
-  const reported = Number(/^(\d+) ms$/.exec(activation)?.[1]);
+  const reported = Number(/^(\d+) ms\b/.exec(activation)?.[1]);
   if (!Array.isArray(marks) || !Number.isFinite(reported)) return undefined;
   const at = (kind, id) => marks.find((m) => m.name === `${kind}LoadExtensionCode/${id}`)?.ms;
   const ours = 'dashboard-platform.dashboard-platform';
