@@ -49,6 +49,8 @@ const nodeEntries = {
  */
 const hostGroups = [
   { name: 'extension', entries: ['src/extension.ts'] },
+  // The explorer's tree (nodes, looks, loaders), loaded when the view first asks for a row.
+  { name: 'tree', entries: ['src/explorer/explorerProvider.ts'] },
   {
     name: 'api',
     entries: ['src/api/index.ts', 'src/profiles/profileSchema.ts', 'src/profiles/platformFactory.ts'],

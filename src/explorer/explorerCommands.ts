@@ -25,6 +25,9 @@ import { NotificationActions } from './notifications/notificationActions';
 import { dashboardChoices, userChoices } from '../ui/pickerSources';
 import { registerAdminCommands, type AdminCommands } from './admin/adminCommands';
 
+/** The scripted prompter tests answer flows with (here so it loads with the commands). */
+export { ScriptedPrompter } from './prompter';
+
 export interface ExplorerCommandDeps {
   services: Services;
   provider: ExplorerProvider;

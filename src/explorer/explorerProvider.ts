@@ -1,6 +1,7 @@
 // The explorer's TreeDataProvider: hands out the node model and fires change events for exactly
 // the node whose children changed, so loading one list never re-renders (or refetches) another.
 import * as vscode from 'vscode';
+import { PAGE_SIZE_SETTING } from './ids';
 import { clampPageSize } from './pagedList';
 import type { ListingClient } from './loaders';
 import { DeploymentNode } from './nodes/deploymentNode';
@@ -10,7 +11,7 @@ import type { ExplorerNode, TreeContext } from './nodes/types';
 import { describeFilter, isEmptyFilter } from './notificationFilter';
 import { describeReportQuery, isEmptyReportQuery } from './reportQuery';
 
-export const PAGE_SIZE_SETTING = 'dashboardPlatform.explorer.pageSize';
+export { PAGE_SIZE_SETTING };
 
 export class ExplorerProvider implements vscode.TreeDataProvider<ExplorerNode>, vscode.Disposable {
   private readonly emitter = new vscode.EventEmitter<ExplorerNode | undefined>();

@@ -1,6 +1,9 @@
 // Command ids of the explorer (mirrored in the command table of src/commands.ts) and its view id.
 export const EXPLORER_VIEW_ID = 'dashboardPlatform.explorer';
 
+/** The setting of the explorer's page size. */
+export const PAGE_SIZE_SETTING = 'dashboardPlatform.explorer.pageSize';
+
 export const ExplorerCommand = {
   refresh: 'dashboardPlatform.explorer.refresh',
   loadMore: 'dashboardPlatform.explorer.loadMore',

@@ -1,17 +1,20 @@
-// The explorer feature: the tree view of the active profile's platform and its commands. The tree
-// is registered at activation (its loaders reach the HTTP stack on first expand); the commands, with
-// their flows and write actions, load on first use.
+// The explorer feature: the tree view of the active profile's platform and its commands. The view
+// is registered at activation with a shell provider: the tree's code (dist/tree.js) loads when
+// VS Code first asks for a row, its loaders reach the HTTP stack on first expand, and the commands,
+// with their flows and write actions, load on first use.
 import * as vscode from 'vscode';
 import { COMMANDS } from '../commands';
 import { commandIds, LazyFeature, lazyModule } from '../lazy';
 import type { Services } from '../services';
 import type { ExplorerCommands } from './explorerCommands';
-import { ExplorerProvider, PAGE_SIZE_SETTING } from './explorerProvider';
-import { EXPLORER_VIEW_ID } from './ids';
+import type { ExplorerProvider } from './explorerProvider';
+import type * as ExplorerProviderModule from './explorerProvider';
+import { EXPLORER_VIEW_ID, PAGE_SIZE_SETTING } from './ids';
 import { JSON_SCHEME, JsonDocumentProvider } from './jsonDocumentProvider';
 import type { ExplorerNode } from './nodes/types';
-import { ScriptedPrompter, type Prompter } from './prompter';
+import type { Prompter, ScriptedPrompter } from './prompter';
 import type * as ExplorerCommandsModule from './explorerCommands';
+import { ExplorerTreeShell } from './treeShell';
 import { WorkspaceDragAndDrop } from './workspace/dragAndDrop';
 
 /** What the explorer exposes to tests and to other features through the extension's API. */
@@ -27,27 +30,33 @@ export interface ExplorerApi {
 }
 
 export function createExplorer(services: Services): { api: ExplorerApi; disposables: vscode.Disposable[] } {
-  const provider = new ExplorerProvider(
-    () => services.clients.platform(),
-    () => services.profiles.active() !== undefined,
-  );
+  const tree = new ExplorerTreeShell(() => {
+    const mod = lazyModule<typeof ExplorerProviderModule>('src/explorer/explorerProvider.ts');
+    return new mod.ExplorerProvider(
+      () => services.clients.platform(),
+      () => services.profiles.active() !== undefined,
+    );
+  });
   const dragAndDrop = new WorkspaceDragAndDrop();
   const view = vscode.window.createTreeView(EXPLORER_VIEW_ID, {
-    treeDataProvider: provider,
+    treeDataProvider: tree,
     showCollapseAll: true,
     // Move and delete take several items; single-item commands act on the clicked one.
     canSelectMany: true,
     dragAndDropController: dragAndDrop,
   });
   const json = new JsonDocumentProvider();
+  let commandsModule: typeof ExplorerCommandsModule | undefined;
   const commands = new LazyFeature(commandIds(COMMANDS, 'dashboardPlatform.explorer.'), () => {
-    const mod = lazyModule<typeof ExplorerCommandsModule>('src/explorer/explorerCommands.ts');
-    const c = new mod.ExplorerCommands({ services, provider, view, json });
+    const mod = (commandsModule = lazyModule<typeof ExplorerCommandsModule>(
+      'src/explorer/explorerCommands.ts',
+    ));
+    const c = new mod.ExplorerCommands({ services, provider: tree.provider, view, json });
     services.context.subscriptions.push(...c.register());
     return c;
   });
   const updateDescription = () => {
-    view.description = provider.description();
+    view.description = tree.description();
     // Shows the "clear" entries of the view's title menu only while a search, sort or filter is active.
     void vscode.commands.executeCommand(
       'setContext',
@@ -56,27 +65,30 @@ export function createExplorer(services: Services): { api: ExplorerApi; disposab
     );
   };
   const disposables: vscode.Disposable[] = [
-    provider,
+    tree,
     view,
     json,
     vscode.workspace.registerTextDocumentContentProvider(JSON_SCHEME, json),
     commands,
-    provider.onDidChangeDescription(updateDescription),
-    services.clients.onDidChange(() => provider.refresh()),
+    tree.onDidChangeDescription(updateDescription),
+    services.clients.onDidChange(() => tree.refresh()),
     vscode.workspace.onDidChangeConfiguration((e) => {
-      if (e.affectsConfiguration(PAGE_SIZE_SETTING)) provider.refresh();
+      if (e.affectsConfiguration(PAGE_SIZE_SETTING)) tree.refresh();
     }),
   ];
   const api: ExplorerApi = {
-    provider,
+    get provider() {
+      return tree.provider;
+    },
     view,
     dragAndDrop,
     get commands() {
       return commands.get();
     },
     script(answers, confirm = true) {
-      const p = new ScriptedPrompter(answers, confirm);
-      commands.get().usePrompter(p);
+      const c = commands.get();
+      const p = new commandsModule!.ScriptedPrompter(answers, confirm);
+      c.usePrompter(p);
       return p;
     },
     usePrompter: (p) => commands.get().usePrompter(p),

@@ -5,7 +5,7 @@
 // sandbox is loaded into the host: activation neither parses nor pays for it.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { Worker } from 'node:worker_threads';
+import type * as WorkerThreads from 'node:worker_threads';
 import type { ApiLogger } from '../api/log';
 import type { HostToWorker, WorkerSandboxInfo, WorkerToHost } from '../sandbox/worker';
 import type { SandboxModule } from './sandboxProfile';
@@ -32,6 +32,9 @@ export function startSandboxWorker(
 ): Promise<SandboxHandle> {
   const { logger, ...rest } = opts;
   // Settings may hold undefined values; structured clone keeps them, the sandbox ignores them.
+  // Required here, on the sandbox's first use, not when the startup bundle loads.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { Worker } = require('node:worker_threads') as typeof WorkerThreads;
   const worker = new Worker(file, { name: 'dashboard-platform-sandbox' });
   const send = (m: HostToWorker) => worker.postMessage(m);
   let closedSignal: (() => void) | undefined;

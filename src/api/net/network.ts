@@ -1,7 +1,13 @@
 // Network settings: which proxy a URL goes through (settings first, then the environment), the
 // no-proxy rules, loopback detection and the trusted CA set.
 import { readFileSync } from 'node:fs';
-import { rootCertificates } from 'node:tls';
+import type * as Tls from 'node:tls';
+
+/** Node's default trusted roots; node:tls is required on first use, not when the bundle loads. */
+function rootCertificates(): readonly string[] {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return (require('node:tls') as typeof Tls).rootCertificates;
+}
 
 export interface NetworkSettings {
   /** Proxy URL (VS Code's http.proxy). When unset, HTTPS_PROXY / HTTP_PROXY from the environment. */
@@ -134,7 +140,7 @@ export function buildCa(settings: NetworkSettings = {}, env: Env = process.env):
   }
   const valid = extras.filter((p) => p.includes('-----BEGIN CERTIFICATE-----'));
   if (valid.length === 0) return { warnings };
-  return { ca: [...rootCertificates, ...valid], warnings };
+  return { ca: [...rootCertificates(), ...valid], warnings };
 }
 
 /** A stable key for settings that change how connections are made (for sharing dispatchers). */
@@ -146,7 +152,7 @@ export function networkKey(
   return JSON.stringify([
     proxy ?? '',
     settings.proxyStrictSSL ?? true,
-    ca ? ca.length + ':' + hashText(ca.slice(rootCertificates.length).join('\n')) : '',
+    ca ? ca.length + ':' + hashText(ca.slice(rootCertificates().length).join('\n')) : '',
     settings.connectTimeoutMs ?? null,
     settings.headersTimeoutMs ?? null,
     settings.bodyTimeoutMs ?? null,
