@@ -316,7 +316,16 @@ async function activationTime(page) {
   });
   const text = (await row.innerText()).replace(/\s+/g, ' ');
   const match = text.match(/(\d+)\s*ms/);
-  return match ? `${match[1]} ms (${/Startup/.test(text) ? 'startup activation' : 'activation'})` : text;
+  // The time's hover says what activated the extension (an event, a file, another extension).
+  let why = /Startup/.test(text) ? 'startup activation' : 'activation';
+  const hovered = await row
+    .locator('.activation-time')
+    .first()
+    .hover({ timeout: 3_000 })
+    .then(() => page.locator('.monaco-hover, .workbench-hover').last().innerText({ timeout: 3_000 }))
+    .catch(() => '');
+  if (hovered.trim()) why += `; ${hovered.replace(/\s+/g, ' ').trim()}`;
+  return match ? `${match[1]} ms (${why})` : text;
 }
 
 /**

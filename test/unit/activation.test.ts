@@ -11,6 +11,7 @@ import * as path from 'node:path';
 const root = path.resolve(__dirname, '..', '..', '..');
 const bundle = path.join(root, 'dist', 'extension.js');
 const manifest = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as {
+  activationEvents: string[];
   contributes: { commands: { command: string }[] };
 };
 
@@ -105,5 +106,35 @@ describe('activation (startup bundle)', function () {
   it('requires vscode once (one namespace for the whole bundle)', () => {
     const text = fs.readFileSync(bundle, 'utf8');
     assert.equal(text.match(/require\("vscode"\)/g)?.length, 1);
+  });
+
+  it('loads neither the explorer tree nor node:tls or worker_threads when the bundle is required', () => {
+    const text = fs.readFileSync(bundle, 'utf8');
+    assert.doesNotMatch(
+      text,
+      /^\/\/ src\/explorer\/(nodes|deployment|admin)\//m,
+      'the tree is in dist/tree.js',
+    );
+    // A require at the top level of the bundle (column 0 or a module's top-level `var`) runs at load.
+    assert.doesNotMatch(text, /^(var \w+ = )?(__toESM\()?require\("node:(tls|worker_threads)"\)/m);
+    assert.ok(fs.existsSync(path.join(root, 'dist', 'tree.js')));
+  });
+});
+
+describe('activation events (package.json)', () => {
+  it('never activates at startup for every window: no "*" or onStartupFinished', () => {
+    // onStartupFinished activates in one burst with the built-in extensions that use it, and VS Code
+    // counts the code loading of those before ours in our activation time.
+    for (const e of ['*', 'onStartupFinished']) assert.ok(!manifest.activationEvents.includes(e), e);
+  });
+
+  it('activates for a folder holding notebooks or dashboard files, and for restored model folders and chats', () => {
+    for (const e of [
+      'workspaceContains:**/*.dpnb',
+      'workspaceContains:**/*.dashboard.json',
+      'onFileSystem:dpmodel',
+      'onWebviewPanel:dashboardPlatform.chat',
+    ])
+      assert.ok(manifest.activationEvents.includes(e), e);
   });
 });
