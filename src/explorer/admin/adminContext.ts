@@ -1,6 +1,8 @@
 // What the Administration commands share: the client, the prompter, the tree, and small helpers
 // to find the subject of a command (the node a menu passes, the selection, else a picker).
 import type * as vscode from 'vscode';
+import { scimUserLabel, type ScimUser } from '../../api/platform/admin/scim';
+import { platformUserId } from '../../api/platform/admin/users';
 import { UserCancelled } from '../../log';
 import type { Services } from '../../services';
 import type { ExplorerProvider } from '../explorerProvider';
@@ -25,6 +27,19 @@ export function subjectNode(deps: AdminDeps, arg: unknown, kind: NodeKind): Expl
   if (arg !== undefined && arg !== null && typeof arg === 'object') return undefined;
   const sel = deps.targets.selection();
   return sel ? ancestor(sel, kind) : undefined;
+}
+
+/**
+ * The users API's numeric id of a SCIM user; when SCIM gives none, a clear error naming the user
+ * and what needs the id (`needs`, e.g. "the users API needs").
+ */
+export function numericUserId(u: ScimUser, needs: string): number {
+  const id = platformUserId(u.id);
+  if (id === undefined)
+    throw new Error(
+      `The user "${plainText(scimUserLabel(u))}" has no numeric user id in SCIM, which ${needs}.`,
+    );
+  return id;
 }
 
 /** A pick from items, by name; fails clearly when there is nothing to pick. */

@@ -4,12 +4,12 @@
 import * as vscode from 'vscode';
 import { ApiError, isApiError } from '../../api/errors';
 import { scimUserLabel, userNameFilter, type ScimUser } from '../../api/platform/admin/scim';
-import { platformUserId, type BulkUserAction } from '../../api/platform/admin/users';
+import type { BulkUserAction } from '../../api/platform/admin/users';
 import { plainText } from '../labels';
 import type { Item } from '../loaders';
 import { ExplorerNode } from '../nodes/types';
 import { asArgs } from '../targets';
-import { confirmRemoval, pickItem, subjectNode, type AdminDeps } from './adminContext';
+import { confirmRemoval, numericUserId, pickItem, subjectNode, type AdminDeps } from './adminContext';
 
 const PICK = 200;
 
@@ -89,7 +89,7 @@ export class BulkGroupCommands {
     if (users.length > 15) lines.push(`… and ${users.length - 15} more`);
     const what = users.length === 1 ? label(users[0]!) : `${users.length} users`;
     await confirmRemoval(this.deps, `${b.verb} ${what}?`, `${lines.join('\n')}\n\n${b.detail}`, b.verb);
-    const byId = new Map(users.map((u) => [this.userIdOf(u), u]));
+    const byId = new Map(users.map((u) => [numericUserId(u, 'the users API needs'), u]));
     const ids = [...byId.keys()];
     const admin = await this.admin();
     const succeeded: string[] = [];
@@ -125,15 +125,6 @@ export class BulkGroupCommands {
       );
     void vscode.window.showInformationMessage(`${what} ${b.past}.`);
     return { succeeded, failed };
-  }
-
-  private userIdOf(u: ScimUser): number {
-    const id = platformUserId(u.id);
-    if (id === undefined)
-      throw new Error(
-        `The user "${plainText(scimUserLabel(u))}" has no numeric user id in SCIM, which the users API needs.`,
-      );
-    return id;
   }
 
   // ---- SCIM groups

@@ -1,7 +1,6 @@
 // Administration commands on users, roles and SCIM groups. Users are picked by name (SCIM list,
 // searchable by user name), roles and groups from their lists; every removal is a modal naming it.
 import * as vscode from 'vscode';
-import { platformUserId } from '../../api/platform/admin/users';
 import { scimUserLabel, userNameFilter, type ScimUser } from '../../api/platform/admin/scim';
 import { COMMANDS } from '../../commands';
 import { plainText } from '../labels';
@@ -9,7 +8,14 @@ import type { Item } from '../loaders';
 import { type ListNode } from '../nodes/listNode';
 import type { ExplorerNode } from '../nodes/types';
 import { asArgs } from '../targets';
-import { confirmRemoval, pickItem, subjectNode, type AdminDeps, type Reg } from './adminContext';
+import {
+  confirmRemoval,
+  numericUserId,
+  pickItem,
+  subjectNode,
+  type AdminDeps,
+  type Reg,
+} from './adminContext';
 
 const PICK = 200;
 
@@ -86,15 +92,6 @@ export class UserCommands {
     return { user: picked as ScimUser };
   }
 
-  private userId(u: ScimUser): number {
-    const id = platformUserId(u.id);
-    if (id === undefined)
-      throw new Error(
-        `The user "${plainText(scimUserLabel(u))}" has no numeric user id in SCIM, which the users and roles API needs.`,
-      );
-    return id;
-  }
-
   async createUser(arg?: unknown): Promise<Item> {
     const a = asArgs<{ email: string; firstName: string }>(arg);
     const email =
@@ -130,7 +127,8 @@ export class UserCommands {
         `${name} loses access and their sessions end. You can activate the user again later.`,
         'Deactivate',
       );
-    await (await this.admin()).updateUser(this.userId(user), { isDeactivated: !active });
+    const id = numericUserId(user, 'the users and roles API needs');
+    await (await this.admin()).updateUser(id, { isDeactivated: !active });
     this.deps.provider.refresh(this.usersList);
     void vscode.window.showInformationMessage(`${name} ${active ? 'activated' : 'deactivated'}.`);
   }
@@ -144,7 +142,7 @@ export class UserCommands {
       'The user is removed from the tenant with their role assignments. This cannot be undone.',
       'Delete',
     );
-    await (await this.admin()).deleteUser(this.userId(user));
+    await (await this.admin()).deleteUser(numericUserId(user, 'the users and roles API needs'));
     this.deps.provider.refresh(this.usersList);
     void vscode.window.showInformationMessage(`User ${name} deleted.`);
   }
@@ -178,9 +176,9 @@ export class UserCommands {
         `${name} loses what "${rname}" grants.`,
         'Remove Role',
       );
-      await admin.removeRole(Number(role['id']), this.userId(user));
+      await admin.removeRole(Number(role['id']), numericUserId(user, 'the users and roles API needs'));
     } else {
-      await admin.assignRole(Number(role['id']), this.userId(user));
+      await admin.assignRole(Number(role['id']), numericUserId(user, 'the users and roles API needs'));
     }
     void vscode.window.showInformationMessage(
       op === 'assign' ? `Role "${rname}" assigned to ${name}.` : `Role "${rname}" removed from ${name}.`,

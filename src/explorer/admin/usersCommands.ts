@@ -8,13 +8,12 @@ import {
   type AttributeValue,
 } from '../../api/platform/admin/attributes';
 import { scimUserLabel, userNameFilter, type ScimUser } from '../../api/platform/admin/scim';
-import { platformUserId } from '../../api/platform/admin/users';
 import { COMMANDS } from '../../commands';
 import { plainText } from '../labels';
 import type { Item } from '../loaders';
 import type { ExplorerNode } from '../nodes/types';
 import { asArgs } from '../targets';
-import { confirmRemoval, pickItem, subjectNode, type AdminDeps } from './adminContext';
+import { confirmRemoval, numericUserId, pickItem, subjectNode, type AdminDeps } from './adminContext';
 import { BulkGroupCommands } from './bulkGroupCommands';
 import { valueText } from './usersNodes';
 
@@ -176,15 +175,6 @@ export class UsersCommands {
     return { user: picked as ScimUser };
   }
 
-  private userId(u: ScimUser): number {
-    const id = platformUserId(u.id);
-    if (id === undefined)
-      throw new Error(
-        `The user "${plainText(scimUserLabel(u))}" has no numeric user id in SCIM, which attribute values need.`,
-      );
-    return id;
-  }
-
   /**
    * Sets (or clears) a user's value of one attribute. The input fits the type: a boolean is
    * picked, a number is refused while it is not one, arrays are comma-separated.
@@ -195,7 +185,7 @@ export class UsersCommands {
       clear ? 'User whose value to clear' : 'User to set a value for',
     );
     const admin = await this.admin();
-    const userId = this.userId(user);
+    const userId = numericUserId(user, 'attribute values need');
     const uname = plainText(scimUserLabel(user));
     const a = asArgs<{ attribute: string; value: string }>(arg);
     const valueNode = subjectNode(this.deps, arg, 'attributeValue');
