@@ -289,8 +289,10 @@ async function main() {
  */
 async function activationTime(page) {
   const list = page.locator('.runtime-extensions-editor .monaco-list').first();
+  // Our row by its exact name ("Dashboard Platform test host" is another row).
   const row = page
-    .locator('.runtime-extensions-editor .monaco-list-row', { hasText: 'Dashboard Platform' })
+    .locator('.runtime-extensions-editor .monaco-list-row')
+    .filter({ has: page.getByText('Dashboard Platform', { exact: true }) })
     .first();
   const opened = await list.waitFor({ timeout: 10_000 }).then(
     () => true,
@@ -318,11 +320,19 @@ async function activationTime(page) {
   const match = text.match(/(\d+)\s*ms/);
   // The time's hover says what activated the extension (an event, a file, another extension).
   let why = /Startup/.test(text) ? 'startup activation' : 'activation';
+  // Scrolling left a hover of another row open: move away until none shows, then hover ours.
+  const hovers = page.locator('.monaco-hover:visible, .workbench-hover:visible');
+  await page.mouse.move(0, 0);
+  for (let i = 0; i < 20 && (await hovers.count()) > 0; i++) await sleep(100);
   const hovered = await row
     .locator('.activation-time')
     .first()
     .hover({ timeout: 3_000 })
-    .then(() => page.locator('.monaco-hover, .workbench-hover').last().innerText({ timeout: 3_000 }))
+    .then(async () => {
+      // VS Code shows the hover after a delay.
+      await sleep(1500);
+      return hovers.last().innerText({ timeout: 3_000 });
+    })
     .catch(() => '');
   if (hovered.trim()) why += `; ${hovered.replace(/\s+/g, ' ').trim()}`;
   return match ? `${match[1]} ms (${why})` : text;
