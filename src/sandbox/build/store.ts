@@ -41,13 +41,19 @@ export interface Branch {
 
 const CACHE_SIZE = 16;
 
+interface Compiled {
+  result: CompileResult;
+  model: Model;
+}
+
 export class DeploymentRepo {
   readonly branches = new Map<string, Branch>();
   /** Who (the platform credential) is in dev mode on which branch. */
   readonly devMode = new Map<string, string>();
   private nextBranchId = 1;
-  private readonly compiled = new Map<string, { result: CompileResult; model: Model }>();
-  private readonly byFiles = new WeakMap<Files, { result: CompileResult; model: Model }>();
+  /** Compilations by content key, kept while running too, so concurrent requests compile once. */
+  private readonly compiled = new Map<string, Promise<Compiled>>();
+  private readonly byFiles = new WeakMap<Files, Promise<Compiled>>();
 
   constructor(
     readonly deploymentId: number,
@@ -271,8 +277,12 @@ export class DeploymentRepo {
     return changed.length > 0;
   }
 
-  /** The compiled model of a file set (cached by content). */
-  async compile(files: Files): Promise<{ result: CompileResult; model: Model }> {
+  /**
+   * The compiled model of a file set (cached by content). The cache holds the compilation itself,
+   * so the requests that arrive while it runs (a burst of queries on a fresh sandbox) wait for it
+   * instead of each compiling the same files.
+   */
+  compile(files: Files): Promise<Compiled> {
     // File maps are never changed in place (every write makes a new one), so a branch's current map
     // finds its model without hashing; the content key serves equal file sets on other branches.
     const known = this.byFiles.get(files);
@@ -285,8 +295,15 @@ export class DeploymentRepo {
       this.byFiles.set(files, hit);
       return hit;
     }
-    const result = compileModel(files, await this.checker());
-    const entry = { result, model: new Model(result.cubes) };
+    const entry = this.checker().then((checker) => {
+      const result = compileModel(files, checker);
+      return { result, model: new Model(result.cubes) };
+    });
+    // A compilation that failed is not kept: the next request tries again.
+    entry.catch(() => {
+      if (this.compiled.get(key) === entry) this.compiled.delete(key);
+      this.byFiles.delete(files);
+    });
     this.compiled.set(key, entry);
     this.byFiles.set(files, entry);
     if (this.compiled.size > CACHE_SIZE) this.compiled.delete(this.compiled.keys().next().value!);

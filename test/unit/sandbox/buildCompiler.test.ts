@@ -2,6 +2,7 @@
 // served, and each kind of mistake is reported at its file, line and column.
 import * as assert from 'node:assert/strict';
 import { compileModel, type CompileError } from '../../../src/sandbox/build/compiler';
+import { DeploymentRepo } from '../../../src/sandbox/build/store';
 import { SEED_FILES } from '../../../src/sandbox/build/seedModel';
 import { createDataEngine, type DataEngine } from '../../../src/sandbox/data';
 import { fromClause } from '../../../src/sandbox/data/load';
@@ -160,5 +161,33 @@ describe('sandbox build: cube file compiler', function () {
       '19: twice pre_aggregations rollup: time_dimension: CUBE.id is not a time dimension.',
       '20: twice pre_aggregations rollup: granularity must be one of second, minute, hour, day, week, month, quarter, year.',
     ]);
+  });
+
+  it('compiles a file set once for the requests that arrive while it compiles, and again after a failure', async () => {
+    let checkers = 0;
+    let fail = false;
+    const repo = new DeploymentRepo(1, 'Analytics', 'main', true, async () => {
+      checkers++;
+      await new Promise((r) => setTimeout(r, 20));
+      if (fail) throw new Error('engine unavailable');
+      return undefined;
+    });
+    const files = repo.branches.get('main')!.files;
+    // A burst of queries on a fresh sandbox: one compilation, one model for all.
+    const burst = await Promise.all(Array.from({ length: 20 }, () => repo.compile(files)));
+    assert.equal(checkers, 1);
+    assert.ok(burst.every((m) => m === burst[0]));
+    assert.deepEqual(burst[0]!.result.errors, []);
+    // Equal content under another map is served from the content key.
+    assert.equal(await repo.compile(new Map(files)), burst[0]);
+    assert.equal(checkers, 1);
+    // A failed compilation is not kept.
+    fail = true;
+    const other = new Map(files).set('model/cubes/extra.yml', 'cubes: []\n');
+    await assert.rejects(repo.compile(other), /engine unavailable/);
+    fail = false;
+    const again = await repo.compile(other);
+    assert.deepEqual(again.result.errors, []);
+    assert.equal(checkers, 3);
   });
 });
