@@ -11,8 +11,6 @@ import type { ExplorerNode, TreeContext } from './nodes/types';
 import { describeFilter, isEmptyFilter } from './notificationFilter';
 import { describeReportQuery, isEmptyReportQuery } from './reportQuery';
 
-export { PAGE_SIZE_SETTING };
-
 export class ExplorerProvider implements vscode.TreeDataProvider<ExplorerNode>, vscode.Disposable {
   private readonly emitter = new vscode.EventEmitter<ExplorerNode | undefined>();
   readonly onDidChangeTreeData = this.emitter.event;

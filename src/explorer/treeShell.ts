@@ -24,17 +24,12 @@ export class ExplorerTreeShell implements vscode.TreeDataProvider<ExplorerNode>,
       const real = this.create();
       this.subscriptions.push(
         real,
-        real.onDidChangeTreeData((n) => this.emitter.fire(n ?? undefined)),
+        real.onDidChangeTreeData((n) => this.emitter.fire(n)),
         real.onDidChangeDescription((d) => this.descriptionEmitter.fire(d)),
       );
       this.real = real;
     }
     return this.real;
-  }
-
-  /** Whether the tree's code is loaded (tests). */
-  get loaded(): boolean {
-    return this.real !== undefined;
   }
 
   getTreeItem(node: ExplorerNode): vscode.TreeItem {
