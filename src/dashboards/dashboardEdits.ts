@@ -43,13 +43,15 @@ export function editDashboardText(
   let input = parsedInput;
   if (!input) {
     const parsed = parseDashboardFile(text);
-    if (!parsed.ok) {
+    // A file whose only problems are values (a theme colour that is not CSS) stays editable: the
+    // user fixes that value here like any other.
+    if (!parsed.ok && !parsed.input) {
       const p = parsed.problems[0]!;
       throw new Error(
         `Fix the problems in the file before editing it here (line ${p.line + 1}: ${p.message}).`,
       );
     }
-    input = parsed.input;
+    input = parsed.input!;
   }
   const { ops, select } = operations(input, edit);
   const formattingOptions = formattingOf(text);
@@ -281,5 +283,20 @@ function operations(input: PublishDashboardInput, edit: EditorEdit): { ops: Op[]
       };
     case 'setWidgetConfig':
       return { ops: set(input, ['config', 'widgets', widgetIndex(input, edit.id), 'config'], edit.config) };
+    case 'setWidgetConfigValue': {
+      const i = widgetIndex(input, edit.id);
+      const config = widgetsOf(input)[i]!.config;
+      const value = edit.value === '' || edit.value === null ? undefined : edit.value;
+      // A widget without a config object (absent or null) gets one holding just this value.
+      if (!config || typeof config !== 'object' || Array.isArray(config)) {
+        return {
+          ops:
+            value === undefined
+              ? []
+              : [{ path: ['config', 'widgets', i, 'config'], value: { [edit.key]: value } }],
+        };
+      }
+      return { ops: set(input, ['config', 'widgets', i, 'config', edit.key], value, 5) };
+    }
   }
 }

@@ -35,7 +35,16 @@ export interface DashboardProblem {
 }
 
 export type DashboardFileResult =
-  { ok: true; input: PublishDashboardInput } | { ok: false; problems: DashboardProblem[] };
+  | { ok: true; input: PublishDashboardInput }
+  | {
+      ok: false;
+      problems: DashboardProblem[];
+      /**
+       * The input when its shape is valid and only values are not (a theme value the browser
+       * would drop): editors keep working on it, a publish refuses it.
+       */
+      input?: PublishDashboardInput;
+    };
 
 interface Located {
   offset: number;
@@ -282,6 +291,7 @@ function locateWith(text: string, lines: LineIndex): DashboardFileResult {
       at ?? { offset: 0, length: 0 },
     );
   });
+  const valuesOnly = result.success ? { input: result.data } : {};
   if (issues.length > MAX_PROBLEMS) {
     const more = issues.length - MAX_PROBLEMS;
     problems.push({
@@ -293,7 +303,7 @@ function locateWith(text: string, lines: LineIndex): DashboardFileResult {
       column: 0,
     });
   }
-  return { ok: false, problems };
+  return { ok: false, problems, ...valuesOnly };
 }
 
 /** The workbook fields getWorkbook returns that a dashboard file is pulled from. */

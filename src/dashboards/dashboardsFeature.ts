@@ -10,7 +10,9 @@ import { withCheckCommand } from '../api/http';
 import { publishedDashboardOf } from '../api/platform/workbookShapes';
 import type { PublishDashboardInput, PublishedDashboard } from '../api/schemas/platform';
 import type { EditorReport } from '../shared/dashboardEditorProtocol';
-import { reportFromListItem, reportsFromSnapshots, widgetReportIds } from './widgetReports';
+import { mergeReports, reportFromListItem, reportsFromSnapshots, widgetReportIds } from './widgetReports';
+import { pickReport } from './reportPicker';
+import { dashboardJsonSchema, themeChoicesOf } from './dashboardSchema';
 import { DOCUMENTED_SERVER_FILLS, learnServerFills, publishReview, type ServerFills } from './publishReview';
 import { REVIEW_SCHEME, ReviewTabs, type ReviewRecord } from './reviewTabs';
 import type { Services } from '../services';
@@ -36,6 +38,8 @@ import {
 export type { AttachThreadArgs, EditArgs, PublishArgs, PublishHistoryEntry } from './dashboardArgs';
 
 const FILES_KEY = 'dashboardPlatform.dashboards.files';
+/** Widgets' reports looked up one by one when the editor opens, at most. */
+const MAX_REPORT_LOOKUPS = 40;
 /** The server fills learned per profile (see publishReview.ts's ServerFills). */
 const FILLS_KEY = 'dashboardPlatform.dashboards.serverFills';
 
@@ -80,6 +84,22 @@ export class DashboardsFeature implements vscode.Disposable {
       history: (uri) => this.history(uri),
       publish: (uri) => vscode.commands.executeCommand(COMMANDS.dashboardsPublish.id, { uri }),
       reports: (uri, input) => this.widgetReports(uri, input),
+      pickReport: (uri, input, widgetId) => this.pickWidgetReport(uri, input, widgetId),
+      review: (uri) => {
+        const r = this.reviews.open().find((x) => x.file.toString() === uri.toString());
+        if (!r) return undefined;
+        const where = `${r.production ? 'PRODUCTION ' : ''}${r.deploymentName ? `"${r.deploymentName}"` : `deployment ${r.deploymentId}`}`;
+        return { summary: r.review.summary, where };
+      },
+      decideReview: (uri, publish) => {
+        const r = this.reviews.open().find((x) => x.file.toString() === uri.toString());
+        if (!r) throw new Error('This file has no open publish review. Choose Publish… to review it.');
+        return vscode.commands.executeCommand(
+          publish ? COMMANDS.dashboardsPublishReviewed.id : COMMANDS.dashboardsCancelReview.id,
+          { reviewId: r.id },
+        );
+      },
+      themeChoices: themeChoicesOf(dashboardJsonSchema()),
       diagnostics: this.diagnostics,
     });
     // The custom editor itself is registered at activation (index.ts) and resolves through `editor`.
@@ -135,29 +155,79 @@ export class DashboardsFeature implements vscode.Disposable {
     return this.record(uri).history;
   }
 
+  /** Deployments found holding a file's workbook, by file (see deploymentOf). */
+  private readonly foundDeployments = new Map<string, number>();
+
   /**
-   * The reports the widgets of a file place: titles, kinds and snapshot previews from the
-   * workbook's published dashboard, then the report itself for the others. Read from the
-   * deployment the file was pulled from (or the profile's default); nothing when neither is known
-   * or the profile is signed out.
+   * The deployment a file's workbook lives in: the one it was pulled from or published to, else
+   * the profile's default when that holds the workbook, else the first deployment that does
+   * (looked up once per file). Undefined when none does or the profile cannot list them.
+   */
+  async deploymentOf(uri: vscode.Uri, workbookId: number): Promise<number | undefined> {
+    const recorded = this.record(uri).deploymentId;
+    if (recorded !== undefined) return recorded;
+    const found = this.foundDeployments.get(uri.toString());
+    if (found !== undefined) return found;
+    const client = await this.services.clients.platform();
+    const holds = (d: number) =>
+      client.getWorkbook(d, workbookId).then(
+        () => true,
+        () => false,
+      );
+    const preferred = this.services.profiles.active()?.profile.defaultDeploymentId;
+    let id: number | undefined;
+    if (preferred !== undefined && (await holds(preferred))) id = preferred;
+    else {
+      const deployments = await client.listDeployments({ first: 100 }).catch(() => undefined);
+      for (const d of deployments?.items ?? []) {
+        if (d.id !== preferred && (await holds(d.id))) {
+          id = d.id;
+          break;
+        }
+      }
+    }
+    if (id !== undefined) this.foundDeployments.set(uri.toString(), id);
+    return id;
+  }
+
+  /**
+   * The reports the widgets of a file place, read from the server for the file's deployment: each
+   * report's current name, with the kind and preview (chart mark, SQL) of the published snapshot
+   * when there is one. Nothing when the deployment is unknown or the profile is signed out.
    */
   async widgetReports(uri: vscode.Uri, input: PublishDashboardInput): Promise<Record<string, EditorReport>> {
-    const deploymentId =
-      this.record(uri).deploymentId ?? this.services.profiles.active()?.profile.defaultDeploymentId;
     const ids = widgetReportIds(input.config);
-    if (deploymentId === undefined || ids.length === 0) return {};
+    if (ids.length === 0) return {};
+    const deploymentId = await this.deploymentOf(uri, input.workbookId);
+    if (deploymentId === undefined) return {};
     const client = await this.services.clients.platform();
     const workbook = await client.getWorkbook(deploymentId, input.workbookId).catch(() => undefined);
-    const out = reportsFromSnapshots(workbook ? publishedDashboardOf(workbook) : undefined);
-    // Reports without a snapshot: one request each, only for a handful.
-    const missing = ids.filter((id) => !(String(id) in out)).slice(0, 20);
+    const snapshots = reportsFromSnapshots(workbook ? publishedDashboardOf(workbook) : undefined);
+    const live: Record<string, EditorReport> = {};
     await Promise.all(
-      missing.map(async (id) => {
+      ids.slice(0, MAX_REPORT_LOOKUPS).map(async (id) => {
         const report = await client.getReport(deploymentId, id).catch(() => undefined);
-        if (report) out[String(id)] = reportFromListItem(report);
+        if (report) live[String(id)] = reportFromListItem(report);
       }),
     );
-    return out;
+    return mergeReports(live, snapshots);
+  }
+
+  /** The report picker of a widget (the dashboard editor's Report field). */
+  async pickWidgetReport(
+    uri: vscode.Uri,
+    input: PublishDashboardInput,
+    widgetId: string,
+  ): Promise<number | undefined> {
+    const deploymentId =
+      (await this.deploymentOf(uri, input.workbookId)) ??
+      (await pickDeployment(this.services, 'Deployment whose reports to list'));
+    const widget = (input.config?.widgets ?? []).find((w) => w.id === widgetId);
+    const current = Number((widget?.config as { reportId?: unknown } | null | undefined)?.reportId);
+    return pickReport(this.services, deploymentId, {
+      title: `Report of widget ${widgetId}`,
+      ...(Number.isInteger(current) ? { current } : {}),
+    });
   }
 
   /** "Edit Dashboard": pulls a workbook's dashboard into a local file and opens it. */

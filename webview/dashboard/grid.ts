@@ -58,6 +58,48 @@ export function previewWidgets(config: Rec, bp: EditorBreakpoint): PreviewWidget
   return out;
 }
 
+/**
+ * The first words of a widget's markdown text, as plain text (headings, emphasis and link syntax
+ * dropped), cut at a word near `max` characters.
+ */
+export function textTitle(text: string, max = 40): string | undefined {
+  for (const raw of text.split('\n')) {
+    const line = raw
+      .replace(/^\s*(?:#{1,6}\s+|[-*+>]\s+|\d+[.)]\s+)+/, '')
+      .replace(/!?\[([^\]]*)\]\([^)]*\)/g, '$1')
+      .replace(/<[^>]*>/g, '')
+      .replace(/[*_`~]+/g, '')
+      .replace(/\s+/g, ' ')
+      .trim();
+    if (!line) continue;
+    if (line.length <= max) return line;
+    const cut = line.slice(0, max);
+    return `${cut.includes(' ') ? cut.slice(0, cut.lastIndexOf(' ')) : cut}…`;
+  }
+  return undefined;
+}
+
+/**
+ * What a widget is called: its own title, else its report's name, else (a TEXT widget) the first
+ * words of its text, else its type; the id only when there is nothing else.
+ */
+export function widgetTitle(
+  w: { id: string; type?: string; config: Rec },
+  reports: Record<string, EditorReport>,
+): string {
+  const id = w.config.reportId;
+  const report = typeof id === 'number' || typeof id === 'string' ? reports[String(id)] : undefined;
+  const text = str(w.config.text) ?? str(w.config.content) ?? str(w.config.markdown);
+  const own = str(w.config.title)?.trim();
+  return (
+    (own || undefined) ??
+    report?.title ??
+    (text !== undefined ? textTitle(text) : undefined) ??
+    (w.type ? `${w.type[0]}${w.type.slice(1).toLowerCase().replace(/_/g, ' ')}` : undefined) ??
+    w.id
+  );
+}
+
 let dragging = false;
 /** Whether a drag or resize is under way (the page holds re-renders until it ends). */
 export function isDragging(): boolean {
@@ -220,9 +262,10 @@ export function renderGrid(
     el.dataset.id = w.id;
     el.dataset.key = `widget:${w.id}`;
     el.setAttribute('role', 'button');
+    const name = widgetTitle(w, reports);
     el.setAttribute(
       'aria-label',
-      `${str(w.config.title) ?? w.id}, ${w.type ?? 'widget'}, ${w.box.w} by ${w.box.h} at column ${w.box.x}, row ${w.box.y}`,
+      `${name}, ${w.type ?? 'widget'}, ${w.box.w} by ${w.box.h} at column ${w.box.x}, row ${w.box.y}`,
     );
     el.classList.toggle('selected', w.id === selected);
     el.classList.toggle('flagged', flagged.has(w.id));
@@ -236,10 +279,7 @@ export function renderGrid(
     const reportId = w.config.reportId;
     const report =
       typeof reportId === 'number' || typeof reportId === 'string' ? reports[String(reportId)] : undefined;
-    const title = h('div', {
-      className: 'wtitle',
-      textContent: str(w.config.title) ?? report?.title ?? w.id,
-    });
+    const title = h('div', { className: 'wtitle', textContent: name });
     Object.assign(title.style, control ? t.controlTitle : t.widgetTitle);
     const meta = h('div', {
       className: 'wmeta',
