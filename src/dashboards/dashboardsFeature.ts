@@ -13,7 +13,13 @@ import type { EditorReport } from '../shared/dashboardEditorProtocol';
 import { mergeReports, reportFromListItem, reportsFromSnapshots, widgetReportIds } from './widgetReports';
 import { pickReport } from './reportPicker';
 import { dashboardJsonSchema, themeChoicesOf } from './dashboardSchema';
-import { DOCUMENTED_SERVER_FILLS, learnServerFills, publishReview, type ServerFills } from './publishReview';
+import {
+  checkReview,
+  DOCUMENTED_SERVER_FILLS,
+  learnServerFills,
+  publishReview,
+  type ServerFills,
+} from './publishReview';
 import { REVIEW_SCHEME, ReviewTabs, type ReviewRecord } from './reviewTabs';
 import type { Services } from '../services';
 import type { AttachThreadArgs, EditArgs, PublishArgs, PublishHistoryEntry } from './dashboardArgs';
@@ -395,24 +401,26 @@ export class DashboardsFeature implements vscode.Disposable {
       void vscode.window.showInformationMessage(`This review of ${basename(r.file)} was published already.`);
       return undefined;
     }
-    if (r.review.changes.length === 0) {
+    const doc = await vscode.workspace.openTextDocument(r.file);
+    const client = await this.services.clients.platform();
+    const workbook = await client.getWorkbook(r.deploymentId, r.input.workbookId);
+    const check = checkReview(
+      { text: r.text, publishedVersion: r.publishedVersion, changes: r.review.changes },
+      { text: doc.getText(), dirty: doc.isDirty, publishedVersion: publishedVersionOf(workbook) },
+    );
+    if (check.kind === 'stale') {
+      return this.reReview(
+        r,
+        check.why === 'file'
+          ? `${basename(r.file)} ${check.detail}`
+          : `The published dashboard changed since this review (${check.detail})`,
+      );
+    }
+    if (check.kind === 'nothing') {
       void vscode.window.showInformationMessage(
         `Nothing to publish: ${basename(r.file)} matches what is published on ${where}.`,
       );
       return undefined;
-    }
-    const doc = await vscode.workspace.openTextDocument(r.file);
-    if (doc.isDirty || doc.getText() !== r.text) {
-      return this.reReview(r, `${basename(r.file)} changed since this review`);
-    }
-    const client = await this.services.clients.platform();
-    const workbook = await client.getWorkbook(r.deploymentId, r.input.workbookId);
-    const now = publishedVersionOf(workbook);
-    if (now !== r.publishedVersion) {
-      return this.reReview(
-        r,
-        `The published dashboard changed since this review (version ${r.publishedVersion ?? 'none'} → ${now ?? 'none'})`,
-      );
     }
     if (r.production) {
       // A production publish asks once more, in a dialog that waits for the answer.

@@ -265,3 +265,43 @@ function summaryText(changes: string[]): string {
   const shown = changes.slice(0, 4).join(', ');
   return changes.length > 4 ? `${shown} and ${changes.length - 4} more` : shown;
 }
+
+/** What a review was made from, and what it found. */
+export interface ReviewBasis {
+  /** The file's text when the review was made. */
+  text: string;
+  /** The published version it compared against (undefined: nothing was published). */
+  publishedVersion: number | undefined;
+  changes: readonly string[];
+}
+
+/** What "Publish These Changes" may do with a review, given the file and the server now. */
+export type ReviewCheck =
+  { kind: 'publish' } | { kind: 'nothing' } | { kind: 'stale'; why: 'file' | 'published'; detail: string };
+
+/**
+ * Whether a review may still be published: only while the file holds exactly the text it reviewed
+ * (saved) and the server still publishes the version it compared against; and only when it found
+ * something to publish. A stale review is reviewed again, never published as it was.
+ */
+export function checkReview(
+  basis: ReviewBasis,
+  now: { text: string; dirty: boolean; publishedVersion: number | undefined },
+): ReviewCheck {
+  if (now.dirty || now.text !== basis.text) {
+    return {
+      kind: 'stale',
+      why: 'file',
+      detail: now.dirty ? 'has unsaved changes' : 'changed since this review',
+    };
+  }
+  if (now.publishedVersion !== basis.publishedVersion) {
+    const v = (n: number | undefined) => (n === undefined ? 'none' : String(n));
+    return {
+      kind: 'stale',
+      why: 'published',
+      detail: `version ${v(basis.publishedVersion)} → ${v(now.publishedVersion)}`,
+    };
+  }
+  return basis.changes.length === 0 ? { kind: 'nothing' } : { kind: 'publish' };
+}

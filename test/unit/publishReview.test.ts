@@ -9,6 +9,7 @@ import type { PublishDashboardInput } from '../../src/api/schemas/platform';
 import { normaliseDashboardPath, parseDashboardFile } from '../../src/dashboards/dashboardFile';
 import { dashboardJsonSchema } from '../../src/dashboards/dashboardSchema';
 import {
+  checkReview,
   DOCUMENTED_SERVER_FILLS,
   detectStyle,
   learnServerFills,
@@ -173,6 +174,45 @@ describe('publish review', () => {
     const text = JSON.stringify({ a: [1, 2] }, null, '\t');
     assert.deepEqual(detectStyle(text), { indent: '\t', inlineScalarArrays: false });
     assert.deepEqual(detectStyle('{\n    "a": [1, 2]\n}'), { indent: '    ', inlineScalarArrays: true });
+  });
+});
+
+describe('publish review binding', () => {
+  const basis = { text: demoText, publishedVersion: 3, changes: ['2 widgets moved'] };
+  const now = { text: demoText, dirty: false, publishedVersion: 3 };
+
+  it('publishes a review only while the file and the published version are what it compared', () => {
+    assert.deepEqual(checkReview(basis, now), { kind: 'publish' });
+    assert.deepEqual(checkReview(basis, { ...now, text: `${demoText} ` }), {
+      kind: 'stale',
+      why: 'file',
+      detail: 'changed since this review',
+    });
+    assert.deepEqual(checkReview(basis, { ...now, dirty: true }), {
+      kind: 'stale',
+      why: 'file',
+      detail: 'has unsaved changes',
+    });
+    assert.deepEqual(checkReview(basis, { ...now, publishedVersion: 4 }), {
+      kind: 'stale',
+      why: 'published',
+      detail: 'version 3 → 4',
+    });
+    assert.deepEqual(
+      checkReview({ ...basis, publishedVersion: undefined }, { ...now, publishedVersion: 1 }),
+      {
+        kind: 'stale',
+        why: 'published',
+        detail: 'version none → 1',
+      },
+    );
+  });
+
+  it('has nothing to publish for a review without changes, unless it went stale', () => {
+    const empty = { ...basis, changes: [] };
+    assert.deepEqual(checkReview(empty, now), { kind: 'nothing' });
+    // A stale "no changes" review is reviewed again: the new review may find changes.
+    assert.equal(checkReview(empty, { ...now, text: '{}' }).kind, 'stale');
   });
 });
 
