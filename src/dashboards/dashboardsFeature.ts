@@ -325,9 +325,11 @@ export class DashboardsFeature implements vscode.Disposable {
       throw new Error(`Dashboard not published: ${describe(parsed.problems[0]!)}`);
     }
     this.diagnostics.delete(uri);
+    // The file's own deployment, else the one found holding its workbook (the review names it
+    // before anything is sent), else the user's pick.
     const deploymentId =
       deploymentArg ??
-      this.record(uri).deploymentId ??
+      (await this.deploymentOf(uri, parsed.input.workbookId).catch(() => undefined)) ??
       (await pickDeployment(this.services, 'Deployment to publish to'));
     const client = await this.services.clients.platform();
     const deployment = await client.getDeployment(deploymentId).catch(() => undefined);
