@@ -107,14 +107,22 @@ export class ReviewTabs implements vscode.Disposable {
     }
     const id = `r${this.next++}-${Date.now().toString(36)}`;
     const name = data.file.path.split('/').pop() ?? 'dashboard.json';
-    const side = data.review.changes.length > 0 ? 'to-publish' : 'no-changes';
+    const stem = name.replace(/\.dashboard\.json$/i, '');
+    // The right side's name says whether there is anything to publish: the title bar's Publish
+    // These Changes shows only on "(to publish)" (package.json matches resourceFilename, which
+    // is the plain name on every platform). The query names the file, for a tab left over
+    // from before a reload.
     const uri = (part: string) =>
-      vscode.Uri.from({ scheme: REVIEW_SCHEME, path: `/${id}/${part}/${name}`, query: data.file.toString() });
+      vscode.Uri.from({
+        scheme: REVIEW_SCHEME,
+        path: `/${id}/${stem} (${part}).dashboard.json`,
+        query: data.file.toString(),
+      });
     const record: ReviewRecord = {
       ...data,
       id,
       left: uri('published'),
-      right: uri(side),
+      right: uri(data.review.changes.length > 0 ? 'to publish' : 'no changes'),
       state: 'open',
     };
     this.content.set(record.left.toString(), data.review.left);
