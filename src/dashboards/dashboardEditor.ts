@@ -33,7 +33,11 @@ export interface DashboardEditorHost {
   /** What the widgets' reports are (titles, kinds, snapshot previews), by report id. */
   reports?(uri: vscode.Uri, input: PublishDashboardInput): Promise<Record<string, EditorReport>>;
   /** Asks the user for a widget's report (a searchable list); undefined when dismissed. */
-  pickReport?(uri: vscode.Uri, input: PublishDashboardInput, widgetId: string): Promise<number | undefined>;
+  pickReport?(
+    uri: vscode.Uri,
+    input: PublishDashboardInput,
+    widgetId: string,
+  ): Promise<{ id: number; name: string } | undefined>;
   /** The file's open publish review, if any: its summary and where it publishes. */
   review?(uri: vscode.Uri): { summary: string; where: string } | undefined;
   /** Confirms (Publish These Changes) or cancels the file's open publish review. */
@@ -221,13 +225,18 @@ export class DashboardEditorProvider implements vscode.CustomTextEditorProvider 
           case 'pickReport': {
             const input = this.lastValid.get(key);
             if (!input || !this.host.pickReport) return;
-            const reportId = await this.host.pickReport(document.uri, input, message.id);
-            if (reportId === undefined) return;
+            const picked = await this.host.pickReport(document.uri, input, message.id);
+            if (!picked) return;
+            // A title that only repeated the old report's name follows the new report.
+            const widget = (input.config?.widgets ?? []).find((w) => w.id === message.id);
+            const config = (widget?.config ?? {}) as Record<string, unknown>;
+            const old = this.reports.get(key)?.[String(config.reportId)]?.title;
+            const follows = typeof config.title === 'string' && old !== undefined && config.title === old;
             await this.applyEdit(document, {
-              type: 'setWidgetConfigValue',
+              type: 'setWidgetReport',
               id: message.id,
-              key: 'reportId',
-              value: reportId,
+              reportId: picked.id,
+              ...(follows ? { title: picked.name } : {}),
             });
             // The new report's name and preview.
             return void this.loadReports(document);

@@ -180,6 +180,21 @@ function responsiveBreakpoints(input: PublishDashboardInput): EditorBreakpoint[]
   return EDITOR_BREAKPOINTS.filter((b) => widgetsOf(input).some((w) => w.responsiveLayouts?.[b]));
 }
 
+/** Sets fields of a widget's config ('' or null removes one), keeping the others. */
+function configValues(input: PublishDashboardInput, id: string, values: Record<string, unknown>): Op[] {
+  const i = widgetIndex(input, id);
+  const config = widgetsOf(input)[i]!.config;
+  const kept = Object.entries(values).map(([k, v]) => [k, v === '' || v === null ? undefined : v] as const);
+  // A widget without a config object (absent or null) gets one holding just these values.
+  if (!config || typeof config !== 'object' || Array.isArray(config)) {
+    const fresh = Object.fromEntries(kept.filter(([, v]) => v !== undefined));
+    return Object.keys(fresh).length === 0
+      ? []
+      : [{ path: ['config', 'widgets', i, 'config'], value: fresh }];
+  }
+  return kept.flatMap(([k, v]) => set(input, ['config', 'widgets', i, 'config', k], v, 5));
+}
+
 function operations(input: PublishDashboardInput, edit: EditorEdit): { ops: Op[]; select?: string } {
   const hasConfig = input.config !== undefined;
   const text = (v: string) => (v === '' ? undefined : v);
@@ -283,20 +298,14 @@ function operations(input: PublishDashboardInput, edit: EditorEdit): { ops: Op[]
       };
     case 'setWidgetConfig':
       return { ops: set(input, ['config', 'widgets', widgetIndex(input, edit.id), 'config'], edit.config) };
-    case 'setWidgetConfigValue': {
-      const i = widgetIndex(input, edit.id);
-      const config = widgetsOf(input)[i]!.config;
-      const value = edit.value === '' || edit.value === null ? undefined : edit.value;
-      // A widget without a config object (absent or null) gets one holding just this value.
-      if (!config || typeof config !== 'object' || Array.isArray(config)) {
-        return {
-          ops:
-            value === undefined
-              ? []
-              : [{ path: ['config', 'widgets', i, 'config'], value: { [edit.key]: value } }],
-        };
-      }
-      return { ops: set(input, ['config', 'widgets', i, 'config', edit.key], value, 5) };
-    }
+    case 'setWidgetConfigValue':
+      return { ops: configValues(input, edit.id, { [edit.key]: edit.value }) };
+    case 'setWidgetReport':
+      return {
+        ops: configValues(input, edit.id, {
+          reportId: edit.reportId,
+          ...(edit.title !== undefined ? { title: edit.title } : {}),
+        }),
+      };
   }
 }

@@ -224,7 +224,7 @@ export class DashboardsFeature implements vscode.Disposable {
     uri: vscode.Uri,
     input: PublishDashboardInput,
     widgetId: string,
-  ): Promise<number | undefined> {
+  ): Promise<{ id: number; name: string } | undefined> {
     const deploymentId =
       (await this.deploymentOf(uri, input.workbookId)) ??
       (await pickDeployment(this.services, 'Deployment whose reports to list'));

@@ -16,7 +16,7 @@ export async function pickReport(
   services: Services,
   deploymentId: number,
   opts: { title: string; current?: number },
-): Promise<number | undefined> {
+): Promise<{ id: number; name: string } | undefined> {
   const client = await services.clients.platform();
   const qp = vscode.window.createQuickPick<ReportItem>();
   qp.title = opts.title;
@@ -48,8 +48,10 @@ export async function pickReport(
         items.length === 0
           ? `No report matches "${search.trim()}"`
           : `Type to search the reports by name${more}`;
+      // The current report is preselected only while nothing is typed: once the user searches,
+      // the first match must be the one Enter takes.
       const current = items.find((i) => i.id === opts.current);
-      if (current && !search) qp.activeItems = [current];
+      if (current && !qp.value) qp.activeItems = [current];
     } catch (e) {
       if (mine !== generation) return;
       qp.items = [];
@@ -60,7 +62,7 @@ export async function pickReport(
     }
   };
   let timer: ReturnType<typeof setTimeout> | undefined;
-  return new Promise<number | undefined>((resolve) => {
+  return new Promise<{ id: number; name: string } | undefined>((resolve) => {
     const subs = [
       qp.onDidChangeValue((v) => {
         if (timer) clearTimeout(timer);
@@ -69,7 +71,7 @@ export async function pickReport(
       qp.onDidAccept(() => {
         const picked = qp.selectedItems[0] ?? qp.activeItems[0];
         if (!picked) return;
-        resolve(picked.id);
+        resolve({ id: picked.id, name: picked.label });
         qp.hide();
       }),
       qp.onDidHide(() => {

@@ -171,6 +171,13 @@ export const webviewToHost = z.discriminatedUnion('type', [
     key: z.enum(['title', 'text', 'reportId']),
     value: z.union([z.string(), z.number().int().positive()]).nullable(),
   }),
+  /** A widget's report (picked by name), and its title when that followed the old report's name. */
+  z.object({
+    type: z.literal('setWidgetReport'),
+    id: widgetId,
+    reportId: z.number().int().positive(),
+    title: z.string().optional(),
+  }),
   /** Asks the host to pick a widget's report (a searchable list of the deployment's reports). */
   z.object({ type: z.literal('pickReport'), id: widgetId }),
   z.object({ type: z.literal('publish') }),

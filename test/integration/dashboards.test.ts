@@ -72,7 +72,9 @@ describe('dashboards as code', function () {
       `${JSON.stringify(edited, null, 2)}\n`,
     );
     assert.ok(await vscode.workspace.applyEdit(edit));
-    assert.ok(await doc.save());
+    const savedX = await doc.save();
+    if (!savedX) await screenshot('dash-save-failed', 300);
+    assert.ok(savedX);
 
     const before = await publishesOf();
     const result = (await vscode.commands.executeCommand('dashboardPlatform.dashboards.publish', {

@@ -205,6 +205,13 @@ describe('dashboard editor edits', () => {
     );
   });
 
+  it("sets a widget's report, with its title in the same edit when the title followed the report", () => {
+    const one = edit({ type: 'setWidgetReport', id: 'a', reportId: 10014, title: 'Orders by Month' });
+    assert.deepEqual(one.json.config.widgets[0]!.config, { reportId: 10014, title: 'Orders by Month' });
+    const kept = edit({ type: 'setWidgetReport', id: 'a', reportId: 10001 }, one.text);
+    assert.deepEqual(kept.json.config.widgets[0]!.config, { reportId: 10001, title: 'Orders by Month' });
+  });
+
   it('keeps editing a file whose only problem is a value, and fixes that value', () => {
     const banana = TEXT.replace('"primaryColor": "#123456"', '"primaryColor": "banana"');
     const parsed = parseDashboardFile(banana);

@@ -28,8 +28,11 @@ import {
 const DEPLOYMENT = 1;
 const WORKBOOK = 1007; // "Sessions Dashboard": published in the seed, and no other suite publishes it
 const PICKED = { id: 10014, name: 'Orders by Month' };
-const PUBLISH_ACTION = '.editor-actions [aria-label^="Publish These Changes"]';
-const CANCEL_ACTION = '.editor-actions [aria-label^="Cancel Publish"]';
+// The review's title-bar actions (worded, not icons), in the active editor group.
+const PUBLISH_ACTION =
+  '.editor-group-container.active .editor-actions .action-label:has-text("Publish These Changes")';
+const CANCEL_ACTION =
+  '.editor-group-container.active .editor-actions .action-label:has-text("Cancel Publish")';
 
 interface SandboxState {
   publishes: { deploymentId: number; workbookId: number; versionNumber: number }[];
@@ -74,10 +77,17 @@ describe('journey: edit, review, publish, history', function () {
       (await (await fetch(`http://127.0.0.1:${port}/__sandbox/state`)).json()) as SandboxState
     ).publishes.filter((p) => p.workbookId === WORKBOOK);
   const json = () => JSON.parse(doc.getText()) as FileJson;
-  const history = async () =>
-    (await vscode.commands.executeCommand('dashboardPlatform.dashboards.showHistory', {
-      uri: file,
-    })) as PublishHistoryEntry[];
+  /** Saves the file (Ctrl+S), saying why when VS Code did not. */
+  const save = async () => {
+    doc = await vscode.workspace.openTextDocument(file);
+    if (!doc.isDirty) return;
+    const saved = await doc.save();
+    if (!saved) await screenshot('journeys/save-failed', 300);
+    assert.ok(saved, `saved (dirty ${doc.isDirty}, closed ${doc.isClosed}, version ${doc.version})`);
+  };
+  // The file's history as Show Publish History lists it (read directly: the command's quick pick
+  // would take the keyboard from the steps that follow).
+  const history = (): PublishHistoryEntry[] => api.dashboards.history(file);
 
   before(async () => {
     api = await getApi();
@@ -123,7 +133,7 @@ describe('journey: edit, review, publish, history', function () {
   });
 
   it('opens the file in the Dashboard Editor with report names from the server and text widgets by their text', async () => {
-    assert.deepEqual(await history(), [], 'never published from this workspace');
+    assert.deepEqual(history(), [], 'never published from this workspace');
     await vscode.commands.executeCommand('dashboardPlatform.dashboards.openEditor', file);
     const editor = api.dashboards.editor;
     await waitFor('the dashboard editor page loads', () => editor.isReady(file), 30_000);
@@ -170,12 +180,18 @@ describe('journey: edit, review, publish, history', function () {
       15_000,
     );
     await pressKeys(['Enter']);
+    await waitFor('the picker closes', async () =>
+      (await pageCount('.quick-input-widget')) === 0 ? true : undefined,
+    );
     await waitFor('the widget shows the picked report', () =>
       json().config.widgets.find((w) => w.id === widget.id)?.config?.reportId === PICKED.id
         ? true
         : undefined,
     );
     await waitFor('the inspector names it', async () => (await webviewText('.reportname')) === PICKED.name);
+    // Its title only repeated the old report's name, so it follows the new one.
+    assert.equal(json().config.widgets.find((w) => w.id === widget.id)?.config?.title, PICKED.name);
+    assert.equal(await webviewText(`.widget[data-id="${widget.id}"] .wtitle`), PICKED.name);
   });
 
   it('marks a bad theme value at its field, keeps editing, and takes the fix and a description', async function () {
@@ -213,7 +229,7 @@ describe('journey: edit, review, publish, history', function () {
 
   it('reviews only the real changes, and the decision stays in the review until it is taken', async function () {
     if (!ui) this.skip();
-    assert.ok(await doc.save());
+    await save();
     const before = await publishes();
     await webviewClick('[data-key="publish"]');
     const tab = await waitFor('the review opens', () => reviewTabs()[0]);
@@ -223,11 +239,14 @@ describe('journey: edit, review, publish, history', function () {
     const input = tab.input as vscode.TabInputTextDiff;
     const left = (await vscode.workspace.openTextDocument(input.original)).getText();
     assert.doesNotMatch(left, /^ {4}"kind"|"app"/m, 'no fields the server filled in');
-    assert.equal(
-      api.dashboards.lastReview?.review.changes.length,
-      3,
-      api.dashboards.lastReview?.review.summary,
+    const review = await waitFor('the review is registered', () =>
+      api.dashboards.reviews.open().find((r) => r.file.toString() === file.toString()),
     );
+    assert.deepEqual(review.review.changes, [
+      'description changed',
+      '1 widget reconfigured',
+      'config.description changed',
+    ]);
     // Longer than a notification lives (about 12 s): the decision is still on screen, in the title bar.
     await new Promise((r) => setTimeout(r, 15_000));
     assert.ok(reviewTabs().length === 1, 'the review is still open');
@@ -243,16 +262,19 @@ describe('journey: edit, review, publish, history', function () {
   it('publishes from the review: the history shows the version and the server holds the description', async function () {
     if (!ui) this.skip();
     const before = await publishes();
-    const entries = (await history()).length;
+    const entries = history().length;
+    await waitFor('the title-bar action', async () =>
+      (await pageCount(PUBLISH_ACTION)) === 1 ? true : undefined,
+    );
     await click({ selector: PUBLISH_ACTION });
     await waitFor(
       'the publish is recorded',
-      async () => ((await history()).length === entries + 1 ? true : undefined),
+      async () => (history().length === entries + 1 ? true : undefined),
       30_000,
     );
     const sent = (await publishes()).slice(before.length);
     assert.equal(sent.length, 1, 'one publish went out');
-    const last = (await history()).at(-1)!;
+    const last = history().at(-1)!;
     assert.equal(last.versionNumber, sent[0]!.versionNumber);
     await waitFor('the review closes', () => (reviewTabs().length === 0 ? true : undefined));
     const client = await api.services.clients.platform();
@@ -279,11 +301,16 @@ describe('journey: edit, review, publish, history', function () {
     if (!ui) this.skip();
     await setTheme('Default Light Modern');
     const before = await publishes();
+    await vscode.commands.executeCommand('dashboardPlatform.dashboards.openEditor', file);
+    await waitFor('the dashboard editor page loads', () => api.dashboards.editor.isReady(file), 30_000);
     await webviewClick('[data-key="publish"]');
     const tab = await waitFor('the review opens', () => reviewTabs()[0]);
     assert.match(tab.label, /\(no changes\)$/);
+    await waitFor("the review's title bar shows its actions", async () =>
+      (await pageCount(CANCEL_ACTION)) === 1 ? true : undefined,
+    );
     assert.equal(await pageCount(PUBLISH_ACTION), 0, 'no Publish These Changes action on it');
-    assert.equal(await pageCount(CANCEL_ACTION), 1);
+    await screenshot('journeys/publish-no-changes-light', 500);
     const result = await vscode.commands.executeCommand('dashboardPlatform.dashboards.publishReviewed');
     assert.equal(result, undefined);
     assert.equal((await publishes()).length, before.length, 'nothing was published');
@@ -296,12 +323,12 @@ describe('journey: edit, review, publish, history', function () {
     const editor = api.dashboards.editor;
     const before = await publishes();
     await editor.receive(file, { type: 'setTitle', title: 'Sessions (first edit)' });
-    assert.ok(await doc.save());
+    await save();
     await vscode.commands.executeCommand('dashboardPlatform.dashboards.publish', { uri: file });
     const first = await waitFor('the review opens', () => api.dashboards.reviews.open()[0]);
     // The file changes under the open review.
     await editor.receive(file, { type: 'setTitle', title: 'Sessions (second edit)' });
-    assert.ok(await doc.save());
+    await save();
     await vscode.commands.executeCommand('dashboardPlatform.dashboards.publishReviewed', first.right);
     assert.equal((await publishes()).length, before.length, 'the stale review was not published');
     assert.equal(first.state, 'stale');
@@ -315,7 +342,7 @@ describe('journey: edit, review, publish, history', function () {
     await vscode.commands.executeCommand('dashboardPlatform.dashboards.publish');
     assert.equal((await publishes()).length, before.length + 1);
     assert.equal(second.state, 'published');
-    const last = (await history()).at(-1)!;
+    const last = history().at(-1)!;
     assert.equal(
       last.versionNumber,
       (await publishes()).at(-1)!.versionNumber,
