@@ -219,7 +219,7 @@ describe('dashboard editor page', function () {
     el.focus();
     key(page, el, 'ArrowRight');
     key(page, el, 'ArrowDown', { shiftKey: true });
-    key(page, el, 'ArrowLeft'); // already at column 0: nothing to send
+    key(page, el, 'ArrowUp'); // already at row 0: nothing to send
     key(page, el, 'd', { ctrlKey: true });
     key(page, el, 'Delete');
     assert.deepEqual(page.edits(), [
@@ -228,6 +228,31 @@ describe('dashboard editor page', function () {
       { type: 'duplicateWidget', id: 'w1' },
       { type: 'deleteWidget', id: 'w1' },
     ]);
+  });
+
+  it('builds each key and drag on the one before, before the host re-renders the grid', () => {
+    const page = open();
+    page.send({ input: INPUT });
+    const spec = gridSpec(LAYOUT, 'lg', Infinity);
+    const el = widget(page, 'w1');
+    pointer(page, el, 'pointerdown', 0, 0);
+    pointer(page, page.window, 'pointerup', 0, 2 * (spec.rowHeight + spec.margin[1]));
+    // No new state has arrived: the same element takes the next keys.
+    el.focus();
+    key(page, el, 'ArrowDown', { shiftKey: true });
+    key(page, el, 'ArrowUp');
+    key(page, el, 'ArrowRight');
+    key(page, el, 'ArrowLeft');
+    assert.deepEqual(page.edits(), [
+      { type: 'moveWidget', id: 'w1', x: 0, y: 2, breakpoint: null },
+      { type: 'resizeWidget', id: 'w1', w: 6, h: 5, breakpoint: null },
+      { type: 'moveWidget', id: 'w1', x: 0, y: 1, breakpoint: null },
+      { type: 'moveWidget', id: 'w1', x: 1, y: 1, breakpoint: null },
+      { type: 'moveWidget', id: 'w1', x: 0, y: 1, breakpoint: null },
+    ]);
+    const at = boxRect(spec, { x: 0, y: 1, w: 6, h: 5 });
+    assert.equal(el.style.top, `${at.top}px`, 'drawn where the keys put it');
+    assert.equal(el.style.height, `${at.height}px`);
   });
 
   it('edits the selected widget in the inspector: type, own layout, numbers and config JSON', () => {

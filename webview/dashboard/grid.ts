@@ -303,6 +303,17 @@ export function renderGrid(
   return { spec, warnings };
 }
 
+/** Sets an element's position and size to a grid box. */
+function placeAt(spec: GridSpec, target: HTMLElement, box: GridBox): void {
+  const r = boxRect(spec, box);
+  Object.assign(target.style, {
+    left: `${r.left}px`,
+    top: `${r.top}px`,
+    width: `${r.width}px`,
+    height: `${r.height}px`,
+  });
+}
+
 function wireDrag(
   el: HTMLElement,
   handle: HTMLElement,
@@ -323,15 +334,7 @@ function wireDrag(
     const from = boxRect(spec, w.box);
     const ghost = h('div', { className: 'ghost' });
     el.parentElement?.append(ghost);
-    const place = (target: HTMLElement, box: GridBox) => {
-      const r = boxRect(spec, box);
-      Object.assign(target.style, {
-        left: `${r.left}px`,
-        top: `${r.top}px`,
-        width: `${r.width}px`,
-        height: `${r.height}px`,
-      });
-    };
+    const place = (target: HTMLElement, box: GridBox) => placeAt(spec, target, box);
     place(ghost, w.box);
     const target = (ev: PointerEvent) =>
       mode === 'move'
@@ -359,8 +362,11 @@ function wireDrag(
       const box = ev.type === 'pointercancel' ? w.box : target(ev);
       // Stay at the snapped cell until the host's new state re-renders the grid.
       place(el, box);
-      if (box.x !== w.box.x || box.y !== w.box.y) actions.move(w.id, box);
-      else if (box.w !== w.box.w || box.h !== w.box.h) actions.resize(w.id, box);
+      const from = w.box;
+      // Keys pressed before that re-render start from here, not from the box before the drag.
+      w.box = box;
+      if (box.x !== from.x || box.y !== from.y) actions.move(w.id, box);
+      else if (box.w !== from.w || box.h !== from.h) actions.resize(w.id, box);
     };
     window.addEventListener('pointermove', onMove);
     window.addEventListener('pointerup', onUp);
@@ -371,6 +377,13 @@ function wireDrag(
 }
 
 function wireKeys(el: HTMLElement, w: PreviewWidget, spec: GridSpec, actions: GridActions): void {
+  // Shows a keyed box at once and makes it the base of the next key: a key pressed before the
+  // host's re-render (key repeat, a quick second key) must not undo the one before it.
+  const keyed = (box: GridBox): GridBox => {
+    w.box = box;
+    placeAt(spec, el, box);
+    return box;
+  };
   el.addEventListener('keydown', (e) => {
     const steps: Record<string, [number, number]> = {
       ArrowLeft: [-1, 0],
@@ -385,11 +398,11 @@ function wireKeys(el: HTMLElement, w: PreviewWidget, spec: GridSpec, actions: Gr
       if (e.shiftKey) {
         const w2 = Math.min(Math.max(1, b.w + step[0]), Math.max(1, spec.cols - b.x));
         const h2 = Math.max(1, b.h + step[1]);
-        if (w2 !== b.w || h2 !== b.h) actions.resize(w.id, { ...b, w: w2, h: h2 });
+        if (w2 !== b.w || h2 !== b.h) actions.resize(w.id, keyed({ ...b, w: w2, h: h2 }));
       } else {
         const x = Math.min(Math.max(0, b.x + step[0]), Math.max(0, spec.cols - b.w));
         const y = Math.max(0, b.y + step[1]);
-        if (x !== b.x || y !== b.y) actions.move(w.id, { ...b, x, y });
+        if (x !== b.x || y !== b.y) actions.move(w.id, keyed({ ...b, x, y }));
       }
     } else if (e.key === 'Delete' || e.key === 'Backspace') {
       e.preventDefault();
