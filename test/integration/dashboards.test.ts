@@ -72,9 +72,9 @@ describe('dashboards as code', function () {
       `${JSON.stringify(edited, null, 2)}\n`,
     );
     assert.ok(await vscode.workspace.applyEdit(edit));
-    const savedX = await doc.save();
-    if (!savedX) await screenshot('dash-save-failed', 300);
-    assert.ok(savedX);
+    const saved = await doc.save();
+    if (!saved) await screenshot('dash-save-failed', 300);
+    assert.ok(saved);
 
     const before = await publishesOf();
     const result = (await vscode.commands.executeCommand('dashboardPlatform.dashboards.publish', {
