@@ -46,6 +46,8 @@ export class ReviewTabs implements vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<vscode.Uri>();
   private readonly disposables: vscode.Disposable[];
   private next = 1;
+  /** Reviews whose tab is still opening: known (its title-bar action may be clicked) but tabless. */
+  private readonly opening = new Set<string>();
   /** Fires when a review ends (tests and the dashboard editor's banner). */
   private readonly ended = new vscode.EventEmitter<ReviewRecord>();
   readonly onDidEnd = this.ended.event;
@@ -61,7 +63,9 @@ export class ReviewTabs implements vscode.Disposable {
       // Closing the review tab is cancelling it: nothing may publish that review afterwards.
       vscode.window.tabGroups.onDidChangeTabs((e) => {
         if (e.closed.length === 0) return;
-        for (const r of this.open()) if (this.tabsOf(r).length === 0) this.end(r, 'cancelled');
+        for (const r of this.open()) {
+          if (!this.opening.has(r.id) && this.tabsOf(r).length === 0) void this.end(r, 'cancelled');
+        }
       }),
     ];
   }
@@ -130,15 +134,24 @@ export class ReviewTabs implements vscode.Disposable {
     this.changed.fire(record.left);
     this.changed.fire(record.right);
     const where = `${data.production ? 'PRODUCTION ' : ''}${data.deploymentName ? `"${data.deploymentName}"` : `deployment ${data.deploymentId}`}`;
-    await vscode.commands.executeCommand(
-      'vscode.diff',
-      record.left,
-      record.right,
-      `Review: ${name} → ${where} (${data.review.summary})`,
-      { preview: false },
-    );
-    // Registered once its tab is open: the closed-tab check above would end it before that.
+    // Known before its tab is: the tab (and its Publish These Changes) can show before the diff
+    // command returns. The closed-tab check leaves it alone until then.
     this.byId.set(id, record);
+    this.opening.add(id);
+    try {
+      await vscode.commands.executeCommand(
+        'vscode.diff',
+        record.left,
+        record.right,
+        `Review: ${name} → ${where} (${data.review.summary})`,
+        { preview: false },
+      );
+    } catch (e) {
+      await this.end(record, 'cancelled');
+      throw e;
+    } finally {
+      this.opening.delete(id);
+    }
     return record;
   }
 
