@@ -9,6 +9,14 @@ import type { PlatformGateway } from './gateway';
 import { activeProfileInfo, type ProposalDocuments, workspaceFiles } from './hostContext';
 import { AGENT_TOOLS, fenced, parseInput, quote, runTool, type AgentTool, type FileAccess } from './tools';
 
+/**
+ * Text for a MarkdownString with every Markdown character escaped (names from the service stay
+ * text). Not MarkdownString.appendText, which also turns every space into &nbsp;.
+ */
+export function markdownText(text: string): string {
+  return text.replace(/[\\`*_{}[\]()#+\-.!<>|~&]/g, '\\$&');
+}
+
 /** The registered tool objects by name (the integration tests call prepareInvocation directly). */
 export type HostTools = Map<string, vscode.LanguageModelTool<Record<string, unknown>>>;
 
@@ -53,9 +61,8 @@ function hostTool(services: Services, gateway: PlatformGateway, files: FileAcces
       if (tool.effect === 'production') {
         // Always asked (a path to production is destructive), with PRODUCTION in the title there.
         const body = new vscode.MarkdownString();
-        body.appendText(`${summary} on ${place}?`);
-        body.appendMarkdown('\n\n');
-        body.appendText(
+        body.appendMarkdown(`${markdownText(`${summary} on ${place}?`)}\n\n`);
+        body.appendMarkdown(
           "This changes what the platform's users see, at once; it cannot be undone from here.",
         );
         return {
@@ -68,8 +75,7 @@ function hostTool(services: Services, gateway: PlatformGateway, files: FileAcces
       }
       const input = options.input as { sql?: unknown; query?: unknown };
       const body = new vscode.MarkdownString();
-      body.appendText(`Run this query on ${place}?`);
-      body.appendMarkdown('\n\n');
+      body.appendMarkdown(`Run this query on ${markdownText(place)}?\n\n`);
       // Not appendCodeblock: its fence is always three backticks, which the SQL could close.
       if (typeof input.sql === 'string') body.appendMarkdown(fenced(input.sql, 'sql'));
       else body.appendMarkdown(fenced(JSON.stringify(input.query ?? {}, null, 2), 'json'));
