@@ -8,6 +8,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { publishedDashboardOf } from '../../src/api/platform/workbookShapes';
 import { click, getApi, waitFor } from './harness';
 import type { ExtensionApi } from '../../src/extension';
 
@@ -160,7 +161,7 @@ describe('agents: language model tools, MCP server, @dashboard', function () {
     const discarded = await proposeAnd('Discard');
     assert.match(
       discarded,
-      /Not applied: the user discarded the change; agent-test\.dashboard\.json is unchanged/,
+      /Not applied: the user discarded the change; "agent-test\.dashboard\.json" is unchanged/,
     );
     const doc = await vscode.workspace.openTextDocument(uri);
     assert.ok(!doc.getText().includes('Proposed by an agent'));
@@ -206,8 +207,8 @@ describe('agents: language model tools, MCP server, @dashboard', function () {
 
     const platform = await api.services.clients.platform();
     const version = async () => {
-      const w = (await platform.getWorkbook(1, 1003)) as { dashboardPublished?: { versionNumber?: number } };
-      return w.dashboardPublished?.versionNumber ?? 0;
+      const v = publishedDashboardOf(await platform.getWorkbook(1, 1003))?.versionNumber;
+      return typeof v === 'number' ? v : 0;
     };
     const before = await version();
     const refused = invoke('publish_dashboard', input);
