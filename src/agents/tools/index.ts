@@ -2,13 +2,13 @@
 // without results), the output rendered as text plus a table with every string redacted.
 import { z } from 'zod';
 import { getReportSql, listDeployments, listNotifications, searchReports, searchWorkbooks } from './catalog';
-import { getDashboardConfig, proposeDashboardChange } from './dashboards';
+import { getDashboardConfig, proposeDashboardChange, publishDashboard } from './dashboards';
 import { runQuery, searchDataModel } from './data';
-import { renderText, structured } from './format';
+import { failureText, renderText, structured } from './format';
 import type { AgentTool, ToolContext, ToolOutput } from './types';
 
 export * from './types';
-export { MAX_ROWS, markdownTable } from './format';
+export { MAX_ROWS, fenced, markdownTable, quote } from './format';
 
 export const AGENT_TOOLS: readonly AgentTool[] = [
   listDeployments,
@@ -20,6 +20,7 @@ export const AGENT_TOOLS: readonly AgentTool[] = [
   getDashboardConfig,
   listNotifications,
   proposeDashboardChange,
+  publishDashboard,
 ];
 
 export function findTool(name: string): AgentTool | undefined {
@@ -95,6 +96,6 @@ export async function runTool(
   } catch (e) {
     const message = ctx.redact(e instanceof Error ? e.message : String(e));
     opts.log.warn(`[${opts.surface}] tool ${tool.name} failed after ${Date.now() - t0} ms: ${message}`);
-    return { ok: false, text: message };
+    return { ok: false, text: failureText(message) };
   }
 }
