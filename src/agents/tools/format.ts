@@ -1,6 +1,7 @@
 // Shared helpers of the tools: row caps, deployment resolution, and the text an agent receives
 // (a few lines plus a Markdown table), with every string redacted.
 import { z } from 'zod';
+import { excerpt } from '../../api/log';
 import type { PlatformGateway } from '../gateway';
 import type { Table, ToolOutput } from './types';
 
@@ -33,12 +34,12 @@ export const cursorField = z
   .optional()
   .describe('The nextCursor of the previous call, to fetch the next page.');
 
-/** Text of one cell: JSON for objects, truncated, one line. */
-export function cellText(v: unknown): string {
+/** Text of one cell: JSON for objects, one line, redacted (by `scrub`) before it is truncated. */
+export function cellText(v: unknown, scrub?: (s: string) => string): string {
   if (v === null || v === undefined) return '';
   const s = typeof v === 'string' ? v : typeof v === 'object' ? JSON.stringify(v) : String(v);
   const one = s.replace(/\r?\n/g, ' ');
-  return one.length > MAX_CELL ? `${one.slice(0, MAX_CELL - 1)}…` : one;
+  return excerpt(one, MAX_CELL, scrub);
 }
 
 /** A Markdown table (pipes escaped) of a table, cells redacted. */
@@ -47,7 +48,9 @@ export function markdownTable(table: Table, redact: (s: string) => string = (s) 
   const esc = (s: string) => redact(s).replace(/\\/g, '\\\\').replace(/\|/g, '\\|');
   const head = `| ${table.columns.map(esc).join(' | ')} |`;
   const rule = `| ${table.columns.map(() => '---').join(' | ')} |`;
-  const rows = table.rows.map((r) => `| ${table.columns.map((_, i) => esc(cellText(r[i]))).join(' | ')} |`);
+  const rows = table.rows.map(
+    (r) => `| ${table.columns.map((_, i) => esc(cellText(r[i], redact))).join(' | ')} |`,
+  );
   return [head, rule, ...rows].join('\n');
 }
 
