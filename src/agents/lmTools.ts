@@ -2,6 +2,7 @@
 // VS Code shows what will run, on which deployment and profile; a query (which costs warehouse
 // time) is confirmed first; a dashboard proposal is shown as a diff for the user to apply or discard.
 import * as vscode from 'vscode';
+import { requireTrustedWorkspace } from '../config/safetySettings';
 import type { Services } from '../services';
 import type { PlatformGateway } from './gateway';
 import { activeProfileInfo, type ProposalDocuments, workspaceFiles } from './hostContext';
@@ -52,6 +53,7 @@ function hostTool(services: Services, gateway: PlatformGateway, files: FileAcces
       };
     },
     async invoke(options, token) {
+      requireTrustedWorkspace('Agent tools');
       const controller = new AbortController();
       const sub = token.onCancellationRequested(() => controller.abort());
       try {

@@ -3,6 +3,7 @@
 // read from SecretStorage only when VS Code starts the server (resolve), and handed to the process
 // as environment variables, never written to disk.
 import * as vscode from 'vscode';
+import { mcpAllowWrites } from '../config/safetySettings';
 import { MCP_ENV } from '../mcp/config';
 import type { Services } from '../services';
 
@@ -13,7 +14,7 @@ export function mcpSettings(): { enabled: boolean; allowWrites: boolean } {
   const c = vscode.workspace.getConfiguration(SECTION);
   return {
     enabled: c.get<boolean>('mcp.enabled', false),
-    allowWrites: c.get<boolean>('mcp.allowWrites', false),
+    allowWrites: mcpAllowWrites(),
   };
 }
 
