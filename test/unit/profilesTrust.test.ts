@@ -11,6 +11,8 @@ import { forgetSecrets } from '../../src/api/log';
 import { KnownSecrets } from '../../src/log';
 import type { Profile } from '../../src/profiles/profileModel';
 import type { ProfileService as ProfileServiceType } from '../../src/profiles/profileService';
+import type * as ClientProviderModule from '../../src/profiles/clientProvider';
+import type * as SafetySettingsModule from '../../src/config/safetySettings';
 import {
   bindingOrigins,
   decodeSecret,
@@ -255,6 +257,8 @@ describe('profiles: ProfileService keeps secrets to their origin and workspace p
   let stub: Stub;
   let secrets: Map<string, string>;
   let ProfileService: typeof ProfileServiceType;
+  let ProfileClientProvider: typeof ClientProviderModule.ProfileClientProvider;
+  let safety: typeof SafetySettingsModule;
   let dir: string;
   const mod = Module as unknown as { _resolveFilename: (request: string, ...rest: unknown[]) => string };
   const resolve = mod._resolveFilename;
@@ -267,10 +271,13 @@ describe('profiles: ProfileService keeps secrets to their origin and workspace p
     mod._resolveFilename = function (request: string, ...rest: unknown[]) {
       return request === 'vscode' ? file : resolve.call(this, request, ...rest);
     };
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    /* eslint-disable @typescript-eslint/no-require-imports */
     ({ ProfileService } = require('../../src/profiles/profileService') as {
       ProfileService: typeof ProfileServiceType;
     });
+    ({ ProfileClientProvider } = require('../../src/profiles/clientProvider') as typeof ClientProviderModule);
+    safety = require('../../src/config/safetySettings') as typeof SafetySettingsModule;
+    /* eslint-enable @typescript-eslint/no-require-imports */
   });
 
   after(() => {
@@ -509,5 +516,84 @@ describe('profiles: ProfileService keeps secrets to their origin and workspace p
       (stub.global['dashboardPlatform.profiles'] as { name: string }[]).map((p) => p.name),
       ['Prod', 'Mine'],
     );
+  });
+
+  /** The client provider over `ps`, recording the platform clients it builds. */
+  function clientsOf(ps: ProfileServiceType) {
+    const built: { baseUrl: string; token: () => Promise<string | undefined> }[] = [];
+    const clients = new ProfileClientProvider({
+      profiles: ps,
+      logger: {
+        debug: () => undefined,
+        info: () => undefined,
+        warn: () => undefined,
+        error: () => undefined,
+      },
+      network: async () => ({}),
+      createPlatform: (opts) => {
+        built.push(opts);
+        return {} as never;
+      },
+    });
+    return { clients, built };
+  }
+
+  it('the client provider builds no client holding the user’s token for the repository’s profile', async () => {
+    await withUserToken();
+    hostileWorkspace();
+    const ps = service();
+    const { clients, built } = clientsOf(ps);
+    await assert.rejects(clients.platform(), /not trusted/);
+    stub.answer = (d) => d.items[0];
+    await ps.switchTo('Prod');
+    await assert.rejects(clients.platform(), /has no platform API token/);
+    assert.equal(built.length, 0);
+    clients.dispose();
+  });
+
+  it('the client provider sends a moved profile’s token only after "Send it", and only then', async () => {
+    const ps = await withUserToken();
+    stub.global['dashboardPlatform.profiles'] = [{ name: 'Prod', platformUrl: EVIL_URL }];
+    for (const l of stub.configListeners)
+      l({ affectsConfiguration: (k) => k === 'dashboardPlatform.profiles' });
+    await ps.switchTo('Prod');
+    const { clients, built } = clientsOf(ps);
+    await assert.rejects(clients.platform(), /was not sent/);
+    assert.equal(built.length, 0);
+    await ps.switchTo('Prod');
+    stub.answer = (d) => d.items[0];
+    await clients.platform();
+    assert.equal(built.length, 1);
+    assert.equal(built[0]!.baseUrl, EVIL_URL);
+    assert.equal(await built[0]!.token(), TOKEN);
+    clients.dispose();
+  });
+
+  it('Restricted Mode: no queries, no MCP writes; safety settings come from user settings only', async () => {
+    const ps = await withUserToken();
+    const { clients } = clientsOf(ps);
+    stub.trusted = false;
+    await assert.rejects(clients.data(), /Queries are off in Restricted Mode/);
+    await assert.rejects(clients.devData(1, 'dev'), /Restricted Mode/);
+    assert.throws(
+      () => safety.requireTrustedWorkspace('Agent tools'),
+      /Agent tools are off in Restricted Mode/,
+    );
+    stub.global['dashboardPlatform.mcp.allowWrites'] = true;
+    assert.equal(safety.mcpAllowWrites(), false, 'no MCP writes in Restricted Mode');
+    stub.trusted = true;
+    assert.equal(safety.mcpAllowWrites(), true, 'the user turned it on');
+    assert.doesNotThrow(() => safety.requireTrustedWorkspace('Agent tools'));
+    // A workspace value is ignored, whatever VS Code would make of it.
+    stub.global = {};
+    stub.workspace['dashboardPlatform.mcp.allowWrites'] = true;
+    stub.workspace['dashboardPlatform.chat.allowRemoteImages'] = true;
+    stub.workspace['http.proxyStrictSSL'] = false;
+    assert.equal(safety.mcpAllowWrites(), false);
+    assert.equal(safety.allowRemoteImages(), false);
+    assert.equal(safety.userSetting('http', 'proxyStrictSSL', true), true);
+    stub.global['dashboardPlatform.chat.allowRemoteImages'] = true;
+    assert.equal(safety.allowRemoteImages(), true);
+    clients.dispose();
   });
 });
