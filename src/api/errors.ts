@@ -1,7 +1,7 @@
 // One error type for every API family. `message` is a sentence a user can act on; the other fields
 // are for logs and for code that branches on `kind`. Nothing here ever carries a credential.
 import type { ZodError } from 'zod';
-import { redact } from './log';
+import { excerpt, redact } from './log';
 
 export type ApiErrorKind =
   | 'auth'
@@ -74,8 +74,7 @@ export class ApiError extends Error {
 
 /** A request id as shown: redacted (servers echo what they are sent) and at most 128 characters. */
 export function safeRequestId(id: string): string {
-  const r = redact(id);
-  return r.length > 128 ? `${r.slice(0, 128)}…` : r;
+  return excerpt(id, 129);
 }
 
 export function isApiError(e: unknown): e is ApiError {
@@ -122,7 +121,7 @@ export function parseErrorBody(text: string | undefined): ErrorBodyInfo {
       .replace(/<[^>]*>/g, ' ')
       .replace(/\s+/g, ' ')
       .trim();
-    return plain ? { serverMessage: plain.slice(0, 300) } : {};
+    return plain ? { serverMessage: excerpt(plain, 300) } : {};
   }
   if (typeof value !== 'object' || value === null) return {};
   const o = value as Record<string, unknown>;
