@@ -7,6 +7,9 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 /* eslint-disable @typescript-eslint/no-explicit-any -- JSON answers walked by path in assertions */
+import { silentLogger } from '../../src/api/log';
+import { loadSandbox } from '../../src/profiles/sandboxLoader';
+import { SandboxManager } from '../../src/profiles/sandboxProfile';
 import { startSandbox, type SandboxHandle } from '../../src/sandbox';
 import { STATE_FORMAT } from '../../src/sandbox/stateFile';
 
@@ -202,6 +205,36 @@ describe('the sandbox keeps its data in a state file', function () {
     assert.notEqual(attr2.body.id, attr.body.id);
     const folder2 = await c.platform('POST', '/v1/deployments/1/folders', { name: 'After the restart' });
     assert.ok(folder2.body.id > folder.body.id, `${folder2.body.id} after ${folder.body.id}`);
+  });
+
+  it('in the worker the extension runs: a branch made just before a stop is there after the start', async () => {
+    const file = stateFile();
+    const manager = new SandboxManager(
+      () => loadSandbox({ stateFile: file }),
+      () => ({ rows: ROWS }),
+      silentLogger,
+    );
+    try {
+      const first = await manager.start();
+      assert.deepEqual(first.persistence, { file, restored: false });
+      const made = await fetch(`http://127.0.0.1:${first.port}/build/api/v1/deployments/1/branches`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${first.tokens.admin}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ name: 'dev-before-reload', activate: true }),
+      });
+      assert.equal(made.status, 200);
+      // Stopped at once, as a window reload does: the close saves what the debounce had not yet.
+      await manager.stop();
+      const second = await manager.start();
+      assert.equal(second.persistence?.restored, true);
+      const res = await fetch(`http://127.0.0.1:${second.port}/build/api/v1/deployments/1/branches`, {
+        headers: { authorization: `Bearer ${second.tokens.admin}` },
+      });
+      const names = ((await res.json()) as any).items.map((b: any) => b.name);
+      assert.ok(names.includes('dev-before-reload'), names.join(', '));
+    } finally {
+      await manager.stop();
+    }
   });
 
   it('keeps an unreadable file aside, says why, and starts from the sample data', async () => {
