@@ -343,10 +343,13 @@ describe('the sandbox keeps its data in a state file', function () {
         });
         child.once('exit', (code) => reject(new Error(`exited ${code}: ${err}`)));
       });
-      await act?.(info);
       const exited = new Promise((r) => child.once('exit', r));
-      child.kill('SIGTERM');
-      await exited;
+      try {
+        await act?.(info);
+      } finally {
+        child.kill('SIGTERM');
+        await exited;
+      }
       return { info, err };
     };
     const branches = async (info: any) => {

@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { ERROR_MIME, RESULT_MIME, type ResultPayload } from '../../../src/shared/notebookOutput';
-import { getApi, screenshot, waitFor } from '../harness';
+import { click, getApi, pageText, screenshot, waitFor } from '../harness';
 import { journey, keep, phase, reloadWindow } from './journey';
 
 const NOTEBOOK_TYPE = 'dashboard-platform-notebook';
@@ -43,7 +43,11 @@ async function openModel(branch: string): Promise<MountLike> {
     branch,
     addFolder: false,
   })) as MountLike | undefined;
-  assert.ok(mount, `the model opened on "${branch}"`);
+  if (!mount) {
+    // The command reported the failure to the user: say what they saw.
+    const shown = await pageText('.notifications-toasts .notification-list-item-message');
+    assert.fail(`Open Data Model on "${branch}" failed${shown ? `; the user saw: ${shown}` : ''}`);
+  }
   return mount;
 }
 
@@ -180,14 +184,6 @@ journey('Journey: model branch, edit, validate, query, window reload, merge', [
   }),
 
   phase('merge the branch into the default branch', () => {
-    after(async () => {
-      // Later runs' chats and notebooks start with no dev-branch target.
-      const main = await openModel('main').catch(() => undefined);
-      if (main)
-        await vscode.commands.executeCommand('dashboardPlatform.model.switchBranch', main.root, 'main');
-      await vscode.commands.executeCommand('workbench.action.closeAllEditors');
-    });
-
     it('commits and merges; the default branch serves the measure', async () => {
       const api = await getApi();
       const mount = await openModel(branchName());
@@ -210,6 +206,48 @@ journey('Journey: model branch, edit, validate, query, window reload, merge', [
       assert.ok(
         orders?.measures.some((m) => m.name === `orders.${MEASURE}`),
         'the merged measure is in the default branch meta',
+      );
+    });
+  }),
+
+  phase('start afresh with Reset Sandbox Data', () => {
+    after(async () => {
+      // Later runs' chats and notebooks start with no dev-branch target.
+      const main = await openModel('main').catch(() => undefined);
+      if (main)
+        await vscode.commands.executeCommand('dashboardPlatform.model.switchBranch', main.root, 'main');
+      await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    });
+
+    it('asks in a modal, then the sandbox is back to its sample data', async () => {
+      const api = await getApi();
+      const done = vscode.commands.executeCommand('dashboardPlatform.sandbox.reset');
+      const message = await waitFor('the confirmation dialog', async () => {
+        const t = await pageText('.monaco-dialog-box .dialog-message-text');
+        return t || undefined;
+      });
+      assert.match(message, /Reset the sandbox's data\?/);
+      assert.match(
+        (await pageText('.monaco-dialog-box .dialog-message-detail')) ?? '',
+        /data-model branches and edits, notifications, publishes/,
+      );
+      await screenshot('journeys/model-branch-reset-confirm', 500);
+      await click({ selector: '.monaco-dialog-box a.monaco-button:has-text("Reset Sandbox Data")' });
+      assert.equal(await done, true, 'the command reset the data');
+      const data = await api.services.clients.data(1);
+      const meta = await data.meta({ refresh: true });
+      const orders = meta.cubes.find((c) => c.name === 'orders');
+      assert.ok(orders, 'the sample model is served');
+      assert.ok(
+        !orders.measures.some((m) => m.name === `orders.${MEASURE}`),
+        'the merged measure is gone with the reset',
+      );
+      const build = await api.model.mounts.build();
+      const branches = await build.allBranches(1);
+      assert.deepEqual(
+        branches.map((b) => b.name).sort(),
+        ['main', 'staging'],
+        'the journey branch is gone: only the sample branches',
       );
     });
   }),
