@@ -82,7 +82,8 @@ async function queryOnBranch(branch: string, shot: string): Promise<ResultPayloa
   await waitFor('the cell to finish', () => nb.cellAt(0).executionSummary?.timing?.endTime, 90_000);
   const cell = nb.cellAt(0);
   assert.equal(cell.executionSummary?.success, true, JSON.stringify(outputOf(cell, ERROR_MIME)));
-  await screenshot(shot, 1200);
+  // The result table is drawn by the notebook renderer after the cell ends.
+  await screenshot(shot, 3000);
   const result = outputOf(cell, RESULT_MIME) as ResultPayload;
   // Untitled notebooks are dirty: revert so closing asks nothing.
   await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
