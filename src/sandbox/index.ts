@@ -53,7 +53,7 @@ export interface SandboxHandle {
   faults: FaultController;
   state: SandboxState;
   /** Every route the sandbox serves (`family METHOD /pattern`), for contract tests. */
-  routes(): { family: string; method: string; pattern: string }[];
+  routes(): { family: string; method: string; pattern: string; produces: readonly string[] }[];
   close(): Promise<void>;
 }
 
