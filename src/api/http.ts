@@ -138,6 +138,22 @@ export interface HttpResponse {
 
 type Consume<T> = (res: HttpResponse) => Promise<T>;
 
+/** True when `schema` says the answer may be absent (an optional), not merely "anything" (unknown/any). */
+function expectsNoBody(schema: ZodType<unknown>): boolean {
+  const type = (schema as unknown as { _zod?: { def?: { type?: string } } })._zod?.def?.type;
+  return type !== 'unknown' && type !== 'any' && schema.safeParse(undefined).success;
+}
+
+/** `body`, failing with `empty()` at its end when it held no byte. */
+async function* nonEmpty(body: AsyncIterable<Uint8Array>, empty: () => ApiError): AsyncGenerator<Uint8Array> {
+  let size = 0;
+  for await (const chunk of body) {
+    size += chunk.byteLength;
+    yield chunk;
+  }
+  if (size === 0) throw empty();
+}
+
 /** A file answer read whole: its bytes, its media type and the length the server declared. */
 export interface FileAnswer {
   bytes: Buffer;
@@ -164,9 +180,16 @@ export class HttpClient {
     this.log = redactingLogger(opts.logger ?? silentLogger, () => [this.lastCredential]);
   }
 
-  /** A streaming request: resolves on a 2xx response with its body still to be read. */
+  /**
+   * A streaming request: resolves on a 2xx response with its body still to be read. A body that
+   * ends empty (other than a 204) fails at its end: a stream was expected.
+   */
   request(opts: RequestOptions): Promise<HttpResponse> {
-    return this.send(opts, async (res) => res);
+    return this.send(opts, async (res) =>
+      res.status === 204 || res.status === 205
+        ? res
+        : { ...res, body: nonEmpty(res.body, () => emptyAnswer(this.answerContext(opts, res))) },
+    );
   }
 
   /** A JSON request parsed with `schema`. Non-2xx -> ApiError; a schema failure -> 'protocol'. */
@@ -176,9 +199,10 @@ export class HttpClient {
       async (res) => {
         const text = await readText(res.body);
         if (!text.trim()) {
-          // Empty is an answer only where the operation expects none.
-          const none = schema.safeParse(undefined);
-          if (none.success) return none.data;
+          // Empty is an answer only where the operation says so (an optional answer), never
+          // for "any answer" (z.unknown()), where the caller reads what comes.
+          const none = expectsNoBody(schema) ? schema.safeParse(undefined) : undefined;
+          if (none?.success) return none.data;
           throw emptyAnswer(this.answerContext(opts, res));
         }
         let value: unknown;
@@ -512,7 +536,8 @@ export class HttpClient {
           opts,
           whole,
           () => {
-            raw.body.destroy();
+            // Dropped unread; the stream's abort error has no reader to reach.
+            raw.body.on('error', () => undefined).destroy();
             call.done();
           },
         );

@@ -16,6 +16,8 @@ export const FaultAnswerSchema = z.object({
   contentType: z.string().optional(),
   body: z.string().optional(),
   padBytes: z.number().int().min(1).max(1_000_000_000).optional(),
+  /** With padBytes: declare the whole length in Content-Length (else the padding is chunked). */
+  declareLength: z.boolean().optional(),
 });
 export type FaultAnswer = z.infer<typeof FaultAnswerSchema>;
 
@@ -97,7 +99,7 @@ function routeMatches(route: string, path: string): boolean {
   }
 }
 
-/** Writes a fault's answer: `body` (Content-Length set), or `body` then `padBytes` of padding, chunked. */
+/** Writes a fault's answer: `body` (Content-Length set), or `body` then `padBytes` of padding. */
 export async function serveFaultAnswer(
   res: ServerResponse,
   a: FaultAnswer,
@@ -112,6 +114,7 @@ export async function serveFaultAnswer(
     res.writeHead(a.status ?? 200, { ...headers, 'content-length': String(body.length) }).end(body);
     return;
   }
+  if (a.declareLength) headers['content-length'] = String(body.length + a.padBytes);
   res.writeHead(a.status ?? 200, headers);
   res.write(body);
   const pad = Buffer.alloc(64 * 1024, 0x61);

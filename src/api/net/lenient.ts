@@ -116,7 +116,10 @@ export async function lenientSend<T>(
       hints: opts,
     });
   }
-  const raw = res.body as AsyncIterable<Uint8Array> & { destroy?: () => void };
+  const raw = res.body as AsyncIterable<Uint8Array> & {
+    destroy?: () => void;
+    on?: (event: string, f: () => void) => unknown;
+  };
   return consume(
     {
       status: res.status,
@@ -126,6 +129,7 @@ export async function lenientSend<T>(
       url: shownUrl,
     },
     () => {
+      raw.on?.('error', () => undefined);
       raw.destroy?.();
       call.done();
     },

@@ -163,7 +163,7 @@ export async function downloadDashboardExport(
     messages: {
       notFound: 'The export job has expired (jobs last 5 minutes): start the export again.',
       conflict: 'The export is still rendering.',
-      validation: 'The export could not be rendered: start a new export.',
+      validation: 'The export could not be rendered; check the dashboard, then start a new export.',
     },
   });
   const problem = exportFileProblem(file.bytes, file.contentType, opts.format);
