@@ -289,6 +289,17 @@ export function isConnectionReset(e: unknown): boolean {
   return /other side closed|socket hang up|ECONNRESET/i.test(errMessage(e));
 }
 
+/** The code of a proxy that closed the connection instead of opening the tunnel (net/agents.ts). */
+export const PROXY_TUNNEL_FAILED = 'PROXY_TUNNEL_FAILED';
+
+/**
+ * True for transport failures an idempotent call may retry (after a backoff): a reset, or a proxy
+ * that dropped the tunnel (nothing reached the server then).
+ */
+export function isRetriableTransport(e: unknown): boolean {
+  return isConnectionReset(e) || errCode(e) === PROXY_TUNNEL_FAILED;
+}
+
 export interface TransportErrorContext {
   method: string;
   url: string;
@@ -320,6 +331,14 @@ export function errorFromTransport(e: unknown, ctx: TransportErrorContext): ApiE
     );
   }
   const msg = errMessage(e);
+  if (code === PROXY_TUNNEL_FAILED) {
+    return new ApiError(
+      'network',
+      `The proxy${ctx.viaProxy ? ` ${ctx.viaProxy}` : ''} closed the connection instead of opening a tunnel to ${ctx.origin}, so nothing was sent. ` +
+        `Check the proxy settings (http.proxy, HTTPS_PROXY) and that the proxy allows this host.`,
+      { ...base, code },
+    );
+  }
   if (code && TLS_CODES.test(code)) {
     return new ApiError(
       'network',

@@ -68,7 +68,7 @@ export interface SandboxHandle {
   /** Writes pending changes to `stateFile` now (they are saved shortly after each request anyway). */
   saveState(): void;
   /** Every route the sandbox serves (`family METHOD /pattern`), for contract tests. */
-  routes(): { family: string; method: string; pattern: string }[];
+  routes(): { family: string; method: string; pattern: string; produces: readonly string[] }[];
   close(): Promise<void>;
 }
 
