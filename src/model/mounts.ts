@@ -1,33 +1,24 @@
 // The models open in the editor: one mount per deployment and branch, holding the files as last
-// read from the server with their server hashes (what a save compares against to detect a
-// change made elsewhere), and whether the default branch was unlocked for writing.
+// read from the server with their hashes (what a save compares against to detect a change made
+// elsewhere; the rules are in branchFiles.ts), and whether the default branch was unlocked.
 import * as vscode from 'vscode';
 import type { BuildClient } from '../api/buildClient';
 import type { Services } from '../services';
+import { BranchFiles } from './branchFiles';
 import { defaultBranchOf, MODEL_SCHEME, modelUriPath } from './modelPaths';
 
-export interface MountedFile {
-  content: Uint8Array;
-  /** The server's hash of the content as read (undefined: the server gave none). */
-  hash?: string;
-  mtime: number;
-}
-
-export class Mount {
-  readonly files = new Map<string, MountedFile>();
-  /** Folders the user created that hold no file yet (the server has no empty folders). */
-  readonly dirs = new Set<string>();
+/** One branch of a deployment open in the editor: its files (branchFiles.ts) and its place there. */
+export class Mount extends BranchFiles {
   unlocked = false;
-  private loading: Promise<void> | undefined;
-  /** Writes of one mount run one after another, so hashes are compared in order. */
-  private queue: Promise<unknown> = Promise.resolve();
 
   constructor(
-    readonly deploymentId: number,
+    deploymentId: number,
     readonly deploymentName: string,
-    readonly branch: string,
+    branch: string,
     readonly defaultBranch: string | undefined,
-  ) {}
+  ) {
+    super(deploymentId, branch);
+  }
 
   get isDefault(): boolean {
     return this.branch === this.defaultBranch;
@@ -51,47 +42,6 @@ export class Mount {
       authority: String(this.deploymentId),
       path: modelUriPath(this.branch, path),
     });
-  }
-
-  /** Reads every file with its content and the hashes (again when `refresh`). */
-  load(build: () => Promise<BuildClient>, refresh = false): Promise<void> {
-    if (!this.loading || refresh) {
-      this.loading = (async () => {
-        const client = await build();
-        const [files, hashes] = await Promise.all([
-          client.listFiles(this.deploymentId, { branchName: this.branch, withContent: true }),
-          client.fileHashes(this.deploymentId, { branchName: this.branch }),
-        ]);
-        const enc = new TextEncoder();
-        const now = Date.now();
-        const before = new Map(this.files);
-        this.files.clear();
-        for (const f of files) {
-          const old = before.get(f.path);
-          this.files.set(f.path, {
-            content: enc.encode(f.content ?? ''),
-            hash: hashes.get(f.path) ?? f.hash,
-            mtime: old?.mtime ?? now,
-          });
-        }
-      })();
-      this.loading.catch(() => (this.loading = undefined));
-    }
-    return this.loading;
-  }
-
-  serial<T>(fn: () => Promise<T>): Promise<T> {
-    const run = this.queue.then(fn, fn);
-    this.queue = run.catch(() => undefined);
-    return run;
-  }
-
-  isDir(path: string): boolean {
-    if (path === '' || this.dirs.has(path)) return true;
-    const prefix = `${path}/`;
-    for (const p of this.files.keys()) if (p.startsWith(prefix)) return true;
-    for (const d of this.dirs) if (d.startsWith(prefix)) return true;
-    return false;
   }
 
   /** Direct children of a folder: names and kinds. */
