@@ -11,7 +11,7 @@ import { ModelFileSystem, SERVER_SCHEME } from './modelFs';
 import { ModelIntel } from './modelIntel';
 import type { Mount } from './mounts';
 import { Mounts } from './mounts';
-import { pickNotebookBranch } from './notebookBranch';
+import { pickNotebookBranch, type NotebookBranchArgs } from './notebookBranch';
 import { searchModel, type SearchArgs } from './searchFlow';
 import { setStagingEnvironment, type StagingArgs } from './stagingFlow';
 import { UploadFlow, type UploadArgs } from './uploadFlow';
@@ -38,6 +38,12 @@ export function createModelFeature(services: Services): {
   );
   const branches = new BranchFlows(services, mounts, (m) => fs.announce(m));
   mounts.restored = (m) => branches.ensureDevMode(m);
+  mounts.lost = (m) =>
+    void branches
+      .recoverLost(m)
+      .catch((e: unknown) =>
+        services.log.warn(`${m.deploymentName} · ${m.branch}: ${e instanceof Error ? e.message : String(e)}`),
+      );
   const reload = async (m: Mount) => {
     try {
       await m.load(mounts.build, true);
@@ -49,7 +55,7 @@ export function createModelFeature(services: Services): {
   };
   const git = new GitFlows(services, mounts, branches, reload);
   const upload = new UploadFlow(services, mounts);
-  const status = new BranchStatus(mounts, COMMANDS.modelSwitchBranch.id);
+  const status = new BranchStatus(services, mounts);
   const feature: ModelFeature = { fs, mounts, validation, status };
   // The branch in view, when it is one in dev mode, is what the chat and notebooks can target.
   const syncTarget = () => {
@@ -109,11 +115,8 @@ export function createModelFeature(services: Services): {
       git.mergeToDefault(uri, args),
     ),
     registerCommand(services, COMMANDS.modelUpload, (args?: UploadArgs) => upload.run(args)),
-    registerCommand(
-      services,
-      COMMANDS.modelNotebookBranch,
-      (args?: { branch?: string | null; deploymentId?: number; notebook?: vscode.NotebookDocument }) =>
-        pickNotebookBranch(services, mounts, args),
+    registerCommand(services, COMMANDS.modelNotebookBranch, (args?: NotebookBranchArgs) =>
+      pickNotebookBranch(services, mounts, branches, args),
     ),
     registerCommand(services, COMMANDS.modelStaging, (uri?: vscode.Uri, args?: StagingArgs) =>
       setStagingEnvironment(services, mounts, branches, uri, args),

@@ -5,6 +5,7 @@
 // editor stays dirty. The default branch is read-only until unlocked. Each confirmed write runs
 // validate.
 import * as vscode from 'vscode';
+import { isApiError } from '../api/errors';
 import { ModelFileError, type Conflict } from './branchFiles';
 import type { Mount, Mounts } from './mounts';
 import { parseModelUri } from './modelPaths';
@@ -38,8 +39,18 @@ export class ModelFileSystem implements vscode.FileSystemProvider, vscode.TextDo
     const loc = parseModelUri(uri.authority, uri.path);
     if (!loc) throw vscode.FileSystemError.FileNotFound(uri);
     const mount = await this.mounts.resolve(loc.deploymentId, loc.branch);
-    await mount.load(this.mounts.build);
-    return { mount, path: loc.path };
+    if (!mount.missing) {
+      try {
+        await mount.load(this.mounts.build);
+        return { mount, path: loc.path };
+      } catch (e) {
+        if (!isApiError(e) || e.kind !== 'notFound') throw e;
+        this.mounts.markLost(mount);
+      }
+    }
+    throw vscode.FileSystemError.FileNotFound(
+      `The branch "${mount.branch}" of ${mount.deploymentName} is not on the server any more: switch the folder to another branch or create it again.`,
+    );
   }
 
   watch(): vscode.Disposable {

@@ -10,6 +10,8 @@ import { defaultBranchOf, MODEL_SCHEME, modelUriPath } from './modelPaths';
 /** One branch of a deployment open in the editor: its files (branchFiles.ts) and its place there. */
 export class Mount extends BranchFiles {
   unlocked = false;
+  /** The server answered that the branch is not there (deleted, merged away, a reset sandbox). */
+  missing = false;
 
   constructor(
     deploymentId: number,
@@ -71,6 +73,8 @@ export class Mounts {
 
   /** Puts a restored branch in dev mode, as opening it does (set by the feature). */
   restored: ((mount: Mount) => Promise<void>) | undefined;
+  /** Told when a mount's branch is found gone from the server (set by the feature: it asks what to do). */
+  lost: ((mount: Mount) => void) | undefined;
 
   constructor(private readonly services: Services) {}
 
@@ -114,6 +118,11 @@ export class Mounts {
       this.build().then((b) => b.allBranches(deploymentId)),
     ]);
     const mount = this.add(new Mount(deploymentId, deployment.name, branch, defaultBranchOf(branches)));
+    if (!branches.some((b) => b.name === branch)) {
+      // A restored folder of a branch that is gone: its reads fail with a clear message.
+      this.markLost(mount);
+      return mount;
+    }
     if (!mount.isDefault && this.restored) {
       // Its files work without it; the status bar and the chat's target assume it.
       await this.restored(mount).catch((e: unknown) =>
@@ -123,6 +132,13 @@ export class Mounts {
       );
     }
     return mount;
+  }
+
+  /** Records that a mount's branch is gone and lets the feature ask the user what to do. */
+  markLost(mount: Mount): void {
+    mount.missing = true;
+    this.changed.fire(mount);
+    this.lost?.(mount);
   }
 
   dispose(): void {
