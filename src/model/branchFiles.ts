@@ -273,7 +273,8 @@ export class BranchFiles {
       this.unconfirmed.delete(path);
       // The base of the next save: the hash of what was sent (not a later read, which another
       // user's write could have overtaken); unknown digest: the content itself.
-      this.files.set(path, { content: bytes, hash: mine, mtime: Date.now() });
+      // A copy: the caller's buffer is not ours to keep.
+      this.files.set(path, { content: bytes.slice(), hash: mine, mtime: Date.now() });
       this.dirs.delete(path);
       return known ? 'changed' : 'created';
     });

@@ -31,6 +31,8 @@ const folderName = (m: Mount) => `${m.deploymentName} · ${m.branch}`;
 export class BranchFlows {
   /** The branch each deployment is in dev mode on, as this window last set it. */
   private readonly devBranch = new Map<number, string>();
+  /** Dev mode being entered, by "deployment/branch" (one request for concurrent callers). */
+  private readonly entering = new Map<string, Promise<void>>();
   /** Lost branches being asked about (one question per branch at a time). */
   private readonly recovering = new Set<Mount>();
 
@@ -122,11 +124,19 @@ export class BranchFlows {
     this.devBranch.set(deploymentId, name);
   }
 
-  /** Dev mode on `branch` unless this window already put it there. */
+  /** Dev mode on `branch` unless this window already put it there (or is doing so). */
   async ensureDevMode(mount: Mount): Promise<void> {
     if (this.devBranch.get(mount.deploymentId) === mount.branch) return;
-    await (await this.mounts.build()).startDevMode(mount.deploymentId, mount.branch);
-    this.devBranch.set(mount.deploymentId, mount.branch);
+    const key = `${mount.deploymentId}/${mount.branch}`;
+    let entering = this.entering.get(key);
+    if (!entering) {
+      entering = (async () => {
+        await (await this.mounts.build()).startDevMode(mount.deploymentId, mount.branch);
+        this.devBranch.set(mount.deploymentId, mount.branch);
+      })().finally(() => this.entering.delete(key));
+      this.entering.set(key, entering);
+    }
+    await entering;
   }
 
   /** Open Data Model…: mounts a branch (the default one read-only) as a workspace folder. */
@@ -155,6 +165,7 @@ export class BranchFlows {
     replace?: Mount,
     addFolder = true,
   ): Promise<Mount> {
+    const existing = this.mounts.get(deploymentId, branch);
     const mount = this.mounts.add(new Mount(deploymentId, name, branch, defaultBranch));
     // Shown at once in the status bar, before its files load.
     this.mounts.fire(mount);
@@ -174,8 +185,9 @@ export class BranchFlows {
       );
     }
     mount.missing = false;
-    // A folder that showed the branch while it was gone (or stale) reads it again.
-    this.announce(mount);
+    // A folder that showed the branch while it was gone (or stale) reads it again. (A new
+    // mount has nothing to announce: an event racing the first edit could reload it away.)
+    if (existing) this.announce(mount);
     const folders = vscode.workspace.workspaceFolders ?? [];
     const old = replace ? folders.findIndex((f) => f.uri.toString() === replace.root.toString()) : -1;
     const shown = folders.some((f) => f.uri.toString() === mount.root.toString());

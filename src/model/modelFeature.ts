@@ -37,7 +37,6 @@ export function createModelFeature(services: Services): {
     services.log,
   );
   const branches = new BranchFlows(services, mounts, (m) => fs.announce(m));
-  mounts.restored = (m) => branches.ensureDevMode(m);
   mounts.lost = (m) =>
     void branches
       .recoverLost(m)
@@ -57,14 +56,25 @@ export function createModelFeature(services: Services): {
   const upload = new UploadFlow(services, mounts);
   const status = new BranchStatus(services, mounts);
   const feature: ModelFeature = { fs, mounts, validation, status };
-  // The branch in view, when it is one in dev mode, is what the chat and notebooks can target.
+  // The branch in view, when it is one in dev mode, is what the chat and notebooks can target;
+  // a branch comes into view in dev mode (a restored folder, an editor of it focused).
   const syncTarget = () => {
     const m = status.current();
+    const dev = m && !m.isDefault && !m.missing ? m : undefined;
     services.modelBranch.set(
-      m && !m.isDefault
-        ? { deploymentId: m.deploymentId, deploymentName: m.deploymentName, branch: m.branch }
+      dev
+        ? { deploymentId: dev.deploymentId, deploymentName: dev.deploymentName, branch: dev.branch }
         : undefined,
     );
+    if (dev) {
+      void branches
+        .ensureDevMode(dev)
+        .catch((e: unknown) =>
+          services.log.warn(
+            `Dev mode on ${dev.deploymentName} · ${dev.branch} failed: ${e instanceof Error ? e.message : String(e)}`,
+          ),
+        );
+    }
   };
   syncTarget();
 

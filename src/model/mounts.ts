@@ -71,8 +71,6 @@ export class Mounts {
   /** Fires when a mount is added, removed, or its branch state (unlock) changes. */
   readonly onDidChange = this.changed.event;
 
-  /** Puts a restored branch in dev mode, as opening it does (set by the feature). */
-  restored: ((mount: Mount) => Promise<void>) | undefined;
   /** Told when a mount's branch is found gone from the server (set by the feature: it asks what to do). */
   lost: ((mount: Mount) => void) | undefined;
 
@@ -88,12 +86,13 @@ export class Mounts {
     return [...this.byKey.values()];
   }
 
-  add(mount: Mount): Mount {
+  /** Adds a mount; `inView` false keeps it out of the status bar (and so out of dev mode). */
+  add(mount: Mount, inView = true): Mount {
     const key = `${mount.deploymentId}/${mount.branch}`;
     const found = this.byKey.get(key);
     if (found) return found;
     this.byKey.set(key, mount);
-    this.changed.fire(mount);
+    if (inView) this.changed.fire(mount);
     return mount;
   }
 
@@ -107,8 +106,10 @@ export class Mounts {
   }
 
   /**
-   * The mount of a URI, created when a model folder comes back with a restored window (the
-   * deployment's name and default branch are looked up then).
+   * The mount of a URI, created when a model folder comes back with a restored window, or when
+   * VS Code reads a file of a branch not open (a restored tab, a document kept from before).
+   * A folder's mount becomes the one in view (the status bar; dev mode follows); any other comes
+   * quietly, so a stray read never moves dev mode away from the branch being worked on.
    */
   async resolve(deploymentId: number, branch: string): Promise<Mount> {
     const found = this.get(deploymentId, branch);
@@ -117,20 +118,13 @@ export class Mounts {
       this.services.clients.platform().then((p) => p.getDeployment(deploymentId)),
       this.build().then((b) => b.allBranches(deploymentId)),
     ]);
-    const mount = this.add(new Mount(deploymentId, deployment.name, branch, defaultBranchOf(branches)));
-    if (!branches.some((b) => b.name === branch)) {
-      // A restored folder of a branch that is gone: its reads fail with a clear message.
-      this.markLost(mount);
-      return mount;
-    }
-    if (!mount.isDefault && this.restored) {
-      // Its files work without it; the status bar and the chat's target assume it.
-      await this.restored(mount).catch((e: unknown) =>
-        this.services.log.warn(
-          `Dev mode on ${deployment.name} · ${branch} failed: ${e instanceof Error ? e.message : String(e)}`,
-        ),
-      );
-    }
+    const fresh = new Mount(deploymentId, deployment.name, branch, defaultBranchOf(branches));
+    const isFolder = (vscode.workspace.workspaceFolders ?? []).some(
+      (f) => f.uri.toString() === fresh.root.toString(),
+    );
+    const mount = this.add(fresh, isFolder);
+    // Gone from the server: its reads fail with a clear message, and the user is asked.
+    if (mount === fresh && !branches.some((b) => b.name === branch)) this.markLost(mount);
     return mount;
   }
 

@@ -32,7 +32,11 @@ async function saveText(doc: vscode.TextDocument, text: string): Promise<void> {
   const edit = new vscode.WorkspaceEdit();
   edit.replace(doc.uri, new vscode.Range(0, 0, doc.lineCount, 0), text);
   assert.ok(await vscode.workspace.applyEdit(edit), 'the edit applied');
-  assert.ok(await doc.save(), 'the save succeeded');
+  // A failed save says why in a notification (the assertion carries it; a screenshot keeps it).
+  if (!(await doc.save())) {
+    await screenshot('model-save-failed', 1500);
+    assert.fail(`the save failed (dirty: ${doc.isDirty}): ${await pageText('.notifications-toasts')}`);
+  }
 }
 
 describe('data model in the editor', function () {
@@ -225,6 +229,14 @@ describe('data model: window, status bar, notebook branch, lost branch, refused 
     })) as MountLike;
   });
 
+  afterEach(async () => {
+    // A dialog a failed test left open would take the next keystrokes (Enter would pick its
+    // first button): dismiss it.
+    if ((await dialogText())?.trim())
+      await click({ selector: '.monaco-dialog-box .monaco-button:has-text("Cancel")' });
+    await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
+  });
+
   after(async () => {
     await faults('DELETE').catch(() => undefined);
     for (const m of mounted)
@@ -256,7 +268,7 @@ describe('data model: window, status bar, notebook branch, lost branch, refused 
       },
       60_000,
     );
-    assert.match(text, /Adding "Sandbox Analytics · staging" to this window reloads it/);
+    assert.match(text, /Adding "Analytics · staging" to this window reloads it/);
     assert.match(text, /Open in New Window/);
     assert.match(text, /Add to This Window \(Reloads\)/);
     await screenshot('model-new-window-offer', 600);
@@ -327,12 +339,12 @@ describe('data model: window, status bar, notebook branch, lost branch, refused 
       );
       this.skip();
     }
-    await typeText('Sandbox Analytics');
+    await typeText('Analytics');
     await pressKeys(['Enter']);
     await waitFor(
       'the branch picker',
       async () =>
-        /Run this notebook on a branch of Sandbox Analytics/.test(
+        /Run this notebook on a branch of Analytics$/.test(
           (await pageText('.quick-input-widget .quick-input-title')) ?? '',
         ),
       30_000,
@@ -346,7 +358,7 @@ describe('data model: window, status bar, notebook branch, lost branch, refused 
     await waitFor('the status bar to name the notebook’s branch', () =>
       new RegExp(`notebook\\) ${OTHER} · dev mode`).test(api.model.status.text),
     );
-    assert.match(api.model.status.tooltip, /This notebook runs on the branch .* of Sandbox Analytics/);
+    assert.match(api.model.status.tooltip, /This notebook runs on the branch .* of Analytics,/);
     // Back to the deployment itself: the status bar says main at once.
     await vscode.commands.executeCommand('dashboardPlatform.model.notebookBranch', {
       branch: null,
