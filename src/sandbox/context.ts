@@ -42,7 +42,7 @@ export class SandboxContext implements RequestContext {
   readonly requestId: string;
   readonly deploymentId?: number;
   readonly devBranch?: string;
-  private readonly fault: FaultRule | undefined;
+  readonly fault: FaultRule | undefined;
   private readonly abort = new AbortController();
 
   constructor(init: ContextInit) {

@@ -35,6 +35,15 @@ export const FaultRuleSchema = z.object({
   malformedNdjson: z.boolean().optional(),
   dripMs: z.number().int().min(0).max(60_000).optional(),
   answer: FaultAnswerSchema.optional(),
+  /**
+   * Build API file writes (`PUT …/data-model/files`): right after the request's own write, another
+   * user writes these files to the same branch, before the answer (a write that overtakes the
+   * caller's next read).
+   */
+  concurrentWrite: z
+    .array(z.object({ path: z.string().min(1), content: z.string() }))
+    .min(1)
+    .optional(),
   /** Apply to the next N matching requests only, then drop the rule. */
   times: z.number().int().min(1).optional(),
 });

@@ -5,6 +5,12 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 export type Family = 'platform' | 'data' | 'ai' | 'control';
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
+/** Faults a route acts out (the others are applied to the response by the context). */
+export interface RouteFault {
+  /** After a build API file write, another user's write of these files to the same branch. */
+  concurrentWrite?: readonly { path: string; content: string }[];
+}
+
 export interface RequestContext {
   readonly req: IncomingMessage;
   readonly res: ServerResponse;
@@ -25,6 +31,8 @@ export interface RequestContext {
   readonly deploymentId?: number;
   /** Data API under `/dev-mode/{branch}/cubejs-api`: the branch whose model answers. */
   readonly devBranch?: string;
+  /** The parts of this request's fault rule (faults.ts) that a route acts out itself. */
+  readonly fault?: RouteFault;
   /** A JSON response (applies the active faults: latency, status override, reset). */
   json(status: number, body: unknown, headers?: Record<string, string>): Promise<void>;
   /** A 204 response. */
