@@ -17,7 +17,7 @@ export async function defaultDeploymentName(services: Services, profile: string)
   } catch {
     // keep the text as it is
   }
-  let deployments: { id: number; name: string; deploymentUrl?: string | null }[] = [];
+  let deployments: { id: number; name: string; deploymentUrl?: string | null }[];
   try {
     const platform = await services.clients.platform(profile);
     deployments = (await platform.listDeployments({ first: 100 })).items;
