@@ -106,7 +106,12 @@ export function loadPayload(
     // keep only keys that appear in rows, in annotation order first
     const present = new Set<string>();
     for (const r of data.slice(0, 100)) for (const k of Object.keys(r)) present.add(k);
-    names = [...keys].filter((k) => !repeated(k) && (present.size === 0 ? info.has(k) : present.has(k)));
+    // Dimensions (time first) before measures, as a table reads best; otherwise as they came.
+    names = [...keys]
+      .filter((k) => !repeated(k) && (present.size === 0 ? info.has(k) : present.has(k)))
+      .map((k, i) => ({ k, i, rank: info.get(k)?.time ? 0 : info.get(k)?.measure ? 2 : 1 }))
+      .sort((a, b) => a.rank - b.rank || a.i - b.i)
+      .map((x) => x.k);
     rows = data.slice(0, cap).map((r) => names.map((n) => r[n] ?? null));
   } else {
     const members = data.members;

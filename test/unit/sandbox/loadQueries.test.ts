@@ -395,6 +395,69 @@ describe('sandbox /v1/load', function () {
     );
   });
 
+  describe('rollups', () => {
+    type Result = {
+      data: Record<string, string | null>[];
+      lastRefreshTime: string;
+      usedPreAggregations?: Record<string, { preAggregationId: string; lastUpdatedAt: number }>;
+    };
+    const single = async (query: unknown): Promise<Result> => {
+      const res = await fetch(`${sb.urls.dataApi}/v1/load`, {
+        method: 'POST',
+        headers: { authorization: sb.tokens.dataApi, 'content-type': 'application/json' },
+        body: JSON.stringify({ query }),
+      });
+      assert.equal(res.status, 200);
+      return (await res.json()) as Result;
+    };
+
+    it('answers from the rollup with the numbers of the raw rows', async () => {
+      const r = await single({
+        measures: ['orders.count', 'orders.total_amount'],
+        dimensions: ['orders.status'],
+      });
+      assert.ok(r.usedPreAggregations, 'served by the rollup');
+      assert.equal(r.data.length, new Set(raw.map((x) => x.status)).size);
+      for (const row of r.data) {
+        const rows = raw.filter((x) => x.status === row['orders.status']);
+        assert.equal(Number(row['orders.count']), rows.length);
+        assert.ok(
+          Math.abs(Number(row['orders.total_amount']) - rows.reduce((n, x) => n + x.amount, 0)) < 0.01,
+        );
+      }
+      // By month over a range: the rollup's days rolled up to months.
+      const m = await single({
+        measures: ['orders.count'],
+        timeDimensions: [
+          { dimension: 'orders.created_at', granularity: 'month', dateRange: ['2026-01-01', '2026-06-30'] },
+        ],
+      });
+      assert.ok(m.usedPreAggregations);
+      const expected = new Map<string, number>();
+      for (const x of raw) {
+        const day = x.created_at.slice(0, 10);
+        if (day < '2026-01-01' || day > '2026-06-30') continue;
+        const k = `${x.created_at.slice(0, 7)}-01T00:00:00.000`;
+        expected.set(k, (expected.get(k) ?? 0) + 1);
+      }
+      assert.deepEqual(
+        m.data.map((row) => [row['orders.created_at.month'], Number(row['orders.count'])]),
+        [...expected].sort(([a], [b]) => a.localeCompare(b)),
+      );
+    });
+
+    it('dates every rollup result by the build, the same on each query', async () => {
+      const a = await single({ measures: ['orders.count'], dimensions: ['orders.status'] });
+      const b = await single({ measures: ['orders.total_amount'] });
+      const [used] = Object.values(a.usedPreAggregations!);
+      assert.equal(a.lastRefreshTime, new Date(used!.lastUpdatedAt).toISOString());
+      assert.equal(b.lastRefreshTime, a.lastRefreshTime);
+      // A query the rollup cannot answer is dated by its own run.
+      const raw1 = await single({ measures: ['orders.avg_amount'] });
+      assert.equal(raw1.usedPreAggregations, undefined);
+    });
+  });
+
   it('keeps a slow query answering "Continue wait" under one request-id prefix until it is done', async () => {
     const query = { measures: ['orders.slow_count'], dimensions: ['orders.status'] };
     const [s1, first] = await post(query, { 'x-request-id': 'load-slow-1-span-1' });
@@ -411,5 +474,50 @@ describe('sandbox /v1/load', function () {
     assert.deepEqual((await post(query, { 'x-request-id': 'load-slow-2-span-1' }))[1], {
       error: 'Continue wait',
     });
+  });
+
+  it('holds a round until the slow query is done when that comes within continueWaitTimeout', async () => {
+    // The engine holds each long-poll round; a query done within the round is answered at once.
+    const held = await startSandbox({ rows: 200, continueWaitMs: 300, continueWaitTimeoutMs: 60_000 });
+    try {
+      const res = await fetch(`${held.urls.dataApi}/v1/load`, {
+        method: 'POST',
+        headers: {
+          authorization: held.tokens.dataApi,
+          'content-type': 'application/json',
+          'x-request-id': 'h-span-1',
+        },
+        body: JSON.stringify({ queryType: 'multi', query: { measures: ['orders.slow_count'] } }),
+      });
+      const body = (await res.json()) as LoadBody;
+      assert.equal(body.error, undefined, 'no Continue wait: the round was held until the query was done');
+      assert.equal(body.results![0]!.data[0]!['orders.slow_count'], '200');
+    } finally {
+      await held.close();
+    }
+  });
+
+  it('resolves relative ranges against the real clock by default', async () => {
+    const real = await startSandbox({ rows: 200 });
+    try {
+      const day = (d: Date) => d.toISOString().slice(0, 10);
+      const before = day(new Date(Date.now() - 86_400_000));
+      const res = await fetch(`${real.urls.dataApi}/v1/load`, {
+        method: 'POST',
+        headers: { authorization: real.tokens.dataApi, 'content-type': 'application/json' },
+        body: JSON.stringify({
+          query: {
+            measures: ['orders.count'],
+            timeDimensions: [{ dimension: 'orders.created_at', dateRange: 'yesterday' }],
+          },
+        }),
+      });
+      const after = day(new Date(Date.now() - 86_400_000));
+      const echo = ((await res.json()) as { query: { timeDimensions: { dateRange: string[] }[] } }).query;
+      const from = echo.timeDimensions[0]!.dateRange[0]!.slice(0, 10);
+      assert.ok(from === before || from === after, `yesterday is ${before}, got ${from}`);
+    } finally {
+      await real.close();
+    }
   });
 });
