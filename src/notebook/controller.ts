@@ -216,14 +216,9 @@ export class QueryController implements vscode.Disposable {
     );
     if (signal.aborted) throw new Error('cancelled');
     const problems = index ? checkLoadQuery(text, index) : [];
+    // The error's name says "Query not sent"; the message says what to change.
     if (problems.length)
-      throw new ApiError(
-        'validation',
-        `The query was not sent. ${problems.map((p) => p.message).join(' ')}`,
-        {
-          code: 'QUERY_CHECK',
-        },
-      );
+      throw new ApiError('validation', problems.map((p) => p.message).join(' '), { code: 'QUERY_CHECK' });
     const res = await client.load(query, {
       signal,
       onProgress: (p) => {
