@@ -35,8 +35,19 @@ export interface SandboxOptions {
   notifications?: number;
   faults?: FaultRule[];
   logger?: ApiLogger;
-  /** How long slow queries answer "Continue wait" (default 1500 ms). */
+  /** How long a slow query runs, answering "Continue wait" meanwhile (default 12 s). */
   continueWaitMs?: number;
+  /**
+   * How long each long-poll round of a slow query is held before "Continue wait" (the engine's
+   * continueWaitTimeout: 10 s by default; a third of `continueWaitMs` when only that is given, so
+   * that a short slow query still shows Continue-wait rounds).
+   */
+  continueWaitTimeoutMs?: number;
+  /**
+   * A fixed time (ISO 8601) for the clock that relative date ranges are resolved against and that
+   * the sample data ends at; the real clock when absent (tests that assert dates fix it).
+   */
+  clock?: string;
   /** Pause between AI stream events (default 25 ms). */
   aiEventDelayMs?: number;
   /** How long each dbt sync state lasts (default 500 ms). */
@@ -96,13 +107,17 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<SandboxHa
   const faults = new FaultController(opts.faults ?? []);
   const router = new Router();
   const rows = opts.rows ?? 20_000;
-  const engine = await createDataEngine({ rows, seed });
+  const now = opts.clock !== undefined ? () => new Date(opts.clock!) : () => new Date();
+  const engine = await createDataEngine({ rows, seed, now: now() });
   // Other deployments get their own (smaller) data, made on first use.
   const engines = new Map<number, Promise<DataEngine>>([[1, Promise.resolve(engine)]]);
   const engineFor = (id: number) => {
     let e = engines.get(id);
     if (!e)
-      engines.set(id, (e = createDataEngine({ rows: Math.max(100, Math.round(rows / 4)), seed: seed + id })));
+      engines.set(
+        id,
+        (e = createDataEngine({ rows: Math.max(100, Math.round(rows / 4)), seed: seed + id, now: now() })),
+      );
     return e;
   };
   const platformData = seedPlatform(seed, opts.notifications ?? 230);
@@ -119,9 +134,15 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<SandboxHa
     dbtStepMs: opts.dbtStepMs,
     buildStatus: (id, branch) => build.buildStatus(id, branch),
   });
+  const continueWaitMs = opts.continueWaitMs ?? 12_000;
   registerDataRoutes(router, {
     engineFor,
-    continueWaitMs: opts.continueWaitMs ?? 1500,
+    continueWaitMs,
+    // The engine's 10 s; a shorter slow query (tests) gets rounds of a third of its run time.
+    continueWaitTimeoutMs:
+      opts.continueWaitTimeoutMs ??
+      (opts.continueWaitMs === undefined ? 10_000 : Math.min(10_000, Math.ceil(continueWaitMs / 3))),
+    now,
     state,
     modelFor: (id, branch) => build.modelFor(id, branch),
   });

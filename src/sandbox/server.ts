@@ -165,7 +165,14 @@ async function handle(req: IncomingMessage, res: ServerResponse, deps: ServerDep
   deps.state.requestCounts[key] = (deps.state.requestCounts[key] ?? 0) + 1;
 
   const auth = authenticate(target.family, req.headers.authorization, deps);
-  if (auth.error) return send(res, auth.error[0], { error: auth.error[1], requestId }, requestId);
+  // The Data API engine puts no requestId in its error bodies.
+  if (auth.error)
+    return send(
+      res,
+      auth.error[0],
+      { error: auth.error[1], ...(target.family === 'data' ? {} : { requestId }) },
+      requestId,
+    );
 
   let body: unknown;
   // Multipart bodies (the upload of a data-model file) reach their route as text.
@@ -173,9 +180,11 @@ async function handle(req: IncomingMessage, res: ServerResponse, deps: ServerDep
   else if (raw.trim()) {
     try {
       body = JSON.parse(raw);
-    } catch {
-      const type = target.family === 'data' ? { type: 'UserError' } : {};
-      return send(res, 400, { ...type, error: 'The request body is not valid JSON.', requestId }, requestId);
+    } catch (e) {
+      // The engine's body parser fails the request as an unclassified error (500).
+      if (target.family === 'data')
+        return send(res, 500, { error: `SyntaxError: ${(e as Error).message}` }, requestId);
+      return send(res, 400, { error: 'The request body is not valid JSON.', requestId }, requestId);
     }
   }
   const fault = deps.faults.take(target.family, method, target.path);
