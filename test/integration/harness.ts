@@ -142,5 +142,8 @@ export async function revertAndCloseAll(): Promise<void> {
     }
     await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
   }
+  // Closing an editor still unsaved would leave the save dialog up: fail here, naming it, instead.
+  const left = dirty().map((t) => t.label);
+  if (left.length > 0) throw new Error(`Unsaved editors could not be reverted: ${left.join(', ')}`);
   await vscode.commands.executeCommand('workbench.action.closeAllEditors');
 }
