@@ -131,3 +131,36 @@ export function webviewKeys(selector: string, keys: string[]): Promise<boolean> 
 export function typeText(text: string): Promise<boolean> {
   return control('/type', { text });
 }
+
+/**
+ * Reverts every unsaved editor (untitled notebooks included) and closes all editors, so a suite's
+ * clean-up never leaves VS Code's "Do you want to save…?" dialog on screen for the next suite. It
+ * walks the tabs, not `visibleNotebookEditors`: a notebook behind another editor is not visible
+ * but still asks when closed.
+ */
+export async function revertAndCloseAll(): Promise<void> {
+  const dirty = () =>
+    vscode.window.tabGroups.all
+      .flatMap((g) => g.tabs)
+      .filter(
+        (t) =>
+          t.isDirty && (t.input instanceof vscode.TabInputNotebook || t.input instanceof vscode.TabInputText),
+      );
+  // Bounded: a tab that cannot be shown or reverted must not loop for ever.
+  for (let i = 0, tabs = dirty(); i < 50 && tabs.length > 0; i++, tabs = dirty()) {
+    const input = tabs[0]!.input;
+    if (input instanceof vscode.TabInputNotebook) {
+      const nb =
+        vscode.workspace.notebookDocuments.find((n) => n.uri.toString() === input.uri.toString()) ??
+        (await vscode.workspace.openNotebookDocument(input.uri));
+      await vscode.window.showNotebookDocument(nb);
+    } else if (input instanceof vscode.TabInputText) {
+      await vscode.window.showTextDocument(input.uri);
+    }
+    await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+  }
+  // Closing an editor still unsaved would leave the save dialog up: fail here, naming it, instead.
+  const left = dirty().map((t) => t.label);
+  if (left.length > 0) throw new Error(`Unsaved editors could not be reverted: ${left.join(', ')}`);
+  await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+}
