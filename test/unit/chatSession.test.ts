@@ -174,6 +174,67 @@ describe('ChatSession', () => {
     );
   });
 
+  it('a stopped turn is reported stopped, and stays stopped when the chat is loaded again', async () => {
+    let release: () => void = () => undefined;
+    fake.script = async (_req, res) => {
+      line(res, { id: '__cutoff__', role: 'assistant', sort: 0, state: { chatId: 'c7', isStreaming: true } });
+      line(res, { id: 'm2', role: 'assistant', content: 'Looking', isDelta: true, isInProcess: true });
+      await new Promise<void>((r) => (release = r));
+      res.end();
+    };
+    const ops: HostToWebview[] = [];
+    const ended: [string | undefined, string | undefined][] = [];
+    const client = new AiClient({ baseUrl: fake.url, apiKey: () => Promise.resolve('key-123') });
+    const s = new ChatSession({
+      client,
+      sessionSettings: { externalId: 'tester' },
+      post: (op) => ops.push(op),
+      onTurnEnded: (chatId, _first, stopped) => ended.push([chatId, stopped]),
+    });
+    const turn = s.send('Stop me');
+    while (!ops.some((o) => o.type === 'assistantText')) await new Promise((r) => setTimeout(r, 10));
+    await s.stop();
+    await turn;
+    release();
+    const stoppedId = (fake.requests[0]!.body as { messageId: string }).messageId;
+    assert.deepEqual(ended, [['c7', stoppedId]], 'the stopped turn is named to be kept');
+
+    // The thread as the server keeps it: the question and the partial work, no marker, zero usage.
+    fake.script = (_req, res) => {
+      line(res, {
+        id: '__cutoff__',
+        role: 'assistant',
+        sort: 0,
+        state: { chatId: 'c7', isStreaming: false },
+      });
+      line(res, { id: stoppedId, role: 'user', content: 'Stop me', isDelta: false, sort: 1 });
+      line(res, { id: 'm2', role: 'assistant', content: 'Looking', isDelta: false, sort: 2 });
+      line(res, { id: '1800000000001-message', role: 'user', content: 'Next', isDelta: false, sort: 3 });
+      line(res, {
+        id: 'm4',
+        role: 'assistant',
+        content: 'Done',
+        graphPath: ['final'],
+        isDelta: false,
+        sort: 4,
+      });
+      line(res, { id: '__usage__', type: 'usage', usage: { llmCalls: 0, totalTokens: 0 } });
+      res.end();
+    };
+    ops.length = 0;
+    await s.load('c7', [stoppedId]);
+    const shown = ops.map((o) => (o.type === 'userMessage' ? `user:${o.text}` : o.type));
+    assert.deepEqual(
+      shown.filter((t) => t !== 'turnStarted' && t !== 'reset'),
+      ['user:Stop me', 'assistantText', 'aborted', 'user:Next', 'final', 'turnEnded'],
+      'stopped after its own turn, the next turn answered, no zero usage line',
+    );
+    // Without the stopped list (another window's chat), nothing is marked.
+    ops.length = 0;
+    await s.load('c7');
+    assert.ok(!ops.some((o) => o.type === 'aborted'));
+  });
+
   it('resumes a suspended turn with the same chatId and messageId', async () => {
     let call = 0;
     fake.script = (_req, res) => {

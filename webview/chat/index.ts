@@ -196,8 +196,11 @@ function apply(msg: HostToWebview): void {
       target.classList.toggle('dev', msg.dev);
       break;
     case 'profile':
-      profileBanner.textContent = `This chat is on the profile "${msg.own}"; the active profile is now "${msg.active}". Questions here still go to ${title.textContent ?? 'this agent'} on "${msg.own}". Open a new chat for "${msg.active}".`;
-      profileBanner.hidden = false;
+      // Back on this chat's own profile: nothing to warn about.
+      profileBanner.hidden = msg.own === msg.active;
+      profileBanner.textContent = profileBanner.hidden
+        ? ''
+        : `This chat is on the profile "${msg.own}"; the active profile is now "${msg.active}". Questions here still go to ${title.textContent ?? 'this agent'} on "${msg.own}". Open a new chat for "${msg.active}".`;
       break;
     case 'assistantText':
       transcript.assistantText(msg);
