@@ -4,6 +4,7 @@
 // proposal is shown as a diff for the user to apply or discard. Names from the service are shown
 // as text (appendText escapes Markdown), never as markup.
 import * as vscode from 'vscode';
+import { requireTrustedWorkspace } from '../config/safetySettings';
 import type { Services } from '../services';
 import type { PlatformGateway } from './gateway';
 import { activeProfileInfo, type ProposalDocuments, workspaceFiles } from './hostContext';
@@ -86,6 +87,7 @@ function hostTool(services: Services, gateway: PlatformGateway, files: FileAcces
       };
     },
     async invoke(options, token) {
+      requireTrustedWorkspace('Agent tools');
       const controller = new AbortController();
       const sub = token.onCancellationRequested(() => controller.abort());
       try {

@@ -3,6 +3,7 @@
 // read from SecretStorage only when VS Code starts the server (resolve), and handed to the process
 // as environment variables, never written to disk.
 import * as vscode from 'vscode';
+import { mcpAllowWrites } from '../config/safetySettings';
 import { MCP_ENV } from '../mcp/config';
 import type { Services } from '../services';
 
@@ -18,8 +19,8 @@ export function mcpSettings(): { enabled: boolean; allowWrites: boolean; allowPr
   const userOnly = (key: string) => c.inspect<boolean>(key)?.globalValue === true;
   return {
     enabled: c.get<boolean>('mcp.enabled', false),
-    allowWrites: userOnly('mcp.allowWrites'),
-    allowProductionWrites: userOnly('mcp.allowProductionWrites'),
+    allowWrites: mcpAllowWrites(),
+    allowProductionWrites: vscode.workspace.isTrusted && userOnly('mcp.allowProductionWrites'),
   };
 }
 

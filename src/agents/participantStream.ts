@@ -5,6 +5,7 @@
 // unit-tested in plain Node against the sandbox.
 import type { AiClient, ChatEvent, SessionSettings } from '../api/aiClient';
 import type { ChatUsage } from '../api/schemas/ai';
+import { excerpt } from '../api/log';
 import { fenced, markdownTable } from './tools/format';
 
 export interface ResponseSink {
@@ -95,7 +96,7 @@ export async function forwardTurn(
         const m = event.message;
         if (m.role !== 'assistant') break;
         if (m.graphPath?.[0] === 'final') writeFinal(m.id, m.content ?? '', false);
-        else if (!m.isDelta && m.content) sink.progress(opts.redact(m.content.split('\n')[0]!.slice(0, 100)));
+        else if (!m.isDelta && m.content) sink.progress(excerpt(m.content.split('\n')[0]!, 100, opts.redact));
         break;
       }
       case 'toolCall': {

@@ -4,6 +4,7 @@
 // close: a JSON string literal in a summary line (quote), a fence longer than any backtick run in
 // it (fenced), or a table cell with line breaks, control characters and pipes escaped (cellText).
 import { z } from 'zod';
+import { excerpt } from '../../api/log';
 import type { PlatformGateway } from '../gateway';
 import type { Table, ToolOutput } from './types';
 
@@ -80,8 +81,7 @@ export function fenced(content: string, lang = ''): string {
 export function cellText(v: unknown, redact: (s: string) => string = (s) => s): string {
   if (v === null || v === undefined) return '';
   const s = redact(typeof v === 'string' ? v : typeof v === 'object' ? JSON.stringify(v) : String(v));
-  const one = s.replace(LINE_BREAKS, ' ').replace(CONTROLS, hex);
-  return one.length > MAX_CELL ? `${one.slice(0, MAX_CELL - 1)}…` : one;
+  return excerpt(s.replace(LINE_BREAKS, ' ').replace(CONTROLS, hex), MAX_CELL, (t) => t);
 }
 
 /** A Markdown table (pipes escaped) of a table, cells redacted. */

@@ -5,6 +5,7 @@ import { getReportSql, listDeployments, listNotifications, searchReports, search
 import { getDashboardConfig, proposeDashboardChange, publishDashboard } from './dashboards';
 import { runQuery, searchDataModel } from './data';
 import { failureText, renderText, structured } from './format';
+import { excerpt } from '../../api/log';
 import type { AgentTool, ToolContext, ToolOutput } from './types';
 
 export * from './types';
@@ -59,10 +60,8 @@ export function parseInput(tool: AgentTool, raw: unknown): unknown {
   throw new Error(`Invalid input for ${tool.name}: ${issue.path.join('.') || 'input'}: ${issue.message}`);
 }
 
-const brief = (value: unknown): string => {
-  const s = JSON.stringify(value) ?? '';
-  return s.length > 300 ? `${s.slice(0, 299)}…` : s;
-};
+const brief = (value: unknown, scrub: (s: string) => string): string =>
+  excerpt(JSON.stringify(value) ?? '', 300, scrub);
 
 /** Runs one tool call: never throws; failures come back as `ok: false` with a sentence. */
 export async function runTool(
@@ -80,7 +79,9 @@ export async function runTool(
     }
   })();
   opts.log.info(
-    ctx.redact(`[${opts.surface}] tool ${tool.name} called (profile "${profile}"): ${brief(raw)}`),
+    ctx.redact(
+      `[${opts.surface}] tool ${tool.name} called (profile "${profile}"): ${brief(raw, ctx.redact)}`,
+    ),
   );
   try {
     const input = parseInput(tool, raw);

@@ -2,6 +2,7 @@
 // `eq` filters the documents show, group membership through PatchOp, errors in the SCIM shape
 // (RFC 7644 3.12: `detail`, `status` as a string). Admin only, like the live service.
 import type { RequestContext, Router } from '../../http';
+import { issueId } from '../../state';
 import { isAdmin, type PlatformDeps } from '../common';
 import type { AdminState } from './adminState';
 
@@ -42,7 +43,6 @@ export function eqFilter(filter: string, attr: string): string | undefined {
 
 export function registerScimRoutes(router: Router, deps: PlatformDeps, admin: AdminState): void {
   const d = deps.data;
-  let createdGroups = 1_000_000;
   const guard =
     (fn: (ctx: RequestContext) => Promise<void>) =>
     (ctx: RequestContext): Promise<void> =>
@@ -148,7 +148,11 @@ export function registerScimRoutes(router: Router, deps: PlatformDeps, admin: Ad
       const unknown = members.find((id) => !d.users.some((u) => String(u.id) === id));
       if (unknown !== undefined)
         return scimError(ctx, 400, `No user with id "${unknown}" to add to the group.`, 'invalidValue');
-      const g = { id: `g-${++createdGroups}`, displayName: String(b.displayName).trim(), members };
+      const g = {
+        id: `g-${issueId(deps.state, 'scimGroup', 1_000_001)}`,
+        displayName: String(b.displayName).trim(),
+        members,
+      };
       admin.groups.push(g);
       await ctx.json(201, groupResource(g));
     }),
