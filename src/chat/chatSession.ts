@@ -3,6 +3,7 @@
 // in plain Node against the sandbox.
 import type { AiClient, ChatEvent, SessionSettings } from '../api';
 import { CUT_OFF, explainSessionRefusal, isApiError, newMessageId, redact, redactDeep } from '../api';
+import { rollupsUsed } from '../api/schemas/data';
 import type { HostToWebview, ToolResult } from '../shared/chatProtocol';
 
 export interface ChatSessionDeps {
@@ -246,6 +247,10 @@ export class ChatSession {
         return false;
       }
       case 'final':
+        // A turn the user stopped stays stopped: an answer the server finished after the stop (the
+        // abort came too late) is not shown, as it was not when they stopped it.
+        if (!turn && this.loading?.current !== undefined && this.loading.stopped.has(this.loading.current))
+          return false;
         post({ type: 'final', id: event.message.id, markdown: event.message.content ?? '' });
         return false;
       case 'usage':
@@ -289,6 +294,12 @@ function asToolResult(result: unknown): ToolResult | undefined {
   if (Array.isArray(r.data)) out.data = r.data.filter((row): row is unknown[] => Array.isArray(row));
   if (typeof r.totalRows === 'number') out.totalRows = r.totalRows;
   if (r.vegaSpec !== undefined) out.vegaSpec = r.vegaSpec;
+  // The engine's usedPreAggregations, as the agent passes it on: a badge with the rollup and its age.
+  const rollups = rollupsUsed(r).map((u) => ({
+    id: u.id,
+    ...(u.lastUpdatedAt !== undefined ? { builtAt: new Date(u.lastUpdatedAt).toISOString() } : {}),
+  }));
+  if (rollups.length) out.rollups = rollups;
   return Object.keys(out).length > 0 ? out : undefined;
 }
 

@@ -103,6 +103,13 @@ describe('ChatSession', () => {
             data: [['shipped', '10']],
             totalRows: 1,
             vegaSpec: '{"mark":"bar"}',
+            usedPreAggregations: {
+              'dev_pre_aggregations.orders_orders_by_status': {
+                preAggregationId: 'orders.orders_by_status',
+                lastUpdatedAt: 1_790_000_000_000,
+                type: 'rollup',
+              },
+            },
           }),
         },
         isInProcess: false,
@@ -141,6 +148,9 @@ describe('ChatSession', () => {
     assert.equal(tool.sql, 'SELECT status, MEASURE(count) FROM orders GROUP BY 1');
     assert.deepEqual(tool.result?.data, [['shipped', '10']]);
     assert.equal(tool.result?.totalRows, 1);
+    assert.deepEqual(tool.result?.rollups, [
+      { id: 'orders.orders_by_status', builtAt: new Date(1_790_000_000_000).toISOString() },
+    ]);
     assert.deepEqual(ops.at(-1), { type: 'turnEnded', chatId: 'c1' });
     assert.equal(
       fake.requests[0]!.body.sessionSettings &&
@@ -209,6 +219,15 @@ describe('ChatSession', () => {
       });
       line(res, { id: stoppedId, role: 'user', content: 'Stop me', isDelta: false, sort: 1 });
       line(res, { id: 'm2', role: 'assistant', content: 'Looking', isDelta: false, sort: 2 });
+      // The server finished the answer before the abort reached it.
+      line(res, {
+        id: 'm3',
+        role: 'assistant',
+        content: 'Late',
+        graphPath: ['final'],
+        isDelta: false,
+        sort: 2,
+      });
       line(res, { id: '1800000000001-message', role: 'user', content: 'Next', isDelta: false, sort: 3 });
       line(res, {
         id: 'm4',
@@ -233,6 +252,7 @@ describe('ChatSession', () => {
     ops.length = 0;
     await s.load('c7');
     assert.ok(!ops.some((o) => o.type === 'aborted'));
+    assert.equal(ops.filter((o) => o.type === 'final').length, 2);
   });
 
   it('resumes a suspended turn with the same chatId and messageId', async () => {

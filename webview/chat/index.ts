@@ -271,6 +271,7 @@ function inspect(): TranscriptView {
       rowCount: card.querySelector('.row-count')?.textContent ?? undefined,
       tableRows: card.querySelectorAll('table.result tbody tr').length,
       hasChart: card.querySelector('.chart svg, .chart canvas') !== null,
+      rollup: card.querySelector('.rollup')?.textContent ?? undefined,
     })),
     notices: texts('.notice'),
     header: `${title.textContent ?? ''} ${profile.textContent ?? ''} ${target.textContent ?? ''}`.trim(),
