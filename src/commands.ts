@@ -86,6 +86,11 @@ export const COMMANDS = {
   // dashboards as code
   dashboardsEdit: { id: 'dashboardPlatform.dashboards.edit', title: 'Edit Dashboard…' },
   dashboardsPublish: { id: 'dashboardPlatform.dashboards.publish', title: 'Publish Dashboard…' },
+  dashboardsPublishReviewed: {
+    id: 'dashboardPlatform.dashboards.publishReviewed',
+    title: 'Publish These Changes',
+  },
+  dashboardsCancelReview: { id: 'dashboardPlatform.dashboards.cancelReview', title: 'Cancel Publish' },
   dashboardsShowHistory: { id: 'dashboardPlatform.dashboards.showHistory', title: 'Show Publish History' },
   dashboardsOpenEditor: {
     id: 'dashboardPlatform.dashboards.openEditor',

@@ -72,6 +72,12 @@ export async function pageText(selector: string): Promise<string | undefined> {
   return res ? ((await res.json()) as { text: string }).text : undefined;
 }
 
+/** How many visible workbench elements match `selector` (undefined without UI control). */
+export async function pageCount(selector: string): Promise<number | undefined> {
+  const res = await post('/count', { selector });
+  return res ? ((await res.json()) as { count: number }).count : undefined;
+}
+
 /** What part of the window a screenshot keeps: the elements matching a selector, or a rectangle. */
 export type ScreenshotCrop =
   { selector: string } | { clip: { x: number; y: number; width: number; height: number } };
@@ -103,6 +109,17 @@ export function webviewDrag(selector: string, dx: number, dy: number): Promise<b
 /** Clicks the first element matching `selector` in a webview. */
 export function webviewClick(selector: string): Promise<boolean> {
   return control('/webview-click', { selector });
+}
+
+/** The text of the first element matching `selector` in a webview ('' if none; undefined without UI control). */
+export async function webviewText(selector: string): Promise<string | undefined> {
+  const res = await post('/webview-text', { selector });
+  return res ? ((await res.json()) as { text: string }).text : undefined;
+}
+
+/** Types `text` into the first field matching `selector` in a webview, then tabs out of it. */
+export function webviewFill(selector: string, text: string): Promise<boolean> {
+  return control('/webview-fill', { selector, text });
 }
 
 /** Focuses the first element matching `selector` in a webview and presses keys there. */

@@ -236,7 +236,11 @@ export function seedPlatform(seed = 42, notificationsInFirstDeployment = 230): P
     const workbooks: Row[] = [];
     for (let i = 0; i < 25; i++) {
       const title = `${SUBJECTS[i % SUBJECTS.length]} Dashboard${i >= SUBJECTS.length ? ` ${Math.floor(i / SUBJECTS.length) + 1}` : ''}`;
-      const config = dashboardConfig(title, r, i % 4 === 3);
+      // Widget n shows "<subject n> <cut n>", the report at 13 * n in the seeded naming order.
+      const config = dashboardConfig(title, r, i % 4 === 3, (n) => {
+        const k = (13 * (n % SUBJECTS.length)) % reports.length;
+        return reports[k]!.id as number;
+      });
       const published = i % 3 !== 2;
       const id = did * 1000 + i + 1;
       workbooks.push({
