@@ -273,6 +273,48 @@ describe('chat webview rendering', () => {
     const banner = doc.querySelector<HTMLElement>('.banner')!;
     assert.equal(banner.hidden, false);
     assert.match(banner.textContent!, /on the profile "Sandbox"; the active profile is now "Production"/);
+    page.send({ type: 'profile', own: 'Sandbox', active: 'Staging' });
+    assert.match(
+      banner.textContent!,
+      /the active profile is now "Staging"/,
+      'the banner follows each switch',
+    );
+    page.send({ type: 'profile', own: 'Sandbox', active: 'Sandbox' });
+    assert.equal(banner.hidden, true, "back on the chat's own profile: no banner");
+  });
+
+  it('shows a rollup badge with its name and age when a rollup served the query', () => {
+    const page = open();
+    const doc = page.window.document;
+    const builtAt = new Date(Date.now() - 5 * 60_000).toISOString();
+    const tool = (id: string, rollups?: { id: string; builtAt?: string }[]): HostToWebview => ({
+      type: 'toolCall',
+      id,
+      name: 'cubeSqlApi',
+      input: {},
+      sql: 'SELECT 1',
+      result: {
+        schema: [{ name: 'status' }],
+        data: [['shipped']],
+        totalRows: 1,
+        ...(rollups ? { rollups } : {}),
+      },
+    });
+    page.send(
+      { type: 'init', agentName: 'Analyst', allowRemoteImages: false },
+      tool('m1', [{ id: 'orders.orders_by_status', builtAt }]),
+      tool('m2'),
+    );
+    const cards = Array.from(doc.querySelectorAll('details.tool'));
+    assert.equal(
+      cards[0]!.querySelector('.rollup')!.textContent,
+      'Rollup orders.orders_by_status · built 5 min ago',
+    );
+    assert.match(
+      (cards[0]!.querySelector('.rollup') as HTMLElement).title,
+      /pre-aggregation orders\.orders_by_status/,
+    );
+    assert.equal(cards[1]!.querySelector('.rollup'), null, 'no badge when the query read the source tables');
   });
 });
 

@@ -1,6 +1,7 @@
 // The chat transcript as a set of small views keyed by message id. Each host operation touches
 // only the element it names: a delta appends to one text node, a tool call fills one card.
 import { toCsv, type HostToWebview, type ToolResult } from '../../src/shared/chatProtocol';
+import { rollupBadgeText } from '../../src/shared/notebookOutput';
 import { drawChart, parseSpec, rowsToValues } from './chart';
 import { renderMarkdown } from '../shared/markdown';
 
@@ -190,7 +191,20 @@ export class Transcript {
     const rows = result.data ?? [];
     const out: HTMLElement[] = [];
     const total = result.totalRows ?? rows.length;
-    out.push(el('div', 'row-count', `${Math.min(rows.length, MAX_TABLE_ROWS)} of ${total} rows`));
+    const count = el('div', 'row-count', `${Math.min(rows.length, MAX_TABLE_ROWS)} of ${total} rows`);
+    const meta = el('div', 'result-meta');
+    meta.append(count);
+    // Served from a rollup: say which, and how old its data is (as the notebook does).
+    for (const r of result.rollups ?? []) {
+      const badge = el('span', 'rollup', `Rollup ${rollupBadgeText(r, Date.now())}`);
+      badge.setAttribute('role', 'status');
+      badge.title =
+        `Answered from the pre-aggregation ${r.id}` +
+        (r.builtAt ? `, built ${new Date(r.builtAt).toLocaleString()}` : '') +
+        '. Its data is as fresh as its last build.';
+      meta.append(badge);
+    }
+    out.push(meta);
 
     const spec = parseSpec(result.vegaSpec);
     if (spec) {
