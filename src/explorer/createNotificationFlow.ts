@@ -15,6 +15,17 @@ const FILTER_OPERATORS = DASHBOARD_FILTER_OPERATORS;
 /** Operators that compare against nothing. */
 const VALUELESS = new Set(['is_null', 'is_not_null', 'is_empty', 'is_not_empty']);
 
+/**
+ * A filter of the draft. `stored`: the filter exactly as the service sent it, kept while the user
+ * leaves it as it is, so an edit sends it back with its flags and unknown operator.
+ */
+export interface DraftFilter {
+  member: string;
+  operator?: string;
+  value?: unknown;
+  stored?: Record<string, unknown>;
+}
+
 export interface NotificationDraft {
   dashboardId?: number;
   dashboardPublicId?: string;
@@ -26,7 +37,7 @@ export interface NotificationDraft {
   customCron?: string;
   timezone?: string;
   notificationFormat?: (typeof FORMATS)[number];
-  filters?: { member: string; operator?: string; value?: unknown }[];
+  filters?: DraftFilter[];
   timeGrains?: { member: string; grain: string }[];
 }
 
@@ -73,11 +84,23 @@ export function parseFilter(text: string): { member: string; operator: string; v
   return { member: member!, operator: operator!, value };
 }
 
-/** `f1; f2` -> filters, or the message of the first bad one. */
-export function parseFilters(text: string): NonNullable<NotificationDraft['filters']> | string {
+/**
+ * `f1; f2` -> filters, or the message of the first bad one. A part written exactly as one of
+ * `known` (the filters the notification has) is that filter, as stored (flags, unknown operator).
+ */
+export function parseFilters(
+  text: string,
+  known: readonly DraftFilter[] = [],
+): NonNullable<NotificationDraft['filters']> | string {
   const out: NonNullable<NotificationDraft['filters']> = [];
+  const unused = [...known];
   for (const part of text.split(';').map((s) => s.trim())) {
     if (part === '') continue;
+    const same = unused.findIndex((k) => filtersText([k]) === part);
+    if (same >= 0) {
+      out.push(unused.splice(same, 1)[0]!);
+      continue;
+    }
     const f = parseFilter(part);
     if (typeof f === 'string') return `${part}: ${f}`;
     out.push(f);
@@ -142,6 +165,8 @@ export async function askNotificationDraft(
   const has = (k: keyof NotificationDraft) => given[k] !== undefined;
   const s: State = { d: { ...start, ...given }, users: [], emails: [], dashboardName };
   const scheduleGiven = has('scheduleType');
+  // The filters the notification has (edit): written back unchanged, they stay as stored.
+  const known = start.filters ?? [];
   const steps: Step<State>[] = [
     {
       applies: () => mode === 'create' && !has('dashboardId') && !has('dashboardPublicId'),
@@ -281,11 +306,11 @@ export async function askNotificationDraft(
           value: filtersText(st.d.filters),
           step,
           validate: (v) => {
-            const r = parseFilters(v);
+            const r = parseFilters(v, known);
             return typeof r === 'string' ? r : undefined;
           },
         });
-        const r = parseFilters(text);
+        const r = parseFilters(text, known);
         if (typeof r !== 'string') st.d.filters = r;
       },
     },

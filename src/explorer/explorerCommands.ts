@@ -7,6 +7,7 @@ import type { Services } from '../services';
 import { registerCommand, COMMANDS } from '../commandRunner';
 import type { ExplorerProvider } from './explorerProvider';
 import type { JsonDocumentProvider } from './jsonDocumentProvider';
+import type { ReportDocuments } from './reportDocuments';
 import { displayName, plainText } from './labels';
 import { REPORT_SORTS, type Item, type ReportQuery, type ReportSort } from './loaders';
 import type { DeploymentListKind } from './nodes/deploymentNode';
@@ -33,6 +34,8 @@ export interface ExplorerCommandDeps {
   provider: ExplorerProvider;
   view: vscode.TreeView<ExplorerNode>;
   json: JsonDocumentProvider;
+  /** The report preview and draft documents (reportDocuments.ts). */
+  reports: ReportDocuments;
 }
 
 export class ExplorerCommands {

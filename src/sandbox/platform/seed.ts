@@ -288,12 +288,30 @@ export function seedPlatform(seed = 42, notificationsInFirstDeployment = 230): P
       const wb = workbooks[i % workbooks.length]!;
       const weekly = i % 4 === 0;
       const id = did * 100_000 + i + 1;
+      // Some filters carry the flags the documents define, and one an operator newer than the
+      // published list: an edit that does not touch them must send them back as they are.
       const filters =
         i % 5 === 0
-          ? [{ member: 'orders.status', operator: 'equals', value: 'shipped' }]
+          ? [{ member: 'orders.status', operator: 'equals', value: 'shipped', caseSensitive: true }]
           : i % 5 === 1
             ? [{ member: 'customers.segment', operator: 'is_empty', value: null }]
-            : null;
+            : i % 5 === 2
+              ? [
+                  {
+                    member: 'orders.created_at',
+                    operator: 'in_date_range',
+                    value: ['2026-01-01', '2026-03-31'],
+                    startInclusive: true,
+                    endInclusive: false,
+                  },
+                  {
+                    member: 'orders.status',
+                    operator: 'not_equals',
+                    value: 'Cancelled',
+                    caseSensitive: false,
+                  },
+                ]
+              : null;
       notifications.push({
         id,
         dashboardId: wb.id,
