@@ -18,6 +18,7 @@ import { askNotificationFilter } from './notificationFilterFlow';
 import { buildNotificationFilter, FILTER_KEYS, type NotificationFilterArgs } from './notificationFilter';
 import { vscodePrompter, type Prompter } from './prompter';
 import { asArgs, asNode, resolveDeploymentId, type TargetContext } from './targets';
+import { sortText } from './reportQuery';
 import { EXPLORER_VIEW_ID } from './ids';
 import { ExplorerActions } from './explorerActions';
 import { registerWorkspaceCommands, type WorkspaceCommands } from './workspace/register';
@@ -206,21 +207,43 @@ export class ExplorerCommands {
   async sortReports(arg?: unknown): Promise<ReportQuery> {
     const list = await this.reportsList(arg);
     const current = list.listSpec.reportQuery ?? {};
-    let sortBy = asArgs<{ sortBy: ReportSort | '' }>(arg).sortBy;
+    const args = asArgs<{ sortBy: ReportSort | ''; sortDirection: 'ASC' | 'DESC' }>(arg);
+    let sortBy = args.sortBy;
     if (sortBy !== undefined && sortBy !== '' && !REPORT_SORTS.includes(sortBy))
       throw new Error(`Reports can be sorted by ${REPORT_SORTS.join(', ')}; not by "${sortBy}".`);
-    sortBy ??= await this.prompter.pick<ReportSort | ''>('Sort Reports', [
-      { label: 'Default order', value: '' },
-      { label: 'name', value: 'name' },
-      { label: 'createdAt', value: 'createdAt' },
-      { label: 'updatedAt', value: 'updatedAt' },
-      {
-        label: 'lastViewedAt',
-        description: 'first page only: the server cannot page this order',
-        value: 'lastViewedAt',
-      },
-    ]);
-    return this.setReportQuery(list, { ...current, sortBy: sortBy === '' ? undefined : sortBy });
+    let sortDirection = args.sortDirection;
+    if (sortBy === undefined) {
+      type Sort = { sortBy: ReportSort | ''; sortDirection?: 'ASC' | 'DESC' };
+      const choice = (by: ReportSort, dir: 'ASC' | 'DESC', description?: string) => ({
+        label: sortText(by, dir).replace(/^./, (c) => c.toUpperCase()),
+        ...(description ? { description } : {}),
+        value: { sortBy: by, sortDirection: dir } as Sort,
+      });
+      const picked = await this.prompter.pick<Sort>(
+        'Sort Reports',
+        [
+          { label: 'Default order', description: 'as the platform lists them', value: { sortBy: '' } },
+          choice('name', 'ASC'),
+          choice('name', 'DESC'),
+          choice('updatedAt', 'DESC'),
+          choice('updatedAt', 'ASC'),
+          choice('createdAt', 'DESC'),
+          choice('createdAt', 'ASC'),
+          choice('lastViewedAt', 'DESC', 'first page only: the platform cannot page this order'),
+        ],
+        {
+          placeHolder: 'How to order the reports (on the server)',
+          active: (v) => v.sortBy === (current.sortBy ?? '') && v.sortDirection === current.sortDirection,
+        },
+      );
+      sortBy = picked.sortBy;
+      sortDirection = picked.sortDirection;
+    }
+    return this.setReportQuery(list, {
+      ...current,
+      sortBy: sortBy === '' ? undefined : sortBy,
+      sortDirection: sortBy === '' ? undefined : sortDirection,
+    });
   }
 
   async filterReports(arg?: unknown): Promise<ReportQuery> {

@@ -34,6 +34,7 @@ export const REPORT_SORTS: readonly ReportSort[] = ['name', 'createdAt', 'update
 export interface ReportQuery {
   search?: string;
   sortBy?: ReportSort;
+  sortDirection?: 'ASC' | 'DESC';
   folderId?: number;
   externalWorkbookId?: string;
 }

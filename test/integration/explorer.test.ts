@@ -258,7 +258,19 @@ describe('explorer', function () {
       names,
       [...names].sort((a, b) => a.localeCompare(b)),
     );
-    assert.match(String(ex.view.description), /sort name/);
+    assert.match(String(ex.view.description), /sorted by name \(A→Z\)/);
+
+    // The picker reads in words, with a direction; Z→A reaches the server as sortDirection DESC.
+    const p = ex.script(['Name (Z→A)']);
+    await vscode.commands.executeCommand(`${C}sortReports`, { deploymentId: DEP });
+    assert.ok(p.offered.get('Sort Reports').includes('Updated (newest first)'));
+    assert.ok(!p.offered.get('Sort Reports').some((l: string) => /^(createdAt|updatedAt|name)$/.test(l)));
+    const desc = (await loadAll(await list('reports'))).items.map((n: Node) => String(n.data.name));
+    assert.deepEqual(
+      desc,
+      [...desc].sort((a, b) => b.localeCompare(a)),
+    );
+    assert.match(String(ex.view.description), /sorted by name \(Z→A\)/);
 
     await vscode.commands.executeCommand(`${C}clearReportsQuery`, { deploymentId: DEP });
     assert.equal(ex.view.description, undefined);
