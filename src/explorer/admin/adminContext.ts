@@ -30,15 +30,54 @@ export function subjectNode(deps: AdminDeps, arg: unknown, kind: NodeKind): Expl
 }
 
 /**
- * The users API's numeric id of a SCIM user; when SCIM gives none, a clear error naming the user
- * and what needs the id (`needs`, e.g. "the users API needs").
+ * Platform user ids (the numbers `/v1/users` and `/v1/roles` take) the platform itself answered,
+ * by lower-case e-mail: a user created here (POST /v1/users answers the User with its id).
  */
-export function numericUserId(u: ScimUser, needs: string): number {
-  const id = platformUserId(u.id);
-  if (id === undefined)
-    throw new Error(
-      `The user "${plainText(scimUserLabel(u))}" has no numeric user id in SCIM, which ${needs}.`,
-    );
+const platformIds = new Map<string, number>();
+
+export function rememberPlatformUser(email: string | undefined, id: number | undefined): void {
+  if (email && id !== undefined && Number.isInteger(id) && id > 0) platformIds.set(email.toLowerCase(), id);
+}
+
+/** The e-mails of a SCIM user: its userName and its `emails` values. */
+function emailsOf(u: ScimUser): string[] {
+  return [u.userName ?? '', ...(u.emails ?? []).map((e) => e.value ?? '')]
+    .filter((e) => e.includes('@'))
+    .map((e) => e.toLowerCase());
+}
+
+/** The platform user id of a SCIM user when it is known without asking (see platformIdOf). */
+export function knownPlatformId(u: ScimUser): number | undefined {
+  const direct = platformUserId(u.id);
+  if (direct !== undefined) return direct;
+  for (const e of emailsOf(u)) {
+    const id = platformIds.get(e);
+    if (id !== undefined) return id;
+  }
+  return undefined;
+}
+
+/**
+ * The platform user id the users, roles and attribute-value APIs need for a SCIM user. Where the
+ * tenant's SCIM ids are platform ids (numbers) that is the id; else the id the platform answered
+ * for the same e-mail. Past that the published documents offer no way: SCIM ids and `externalId`
+ * are not platform ids, and the platform API publishes no user list or look-up by e-mail. Then the
+ * user is asked for the id (the console shows it), with that said; cancelling cancels.
+ */
+export async function platformIdOf(deps: AdminDeps, u: ScimUser, needs: string): Promise<number> {
+  const known = knownPlatformId(u);
+  if (known !== undefined) return known;
+  const name = plainText(scimUserLabel(u));
+  const typed = await deps.targets.prompter().input({
+    title: `Platform user id of ${name}`,
+    prompt:
+      `${needs} the platform user id (a number). This tenant's SCIM ids are not platform ids, and ` +
+      'the platform API has no look-up by e-mail or externalId: type the id from the console’s Users page.',
+    validate: (v) =>
+      /^[1-9]\d*$/.test(v.trim()) ? undefined : 'A platform user id is a whole number from 1.',
+  });
+  const id = Number(typed.trim());
+  for (const e of emailsOf(u)) platformIds.set(e, id);
   return id;
 }
 

@@ -288,8 +288,8 @@ export function seedPlatform(seed = 42, notificationsInFirstDeployment = 230): P
       const wb = workbooks[i % workbooks.length]!;
       const weekly = i % 4 === 0;
       const id = did * 100_000 + i + 1;
-      // Some filters carry the flags the documents define, and one an operator newer than the
-      // published list: an edit that does not touch them must send them back as they are.
+      // Some filters carry the flags the documents define: an edit that does not touch them must
+      // keep them.
       const filters =
         i % 5 === 0
           ? [{ member: 'orders.status', operator: 'equals', value: 'shipped', caseSensitive: true }]
@@ -299,7 +299,7 @@ export function seedPlatform(seed = 42, notificationsInFirstDeployment = 230): P
               ? [
                   {
                     member: 'orders.created_at',
-                    operator: 'in_date_range',
+                    operator: 'between',
                     value: ['2026-01-01', '2026-03-31'],
                     startInclusive: true,
                     endInclusive: false,
