@@ -2,7 +2,7 @@
 // to find the subject of a command (the node a menu passes, the selection, else a picker).
 import type * as vscode from 'vscode';
 import { scimUserLabel, type ScimUser } from '../../api/platform/admin/scim';
-import { platformUserId } from '../../api/platform/admin/users';
+import { emailsOf, knownPlatformId, rememberPlatformId } from './platformIds';
 import { UserCancelled } from '../../log';
 import type { Services } from '../../services';
 import type { ExplorerProvider } from '../explorerProvider';
@@ -29,32 +29,10 @@ export function subjectNode(deps: AdminDeps, arg: unknown, kind: NodeKind): Expl
   return sel ? ancestor(sel, kind) : undefined;
 }
 
-/**
- * Platform user ids (the numbers `/v1/users` and `/v1/roles` take) the platform itself answered,
- * by lower-case e-mail: a user created here (POST /v1/users answers the User with its id).
- */
-const platformIds = new Map<string, number>();
+export { knownPlatformId } from './platformIds';
 
 export function rememberPlatformUser(email: string | undefined, id: number | undefined): void {
-  if (email && id !== undefined && Number.isInteger(id) && id > 0) platformIds.set(email.toLowerCase(), id);
-}
-
-/** The e-mails of a SCIM user: its userName and its `emails` values. */
-function emailsOf(u: ScimUser): string[] {
-  return [u.userName ?? '', ...(u.emails ?? []).map((e) => e.value ?? '')]
-    .filter((e) => e.includes('@'))
-    .map((e) => e.toLowerCase());
-}
-
-/** The platform user id of a SCIM user when it is known without asking (see platformIdOf). */
-export function knownPlatformId(u: ScimUser): number | undefined {
-  const direct = platformUserId(u.id);
-  if (direct !== undefined) return direct;
-  for (const e of emailsOf(u)) {
-    const id = platformIds.get(e);
-    if (id !== undefined) return id;
-  }
-  return undefined;
+  if (email && id !== undefined) rememberPlatformId([email], id);
 }
 
 /**
@@ -77,7 +55,7 @@ export async function platformIdOf(deps: AdminDeps, u: ScimUser, needs: string):
       /^[1-9]\d*$/.test(v.trim()) ? undefined : 'A platform user id is a whole number from 1.',
   });
   const id = Number(typed.trim());
-  for (const e of emailsOf(u)) platformIds.set(e, id);
+  rememberPlatformId(emailsOf(u), id);
   return id;
 }
 

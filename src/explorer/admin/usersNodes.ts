@@ -10,6 +10,7 @@ import { safeTooltip, workbookLook, type Look } from '../nodes/render';
 import { ExplorerNode, type TreeContext } from '../nodes/types';
 import { WorkspaceItemNode } from '../nodes/workspaceNodes';
 import { adminUserLook } from './adminLooks';
+import { knownPlatformId } from './platformIds';
 import type { EmbedAccessSource } from './adminLoaders';
 
 const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
@@ -68,14 +69,14 @@ export function attributeValueLook(v: Item): Look {
 export function adminUserItem(ctx: TreeContext): ItemNodeFactory {
   return (list, u) => {
     const scimId = String(u['id'] ?? '');
-    const userId = /^[1-9]\d*$/.test(scimId) ? Number(scimId) : undefined;
+    const userId = knownPlatformId(u);
     if (userId === undefined) {
       return new ItemNode('user', list, u, (i) => {
         const look = adminUserLook(i);
         return {
           ...look,
           tooltip: safeTooltip(
-            `${look.tooltip.value}\n\nAttribute values: use Set User Attribute Value… (SCIM ids here are not platform user ids).`,
+            `${look.tooltip.value}\n\nAttribute values: Set User Attribute Value… asks for the platform user id once (SCIM ids here are not platform ids).`,
           ),
         };
       });
