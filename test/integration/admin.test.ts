@@ -224,14 +224,18 @@ describe('administration', function () {
     it('edits tenant settings in one form (current values, validation, one save), and manages OAuth integrations (secret write-only), OIDC configs and my tokens', async () => {
       const before = (await state()).admin.tenantSettings;
       // The form: toggle the audit log, set the window time (a bad time is refused), then Save.
-      const p = ex.script(['auditLogEnabled', 'maintenanceWindowTime', '25:00', '04:15', 'save']);
+      const form = ex.script(['auditLogEnabled', 'maintenanceWindowTime', '25:00', '04:15', 'save']);
       const saved = await vscode.commands.executeCommand<any>(`${C}editTenantSettings`);
       assert.equal(saved.maintenanceWindowTime, '04:15');
-      assert.deepEqual(p.refusals, ['Use HH:MM, from 00:00 to 23:59.']);
-      const offered: string[] = p.offered.get('Tenant Settings');
+      assert.deepEqual(form.refusals, ['Use HH:MM, from 00:00 to 23:59.']);
+      const offered: string[] = form.offered.get('Tenant Settings');
       assert.equal(offered[0], '$(check) Save 2 changes', 'Save leads the form once something changed');
       assert.ok(offered.includes('Audit log') && offered.includes('Maintenance window time'));
-      assert.equal(p.asked.filter((t: string) => t === 'Tenant Settings').length, 3, 'one form, shown again');
+      assert.equal(
+        form.asked.filter((t: string) => t === 'Tenant Settings').length,
+        3,
+        'one form, shown again',
+      );
       const after = (await state()).admin.tenantSettings;
       assert.equal(after.maintenanceWindowTime, '04:15');
       assert.equal(after.auditLogEnabled, !before.auditLogEnabled);
