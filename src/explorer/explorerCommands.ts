@@ -15,7 +15,14 @@ import { ListNode } from './nodes/listNode';
 import { LoadMoreNode } from './nodes/statusNodes';
 import type { ExplorerNode } from './nodes/types';
 import { askNotificationFilter } from './notificationFilterFlow';
-import { buildNotificationFilter, FILTER_KEYS, type NotificationFilterArgs } from './notificationFilter';
+import {
+  buildNotificationFilter,
+  describeFilter,
+  FILTER_KEYS,
+  isEmptyFilter,
+  type NotificationFilterArgs,
+} from './notificationFilter';
+import { dashboardName, resolveDashboardNames } from './notifications/dashboardNames';
 import { vscodePrompter, type Prompter } from './prompter';
 import { asArgs, asNode, resolveDeploymentId, type TargetContext } from './targets';
 import { sortText } from './reportQuery';
@@ -311,7 +318,19 @@ export class ExplorerCommands {
         users: () => userChoices(client),
       });
     }
-    list.setSpec({ ...list.listSpec, notificationFilter: filter });
+    // The row and the view description name the dashboard, not its id.
+    let text: string | undefined;
+    if (!isEmptyFilter(filter)) {
+      const client = await this.targets.client();
+      const id = filter.dashboardId;
+      let name: string | undefined;
+      if (id !== undefined) {
+        await resolveDashboardNames(client, deploymentId, [id]).catch(() => undefined);
+        name = dashboardName(client, deploymentId, id);
+      }
+      text = describeFilter(filter, name);
+    }
+    list.setSpec({ ...list.listSpec, notificationFilter: filter, notificationFilterText: text });
     this.deps.provider.changedRow(list);
     return filter;
   }
@@ -324,7 +343,7 @@ export class ExplorerCommands {
         ? [await this.listOf(await resolveDeploymentId(this.targets, arg), 'notifications')]
         : this.deps.provider.loadedDeployments().map((d) => d.list('notifications'));
     for (const list of lists) {
-      list.setSpec({ ...list.listSpec, notificationFilter: undefined });
+      list.setSpec({ ...list.listSpec, notificationFilter: undefined, notificationFilterText: undefined });
       this.deps.provider.changedRow(list);
     }
   }

@@ -1,7 +1,12 @@
 // Edit Notification sends only what the user changed, and filters the user left as they were go
 // back exactly as the service sent them (flags, fields and operators this version does not know).
 import assert from 'node:assert/strict';
-import { parseFilters } from '../../src/explorer/createNotificationFlow';
+import {
+  closestMember,
+  memberProblem,
+  parseFilter,
+  parseFilters,
+} from '../../src/explorer/createNotificationFlow';
 import { draftOf, editChanges, filtersText } from '../../src/explorer/notifications/schedule';
 import { UpdateNotificationInputSchema } from '../../src/api/platform/notificationItem';
 
@@ -76,5 +81,37 @@ describe('Edit Notification keeps what it did not touch', () => {
   it('removing every filter sends an empty set', () => {
     const start = draftOf(stored);
     assert.deepEqual(editChanges(start, { ...start, filters: [] }), { filters: [] });
+  });
+});
+
+describe('notification filters are checked against the deployment’s members', () => {
+  const members = new Set(['orders.status', 'orders.created_at', 'customers.segment']);
+
+  it('refuses a misspelt member and suggests the closest', () => {
+    assert.equal(
+      parseFilter('orders.statuss equals shipped', members),
+      '"orders.statuss" is not a member of this deployment. Did you mean orders.status?',
+    );
+    assert.equal(memberProblem('orders.status', members), undefined);
+    assert.equal(
+      memberProblem('payments.amount', members),
+      '"payments.amount" is not a member of this deployment.',
+    );
+    assert.equal(closestMember('customer.segmnt', members), 'customers.segment');
+  });
+
+  it('accepts any member when the members could not be read', () => {
+    assert.deepEqual(parseFilter('orders.statuss equals shipped'), {
+      member: 'orders.statuss',
+      operator: 'equals',
+      value: 'shipped',
+    });
+  });
+
+  it('a stored filter left as it was passes even if its member is gone', () => {
+    const start = draftOf({ filters: [{ member: 'legacy.field', operator: 'equals', value: 'x' }] });
+    const r = parseFilters('legacy.field equals x; orders.status equals shipped', start.filters, members);
+    assert.ok(typeof r !== 'string', String(r));
+    assert.match(String(parseFilters('legacy.field equals y', start.filters, members)), /not a member/);
   });
 });

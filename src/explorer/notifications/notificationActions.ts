@@ -15,6 +15,7 @@ import { asArgs, listFirst, resolveItem, type TargetContext } from '../targets';
 import { DASHBOARD_NAME, dashboardName, resolveDashboardNames } from './dashboardNames';
 import { describeFilters, notificationDashboard, notificationSchedule } from './notificationLook';
 import { draftOf, editChanges, pickDraft } from './schedule';
+import { memberChoices } from './members';
 
 export class NotificationActions {
   constructor(
@@ -84,7 +85,7 @@ export class NotificationActions {
     const { draft } = await askNotificationDraft(
       this.targets.prompter(),
       pickDraft(given, false),
-      { timezones: timezoneChoices },
+      { timezones: timezoneChoices, members: () => memberChoices(this.deps.services, deploymentId) },
       'edit',
       start,
       notificationDashboard(n),
