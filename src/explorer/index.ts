@@ -111,8 +111,9 @@ const TEST_HOST = 'dashboard-platform.dashboard-platform-test-host';
 function offerWalkthrough(services: Services): void {
   const ctx = services.context;
   const testRun =
-    ctx.extensionMode === vscode.ExtensionMode.Test ||
-    vscode.extensions.getExtension(TEST_HOST) !== undefined;
+    // Read defensively: the activation test's stand-in host has neither.
+    ctx.extensionMode === (vscode.ExtensionMode?.Test ?? 3) ||
+    vscode.extensions?.getExtension(TEST_HOST) !== undefined;
   void offerWalkthroughOnce(
     ctx.globalState,
     () => vscode.commands.executeCommand('workbench.action.openWalkthrough', WALKTHROUGH_ID, false),
