@@ -6,7 +6,7 @@
 // code-server (installed on first use, without Chromium: the user brings the browser) and prints
 // the URL to open.
 // Options: --port N (or DP_DEMO_PORT, default 8080), --web (use code-server even if `code` exists),
-// --reset (copy demo/ again).
+// --reset (copy demo/ again, and delete the sandbox's saved data: it starts from its sample data).
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as net from 'node:net';
@@ -29,7 +29,8 @@ async function main() {
   if (build.status !== 0)
     throw new SetupError('the build failed (see above); fix it and run npm run demo again');
 
-  if (args.includes('--reset')) fs.rmSync(workspace, { recursive: true, force: true });
+  const reset = args.includes('--reset');
+  if (reset) fs.rmSync(workspace, { recursive: true, force: true });
   if (fs.existsSync(workspace)) {
     console.log(`Using the demo workspace ${workspace} (npm run demo -- --reset starts it afresh)`);
   } else {
@@ -39,6 +40,7 @@ async function main() {
 
   const code = args.includes('--web') ? undefined : which('code');
   if (code) {
+    if (reset) resetSandboxData(desktopUserDataDir());
     console.log(`Opening VS Code (${code}) with the extension loaded on ${workspace}`);
     spawnSync(code, ['--extensionDevelopmentPath', root, workspace], { stdio: 'inherit' });
     return;
@@ -50,6 +52,7 @@ async function main() {
   const extensionsDir = path.join(base, 'extensions');
   const userDataDir = path.join(base, 'user-data');
   fs.mkdirSync(base, { recursive: true });
+  if (reset) resetSandboxData(userDataDir);
   installExtension(root, extensionsDir);
   console.log('Starting VS Code in the browser (code-server); the first run installs it (several minutes)…');
   const server = await startCodeServer({
@@ -85,6 +88,31 @@ async function main() {
       process.exit(1);
     }
   }, 1000);
+}
+
+/**
+ * Deletes the sandbox's saved data (src/sandboxFeature: sandbox/state.json in the extension's global
+ * storage under `userDataDir`), as "Dashboard Platform: Reset Sandbox Data" does.
+ */
+function resetSandboxData(userDataDir) {
+  const file = path.join(
+    userDataDir,
+    'User',
+    'globalStorage',
+    'dashboard-platform.dashboard-platform',
+    'sandbox',
+    'state.json',
+  );
+  const existed = fs.existsSync(file);
+  fs.rmSync(file, { force: true });
+  console.log(existed ? `Deleted the sandbox's saved data (${file})` : 'The sandbox had no saved data');
+}
+
+/** Where the desktop VS Code keeps its user data by default (its global storage is under it). */
+function desktopUserDataDir() {
+  if (process.platform === 'darwin') return path.join(os.homedir(), 'Library', 'Application Support', 'Code');
+  if (process.platform === 'win32') return path.join(process.env.APPDATA ?? os.homedir(), 'Code');
+  return path.join(process.env.XDG_CONFIG_HOME ?? path.join(os.homedir(), '.config'), 'Code');
 }
 
 function which(cmd) {

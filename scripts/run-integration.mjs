@@ -78,6 +78,8 @@ async function main() {
     progressPath: path.join(tmp, 'progress.log'),
     startedPath: path.join(tmp, 'started'),
     resultPath: path.join(tmp, 'result.json'),
+    // Where the suites' runner keeps its progress across the window reloads of journeys.
+    statePath: path.join(tmp, 'run-state.json'),
   };
   fs.cpSync(mode.workspace, paths.workspace, { recursive: true });
   // What VS Code opens: the folder, or a workspace file holding it and the model folder.
@@ -203,6 +205,7 @@ async function main() {
       progressPath: paths.progressPath,
       startedPath: paths.startedPath,
       resultPath: paths.resultPath,
+      statePath: paths.statePath,
       controlUrl,
       grep: process.env.DP_TEST_GREP || undefined,
     }),
@@ -225,6 +228,12 @@ async function main() {
   page = await browser.newPage({
     viewport: mode.viewport,
     permissions: ['clipboard-read', 'clipboard-write'],
+  });
+  // A journey's window reload loads the workbench page again (and restarts the extension host);
+  // the page object stays the same, so the UI control above keeps working.
+  let loads = 0;
+  page.on('load', () => {
+    if (loads++ > 0) log('the workbench page loaded again (a window reload)');
   });
   const t0 = Date.now();
   const query = mode.modelFolder
@@ -275,8 +284,12 @@ async function main() {
     if (parts) console.log(parts);
   }
   console.log(
-    `${walk ? 'Screenshot walk' : 'Integration'}: ${result.passed} passed, ${result.failed} failed, ${result.pending ?? 0} pending in ${(result.durationMs / 1000).toFixed(1)} s`,
+    `${walk ? 'Screenshot walk' : 'Integration'}: ${result.passed} passed, ${result.failed} failed, ${result.pending ?? 0} skipped in ${(result.durationMs / 1000).toFixed(1)} s${result.reloads ? ` (${result.reloads} window reload${result.reloads === 1 ? '' : 's'})` : ''}`,
   );
+  for (const s of result.skipped ?? [])
+    console.log(
+      `  skipped: ${s.tests} test${s.tests === 1 ? '' : 's'} in ${s.suites.join(', ')}: ${s.reason}`,
+    );
   for (const f of result.failures) console.log(`\nFAILED: ${f.title}\n${f.error}`);
   exitCode = result.failed === 0 && result.passed > 0 ? 0 : 1;
 }

@@ -3,9 +3,13 @@
 // lint, format check, build, unit tests (plain Node) and the integration suites inside a real
 // VS Code (code-server in headless Chromium). Later steps still run after a failure so the summary
 // is complete; the exit code is non-zero when anything failed. The last line reads
-// "N passed, N failed": tests passed, and tests failed plus failed non-test steps.
+// "N passed, N failed, N skipped": tests passed; tests failed plus failed non-test steps; tests
+// skipped (mocha's pending tests, including every test of a suite that skipped itself). Above it,
+// each reason for skipping is one line (e.g. the contract suites without ../shared/reference).
 // A last step fails when the working tree is not clean at the end (tests never write tracked
 // files); entries the run made are told apart from those that were there before it.
+// `--only a,b` runs only the steps whose names start with one of those words (e.g. `--only
+// typecheck,unit` for a quick check); the summary names the steps it left out.
 import { spawn, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -13,6 +17,7 @@ import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 process.chdir(root);
+const UNIT_RESULT = path.join('out', 'unit-result.json');
 
 function run(cmd, args, { capture = false } = {}) {
   return new Promise((resolve) => {
@@ -39,7 +44,13 @@ const steps = [
   { name: 'lint', cmd: 'npx', args: ['eslint', '--max-warnings', '0', '.'] },
   { name: 'format', cmd: 'npx', args: ['prettier', '--check', '.'] },
   { name: 'build', cmd: 'node', args: ['esbuild.mjs'] },
-  { name: 'unit tests', cmd: 'npx', args: ['mocha'], tests: 'mocha' },
+  {
+    name: 'unit tests',
+    cmd: 'npx',
+    // The summary reporter is the spec output plus a JSON count of passed, failed and skipped tests.
+    args: ['mocha', '--reporter', 'scripts/mocha-summary.cjs', '--reporter-option', `summary=${UNIT_RESULT}`],
+    tests: 'mocha',
+  },
   {
     name: 'integration (real VS Code)',
     cmd: 'node',
@@ -76,28 +87,64 @@ else if (before.size > 0)
     `Note: the working tree is already dirty; the run will fail its clean-tree step:\n${[...before.keys()].map((l) => `  ${l}`).join('\n')}`,
   );
 
+const onlyArg = process.argv.indexOf('--only');
+const only =
+  onlyArg >= 0
+    ? (process.argv[onlyArg + 1] ?? '')
+        .split(',')
+        .map((w) => w.trim())
+        .filter(Boolean)
+    : undefined;
+const wanted = (step) => !only || only.some((w) => step.name.startsWith(w));
+
 const rows = [];
 let passed = 0;
 let failed = 0;
+let skipped = 0;
+/** One line per reason tests were skipped: "<step>: N tests in <suites>: <why>". */
+const skipLines = [];
+const plural = (n, word) => `${n.toLocaleString('en-US')} ${word}${n === 1 ? '' : 's'}`;
+function noteSkips(step, groups) {
+  for (const g of groups ?? []) {
+    const suites = g.suites ?? [];
+    const names = suites.slice(0, 3).join(', ') + (suites.length > 3 ? `, … (${suites.length} suites)` : '');
+    skipLines.push(`${step}: ${plural(g.tests, 'test')}${names ? ` in ${names}` : ''}: ${g.reason}`);
+  }
+}
 for (const step of steps) {
+  if (!wanted(step)) {
+    rows.push({ step: step.name, ok: true, seconds: 0, detail: 'not run (--only)', notRun: true });
+    continue;
+  }
   console.log(`\n===== ${step.name}: ${step.cmd} ${step.args.join(' ')}`);
   const resultFile = path.join(root, 'out', 'integration-result.json');
   if (step.tests === 'integration') fs.rmSync(resultFile, { force: true });
+  if (step.tests === 'mocha') fs.rmSync(UNIT_RESULT, { force: true });
   const r = await run(step.cmd, step.args, { capture: step.tests === 'mocha' });
   let detail = '';
   if (step.tests === 'mocha') {
-    const p = Number(/(\d+) passing/.exec(r.output)?.[1] ?? 0);
-    const f = Number(/(\d+) failing/.exec(r.output)?.[1] ?? 0);
+    // The reporter's JSON when it ran to the end; else what the spec output says.
+    const res = fs.existsSync(UNIT_RESULT) ? JSON.parse(fs.readFileSync(UNIT_RESULT, 'utf8')) : undefined;
+    const p = res?.passed ?? Number(/(\d+) passing/.exec(r.output)?.[1] ?? 0);
+    const f = res?.failed ?? Number(/(\d+) failing/.exec(r.output)?.[1] ?? 0);
+    const s = res?.pending ?? Number(/(\d+) pending/.exec(r.output)?.[1] ?? 0);
     passed += p;
     failed += f;
+    skipped += s;
+    noteSkips(step.name, res?.skipped ?? (s ? [{ reason: 'see the output above', tests: s }] : []));
     if (r.code !== 0 && f === 0) failed++;
-    detail = `${p} passed, ${f} failed`;
+    detail = `${p} passed, ${f} failed, ${s} skipped`;
   } else if (step.tests === 'integration') {
     if (fs.existsSync(resultFile)) {
       const res = JSON.parse(fs.readFileSync(resultFile, 'utf8'));
       passed += res.passed;
       failed += res.failed;
-      detail = `${res.passed} passed, ${res.failed} failed; activation ${res.activationTime}`;
+      skipped += res.pending ?? 0;
+      noteSkips(
+        step.name,
+        res.skipped ?? (res.pending ? [{ reason: 'see the output above', tests: res.pending }] : []),
+      );
+      detail = `${res.passed} passed, ${res.failed} failed, ${res.pending ?? 0} skipped; activation ${res.activationTime}`;
       if (r.code !== 0 && res.failed === 0) failed++;
     } else {
       failed++;
@@ -134,8 +181,12 @@ if (before !== undefined) {
 console.log('\n===== summary');
 for (const row of rows) {
   console.log(
-    `${row.ok ? 'PASS' : 'FAIL'}  ${row.step.padEnd(28)} ${row.seconds.toFixed(1).padStart(7)} s  ${row.detail}`,
+    `${row.notRun ? '----' : row.ok ? 'PASS' : 'FAIL'}  ${row.step.padEnd(28)} ${row.seconds.toFixed(1).padStart(7)} s  ${row.detail}`,
   );
 }
-console.log(`\n${passed} passed, ${failed} failed`);
+if (skipLines.length) {
+  console.log('\nSkipped:');
+  for (const line of skipLines) console.log(`  ${line}`);
+}
+console.log(`\n${passed} passed, ${failed} failed, ${skipped} skipped`);
 process.exit(rows.every((r) => r.ok) && failed === 0 ? 0 : 1);

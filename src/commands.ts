@@ -23,6 +23,7 @@ export const COMMANDS = {
   sandboxStart: { id: 'dashboardPlatform.sandbox.start', title: 'Start Sandbox' },
   sandboxStop: { id: 'dashboardPlatform.sandbox.stop', title: 'Stop Sandbox' },
   sandboxShowInfo: { id: 'dashboardPlatform.sandbox.showInfo', title: 'Show Sandbox Info' },
+  sandboxReset: { id: 'dashboardPlatform.sandbox.reset', title: 'Reset Sandbox Data' },
   // chat
   chatOpen: { id: 'dashboardPlatform.chat.open', title: 'Open Chat' },
   chatAsk: { id: 'dashboardPlatform.chat.ask', title: 'Ask the AI Agent…' },

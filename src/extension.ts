@@ -70,7 +70,7 @@ export function activate(context: vscode.ExtensionContext): Promise<ExtensionApi
   const secrets = new KnownSecrets();
   const channel = vscode.window.createOutputChannel('Dashboard Platform', { log: true });
   const log = createRedactingLog(channel, secrets);
-  const sandbox = (sandboxManager = createSandbox(log, secrets));
+  const sandbox = (sandboxManager = createSandbox(log, secrets, context.globalStorageUri));
   const profiles = new ProfileService(context, log, sandbox, secrets);
   const clients = createClients(profiles, log);
   const statusBar = new ProfileStatusBar(profiles);

@@ -1,49 +1,52 @@
 // The extension's one log. `createRedactingLog` wraps a LogOutputChannel so that every line (and
-// every error message) goes through `redact` from src/api/log.ts together with the secrets the
-// extension currently knows (tokens from SecretStorage, env vars, the sandbox). It only imports
-// vscode types, so the wrapping is unit-testable in plain Node with a fake channel.
+// every error message) goes through `redact` from src/api/log.ts, whose registry holds every secret
+// the extension knows (tokens from SecretStorage, env vars, the sandbox, secrets typed in admin
+// flows, credentials the clients sent). It only imports vscode types, so the wrapping is
+// unit-testable in plain Node with a fake channel.
 import type * as vscode from 'vscode';
 import { isApiError } from './api/errors';
-import { redact, type ApiLogger } from './api/log';
+import { forgetSecret, redact, registeredSecrets, rememberSecret, type ApiLogger } from './api/log';
 
-/** Secrets known at run time; redacted from every log line even when no pattern matches them. */
+/**
+ * The extension's handle on the one secret registry of src/api/log.ts (there is no second list):
+ * what is added here is redacted in the log, toasts, chat transcripts, notebook outputs and tool
+ * results alike.
+ */
 export class KnownSecrets {
-  private readonly values = new Set<string>();
-
   add(...secrets: (string | undefined)[]): void {
-    for (const s of secrets) if (s && s.length >= 4) this.values.add(s);
+    for (const s of secrets) rememberSecret(s);
   }
 
   delete(secret: string | undefined): void {
-    if (secret) this.values.delete(secret);
+    forgetSecret(secret);
   }
 
-  list(): string[] {
-    return [...this.values];
+  list(): readonly string[] {
+    return registeredSecrets();
   }
 }
 
-export function redactText(text: string, secrets: KnownSecrets): string {
-  return redact(text, secrets.list());
+/** Redacts `text` with the one registry (and the patterns of src/api/log.ts). */
+export function redactText(text: string): string {
+  return redact(text);
 }
 
 /** Error -> redacted one-line description (stack only at trace level, and redacted too). */
-function describe(value: unknown, secrets: KnownSecrets): string {
+function describe(value: unknown): string {
   if (value instanceof Error) {
     const extra = (value as { requestId?: string }).requestId;
-    return redactText(`${value.name}: ${value.message}${extra ? ` (request id ${extra})` : ''}`, secrets);
+    return redact(`${value.name}: ${value.message}${extra ? ` (request id ${extra})` : ''}`);
   }
-  if (typeof value === 'string') return redactText(value, secrets);
+  if (typeof value === 'string') return redact(value);
   try {
-    return redactText(JSON.stringify(value), secrets);
+    return redact(JSON.stringify(value));
   } catch {
-    return redactText(String(value), secrets);
+    return redact(String(value));
   }
 }
 
-function line(message: string | Error, args: unknown[], secrets: KnownSecrets): string {
-  const parts = [describe(message, secrets), ...args.map((a) => describe(a, secrets))];
-  return parts.join(' ');
+function line(message: string | Error, args: unknown[]): string {
+  return [describe(message), ...args.map((a) => describe(a))].join(' ');
 }
 
 /** The extension's log: a LogOutputChannel that also redacts text for other sinks (error messages). */
@@ -54,8 +57,11 @@ export interface RedactingLog extends vscode.LogOutputChannel {
 }
 
 /** A LogOutputChannel that redacts every message before it reaches `inner`. */
-export function createRedactingLog(inner: vscode.LogOutputChannel, secrets: KnownSecrets): RedactingLog {
-  const r = (t: string): string => redactText(t, secrets);
+export function createRedactingLog(
+  inner: vscode.LogOutputChannel,
+  secrets: KnownSecrets = new KnownSecrets(),
+): RedactingLog {
+  const r = (t: string): string => redact(t);
   const wrapped: RedactingLog = {
     redact: r,
     addSecret: (secret: string) => secrets.add(secret),
@@ -68,11 +74,11 @@ export function createRedactingLog(inner: vscode.LogOutputChannel, secrets: Know
     get onDidChangeLogLevel() {
       return inner.onDidChangeLogLevel;
     },
-    trace: (m: string, ...args: unknown[]) => inner.trace(line(m, args, secrets)),
-    debug: (m: string, ...args: unknown[]) => inner.debug(line(m, args, secrets)),
-    info: (m: string, ...args: unknown[]) => inner.info(line(m, args, secrets)),
-    warn: (m: string, ...args: unknown[]) => inner.warn(line(m, args, secrets)),
-    error: (m: string | Error, ...args: unknown[]) => inner.error(line(m, args, secrets)),
+    trace: (m: string, ...args: unknown[]) => inner.trace(line(m, args)),
+    debug: (m: string, ...args: unknown[]) => inner.debug(line(m, args)),
+    info: (m: string, ...args: unknown[]) => inner.info(line(m, args)),
+    warn: (m: string, ...args: unknown[]) => inner.warn(line(m, args)),
+    error: (m: string | Error, ...args: unknown[]) => inner.error(line(m, args)),
     append: (v: string) => inner.append(r(v)),
     appendLine: (v: string) => inner.appendLine(r(v)),
     replace: (v: string) => inner.replace(r(v)),

@@ -4,6 +4,8 @@
 import type { DataClient, CubeSqlChunk, CubeSqlOptions } from '../api/dataClient';
 import type { PlatformClient } from '../api/platformClient';
 import type { LoadQuery, LoadResponse, MetaCube } from '../api/schemas/data';
+import type { PublishDashboardInput } from '../api/schemas/dashboard';
+import type { PublishedDashboard } from '../api/platform/dashboards';
 import { nextCursor, type Page } from '../api/paging';
 
 /** Where the clients come from: the extension's ClientProvider, or env-built clients in the MCP server. */
@@ -111,6 +113,16 @@ export class PlatformGateway {
 
   async getWorkbook(deploymentId: number, workbookId: number, signal?: AbortSignal): Promise<Item> {
     return (await (await this.source.platform()).getWorkbook(deploymentId, workbookId, signal)) as Item;
+  }
+
+  /** Publishes a dashboard (a path to production; never retried: see the client). */
+  async publishDashboard(
+    deploymentId: number,
+    workbookId: number,
+    input: PublishDashboardInput,
+    signal?: AbortSignal,
+  ): Promise<PublishedDashboard> {
+    return (await this.source.platform()).publishDashboard(deploymentId, workbookId, input, signal);
   }
 
   async listNotifications(

@@ -4,7 +4,8 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { Services } from '../services';
 import { PlatformGateway, type ProfileInfo } from './gateway';
-import type { FileAccess, ProposedChange, ProposalOutcome } from './tools';
+import { quote, type FileAccess, type ProposedChange, type ProposalOutcome } from './tools';
+import { resolveInside } from './tools/workspacePaths';
 
 export function activeProfileInfo(services: Services): ProfileInfo {
   const active = services.profiles.active();
@@ -30,20 +31,19 @@ export function hostGateway(services: Services): PlatformGateway {
   );
 }
 
-/** A workspace file named relative to the first workspace folder, or absolutely inside any folder. */
-function resolveWorkspaceFile(file: string): { uri: vscode.Uri; display: string } {
-  const folders = vscode.workspace.workspaceFolders ?? [];
+/**
+ * A workspace file named relative to the first workspace folder, or absolutely inside any folder,
+ * checked by REAL path (resolveInside): a link leading out of the workspace is refused. The URI is
+ * the real file's, so reads and edits never follow a link.
+ */
+async function resolveWorkspaceFile(file: string): Promise<{ uri: vscode.Uri; display: string }> {
+  const folders = (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file');
   if (folders.length === 0)
     throw new Error('Open a folder first: dashboard files are edited inside the workspace.');
-  const candidates = path.isAbsolute(file) ? folders : folders.slice(0, 1);
-  for (const folder of candidates) {
-    const full = path.resolve(folder.uri.fsPath, file);
-    const rel = path.relative(folder.uri.fsPath, full);
-    if (rel && !rel.startsWith('..') && !path.isAbsolute(rel)) {
-      return { uri: vscode.Uri.file(full), display: rel.split(path.sep).join('/') };
-    }
-  }
-  throw new Error(`${file} is not inside the workspace folder; only workspace files can be changed.`);
+  const roots = folders.map((f) => f.uri.fsPath);
+  const r = await resolveInside(roots, file);
+  if (!r.exists) throw new Error(`Cannot read ${quote(r.display)}: it does not exist.`);
+  return { uri: vscode.Uri.file(r.real), display: r.display };
 }
 
 export const PROPOSAL_SCHEME = 'dashboard-platform-proposal';
@@ -88,18 +88,18 @@ export function workspaceFiles(
 ): FileAccess {
   return {
     async read(file) {
-      const { uri, display } = resolveWorkspaceFile(file);
+      const { uri, display } = await resolveWorkspaceFile(file);
       try {
         const doc = await vscode.workspace.openTextDocument(uri);
         return { text: doc.getText(), display };
       } catch (e) {
-        throw new Error(`Cannot read ${display}: ${e instanceof Error ? e.message : String(e)}`, {
+        throw new Error(`Cannot read ${quote(display)}: ${e instanceof Error ? e.message : String(e)}`, {
           cause: e,
         });
       }
     },
     async propose(change: ProposedChange, signal?: AbortSignal): Promise<ProposalOutcome> {
-      const { uri, display } = resolveWorkspaceFile(change.file);
+      const { uri, display } = await resolveWorkspaceFile(change.file);
       const proposed = proposals.add(display, change.newText);
       try {
         await vscode.commands.executeCommand(
@@ -135,13 +135,13 @@ export function workspaceFiles(
         const choice = (await Promise.race([ask, cancelled]))?.title;
         if (choice !== 'Apply') {
           const why = signal?.aborted ? 'the call was cancelled' : 'the user discarded the change';
-          return { applied: false, detail: `${why}; ${display} is unchanged.` };
+          return { applied: false, detail: `${why}; ${quote(display)} is unchanged.` };
         }
         const doc = await vscode.workspace.openTextDocument(uri);
         if (doc.getText() !== change.oldText) {
           return {
             applied: false,
-            detail: `${display} changed while the proposal was shown; read it again.`,
+            detail: `${quote(display)} changed while the proposal was shown; read it again.`,
           };
         }
         const edit = new vscode.WorkspaceEdit();
@@ -151,11 +151,11 @@ export function workspaceFiles(
           change.newText,
         );
         if (!(await vscode.workspace.applyEdit(edit))) {
-          return { applied: false, detail: `VS Code could not apply the change to ${display}.` };
+          return { applied: false, detail: `VS Code could not apply the change to ${quote(display)}.` };
         }
         return {
           applied: true,
-          detail: `the user applied the change to ${display} as one edit in the editor (the user saves or undoes it).`,
+          detail: `the user applied the change to ${quote(display)} as one edit in the editor (the user saves or undoes it).`,
         };
       } finally {
         await closeDiff(proposed);

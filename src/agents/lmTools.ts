@@ -1,29 +1,47 @@
 // The agent tools as VS Code language model tools (contributes.languageModelTools). Before a call
 // VS Code shows what will run, on which deployment and profile; a query (which costs warehouse
-// time) is confirmed first; a dashboard proposal is shown as a diff for the user to apply or discard.
+// time) and every path to production (publish, merge, deletes) are confirmed first; a dashboard
+// proposal is shown as a diff for the user to apply or discard. Names from the service are shown
+// as text (appendText escapes Markdown), never as markup.
 import * as vscode from 'vscode';
+import { requireTrustedWorkspace } from '../config/safetySettings';
 import type { Services } from '../services';
 import type { PlatformGateway } from './gateway';
 import { activeProfileInfo, type ProposalDocuments, workspaceFiles } from './hostContext';
-import { AGENT_TOOLS, parseInput, runTool, type AgentTool, type FileAccess } from './tools';
+import { AGENT_TOOLS, fenced, parseInput, quote, runTool, type AgentTool, type FileAccess } from './tools';
+
+/**
+ * Text for a MarkdownString with every Markdown character escaped (names from the service stay
+ * text). Not MarkdownString.appendText, which also turns every space into &nbsp;.
+ */
+export function markdownText(text: string): string {
+  return text.replace(/[\\`*_{}[\]()#+\-.!<>|~&]/g, '\\$&');
+}
 
 /** The registered tool objects by name (the integration tests call prepareInvocation directly). */
 export type HostTools = Map<string, vscode.LanguageModelTool<Record<string, unknown>>>;
 
-async function where(services: Services, gateway: PlatformGateway, deploymentId: unknown): Promise<string> {
+async function where(
+  services: Services,
+  gateway: PlatformGateway,
+  deploymentId: unknown,
+): Promise<{ text: string; production: boolean }> {
   let profile;
   try {
     profile = activeProfileInfo(services);
   } catch {
-    return 'no active profile';
+    return { text: 'no active profile', production: false };
   }
   const id = typeof deploymentId === 'number' ? deploymentId : profile.defaultDeploymentId;
   let dep = 'the only deployment';
   if (id !== undefined) {
     const name = await gateway.deploymentName(id).catch(() => undefined);
-    dep = name ? `deployment "${name}" (${id})` : `deployment ${id}`;
+    dep = name ? `deployment ${quote(name)} (${id})` : `deployment ${id}`;
   }
-  return `${dep}, profile "${profile.name}"${profile.production ? ' (PRODUCTION)' : ''}`;
+  return {
+    text: `${dep}, profile ${quote(profile.name)}${profile.production ? ' (PRODUCTION)' : ''}`,
+    production: profile.production,
+  };
 }
 
 function hostTool(services: Services, gateway: PlatformGateway, files: FileAccess, tool: AgentTool) {
@@ -38,13 +56,30 @@ function hostTool(services: Services, gateway: PlatformGateway, files: FileAcces
       if (tool.effect === 'write') {
         return { invocationMessage: `${summary} (shown as a diff to apply or discard; never published)` };
       }
-      const place = await where(services, gateway, options.input?.deploymentId);
+      const at = await where(services, gateway, options.input?.deploymentId);
+      const place = at.text;
       if (tool.effect === 'read') return { invocationMessage: `${summary} (${place})` };
+      if (tool.effect === 'production') {
+        // Always asked (a path to production is destructive), with PRODUCTION in the title there.
+        const body = new vscode.MarkdownString();
+        body.appendMarkdown(`${markdownText(`${summary} on ${place}?`)}\n\n`);
+        body.appendMarkdown(
+          "This changes what the platform's users see, at once; it cannot be undone from here.",
+        );
+        return {
+          invocationMessage: `${summary} (${place})`,
+          confirmationMessages: {
+            title: `${tool.title}${at.production ? ' on PRODUCTION' : ''}?`,
+            message: body,
+          },
+        };
+      }
       const input = options.input as { sql?: unknown; query?: unknown };
       const body = new vscode.MarkdownString();
-      body.appendMarkdown(`Run this query on ${place}?\n\n`);
-      if (typeof input.sql === 'string') body.appendCodeblock(input.sql, 'sql');
-      else body.appendCodeblock(JSON.stringify(input.query ?? {}, null, 2), 'json');
+      body.appendMarkdown(`Run this query on ${markdownText(place)}?\n\n`);
+      // Not appendCodeblock: its fence is always three backticks, which the SQL could close.
+      if (typeof input.sql === 'string') body.appendMarkdown(fenced(input.sql, 'sql'));
+      else body.appendMarkdown(fenced(JSON.stringify(input.query ?? {}, null, 2), 'json'));
       body.appendMarkdown('\n\nIt runs on the warehouse and returns at most 100 rows a page.');
       return {
         invocationMessage: `Running the query (${place})`,
@@ -52,6 +87,7 @@ function hostTool(services: Services, gateway: PlatformGateway, files: FileAcces
       };
     },
     async invoke(options, token) {
+      requireTrustedWorkspace('Agent tools');
       const controller = new AbortController();
       const sub = token.onCancellationRequested(() => controller.abort());
       try {

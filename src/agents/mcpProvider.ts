@@ -3,17 +3,24 @@
 // read from SecretStorage only when VS Code starts the server (resolve), and handed to the process
 // as environment variables, never written to disk.
 import * as vscode from 'vscode';
+import { mcpAllowWrites } from '../config/safetySettings';
 import { MCP_ENV } from '../mcp/config';
 import type { Services } from '../services';
 
 export const MCP_PROVIDER_ID = 'dashboardPlatform.mcp';
 const SECTION = 'dashboardPlatform';
 
-export function mcpSettings(): { enabled: boolean; allowWrites: boolean } {
+/**
+ * The MCP settings. The two that relax safety are application-scoped in the manifest, and are read
+ * here from the user's own settings only (inspect), so a workspace's settings can never turn them on.
+ */
+export function mcpSettings(): { enabled: boolean; allowWrites: boolean; allowProductionWrites: boolean } {
   const c = vscode.workspace.getConfiguration(SECTION);
+  const userOnly = (key: string) => c.inspect<boolean>(key)?.globalValue === true;
   return {
     enabled: c.get<boolean>('mcp.enabled', false),
-    allowWrites: c.get<boolean>('mcp.allowWrites', false),
+    allowWrites: mcpAllowWrites(),
+    allowProductionWrites: vscode.workspace.isTrusted && userOnly('mcp.allowProductionWrites'),
   };
 }
 
@@ -47,6 +54,7 @@ export class McpProvider implements vscode.McpServerDefinitionProvider<vscode.Mc
       [MCP_ENV.profile]: p.name,
       [MCP_ENV.production]: p.production ? '1' : '0',
       [MCP_ENV.allowWrites]: settings.allowWrites ? '1' : '0',
+      [MCP_ENV.allowProductionWrites]: settings.allowProductionWrites ? '1' : '0',
       [MCP_ENV.deployment]: p.defaultDeploymentId ? String(p.defaultDeploymentId) : null,
       [MCP_ENV.root]: folder?.fsPath ?? null,
     };
@@ -57,7 +65,7 @@ export class McpProvider implements vscode.McpServerDefinitionProvider<vscode.Mc
       [vscode.Uri.joinPath(this.services.context.extensionUri, 'dist', 'mcp.js').fsPath],
       env,
       // A new version makes VS Code offer to refresh the tools: profile or write mode changed.
-      `${version}+${encodeURIComponent(p.name)}.${settings.allowWrites ? 'rw' : 'ro'}`,
+      `${version}+${encodeURIComponent(p.name)}.${settings.allowWrites ? (settings.allowProductionWrites ? 'rwp' : 'rw') : 'ro'}`,
     );
     if (folder) def.cwd = folder;
     return [def];

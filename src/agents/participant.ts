@@ -2,6 +2,7 @@
 // same stream as the chat panel) and keeps the agent's chat id in the result metadata, so the next
 // question continues the same conversation. /new starts a fresh one.
 import * as vscode from 'vscode';
+import { allowRemoteImages } from '../config/safetySettings';
 import type { Services } from '../services';
 import { errorMessage, isCancellation } from '../log';
 import { forwardTurn } from './participantStream';
@@ -72,9 +73,7 @@ export function participantHandler(services: Services): vscode.ChatRequestHandle
         { input: prompt, chatId, sessionSettings: services.clients.sessionSettings() },
         { markdown: (t) => response.markdown(t), progress: (t) => response.progress(t) },
         {
-          allowRemoteImages: vscode.workspace
-            .getConfiguration('dashboardPlatform')
-            .get<boolean>('chat.allowRemoteImages', false),
+          allowRemoteImages: allowRemoteImages(),
           redact: (t) => services.log.redact(t),
         },
         controller.signal,

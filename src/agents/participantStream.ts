@@ -5,7 +5,8 @@
 // unit-tested in plain Node against the sandbox.
 import type { AiClient, ChatEvent, SessionSettings } from '../api/aiClient';
 import type { ChatUsage } from '../api/schemas/ai';
-import { markdownTable } from './tools/format';
+import { excerpt } from '../api/log';
+import { fenced, markdownTable } from './tools/format';
 
 export interface ResponseSink {
   markdown(text: string): void;
@@ -47,7 +48,7 @@ function toolCallMarkdown(name: string, input: unknown, result: unknown, opts: F
     input && typeof input === 'object' && typeof (input as { sql?: unknown }).sql === 'string'
       ? (input as { sql: string }).sql
       : undefined;
-  if (sql) lines.push(`\`\`\`sql\n${opts.redact(sql.replace(/```/g, "'''"))}\n\`\`\`\n`);
+  if (sql) lines.push(`${fenced(opts.redact(sql), 'sql')}\n`);
   const r = result && typeof result === 'object' ? (result as Record<string, unknown>) : undefined;
   if (r && typeof r.error === 'string') lines.push(`The tool failed: ${safeMarkdown(r.error, opts)}\n`);
   if (r && Array.isArray(r.schema) && Array.isArray(r.data)) {
@@ -95,7 +96,7 @@ export async function forwardTurn(
         const m = event.message;
         if (m.role !== 'assistant') break;
         if (m.graphPath?.[0] === 'final') writeFinal(m.id, m.content ?? '', false);
-        else if (!m.isDelta && m.content) sink.progress(opts.redact(m.content.split('\n')[0]!.slice(0, 100)));
+        else if (!m.isDelta && m.content) sink.progress(excerpt(m.content.split('\n')[0]!, 100, opts.redact));
         break;
       }
       case 'toolCall': {

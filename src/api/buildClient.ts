@@ -13,7 +13,9 @@ import * as upload from './platform/build/upload';
 import { PlatformTransport } from './platform/transport';
 
 export type { Branch } from './platform/build/common';
-export { buildApiUrlOf, devModeDataApiUrl } from './platform/build/common';
+export { buildApiUrlOf, devModeDataApiUrl, writeOutcome } from './platform/build/common';
+export type { WriteResponse } from './platform/build/common';
+export { contentHash, hashKindOf, type HashKind } from './platform/build/hashes';
 export type { DevBranch } from './platform/build/branches';
 export type { ModelFile, Validation } from './platform/build/files';
 export { flattenTree } from './platform/build/files';

@@ -2,6 +2,7 @@
 // data model's metadata (cached per deployment).
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
+import { interpretDataError } from './dataErrors';
 import { ApiError, isApiError, zodProtocolError } from './errors';
 import {
   CallSignal,
@@ -194,25 +195,39 @@ export class DataClient {
       for (let attempt = 1; ; attempt++) {
         deadline.check();
         const requestId = `${prefix}-span-${attempt}`;
-        const value = await this.http.json(
-          {
-            method: 'POST',
-            path: '/v1/load',
-            body,
-            signal: deadline.signal,
-            idempotent: true,
-            requestId,
-            action: 'The query',
-          },
-          z.unknown(),
-        );
+        let value: unknown;
+        try {
+          value = await this.http.json(
+            {
+              method: 'POST',
+              path: '/v1/load',
+              body,
+              signal: deadline.signal,
+              idempotent: true,
+              requestId,
+              action: 'The query',
+            },
+            z.unknown(),
+          );
+        } catch (e) {
+          throw interpretDataError(e, { requestId, query });
+        }
         if (isRecord(value) && typeof value.error === 'string') {
-          if (value.error !== CONTINUE_WAIT) throw dataBodyError(value, requestId);
+          if (value.error !== CONTINUE_WAIT)
+            throw interpretDataError(dataBodyError(value, requestId), { query });
           opts.onProgress?.({ attempt, elapsedMs: Date.now() - started });
           if (this.opts.continueWaitDelayMs) await sleep(this.opts.continueWaitDelayMs, deadline.signal);
           continue;
         }
-        const parsed = LoadResponseSchema.safeParse(value);
+        // The engine answers a single result object when queryType is not "multi"; read it too.
+        const envelope =
+          isRecord(value) &&
+          value.results === undefined &&
+          value.data !== undefined &&
+          value.annotation !== undefined
+            ? { queryType: 'regularQuery', results: [value] }
+            : value;
+        const parsed = LoadResponseSchema.safeParse(envelope);
         if (!parsed.success) throw zodProtocolError(parsed.error, 'POST /v1/load', requestId);
         return parsed.data;
       }
@@ -253,15 +268,19 @@ export class DataClient {
       for (let attempt = 1; ; attempt++) {
         deadline.check();
         const requestId = `${prefix}-span-${attempt}`;
-        const res = await this.http.request({
-          method: 'POST',
-          path: '/v1/cubesql',
-          body,
-          signal: deadline.signal,
-          idempotent: true,
-          requestId,
-          action: 'The SQL query',
-        });
+        const res = await this.http
+          .request({
+            method: 'POST',
+            path: '/v1/cubesql',
+            body,
+            signal: deadline.signal,
+            idempotent: true,
+            requestId,
+            action: 'The SQL query',
+          })
+          .catch((e: unknown) => {
+            throw interpretDataError(e, { requestId });
+          });
         let lines = 0;
         /** Object lines of any shape (a line of an unknown shape is skipped, not an empty answer). */
         let seen = 0;
@@ -322,7 +341,7 @@ export class DataClient {
                 continueWait = true;
                 break;
               }
-              throw dataBodyError(value, res.requestId);
+              throw interpretDataError(dataBodyError(value, res.requestId ?? requestId));
             }
             // Any other line shape is a newer server's addition: skip it.
           }
@@ -371,6 +390,27 @@ export class DataClient {
     );
     this.metaCache.set(key, meta);
     return meta;
+  }
+
+  /** The Data API base URL this client sends to. */
+  get baseUrl(): string {
+    return this.opts.baseUrl;
+  }
+
+  /**
+   * The claims of the Data API token (its payload, read without verifying: for display only, e.g.
+   * which deployment a token was minted for). Empty when the token is not a readable JWT.
+   */
+  async tokenClaims(): Promise<Record<string, unknown>> {
+    const token = await this.opts.token();
+    const payload = token?.split('.')[1];
+    if (!payload) return {};
+    try {
+      const v = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as unknown;
+      return isRecord(v) ? v : {};
+    } catch {
+      return {};
+    }
   }
 
   /** Forgets the cached meta of this client's key. */

@@ -38,11 +38,7 @@ export class DeploymentOpsClient {
   waitForDashboardExport(deploymentId: number, jobId: string, opts?: exportsApi.WaitForExportOptions) {
     return exportsApi.waitForDashboardExport(this.t, deploymentId, jobId, opts);
   }
-  downloadDashboardExport(
-    deploymentId: number,
-    jobId: string,
-    opts?: { filename?: string; signal?: AbortSignal },
-  ) {
+  downloadDashboardExport(deploymentId: number, jobId: string, opts?: exportsApi.DownloadExportOptions) {
     return exportsApi.downloadDashboardExport(this.t, deploymentId, jobId, opts);
   }
 

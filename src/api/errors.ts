@@ -1,7 +1,7 @@
 // One error type for every API family. `message` is a sentence a user can act on; the other fields
 // are for logs and for code that branches on `kind`. Nothing here ever carries a credential.
 import type { ZodError } from 'zod';
-import { redact } from './log';
+import { excerpt, redact } from './log';
 
 export type ApiErrorKind =
   | 'auth'
@@ -74,8 +74,7 @@ export class ApiError extends Error {
 
 /** A request id as shown: redacted (servers echo what they are sent) and at most 128 characters. */
 export function safeRequestId(id: string): string {
-  const r = redact(id);
-  return r.length > 128 ? `${r.slice(0, 128)}…` : r;
+  return excerpt(id, 129);
 }
 
 export function isApiError(e: unknown): e is ApiError {
@@ -122,7 +121,7 @@ export function parseErrorBody(text: string | undefined): ErrorBodyInfo {
       .replace(/<[^>]*>/g, ' ')
       .replace(/\s+/g, ' ')
       .trim();
-    return plain ? { serverMessage: plain.slice(0, 300) } : {};
+    return plain ? { serverMessage: excerpt(plain, 300) } : {};
   }
   if (typeof value !== 'object' || value === null) return {};
   const o = value as Record<string, unknown>;
@@ -290,6 +289,17 @@ export function isConnectionReset(e: unknown): boolean {
   return /other side closed|socket hang up|ECONNRESET/i.test(errMessage(e));
 }
 
+/** The code of a proxy that closed the connection instead of opening the tunnel (net/agents.ts). */
+export const PROXY_TUNNEL_FAILED = 'PROXY_TUNNEL_FAILED';
+
+/**
+ * True for transport failures an idempotent call may retry (after a backoff): a reset, or a proxy
+ * that dropped the tunnel (nothing reached the server then).
+ */
+export function isRetriableTransport(e: unknown): boolean {
+  return isConnectionReset(e) || errCode(e) === PROXY_TUNNEL_FAILED;
+}
+
 export interface TransportErrorContext {
   method: string;
   url: string;
@@ -321,6 +331,14 @@ export function errorFromTransport(e: unknown, ctx: TransportErrorContext): ApiE
     );
   }
   const msg = errMessage(e);
+  if (code === PROXY_TUNNEL_FAILED) {
+    return new ApiError(
+      'network',
+      `The proxy${ctx.viaProxy ? ` ${ctx.viaProxy}` : ''} closed the connection instead of opening a tunnel to ${ctx.origin}, so nothing was sent. ` +
+        `Check the proxy settings (http.proxy, HTTPS_PROXY) and that the proxy allows this host.`,
+      { ...base, code },
+    );
+  }
   if (code && TLS_CODES.test(code)) {
     return new ApiError(
       'network',

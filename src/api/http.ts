@@ -10,6 +10,7 @@ import {
   errorFromTransport,
   isApiError,
   isConnectionReset,
+  isRetriableTransport,
   safeUrl,
   type ApiFamily,
   type ErrorHints,
@@ -18,6 +19,15 @@ import {
 } from './errors';
 import { redact, redactingLogger, rememberSecret, silentLogger, type ApiLogger } from './log';
 import { sharedDispatchers, type DispatcherLease, type DispatcherRegistry } from './net/agents';
+import {
+  capBody,
+  DEFAULT_MAX_BODY_BYTES,
+  emptyAnswer,
+  headerProblem,
+  JSON_TYPES,
+  operationName,
+  type AnswerContext,
+} from './net/answer';
 import { isLenientCandidate, lenientSend } from './net/lenient';
 import { type NetworkSettings } from './net/network';
 import { abortError, outcomeUnknown, raceAbort, unknownOutcomeError } from './net/outcome';
@@ -27,6 +37,7 @@ import {
   CallSignal,
   joinUrl,
   lowerKeys,
+  readBytes,
   readText,
   toHeaders,
   wrapBody,
@@ -42,6 +53,7 @@ import {
   type RetryPolicy,
 } from './net/retry';
 
+export { DEFAULT_MAX_BODY_BYTES, JSON_TYPES } from './net/answer';
 export type { NetworkSettings } from './net/network';
 export { withCheckCommand } from './net/outcome';
 export {
@@ -86,6 +98,8 @@ export interface HttpClientOptions {
   dispatchers?: DispatcherRegistry;
   /** Overrides DEFAULT_DEADLINE_MS for this client. */
   deadlineMs?: number;
+  /** Overrides DEFAULT_MAX_BODY_BYTES (the cap of an answer read whole) for this client. */
+  maxBodyBytes?: number;
 }
 
 export interface RequestOptions extends ErrorHints {
@@ -99,8 +113,12 @@ export interface RequestOptions extends ErrorHints {
   /** Safe to retry; GET and HEAD are by default. */
   idempotent?: boolean;
   headers?: Record<string, string>;
-  /** Limit for the whole call, body included. */
+  /** Limit for the whole call: every retry, its waits and the body included. */
   timeoutMs?: number;
+  /** The media types the operation serves (sent as Accept, checked against the answer); JSON by default. */
+  accept?: readonly string[];
+  /** Cap of this answer when read whole (the client's cap otherwise); streams are capped only when set. */
+  maxBodyBytes?: number;
   /** The `x-request-id` to send (one is generated otherwise). */
   requestId?: string;
   /** For writes (non-idempotent calls): how the user can check an unknown outcome. */
@@ -120,6 +138,30 @@ export interface HttpResponse {
 
 type Consume<T> = (res: HttpResponse) => Promise<T>;
 
+/** True when `schema` says the answer may be absent (an optional), not merely "anything" (unknown/any). */
+function expectsNoBody(schema: ZodType<unknown>): boolean {
+  const type = (schema as unknown as { _zod?: { def?: { type?: string } } })._zod?.def?.type;
+  return type !== 'unknown' && type !== 'any' && schema.safeParse(undefined).success;
+}
+
+/** `body`, failing with `empty()` at its end when it held no byte. */
+async function* nonEmpty(body: AsyncIterable<Uint8Array>, empty: () => ApiError): AsyncGenerator<Uint8Array> {
+  let size = 0;
+  for await (const chunk of body) {
+    size += chunk.byteLength;
+    yield chunk;
+  }
+  if (size === 0) throw empty();
+}
+
+/** A file answer read whole: its bytes, its media type and the length the server declared. */
+export interface FileAnswer {
+  bytes: Buffer;
+  contentType: string;
+  declaredLength?: number;
+  requestId?: string;
+}
+
 export class HttpClient {
   readonly family: ApiFamily;
   readonly baseUrl: string;
@@ -138,17 +180,32 @@ export class HttpClient {
     this.log = redactingLogger(opts.logger ?? silentLogger, () => [this.lastCredential]);
   }
 
-  /** A streaming request: resolves on a 2xx response with its body still to be read. */
+  /**
+   * A streaming request: resolves on a 2xx response with its body still to be read. A body that
+   * ends empty (other than a 204) fails at its end: a stream was expected.
+   */
   request(opts: RequestOptions): Promise<HttpResponse> {
-    return this.send(opts, async (res) => res);
+    return this.send(opts, async (res) =>
+      res.status === 204 || res.status === 205
+        ? res
+        : { ...res, body: nonEmpty(res.body, () => emptyAnswer(this.answerContext(opts, res))) },
+    );
   }
 
   /** A JSON request parsed with `schema`. Non-2xx -> ApiError; a schema failure -> 'protocol'. */
   json<T>(opts: RequestOptions, schema: ZodType<T>): Promise<T> {
-    return this.send(opts, async (res) => {
-      const text = await readText(res.body);
-      let value: unknown = undefined;
-      if (text.trim()) {
+    return this.send(
+      opts,
+      async (res) => {
+        const text = await readText(res.body);
+        if (!text.trim()) {
+          // Empty is an answer only where the operation says so (an optional answer), never
+          // for "any answer" (z.unknown()), where the caller reads what comes.
+          const none = expectsNoBody(schema) ? schema.safeParse(undefined) : undefined;
+          if (none?.success) return none.data;
+          throw emptyAnswer(this.answerContext(opts, res));
+        }
+        let value: unknown;
         try {
           value = JSON.parse(text);
         } catch {
@@ -159,11 +216,49 @@ export class HttpClient {
             url: res.url,
           });
         }
-      }
-      const parsed = schema.safeParse(value);
-      if (!parsed.success) throw zodProtocolError(parsed.error, `${opts.method} ${opts.path}`, res.requestId);
-      return parsed.data;
-    });
+        const parsed = schema.safeParse(value);
+        if (!parsed.success)
+          throw zodProtocolError(parsed.error, `${opts.method} ${opts.path}`, res.requestId);
+        return parsed.data;
+      },
+      true,
+    );
+  }
+
+  /**
+   * A file (`accept` names its media types): read whole under the cap, its Content-Type checked,
+   * and its length checked against the declared Content-Length (a cut body is an error, never a file).
+   */
+  file(opts: RequestOptions & { accept: readonly string[] }): Promise<FileAnswer> {
+    return this.send(
+      opts,
+      async (res) => {
+        const bytes = await readBytes(res.body);
+        const length = res.headers.get('content-length');
+        const declaredLength = length !== null && /^\d+$/.test(length.trim()) ? Number(length) : undefined;
+        const ctx = this.answerContext(opts, res);
+        if (declaredLength !== undefined && bytes.length !== declaredLength)
+          throw new ApiError(
+            'protocol',
+            `${ctx.what}: the file was cut off (${bytes.length} of ${declaredLength} bytes arrived), so it was not saved. Try again.`,
+            {
+              status: ctx.status,
+              requestId: ctx.requestId,
+              method: ctx.method,
+              url: ctx.url,
+              code: 'TRUNCATED',
+            },
+          );
+        if (bytes.length === 0) throw emptyAnswer(ctx);
+        return {
+          bytes,
+          contentType: res.headers.get('content-type') ?? '',
+          ...(declaredLength !== undefined ? { declaredLength } : {}),
+          ...(res.requestId ? { requestId: res.requestId } : {}),
+        };
+      },
+      true,
+    );
   }
 
   /** The one path for writes with a JSON answer (see WriteOptions). */
@@ -181,14 +276,18 @@ export class HttpClient {
     return this.request({ ...opts, idempotent: false });
   }
 
-  /** A request whose body is ignored (204 and friends). */
+  /** A request whose body is ignored (204 and friends); an answer of the wrong type still fails. */
   async noContent(opts: RequestOptions): Promise<number> {
-    return this.send(opts, async (res) => {
-      for await (const _chunk of res.body) {
-        // drain
-      }
-      return res.status;
-    });
+    return this.send(
+      opts,
+      async (res) => {
+        for await (const _chunk of res.body) {
+          // drain
+        }
+        return res.status;
+      },
+      true,
+    );
   }
 
   async close(): Promise<void> {
@@ -196,6 +295,42 @@ export class HttpClient {
     const lease = this.lease;
     this.lease = undefined;
     await lease?.release();
+  }
+
+  private answerContext(opts: RequestOptions, res: HttpResponse): AnswerContext {
+    const method = opts.method.toUpperCase();
+    return {
+      what: opts.action ?? operationName(method, opts.path),
+      status: res.status,
+      method,
+      url: res.url,
+      ...(res.requestId ? { requestId: res.requestId } : {}),
+    };
+  }
+
+  /**
+   * The success answer as callers may read it: its type checked against what the operation serves
+   * and its size capped (answers read whole always, streams when the call sets a cap). On a problem
+   * the body is discarded unread.
+   */
+  private accepted(
+    res: HttpResponse,
+    opts: RequestOptions,
+    whole: boolean,
+    discard: () => void,
+  ): HttpResponse {
+    const max = opts.maxBodyBytes ?? (whole ? this.maxBodyBytes : Infinity);
+    const ctx = this.answerContext(opts, res);
+    const problem = headerProblem(res.headers, opts.accept ?? JSON_TYPES, max, ctx);
+    if (problem) {
+      discard();
+      throw problem;
+    }
+    return Number.isFinite(max) ? { ...res, body: capBody(res.body, max, ctx) } : res;
+  }
+
+  private get maxBodyBytes(): number {
+    return this.opts.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES[this.family];
   }
 
   private dispatcher(url: URL): DispatcherLease {
@@ -209,7 +344,12 @@ export class HttpClient {
     return this.lease;
   }
 
-  private async send<T>(opts: RequestOptions, consume: Consume<T>): Promise<T> {
+  /**
+   * One call: the request and its safe retries under one overall deadline (retries, their waits,
+   * a lenient re-read and the body all share it), the answer checked by `accepted`, then `consume`.
+   * `whole` says the answer is read whole (so it is capped).
+   */
+  private async send<T>(opts: RequestOptions, consume: Consume<T>, whole = false): Promise<T> {
     const method = opts.method.toUpperCase();
     let url: URL;
     try {
@@ -242,10 +382,13 @@ export class HttpClient {
     const what = opts.action ?? `${method} ${opts.path}`;
     const unknown = (e: ApiError): ApiError =>
       !idempotent && outcomeUnknown(e) ? unknownOutcomeError(e, what, opts.check) : e;
-    const deadline = opts.timeoutMs ?? this.opts.deadlineMs ?? DEFAULT_DEADLINE_MS[this.family];
+    // The overall deadline is fixed here, once: each attempt gets what is left of it.
+    const deadlineAt =
+      Date.now() + (opts.timeoutMs ?? this.opts.deadlineMs ?? DEFAULT_DEADLINE_MS[this.family]);
+    const remaining = (): number => deadlineAt - Date.now();
     const requestId = opts.requestId ?? randomUUID();
     const headers: Record<string, string> = {
-      accept: 'application/json',
+      accept: (opts.accept ?? JSON_TYPES).join(', '),
       'user-agent': this.opts.userAgent ?? 'dashboard-platform-vscode',
       'x-request-id': requestId,
       ...lowerKeys(opts.headers),
@@ -267,11 +410,33 @@ export class HttpClient {
       origin: url.origin,
       viaProxy: lease.proxy ? safeUrl(lease.proxy) : undefined,
     };
+    const timedOut = (): ApiError => errorFromTransport(abortError(), { ...transportCtx, timedOut: true });
+    /** Waits `delay` before a retry, or returns false when the wait would pass the deadline. */
+    const pause = async (delay: number): Promise<boolean> => {
+      if (delay >= remaining()) return false;
+      await sleep(delay, opts.signal);
+      return true;
+    };
+    const lenient = (): Promise<T> =>
+      lenientSend(
+        { family: this.family, network: this.opts.network, maxErrorBody: MAX_ERROR_BODY },
+        {
+          url,
+          method,
+          headers,
+          body,
+          // The re-read gets what is left of the deadline, never a fresh one.
+          opts: { ...opts, timeoutMs: Math.max(1, remaining()) },
+          requestId,
+        },
+        (res, discard) => consume(this.accepted(res, opts, whole, discard)),
+      );
 
     for (let attempt = 0; ; attempt++) {
       if (opts.signal?.aborted) throw cancelledError();
+      if (remaining() <= 0) throw unknown(timedOut());
       const left = idempotent ? this.retry.retries - attempt : 0;
-      const call = new CallSignal(opts.signal, deadline);
+      const call = new CallSignal(opts.signal, remaining());
       this.log.debug(`-> ${method} ${shownUrl} (${requestId}${attempt ? `, retry ${attempt}` : ''})`);
       const started = Date.now();
       let raw: Dispatcher.ResponseData;
@@ -297,11 +462,7 @@ export class HttpClient {
           this.log.warn(
             `${shownUrl}: malformed HTTP framing (${String((e as { code?: string }).code)}); re-reading leniently`,
           );
-          return lenientSend(
-            { family: this.family, network: this.opts.network, maxErrorBody: MAX_ERROR_BODY },
-            { url, method, headers, body, opts, requestId },
-            consume,
-          );
+          return lenient();
         }
         this.log.debug(`<- no response ${method} ${shownUrl} ${Date.now() - started} ms (${requestId})`);
         const err = errorFromTransport(e, {
@@ -309,11 +470,10 @@ export class HttpClient {
           cancelled: call.cancelled,
           timedOut: call.timedOut,
         });
-        if (left > 0 && !call.cancelled && !call.timedOut && isConnectionReset(e)) {
+        if (left > 0 && !call.cancelled && !call.timedOut && isRetriableTransport(e)) {
           const delay = backoffDelay(attempt, this.retry);
           this.log.debug(`${shownUrl}: ${err.message} Retrying in ${delay} ms.`);
-          await sleep(delay, opts.signal);
-          continue;
+          if (await pause(delay)) continue;
         }
         throw unknown(err);
       }
@@ -331,10 +491,11 @@ export class HttpClient {
         if (left > 0 && RETRY_STATUSES.has(status)) {
           const tooLong =
             retryAfterMs !== undefined && retryAfterMs > (this.retry.maxRetryAfterMs ?? Infinity);
-          if (!tooLong) {
+          const delay = retryAfterMs ?? backoffDelay(attempt, this.retry);
+          // A wait past the deadline is not taken: the answer is returned instead.
+          if (!tooLong && delay < remaining()) {
             await raw.body.dump().catch(() => undefined);
             call.done();
-            const delay = retryAfterMs ?? backoffDelay(attempt, this.retry);
             this.log.debug(`${shownUrl}: ${status}; retrying in ${delay} ms.`);
             await sleep(delay, opts.signal);
             continue;
@@ -345,13 +506,7 @@ export class HttpClient {
           bodyText = await readText(raw.body, MAX_ERROR_BODY);
         } catch (e) {
           call.done();
-          if (isLenientCandidate(e) && idempotent && !lease.proxy) {
-            return lenientSend(
-              { family: this.family, network: this.opts.network, maxErrorBody: MAX_ERROR_BODY },
-              { url, method, headers, body, opts, requestId },
-              consume,
-            );
-          }
+          if (isLenientCandidate(e) && idempotent && !lease.proxy) return lenient();
           if (call.cancelled) throw cancelledError();
         }
         call.done();
@@ -369,22 +524,30 @@ export class HttpClient {
         );
       }
 
-      const res: HttpResponse = {
-        status,
-        headers: resHeaders,
-        body: wrapBody(raw.body, call, transportCtx),
-        requestId: resRequestId,
-        url: shownUrl,
-      };
       try {
+        const res = this.accepted(
+          {
+            status,
+            headers: resHeaders,
+            body: wrapBody(raw.body, call, transportCtx),
+            requestId: resRequestId,
+            url: shownUrl,
+          },
+          opts,
+          whole,
+          () => {
+            // Dropped unread; the stream's abort error has no reader to reach.
+            raw.body.on('error', () => undefined).destroy();
+            call.done();
+          },
+        );
         return await consume(res);
       } catch (e) {
         call.done();
         if (left > 0 && isApiError(e) && e.kind === 'network' && isConnectionReset(e.cause ?? e)) {
           const delay = backoffDelay(attempt, this.retry);
           this.log.debug(`${shownUrl}: reset while reading the body; retrying in ${delay} ms.`);
-          await sleep(delay, opts.signal);
-          continue;
+          if (await pause(delay)) continue;
         }
         throw isApiError(e) ? unknown(e) : e;
       }

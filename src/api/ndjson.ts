@@ -1,6 +1,7 @@
 // Incremental NDJSON: bytes in any chunking -> one parsed value per non-blank line. Memory is bounded
 // by the longest line (capped by `maxLineBytes`), never by the body.
 import { ApiError } from './errors';
+import { excerpt as redactedExcerpt } from './log';
 
 export interface NdjsonOptions {
   /** A line longer than this is a protocol error. Default 64 MiB. */
@@ -36,7 +37,7 @@ export function parseLine(bytes: Uint8Array, line: number): NdjsonLine | undefin
   try {
     return { value: JSON.parse(text) as unknown, line };
   } catch {
-    const excerpt = text.length > 80 ? text.slice(0, 80) + '…' : text;
+    const excerpt = redactedExcerpt(text, 81);
     throw new ApiError(
       'protocol',
       `The server sent a malformed line ${line} in the stream (not JSON: ${JSON.stringify(excerpt)}). The response may have been cut off; try again.`,

@@ -1,9 +1,10 @@
 // What the chat panel needs from the rest of the extension, gathered in one small interface so the
 // panel does not reach into profiles, clients and settings itself.
-import * as vscode from 'vscode';
+import type * as vscode from 'vscode';
 import type { AiClient, SessionSettings } from '../api';
 import type { Meta } from '../api/schemas/data';
 import { reportError } from '../commandRunner';
+import { allowRemoteImages } from '../config/safetySettings';
 import type { Services } from '../services';
 import type { ModelBranchTarget } from '../model/modelBranchState';
 
@@ -67,8 +68,7 @@ export function chatEnvironment(services: Services): ChatEnvironment {
         return (await services.clients.devData(t.deploymentId, t.branch)).meta();
       return (await services.clients.data()).meta();
     },
-    allowRemoteImages: () =>
-      vscode.workspace.getConfiguration('dashboardPlatform').get<boolean>('chat.allowRemoteImages', false),
+    allowRemoteImages: () => allowRemoteImages(),
     showError: (error) => reportError(services, error, 'Chat'),
   };
 }

@@ -2,7 +2,7 @@
 // event into a small render operation for the webview. No `vscode` import, so it is unit-tested
 // in plain Node against the sandbox.
 import type { AiClient, ChatEvent, SessionSettings } from '../api';
-import { CUT_OFF, explainSessionRefusal, isApiError, newMessageId, redact } from '../api';
+import { CUT_OFF, explainSessionRefusal, isApiError, newMessageId, redact, redactDeep } from '../api';
 import type { HostToWebview, ToolResult } from '../shared/chatProtocol';
 
 export interface ChatSessionDeps {
@@ -118,7 +118,7 @@ export class ChatSession {
   ): Promise<void> {
     const controller = new AbortController();
     this.controller = controller;
-    const post = this.deps.post;
+    const post = (op: HostToWebview) => this.deps.post(redactDeep(op));
     post({
       type: 'turnStarted',
       turnId: turn?.messageId ?? `load-${this.chatId ?? ''}`,
@@ -161,7 +161,7 @@ export class ChatSession {
 
   /** Renders one event; true when it is a terminal marker (aborted, suspended). */
   private render(event: ChatEvent, turn: Turn | undefined): boolean {
-    const post = this.deps.post;
+    const post = (op: HostToWebview) => this.deps.post(redactDeep(op));
     switch (event.type) {
       case 'cutoff':
         if (event.chatId) this.chatId = event.chatId;

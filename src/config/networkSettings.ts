@@ -1,9 +1,11 @@
 // Network settings for the API clients, from VS Code's own proxy settings plus
 // `dashboardPlatform.extraCaCertificates` (PEM files read into text here, so src/api gets PEM strings).
+// All from the user's settings only: a workspace cannot add a CA, a proxy or turn off TLS checks.
 import { readFile } from 'node:fs/promises';
-import * as vscode from 'vscode';
+import type * as vscode from 'vscode';
 import type { NetworkSettings } from '../api/http';
 import { parseNoProxy } from '../api/net/network';
+import { userSetting } from './safetySettings';
 
 export const NETWORK_SETTING_KEYS = [
   'http.proxy',
@@ -18,16 +20,15 @@ export function affectsNetwork(e: vscode.ConfigurationChangeEvent): boolean {
 
 /** Reads the settings; CA files that cannot be read are reported through `warn` and skipped. */
 export async function readNetworkSettings(warn: (m: string) => void): Promise<NetworkSettings> {
-  const http = vscode.workspace.getConfiguration('http');
-  const proxy = http.get<string>('proxy')?.trim() || undefined;
-  const proxyStrictSSL = http.get<boolean>('proxyStrictSSL', true);
-  const rawNoProxy = http.get<unknown>('noProxy');
+  const proxy = userSetting<string | undefined>('http', 'proxy', undefined)?.trim() || undefined;
+  const proxyStrictSSL = userSetting<boolean>('http', 'proxyStrictSSL', true) !== false;
+  const rawNoProxy = userSetting<unknown>('http', 'noProxy', undefined);
   const noProxy = Array.isArray(rawNoProxy)
     ? rawNoProxy.filter((s): s is string => typeof s === 'string' && s.trim() !== '').map((s) => s.trim())
     : typeof rawNoProxy === 'string'
       ? parseNoProxy(rawNoProxy)
       : [];
-  const files = vscode.workspace.getConfiguration('dashboardPlatform').get<unknown>('extraCaCertificates');
+  const files = userSetting<unknown>('dashboardPlatform', 'extraCaCertificates', undefined);
   const paths = (Array.isArray(files) ? files : typeof files === 'string' ? [files] : []).filter(
     (p): p is string => typeof p === 'string' && p.trim() !== '',
   );

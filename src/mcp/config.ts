@@ -16,6 +16,7 @@ export const MCP_ENV = {
   deployment: 'DASHBOARD_PLATFORM_DEPLOYMENT_ID',
   production: 'DASHBOARD_PLATFORM_PRODUCTION',
   allowWrites: 'DASHBOARD_PLATFORM_MCP_ALLOW_WRITES',
+  allowProductionWrites: 'DASHBOARD_PLATFORM_MCP_ALLOW_PRODUCTION_WRITES',
   root: 'DASHBOARD_PLATFORM_MCP_ROOT',
 } as const;
 
@@ -26,6 +27,8 @@ export interface McpConfig {
   dataApiToken?: string;
   profile: ProfileInfo;
   allowWrites: boolean;
+  /** Paths to production (publish, merge, deletes); honoured only together with allowWrites. */
+  allowProductionWrites: boolean;
   /** Folder that *.dashboard.json paths are relative to (and must stay inside). */
   root: string;
 }
@@ -76,6 +79,7 @@ export function readMcpConfig(env: Record<string, string | undefined>, cwd: stri
       ...(defaultDeploymentId !== undefined ? { defaultDeploymentId } : {}),
     },
     allowWrites: yes(get('allowWrites')),
+    allowProductionWrites: yes(get('allowProductionWrites')),
     root: get('root') ?? cwd,
   };
 }

@@ -3,11 +3,11 @@
 // started in-process instead. Logs go to stderr (stdout carries the protocol), redacted.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { redact, type ApiLogger } from '../api/log';
 import { PlatformGateway } from '../agents/gateway';
 import { EnvClientSource, readMcpConfig, MCP_ENV, type McpConfig } from './config';
 import { createMcpServer } from './mcpServer';
+import { RobustStdioTransport } from './stdioTransport';
 
 /** The extension's version (dist/mcp.js sits in dist/, beside ../package.json). */
 function version(): string {
@@ -28,8 +28,10 @@ interface SandboxLike {
 }
 
 async function sandboxConfig(): Promise<{ env: Record<string, string>; close(): Promise<void> }> {
-  // The sandbox bundle sits next to this one (dist/sandbox.js); a computed path keeps it out of mcp.js.
-  const file = path.join(__dirname, 'sandbox.js');
+  // The sandbox bundle sits next to this one (dist/sandbox.js); computed paths keep it out of
+  // mcp.js. Run from the compiled sources (out/src/mcp), the sandbox is out/src/sandbox.
+  const candidates = [path.join(__dirname, 'sandbox.js'), path.join(__dirname, '..', 'sandbox', 'index.js')];
+  const file = candidates.find((f) => fs.existsSync(f)) ?? candidates[0]!;
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const mod = require(file) as { startSandbox(o: { port: number }): Promise<SandboxLike> };
   const h = await mod.startSandbox({ port: 0 });
@@ -70,6 +72,7 @@ async function main(): Promise<void> {
   const server = createMcpServer({
     gateway,
     allowWrites: config.allowWrites,
+    allowProductionWrites: config.allowProductionWrites,
     root: config.root,
     redact: scrub,
     log: logger,
@@ -84,9 +87,11 @@ async function main(): Promise<void> {
   process.stdin.on('end', () => void shutdown());
   process.on('SIGTERM', () => void shutdown());
   process.on('SIGINT', () => void shutdown());
-  await server.connect(new StdioServerTransport());
+  // The SDK reports a dropped or failed message here; the session goes on.
+  server.onerror = (e) => logger.error(`[mcp] ${e.message}`);
+  await server.connect(new RobustStdioTransport(process.stdin, process.stdout, { log: logger.error }));
   logger.info(
-    `Dashboard Platform MCP server ready: profile "${config.profile.name}", ${config.platformUrl}, ${config.allowWrites ? 'writes allowed' : 'read-only'}${config.profile.production ? ', production' : ''}`,
+    `Dashboard Platform MCP server ready: profile "${config.profile.name}", ${config.platformUrl}, ${config.allowWrites ? (config.allowProductionWrites ? 'writes and production writes allowed' : 'writes allowed') : 'read-only'}${config.profile.production ? ', production' : ''}`,
   );
 }
 

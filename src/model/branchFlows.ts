@@ -1,11 +1,16 @@
 // Opening a model and moving between its branches: pick a deployment and a branch by name, mount
 // it as a workspace folder named for both, create a branch (dev mode on it), unlock the default
-// branch for editing on explicit request.
+// branch for editing on explicit request. When adding the folder would make VS Code restart the
+// extensions (a single-folder window becoming a multi-root workspace), the user decides first:
+// a new window holding this window's folders and the model, or this window, reloaded. A branch
+// that is gone from the server is said so, with "Switch to main" and "Create Again".
 import * as vscode from 'vscode';
 import type { Branch } from '../api/buildClient';
+import { isApiError } from '../api/errors';
 import type { Services } from '../services';
 import { defaultBranchOf, parseModelUri } from './modelPaths';
 import { Mount, type Mounts } from './mounts';
+import { folderChangeReloads, workspaceFileName, workspaceFileText, type FolderEntry } from './windowPlan';
 
 export interface OpenArgs {
   deploymentId?: number;
@@ -17,11 +22,19 @@ export interface OpenArgs {
   addFolder?: boolean;
 }
 
+/** The choice offered before a folder change that would reload the window. */
+export const NEW_WINDOW = 'Open in New Window';
+export const RELOAD_HERE = 'Add to This Window (Reloads)';
+
 const folderName = (m: Mount) => `${m.deploymentName} · ${m.branch}`;
 
 export class BranchFlows {
   /** The branch each deployment is in dev mode on, as this window last set it. */
   private readonly devBranch = new Map<number, string>();
+  /** Dev mode being entered, by "deployment/branch" (one request for concurrent callers). */
+  private readonly entering = new Map<string, Promise<void>>();
+  /** Lost branches being asked about (one question per branch at a time). */
+  private readonly recovering = new Set<Mount>();
 
   constructor(
     private readonly services: Services,
@@ -58,7 +71,7 @@ export class BranchFlows {
   }
 
   /** Picks a branch (or "Create branch…"); returns its name, created and in dev mode as needed. */
-  private async pickBranch(deploymentId: number, branches: Branch[], current?: string): Promise<string> {
+  async pickBranch(deploymentId: number, branches: Branch[], current?: string): Promise<string> {
     const def = defaultBranchOf(branches);
     type Item = vscode.QuickPickItem & { name?: string };
     const items: Item[] = [
@@ -79,11 +92,12 @@ export class BranchFlows {
     return picked.name ?? (await this.askNewBranch(deploymentId, current ?? def, branches));
   }
 
-  private async askNewBranch(
-    deploymentId: number,
-    from: string | undefined,
-    branches: Branch[],
-  ): Promise<string> {
+  /**
+   * Asks a new branch's name and creates it from `from` (dev mode on it). A `from` that is not on
+   * the server any more (a lost branch in view) gives way to the default branch.
+   */
+  async askNewBranch(deploymentId: number, from: string | undefined, branches: Branch[]): Promise<string> {
+    if (from !== undefined && !branches.some((b) => b.name === from)) from = defaultBranchOf(branches);
     const name = await vscode.window.showInputBox({
       title: `New branch${from ? ` from ${from}` : ''}`,
       prompt: 'Branch name (dev mode starts on it)',
@@ -110,11 +124,19 @@ export class BranchFlows {
     this.devBranch.set(deploymentId, name);
   }
 
-  /** Dev mode on `branch` unless this window already put it there. */
+  /** Dev mode on `branch` unless this window already put it there (or is doing so). */
   async ensureDevMode(mount: Mount): Promise<void> {
     if (this.devBranch.get(mount.deploymentId) === mount.branch) return;
-    await (await this.mounts.build()).startDevMode(mount.deploymentId, mount.branch);
-    this.devBranch.set(mount.deploymentId, mount.branch);
+    const key = `${mount.deploymentId}/${mount.branch}`;
+    let entering = this.entering.get(key);
+    if (!entering) {
+      entering = (async () => {
+        await (await this.mounts.build()).startDevMode(mount.deploymentId, mount.branch);
+        this.devBranch.set(mount.deploymentId, mount.branch);
+      })().finally(() => this.entering.delete(key));
+      this.entering.set(key, entering);
+    }
+    await entering;
   }
 
   /** Open Data Model…: mounts a branch (the default one read-only) as a workspace folder. */
@@ -143,26 +165,142 @@ export class BranchFlows {
     replace?: Mount,
     addFolder = true,
   ): Promise<Mount> {
+    const existing = this.mounts.get(deploymentId, branch);
     const mount = this.mounts.add(new Mount(deploymentId, name, branch, defaultBranch));
-    if (!mount.isDefault) await this.ensureDevMode(mount);
-    await vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Window, title: `Loading ${folderName(mount)}` },
-      () => mount.load(this.mounts.build, true),
-    );
+    // Shown at once in the status bar, before its files load.
+    this.mounts.fire(mount);
+    try {
+      if (!mount.isDefault) await this.ensureDevMode(mount);
+      await vscode.window.withProgress(
+        { location: vscode.ProgressLocation.Window, title: `Loading ${folderName(mount)}` },
+        () => mount.load(this.mounts.build, true),
+      );
+    } catch (e) {
+      if (!isApiError(e) || e.kind !== 'notFound') throw e;
+      // Gone from the server (another user deleted it, a merge removed it, a restarted sandbox).
+      this.mounts.remove(mount);
+      throw new Error(
+        `The branch "${branch}" of ${name} is not on the server (${e.message}). Pick or create a branch again (Open Data Model…).`,
+        { cause: e },
+      );
+    }
+    mount.missing = false;
+    // A folder that showed the branch while it was gone (or stale) reads it again. (A new
+    // mount has nothing to announce: an event racing the first edit could reload it away.)
+    if (existing) this.announce(mount);
     const folders = vscode.workspace.workspaceFolders ?? [];
     const old = replace ? folders.findIndex((f) => f.uri.toString() === replace.root.toString()) : -1;
     const shown = folders.some((f) => f.uri.toString() === mount.root.toString());
     // A branch that replaces another takes its folder, if it had one.
     if (!shown && (replace ? old >= 0 : addFolder)) {
       const at = old >= 0 ? old : folders.length;
-      vscode.workspace.updateWorkspaceFolders(at, old >= 0 ? 1 : 0, {
-        uri: mount.root,
-        name: folderName(mount),
-      });
+      const entry = { uri: mount.root, name: folderName(mount) };
+      const where = await this.placeFolder(mount, at, old >= 0 ? 1 : 0);
+      if (where === 'here') vscode.workspace.updateWorkspaceFolders(at, old >= 0 ? 1 : 0, entry);
     }
     if (replace && replace !== mount) this.mounts.remove(replace);
     this.mounts.fire(mount);
     return mount;
+  }
+
+  /**
+   * Where a new folder goes when VS Code would restart the extensions to add it here: the user
+   * chooses a new window (this window stays as it is) or this window, reloaded. Answers 'here'
+   * when the folder is to be changed in this window, else what happened instead.
+   */
+  private async placeFolder(
+    mount: Mount,
+    at: number,
+    replaces: number,
+  ): Promise<'here' | 'newWindow' | 'none'> {
+    if (!folderChangeReloads({ workspaceFile: vscode.workspace.workspaceFile !== undefined }, at))
+      return 'here';
+    const here = replaces ? 'Replace in This Window (Reloads)' : RELOAD_HERE;
+    const single = (vscode.workspace.workspaceFolders?.length ?? 0) <= 1 && !vscode.workspace.workspaceFile;
+    const choice = await vscode.window.showWarningMessage(
+      replaces
+        ? `Showing "${folderName(mount)}" in place of this window's first folder reloads the window.`
+        : `Adding "${folderName(mount)}" to this window reloads it.`,
+      {
+        modal: true,
+        detail: single
+          ? "A second folder turns this window into an untitled multi-root workspace, and VS Code restarts the extensions to do that: running queries stop and open views start over. Open the model in a new window (with this window's folders beside it), or add it here and let the window reload."
+          : 'Changing the first folder of a workspace makes VS Code restart the extensions: running queries stop and open views start over. Open the model in a new window, or change the folder here and let the window reload.',
+      },
+      NEW_WINDOW,
+      here,
+    );
+    if (choice === here) return 'here';
+    if (choice !== NEW_WINDOW) {
+      void vscode.window.showInformationMessage(
+        `${folderName(mount)} is open without a workspace folder: its status bar item and commands work on it. Run "Open Data Model…" again to add the folder.`,
+      );
+      return 'none';
+    }
+    await this.openInNewWindow(mount, at, replaces);
+    return 'newWindow';
+  }
+
+  /** Writes a workspace file with this window's folders and the model's, and opens it in a new window. */
+  private async openInNewWindow(mount: Mount, at: number, replaces: number): Promise<void> {
+    const entries: FolderEntry[] = (vscode.workspace.workspaceFolders ?? []).map((f) => ({
+      uri: f.uri.toString(),
+      name: f.name,
+      ...(f.uri.scheme === 'file' ? { fsPath: f.uri.fsPath } : {}),
+    }));
+    entries.splice(at, replaces, { uri: mount.root.toString(), name: folderName(mount) });
+    const dir = vscode.Uri.joinPath(this.services.context.globalStorageUri, 'model-windows');
+    await vscode.workspace.fs.createDirectory(dir);
+    const file = vscode.Uri.joinPath(
+      dir,
+      workspaceFileName(mount.deploymentName, mount.deploymentId, mount.branch),
+    );
+    const profile = this.services.profiles.active()?.profile.name;
+    await vscode.workspace.fs.writeFile(file, new TextEncoder().encode(workspaceFileText(entries, profile)));
+    this.services.log.info(`Opening ${folderName(mount)} in a new window (${file.fsPath}).`);
+    await vscode.commands.executeCommand('vscode.openFolder', file, { forceNewWindow: true });
+  }
+
+  /**
+   * A mounted branch the server no longer has: says so once, with "Switch to <default>" (the
+   * folder then shows the default branch) and "Create Again" (a new branch of that name from the
+   * default branch, mounted in place). Checked against the branch list first: a passing failure
+   * just reloads.
+   */
+  async recoverLost(mount: Mount): Promise<void> {
+    if (this.recovering.has(mount)) return;
+    this.recovering.add(mount);
+    try {
+      const build = await this.mounts.build();
+      const branches = await build.allBranches(mount.deploymentId);
+      if (branches.some((b) => b.name === mount.branch)) {
+        mount.missing = false;
+        await mount.load(this.mounts.build, true);
+        this.announce(mount);
+        this.mounts.fire(mount);
+        return;
+      }
+      mount.missing = true;
+      this.mounts.fire(mount);
+      const def = defaultBranchOf(branches) ?? 'main';
+      const toDefault = `Switch to ${def}`;
+      const choice = await vscode.window.showWarningMessage(
+        `The branch "${mount.branch}" of ${mount.deploymentName} is not on the server any more.`,
+        {
+          modal: true,
+          detail: `Someone may have deleted or merged it, or the sandbox was reset. Switch the folder to "${def}", or create "${mount.branch}" again from "${def}" (changes that were only on the lost branch are not in it).`,
+        },
+        toDefault,
+        'Create Again',
+      );
+      if (choice === toDefault) await this.switchBranch(mount.root, def);
+      else if (choice === 'Create Again') {
+        await this.createBranch(mount.deploymentId, mount.branch, def);
+        await this.mount(mount.deploymentId, mount.deploymentName, mount.branch, def, mount);
+      }
+    } finally {
+      this.recovering.delete(mount);
+    }
   }
 
   /** Switch Model Branch…: pick or create another branch of the model in view; it replaces it. */
@@ -184,7 +322,9 @@ export class BranchFlows {
     const current = await this.target(arg);
     const branches = await (await this.mounts.build()).allBranches(current.deploymentId);
     let name = nameArg;
-    if (name) await this.createBranch(current.deploymentId, name, current.branch);
+    // From the branch in view, unless it is gone from the server (then from the default branch).
+    const from = branches.some((b) => b.name === current.branch) ? current.branch : defaultBranchOf(branches);
+    if (name) await this.createBranch(current.deploymentId, name, from);
     else name = await this.askNewBranch(current.deploymentId, current.branch, branches);
     return this.mount(current.deploymentId, current.deploymentName, name, defaultBranchOf(branches), current);
   }

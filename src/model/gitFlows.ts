@@ -2,6 +2,7 @@
 // merge to the default branch (modal confirmation; on a production profile the deployment's name
 // must be typed). Each shows progress and then the server's answer; none is ever retried.
 import * as vscode from 'vscode';
+import { writeOutcome } from '../api/buildClient';
 import type { Services } from '../services';
 import type { BranchFlows } from './branchFlows';
 import type { Mount, Mounts } from './mounts';
@@ -50,12 +51,15 @@ export class GitFlows {
     const r = await this.progress(`Committing to ${mount.branch}…`, () =>
       build.commit(mount.deploymentId, { message }),
     );
+    const outcome = writeOutcome(r);
     this.report(
-      r.success,
+      outcome === 'applied',
       `Committed to ${mount.branch}: "${message}".`,
-      `The server did not commit ${mount.branch}.`,
+      outcome === 'refused'
+        ? `The server did not commit ${mount.branch}.`
+        : `The server answered without saying whether ${mount.branch} was committed. Pull the branch or look at its history to see.`,
     );
-    return r.success;
+    return outcome === 'applied';
   }
 
   async pull(arg?: unknown): Promise<boolean> {

@@ -11,7 +11,7 @@ import { ModelFileSystem, SERVER_SCHEME } from './modelFs';
 import { ModelIntel } from './modelIntel';
 import type { Mount } from './mounts';
 import { Mounts } from './mounts';
-import { pickNotebookBranch } from './notebookBranch';
+import { pickNotebookBranch, type NotebookBranchArgs } from './notebookBranch';
 import { searchModel, type SearchArgs } from './searchFlow';
 import { setStagingEnvironment, type StagingArgs } from './stagingFlow';
 import { UploadFlow, type UploadArgs } from './uploadFlow';
@@ -37,7 +37,12 @@ export function createModelFeature(services: Services): {
     services.log,
   );
   const branches = new BranchFlows(services, mounts, (m) => fs.announce(m));
-  mounts.restored = (m) => branches.ensureDevMode(m);
+  mounts.lost = (m) =>
+    void branches
+      .recoverLost(m)
+      .catch((e: unknown) =>
+        services.log.warn(`${m.deploymentName} · ${m.branch}: ${e instanceof Error ? e.message : String(e)}`),
+      );
   const reload = async (m: Mount) => {
     try {
       await m.load(mounts.build, true);
@@ -49,16 +54,27 @@ export function createModelFeature(services: Services): {
   };
   const git = new GitFlows(services, mounts, branches, reload);
   const upload = new UploadFlow(services, mounts);
-  const status = new BranchStatus(mounts, COMMANDS.modelSwitchBranch.id);
+  const status = new BranchStatus(services, mounts);
   const feature: ModelFeature = { fs, mounts, validation, status };
-  // The branch in view, when it is one in dev mode, is what the chat and notebooks can target.
+  // The branch in view, when it is one in dev mode, is what the chat and notebooks can target;
+  // a branch comes into view in dev mode (a restored folder, an editor of it focused).
   const syncTarget = () => {
     const m = status.current();
+    const dev = m && !m.isDefault && !m.missing ? m : undefined;
     services.modelBranch.set(
-      m && !m.isDefault
-        ? { deploymentId: m.deploymentId, deploymentName: m.deploymentName, branch: m.branch }
+      dev
+        ? { deploymentId: dev.deploymentId, deploymentName: dev.deploymentName, branch: dev.branch }
         : undefined,
     );
+    if (dev) {
+      void branches
+        .ensureDevMode(dev)
+        .catch((e: unknown) =>
+          services.log.warn(
+            `Dev mode on ${dev.deploymentName} · ${dev.branch} failed: ${e instanceof Error ? e.message : String(e)}`,
+          ),
+        );
+    }
   };
   syncTarget();
 
@@ -109,11 +125,8 @@ export function createModelFeature(services: Services): {
       git.mergeToDefault(uri, args),
     ),
     registerCommand(services, COMMANDS.modelUpload, (args?: UploadArgs) => upload.run(args)),
-    registerCommand(
-      services,
-      COMMANDS.modelNotebookBranch,
-      (args?: { branch?: string | null; deploymentId?: number; notebook?: vscode.NotebookDocument }) =>
-        pickNotebookBranch(services, mounts, args),
+    registerCommand(services, COMMANDS.modelNotebookBranch, (args?: NotebookBranchArgs) =>
+      pickNotebookBranch(services, mounts, branches, args),
     ),
     registerCommand(services, COMMANDS.modelStaging, (uri?: vscode.Uri, args?: StagingArgs) =>
       setStagingEnvironment(services, mounts, branches, uri, args),

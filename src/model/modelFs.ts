@@ -1,10 +1,24 @@
 // The model's files as a FileSystemProvider: reads come from the mount (loaded from the server),
-// writes go to the server. Before a write the server's hash of the file is compared with the one
-// read: a change made elsewhere is shown as a diff and never overwritten without the user's say.
-// The default branch is read-only until unlocked. Each successful write runs validate.
+// writes go to the server under the rules of branchFiles.ts (confirmed writes only, the hash of
+// the bytes sent as the base, strict UTF-8). A change made elsewhere is shown as a diff and never
+// overwritten without the user's say; a failed write is a FileSystemError with the reason, so the
+// editor stays dirty. The default branch is read-only until unlocked. Each confirmed write runs
+// validate.
 import * as vscode from 'vscode';
+import { isApiError } from '../api/errors';
+import { ModelFileError, type Conflict } from './branchFiles';
 import type { Mount, Mounts } from './mounts';
 import { parseModelUri } from './modelPaths';
+
+/** The error VS Code shows (and keeps the editor dirty on) for a failed file operation. */
+function fsError(e: unknown, uri: vscode.Uri): unknown {
+  if (e instanceof vscode.FileSystemError || e instanceof vscode.CancellationError) return e;
+  if (e instanceof ModelFileError) {
+    if (e.kind === 'notFound') return vscode.FileSystemError.FileNotFound(uri);
+    if (e.kind === 'exists') return vscode.FileSystemError.FileExists(uri);
+  }
+  return vscode.FileSystemError.Unavailable(e instanceof Error ? e.message : String(e));
+}
 
 /** Shows the server's current text of a file beside the user's in a diff. */
 export const SERVER_SCHEME = 'dpmodel-server';
@@ -25,8 +39,18 @@ export class ModelFileSystem implements vscode.FileSystemProvider, vscode.TextDo
     const loc = parseModelUri(uri.authority, uri.path);
     if (!loc) throw vscode.FileSystemError.FileNotFound(uri);
     const mount = await this.mounts.resolve(loc.deploymentId, loc.branch);
-    await mount.load(this.mounts.build);
-    return { mount, path: loc.path };
+    if (!mount.missing) {
+      try {
+        await mount.load(this.mounts.build);
+        return { mount, path: loc.path };
+      } catch (e) {
+        if (!isApiError(e) || e.kind !== 'notFound') throw e;
+        this.mounts.markLost(mount);
+      }
+    }
+    throw vscode.FileSystemError.FileNotFound(
+      `The branch "${mount.branch}" of ${mount.deploymentName} is not on the server any more: switch the folder to another branch or create it again.`,
+    );
   }
 
   watch(): vscode.Disposable {
@@ -43,7 +67,7 @@ export class ModelFileSystem implements vscode.FileSystemProvider, vscode.TextDo
         type: vscode.FileType.File,
         ctime: file.mtime,
         mtime: file.mtime,
-        size: file.content.byteLength,
+        size: file.content?.byteLength ?? 0,
         permissions,
       };
     }
@@ -60,9 +84,11 @@ export class ModelFileSystem implements vscode.FileSystemProvider, vscode.TextDo
 
   async readFile(uri: vscode.Uri): Promise<Uint8Array> {
     const { mount, path } = await this.locate(uri);
-    const file = mount.files.get(path);
-    if (!file) throw vscode.FileSystemError.FileNotFound(uri);
-    return file.content;
+    try {
+      return mount.read(path);
+    } catch (e) {
+      throw fsError(e, uri);
+    }
   }
 
   private refuseReadonly(mount: Mount, uri: vscode.Uri): void {
@@ -78,52 +104,26 @@ export class ModelFileSystem implements vscode.FileSystemProvider, vscode.TextDo
     content: Uint8Array,
     options: { create: boolean; overwrite: boolean },
   ): Promise<void> {
-    try {
-      await this.write(uri, content, options);
-    } catch (e) {
-      // VS Code shows the save error; the log keeps it with the file.
-      this.log.warn(`Saving ${uri.path} failed: ${e instanceof Error ? e.message : String(e)}`);
-      throw e;
-    }
-  }
-
-  private async write(
-    uri: vscode.Uri,
-    content: Uint8Array,
-    options: { create: boolean; overwrite: boolean },
-  ): Promise<void> {
     const { mount, path } = await this.locate(uri);
     this.refuseReadonly(mount, uri);
-    const known = mount.files.get(path);
-    if (!known && !options.create) throw vscode.FileSystemError.FileNotFound(uri);
-    if (known && !options.overwrite) throw vscode.FileSystemError.FileExists(uri);
-    await mount.serial(async () => {
-      const build = await this.mounts.build();
-      const hashes = await build.fileHashes(mount.deploymentId, { branchName: mount.branch });
-      const theirs = hashes.get(path);
-      const changedElsewhere = known ? theirs !== known.hash : theirs !== undefined;
-      if (changedElsewhere && !(await this.resolveConflict(mount, path, uri, theirs))) {
-        throw vscode.FileSystemError.Unavailable(
-          `${path} changed on the server since it was opened; not saved. Compare the two versions in the diff, then save again (or choose Overwrite).`,
-        );
-      }
-      const text = new TextDecoder().decode(content);
-      await build.updateFiles(mount.deploymentId, mount.branch, [{ path, content: text }]);
-      const after = await build.fileHashes(mount.deploymentId, { branchName: mount.branch });
-      mount.files.set(path, { content, hash: after.get(path), mtime: Date.now() });
-      mount.dirs.delete(path);
-    });
-    this.emitter.fire([{ type: known ? vscode.FileChangeType.Changed : vscode.FileChangeType.Created, uri }]);
+    let result: 'created' | 'changed';
+    try {
+      result = await mount.save(await this.mounts.build(), path, content, options, (c) =>
+        this.resolveConflict(mount, c, uri),
+      );
+    } catch (e) {
+      // VS Code shows the save error and keeps the editor dirty; the log keeps it with the file.
+      this.log.warn(`Saving ${uri.path} failed: ${e instanceof Error ? e.message : String(e)}`);
+      throw fsError(e, uri);
+    }
+    this.emitter.fire([
+      { type: result === 'created' ? vscode.FileChangeType.Created : vscode.FileChangeType.Changed, uri },
+    ]);
     this.afterWrite(mount, path);
   }
 
   /** A change on the server: diff and ask. True when the user chose to overwrite it. */
-  private async resolveConflict(
-    mount: Mount,
-    path: string,
-    uri: vscode.Uri,
-    theirs: string | undefined,
-  ): Promise<boolean> {
+  private async resolveConflict(mount: Mount, { path, theirs }: Conflict, uri: vscode.Uri): Promise<boolean> {
     const build = await this.mounts.build();
     const files = await build.listFiles(mount.deploymentId, { branchName: mount.branch, withContent: true });
     const server = files.find((f) => f.path === path);
@@ -169,16 +169,12 @@ export class ModelFileSystem implements vscode.FileSystemProvider, vscode.TextDo
   async delete(uri: vscode.Uri): Promise<void> {
     const { mount, path } = await this.locate(uri);
     this.refuseReadonly(mount, uri);
-    const paths = mount.files.has(path)
-      ? [path]
-      : [...mount.files.keys()].filter((p) => p.startsWith(`${path}/`));
-    if (paths.length > 0) {
-      await mount.serial(async () => {
-        await (await this.mounts.build()).removeFiles(mount.deploymentId, mount.branch, paths);
-        for (const p of paths) mount.files.delete(p);
-      });
+    try {
+      await mount.remove(await this.mounts.build(), path);
+    } catch (e) {
+      this.log.warn(`Deleting ${uri.path} failed: ${e instanceof Error ? e.message : String(e)}`);
+      throw fsError(e, uri);
     }
-    for (const d of [...mount.dirs]) if (d === path || d.startsWith(`${path}/`)) mount.dirs.delete(d);
     this.emitter.fire([{ type: vscode.FileChangeType.Deleted, uri }]);
     this.afterWrite(mount, path);
   }
@@ -190,23 +186,11 @@ export class ModelFileSystem implements vscode.FileSystemProvider, vscode.TextDo
       throw vscode.FileSystemError.NoPermissions('Files move only within one branch.');
     const mount = from.mount;
     this.refuseReadonly(mount, oldUri);
-    if (!options.overwrite && (mount.files.has(to.path) || (mount.isDir(to.path) && to.path !== ''))) {
-      throw vscode.FileSystemError.FileExists(newUri);
-    }
-    const moves = mount.files.has(from.path)
-      ? [{ path: from.path, newPath: to.path }]
-      : [...mount.files.keys()]
-          .filter((p) => p.startsWith(`${from.path}/`))
-          .map((p) => ({ path: p, newPath: `${to.path}${p.slice(from.path.length)}` }));
-    if (moves.length > 0) {
-      await mount.serial(async () => {
-        await (await this.mounts.build()).renameFiles(mount.deploymentId, mount.branch, moves);
-        for (const m of moves) {
-          const f = mount.files.get(m.path);
-          mount.files.delete(m.path);
-          if (f) mount.files.set(m.newPath, f);
-        }
-      });
+    try {
+      await mount.rename(await this.mounts.build(), from.path, to.path, options.overwrite);
+    } catch (e) {
+      this.log.warn(`Renaming ${oldUri.path} failed: ${e instanceof Error ? e.message : String(e)}`);
+      throw fsError(e, newUri);
     }
     this.emitter.fire([
       { type: vscode.FileChangeType.Deleted, uri: oldUri },

@@ -1,33 +1,26 @@
 // The models open in the editor: one mount per deployment and branch, holding the files as last
-// read from the server with their server hashes (what a save compares against to detect a
-// change made elsewhere), and whether the default branch was unlocked for writing.
+// read from the server with their hashes (what a save compares against to detect a change made
+// elsewhere; the rules are in branchFiles.ts), and whether the default branch was unlocked.
 import * as vscode from 'vscode';
 import type { BuildClient } from '../api/buildClient';
 import type { Services } from '../services';
+import { BranchFiles } from './branchFiles';
 import { defaultBranchOf, MODEL_SCHEME, modelUriPath } from './modelPaths';
 
-export interface MountedFile {
-  content: Uint8Array;
-  /** The server's hash of the content as read (undefined: the server gave none). */
-  hash?: string;
-  mtime: number;
-}
-
-export class Mount {
-  readonly files = new Map<string, MountedFile>();
-  /** Folders the user created that hold no file yet (the server has no empty folders). */
-  readonly dirs = new Set<string>();
+/** One branch of a deployment open in the editor: its files (branchFiles.ts) and its place there. */
+export class Mount extends BranchFiles {
   unlocked = false;
-  private loading: Promise<void> | undefined;
-  /** Writes of one mount run one after another, so hashes are compared in order. */
-  private queue: Promise<unknown> = Promise.resolve();
+  /** The server answered that the branch is not there (deleted, merged away, a reset sandbox). */
+  missing = false;
 
   constructor(
-    readonly deploymentId: number,
+    deploymentId: number,
     readonly deploymentName: string,
-    readonly branch: string,
+    branch: string,
     readonly defaultBranch: string | undefined,
-  ) {}
+  ) {
+    super(deploymentId, branch);
+  }
 
   get isDefault(): boolean {
     return this.branch === this.defaultBranch;
@@ -51,47 +44,6 @@ export class Mount {
       authority: String(this.deploymentId),
       path: modelUriPath(this.branch, path),
     });
-  }
-
-  /** Reads every file with its content and the hashes (again when `refresh`). */
-  load(build: () => Promise<BuildClient>, refresh = false): Promise<void> {
-    if (!this.loading || refresh) {
-      this.loading = (async () => {
-        const client = await build();
-        const [files, hashes] = await Promise.all([
-          client.listFiles(this.deploymentId, { branchName: this.branch, withContent: true }),
-          client.fileHashes(this.deploymentId, { branchName: this.branch }),
-        ]);
-        const enc = new TextEncoder();
-        const now = Date.now();
-        const before = new Map(this.files);
-        this.files.clear();
-        for (const f of files) {
-          const old = before.get(f.path);
-          this.files.set(f.path, {
-            content: enc.encode(f.content ?? ''),
-            hash: hashes.get(f.path) ?? f.hash,
-            mtime: old?.mtime ?? now,
-          });
-        }
-      })();
-      this.loading.catch(() => (this.loading = undefined));
-    }
-    return this.loading;
-  }
-
-  serial<T>(fn: () => Promise<T>): Promise<T> {
-    const run = this.queue.then(fn, fn);
-    this.queue = run.catch(() => undefined);
-    return run;
-  }
-
-  isDir(path: string): boolean {
-    if (path === '' || this.dirs.has(path)) return true;
-    const prefix = `${path}/`;
-    for (const p of this.files.keys()) if (p.startsWith(prefix)) return true;
-    for (const d of this.dirs) if (d.startsWith(prefix)) return true;
-    return false;
   }
 
   /** Direct children of a folder: names and kinds. */
@@ -119,8 +71,8 @@ export class Mounts {
   /** Fires when a mount is added, removed, or its branch state (unlock) changes. */
   readonly onDidChange = this.changed.event;
 
-  /** Puts a restored branch in dev mode, as opening it does (set by the feature). */
-  restored: ((mount: Mount) => Promise<void>) | undefined;
+  /** Told when a mount's branch is found gone from the server (set by the feature: it asks what to do). */
+  lost: ((mount: Mount) => void) | undefined;
 
   constructor(private readonly services: Services) {}
 
@@ -134,12 +86,13 @@ export class Mounts {
     return [...this.byKey.values()];
   }
 
-  add(mount: Mount): Mount {
+  /** Adds a mount; `inView` false keeps it out of the status bar (and so out of dev mode). */
+  add(mount: Mount, inView = true): Mount {
     const key = `${mount.deploymentId}/${mount.branch}`;
     const found = this.byKey.get(key);
     if (found) return found;
     this.byKey.set(key, mount);
-    this.changed.fire(mount);
+    if (inView) this.changed.fire(mount);
     return mount;
   }
 
@@ -153,8 +106,10 @@ export class Mounts {
   }
 
   /**
-   * The mount of a URI, created when a model folder comes back with a restored window (the
-   * deployment's name and default branch are looked up then).
+   * The mount of a URI, created when a model folder comes back with a restored window, or when
+   * VS Code reads a file of a branch not open (a restored tab, a document kept from before).
+   * A folder's mount becomes the one in view (the status bar; dev mode follows); any other comes
+   * quietly, so a stray read never moves dev mode away from the branch being worked on.
    */
   async resolve(deploymentId: number, branch: string): Promise<Mount> {
     const found = this.get(deploymentId, branch);
@@ -163,16 +118,21 @@ export class Mounts {
       this.services.clients.platform().then((p) => p.getDeployment(deploymentId)),
       this.build().then((b) => b.allBranches(deploymentId)),
     ]);
-    const mount = this.add(new Mount(deploymentId, deployment.name, branch, defaultBranchOf(branches)));
-    if (!mount.isDefault && this.restored) {
-      // Its files work without it; the status bar and the chat's target assume it.
-      await this.restored(mount).catch((e: unknown) =>
-        this.services.log.warn(
-          `Dev mode on ${deployment.name} · ${branch} failed: ${e instanceof Error ? e.message : String(e)}`,
-        ),
-      );
-    }
+    const fresh = new Mount(deploymentId, deployment.name, branch, defaultBranchOf(branches));
+    const isFolder = (vscode.workspace.workspaceFolders ?? []).some(
+      (f) => f.uri.toString() === fresh.root.toString(),
+    );
+    const mount = this.add(fresh, isFolder);
+    // Gone from the server: its reads fail with a clear message, and the user is asked.
+    if (mount === fresh && !branches.some((b) => b.name === branch)) this.markLost(mount);
     return mount;
+  }
+
+  /** Records that a mount's branch is gone and lets the feature ask the user what to do. */
+  markLost(mount: Mount): void {
+    mount.missing = true;
+    this.changed.fire(mount);
+    this.lost?.(mount);
   }
 
   dispose(): void {

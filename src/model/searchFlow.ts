@@ -46,7 +46,10 @@ export async function searchModel(
   const matches: ModelMatch[] = [];
   for (const path of [...mount.files.keys()].sort()) {
     const uri = mount.uri(path);
-    const text = open.get(uri.toString())?.getText() ?? dec.decode(mount.files.get(path)!.content);
+    const held = mount.files.get(path)!.content;
+    // A file listed without content has nothing to search (unless it is open).
+    const text = open.get(uri.toString())?.getText() ?? (held ? dec.decode(held) : undefined);
+    if (text === undefined) continue;
     text.split(/\r?\n/).forEach((line, i) => {
       const column = line.toLowerCase().indexOf(needle);
       if (column >= 0 && matches.length < MAX_MATCHES)

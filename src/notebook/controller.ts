@@ -5,7 +5,8 @@ import { randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
 import { validChoice } from '../shared/chartChoice';
 import { notebookDevBranch } from './devBranch';
-import { isApiError } from '../api/errors';
+import { isQueryProblem } from '../api/dataErrors';
+import { ApiError, isApiError } from '../api/errors';
 import { redact } from '../api/log';
 import type { DataClient } from '../api/dataClient';
 import type { LoadQuery } from '../api/schemas/data';
@@ -20,6 +21,7 @@ import {
 } from '../shared/notebookOutput';
 import { NOTEBOOK_TYPE, PLATFORM_SQL } from './notebookFormat';
 import { isProfileProblem, offerProfilePick, requireNotebookProfile } from './notebookProfile';
+import { checkLoadQuery, MemberIndex } from './memberIndex';
 import { CubeSqlAccumulator, loadPayload } from './results';
 
 export const CONTROLLER_ID = 'dashboard-platform-notebook-controller';
@@ -65,7 +67,8 @@ export function errorOutput(e: unknown): vscode.NotebookCellOutput {
   const message = redact(e instanceof Error ? e.message : String(e));
   const payload: ErrorPayload = { message };
   if (isApiError(e)) {
-    payload.message = redact(e.serverMessage ?? e.message);
+    // A query that cannot succeed as written: the sentence says what to change (and quotes the server).
+    payload.message = redact(isQueryProblem(e) || !e.serverMessage ? e.message : e.serverMessage);
     if (e.requestId) payload.requestId = redact(e.requestId);
     payload.kind = e.kind;
     if (e.status !== undefined) payload.status = e.status;
@@ -75,9 +78,11 @@ export function errorOutput(e: unknown): vscode.NotebookCellOutput {
   );
   err.name = isProfileProblem(e)
     ? "Notebook's profile"
-    : isApiError(e)
-      ? `Data API error${payload.status ? ` ${payload.status}` : ''}`
-      : 'Error';
+    : isApiError(e) && e.code === 'QUERY_CHECK'
+      ? 'Query not sent'
+      : isApiError(e)
+        ? `Data API error${payload.status ? ` ${payload.status}` : ''}`
+        : 'Error';
   err.stack = undefined;
   return new vscode.NotebookCellOutput([
     vscode.NotebookCellOutputItem.error(err),
@@ -202,6 +207,18 @@ export class QueryController implements vscode.Disposable {
         cause: e,
       });
     }
+    // Members are checked against the deployment's model before anything is sent: a typo is
+    // refused here with the member it most likely meant. Without the model (meta failed to load)
+    // the server is left to judge.
+    const index = await client.meta({ signal }).then(
+      (m) => new MemberIndex(m),
+      () => undefined,
+    );
+    if (signal.aborted) throw new Error('cancelled');
+    const problems = index ? checkLoadQuery(text, index) : [];
+    // The error's name says "Query not sent"; the message says what to change.
+    if (problems.length)
+      throw new ApiError('validation', problems.map((p) => p.message).join(' '), { code: 'QUERY_CHECK' });
     const res = await client.load(query, {
       signal,
       onProgress: (p) => {
@@ -216,6 +233,9 @@ export class QueryController implements vscode.Disposable {
         );
       },
     });
-    await exec.replaceOutput(resultOutput(loadPayload(res, rowCap(), Date.now() - started), true, exec.cell));
+    const formats = new Map([...(index?.members.values() ?? [])].map((m) => [m.name, m.format]));
+    await exec.replaceOutput(
+      resultOutput(loadPayload(res, rowCap(), Date.now() - started, { formats }), true, exec.cell),
+    );
   }
 }

@@ -5,6 +5,7 @@ import * as vscode from 'vscode';
 import type { Services } from '../services';
 import { NOTEBOOK_TYPE } from './notebookFormat';
 import { notebookDeployment } from './controller';
+import { defaultDeploymentName } from './deploymentName';
 import { notebookTarget } from './notebookProfile';
 
 export class DeploymentPicker implements vscode.Disposable {
@@ -45,9 +46,29 @@ export class DeploymentPicker implements vscode.Disposable {
     const profile = target.ok ? target.profile : undefined;
     const fallback = profile ? this.services.profiles.get(profile)?.defaultDeploymentId : undefined;
     const label = (id: number) => (profile && this.nameOf(profile, id)) || `Deployment ${id}`;
-    this.item.text = `$(server) ${d !== undefined ? label(d) : fallback !== undefined ? `${label(fallback)} (default)` : 'Default deployment'}`;
+    const unnamed = (profile && this.defaultOf(profile)) || "The profile's Data API";
+    this.item.text = `$(server) ${d !== undefined ? label(d) : fallback !== undefined ? `${label(fallback)} (default)` : unnamed}`;
     this.item.tooltip = 'Deployment this query notebook runs against. Click to change.';
     this.item.show();
+  }
+
+  /** Where a profile's Data API answers when nothing names a deployment (looked up once, then updates). */
+  private defaultOf(profile: string): string | undefined {
+    const key = `${profile.toLowerCase()}/default`;
+    const known = this.names.get(key);
+    if (typeof known === 'string') return known;
+    if (!known)
+      this.names.set(
+        key,
+        defaultDeploymentName(this.services, profile).then(
+          (name) => {
+            this.names.set(key, name);
+            this.update();
+          },
+          () => undefined,
+        ),
+      );
+    return undefined;
   }
 
   /** The cached name of a profile's deployment; starts the lookup (then updates) if unknown. */

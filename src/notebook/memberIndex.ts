@@ -1,6 +1,6 @@
 // Cube and member names from /v1/meta (DataClient.meta is cached per deployment), shared by
 // completions, hover and diagnostics.
-import { LOAD_FILTER_OPERATORS, type Meta } from '../api/schemas/data';
+import { LOAD_FILTER_OPERATORS, numberFormatOf, type Meta, type NumberFormat } from '../api/schemas/data';
 import { locate } from '../shared/jsonLocate';
 
 export interface MemberInfo {
@@ -10,6 +10,55 @@ export interface MemberInfo {
   type?: string;
   title?: string;
   description?: string;
+  /** How its numbers are written (formatDescription / format of /v1/meta). */
+  format?: NumberFormat;
+}
+
+/** Edit distance of two strings (insertions, deletions, substitutions). */
+function distance(a: string, b: string): number {
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const cur = [i];
+    for (let j = 1; j <= b.length; j++)
+      cur[j] = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    prev = cur;
+  }
+  return prev[b.length]!;
+}
+
+/**
+ * The member a mistyped name most likely meant, among the kinds allowed where it was typed: the
+ * closest by edit distance (case ignored), if it is close enough to be a typo.
+ */
+export function suggestMember(
+  name: string,
+  index: MemberIndex,
+  kinds?: readonly MemberInfo['kind'][],
+): string | undefined {
+  const typed = name.toLowerCase();
+  let best: { name: string; d: number } | undefined;
+  for (const m of index.members.values()) {
+    if (kinds && !kinds.includes(m.kind)) continue;
+    const d = distance(typed, m.name.toLowerCase());
+    if (!best || d < best.d) best = { name: m.name, d };
+  }
+  const member = typed.split('.').pop() ?? typed;
+  return best && best.d <= Math.max(2, Math.floor(member.length / 3)) ? best.name : undefined;
+}
+
+/** "Unknown member "orders.statuss" in dimensions. Did you mean "orders.status"?" */
+export function unknownMemberMessage(
+  name: string,
+  where: string,
+  index: MemberIndex,
+  kinds?: readonly MemberInfo['kind'][],
+): string {
+  const hint = suggestMember(name, index, kinds);
+  if (hint) return `Unknown member "${name}" in ${where}. Did you mean "${hint}"?`;
+  const cube = name.split('.')[0]!;
+  if (index.cubes.has(cube))
+    return `Unknown member "${name}" in ${where}: cube "${cube}" has no such member (members the model hides, such as primary keys, cannot be queried).`;
+  return `Unknown member "${name}" in ${where}: there is no cube "${cube}". Cubes: ${[...index.cubes.keys()].join(', ')}.`;
 }
 
 export class MemberIndex {
@@ -26,6 +75,7 @@ export class MemberIndex {
           type: m.type,
           title: m.title,
           description: m.description,
+          format: numberFormatOf(m),
         });
       for (const m of c.dimensions)
         this.members.set(m.name, {
@@ -35,6 +85,7 @@ export class MemberIndex {
           type: m.type,
           title: m.title,
           description: m.description,
+          format: numberFormatOf(m),
         });
       for (const m of c.segments ?? [])
         this.members.set(m.name, {
@@ -85,10 +136,16 @@ export function checkLoadQuery(text: string, index: MemberIndex): Problem[] {
   };
   const member = (name: unknown, where: string, path: Path, allowed?: MemberInfo['kind'][]) => {
     if (typeof name !== 'string') return;
+    // "cube.time_dimension.granularity" in dimensions is the short form of a time dimension.
+    const parts = name.split('.');
+    if (parts.length === 3 && index.members.get(`${parts[0]}.${parts[1]}`)?.type === 'time') return;
     const m = index.members.get(name);
-    if (!m) problems.push({ ...at(path), message: `Unknown member "${name}" in ${where}.` });
+    if (!m) problems.push({ ...at(path), message: unknownMemberMessage(name, where, index, allowed) });
     else if (allowed && !allowed.includes(m.kind))
-      problems.push({ ...at(path), message: `"${name}" is a ${m.kind}, not allowed in ${where}.` });
+      problems.push({
+        ...at(path),
+        message: `"${name}" is a ${m.kind}, not allowed in ${where}${m.kind === 'measure' ? ': put it in measures' : m.kind === 'dimension' ? ': put it in dimensions' : ''}.`,
+      });
   };
   const o = q as Record<string, unknown>;
   arr(o.measures).forEach((n, i) => member(n, 'measures', ['measures', i], ['measure']));
@@ -110,7 +167,12 @@ export function checkLoadQuery(text: string, index: MemberIndex): Problem[] {
       const path = [...base, i];
       if (Array.isArray(r.and)) filters(r.and, [...path, 'and']);
       if (Array.isArray(r.or)) filters(r.or, [...path, 'or']);
-      member(r.member ?? r.dimension, 'filters', [...path, r.member !== undefined ? 'member' : 'dimension']);
+      member(
+        r.member ?? r.dimension,
+        'filters',
+        [...path, r.member !== undefined ? 'member' : 'dimension'],
+        ['measure', 'dimension'],
+      );
       if (typeof r.operator === 'string' && !FILTER_OPERATORS.includes(r.operator)) {
         problems.push({
           ...at([...path, 'operator']),
@@ -122,7 +184,7 @@ export function checkLoadQuery(text: string, index: MemberIndex): Problem[] {
   filters(arr(o.filters), ['filters']);
   if (Array.isArray(o.order)) {
     o.order.forEach((p, i) => {
-      if (Array.isArray(p)) member(p[0], 'order', ['order', i, 0]);
+      if (Array.isArray(p)) member(p[0], 'order', ['order', i, 0], ['measure', 'dimension']);
     });
   } else if (o.order && typeof o.order === 'object') {
     for (const k of Object.keys(o.order)) {
@@ -133,7 +195,7 @@ export function checkLoadQuery(text: string, index: MemberIndex): Problem[] {
       const start = value ? text.lastIndexOf(quoted, value.offset) : -1;
       problems.push({
         ...(start >= 0 ? { start, end: start + quoted.length } : { start: 0, end: 1 }),
-        message: `Unknown member "${k}" in order.`,
+        message: unknownMemberMessage(k, 'order', index, ['measure', 'dimension']),
       });
     }
   }

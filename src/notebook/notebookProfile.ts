@@ -41,8 +41,8 @@ export function notebookTarget(services: Services, nb: vscode.NotebookDocument):
 /** Whether a profile has any token to query with (the sandbox's exist once it starts). */
 export async function profileSignedIn(services: Services, profile: string): Promise<boolean> {
   if (services.profiles.isSandbox(profile)) return true;
-  if (await services.profiles.getSecret('platformToken', profile)) return true;
-  return !!(await services.profiles.getSecret('dataApiToken', profile));
+  if (await services.profiles.hasSecret('platformToken', profile)) return true;
+  return services.profiles.hasSecret('dataApiToken', profile);
 }
 
 /**

@@ -5,6 +5,7 @@ import * as vscode from 'vscode';
 import { COMMANDS } from '../commands';
 import type { Services } from '../services';
 import { notebookDeployment } from './controller';
+import { defaultDeploymentName } from './deploymentName';
 import { notebookDevBranch } from './devBranch';
 import { NOTEBOOK_TYPE } from './notebookFormat';
 import { notebookTarget, profileSignedIn } from './notebookProfile';
@@ -24,11 +25,14 @@ export class TargetStatus implements vscode.NotebookCellStatusBarItemProvider, v
   readonly onDidChangeCellStatusBarItems = this.changed.event;
   /** Deployment names per profile (lower-cased name), loaded once. */
   private readonly names = new Map<string, Promise<Map<number, string>>>();
+  /** What each profile's Data API answers for when nothing names a deployment, loaded once. */
+  private readonly defaults = new Map<string, Promise<string>>();
   private readonly subs: vscode.Disposable[];
 
   constructor(private readonly services: Services) {
     const refresh = () => {
       this.names.clear();
+      this.defaults.clear();
       this.changed.fire();
     };
     this.subs = [
@@ -55,6 +59,16 @@ export class TargetStatus implements vscode.NotebookCellStatusBarItemProvider, v
       this.names.set(key, byId);
     }
     return byId;
+  }
+
+  private defaultName(profile: string): Promise<string> {
+    const key = profile.toLowerCase();
+    let name = this.defaults.get(key);
+    if (!name) {
+      name = defaultDeploymentName(this.services, profile).catch(() => "the profile's Data API");
+      this.defaults.set(key, name);
+    }
+    return name;
   }
 
   /** The text and tooltip of a code cell's target item (tests read it). */
@@ -92,7 +106,7 @@ export class TargetStatus implements vscode.NotebookCellStatusBarItemProvider, v
     const id = notebookDeployment(nb) ?? profile?.defaultDeploymentId;
     const deploymentName =
       id === undefined
-        ? 'default deployment'
+        ? await this.defaultName(name)
         : ((await this.deploymentNames(name)).get(id) ?? `deployment ${id}`);
     const branch = notebookDevBranch(nb);
     const deployment = branch ? `${deploymentName} · branch ${branch} (dev mode)` : deploymentName;

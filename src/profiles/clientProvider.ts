@@ -13,6 +13,7 @@ import type { DataClient } from '../api/dataClient';
 import type { AiClient, SessionSettings } from '../api/aiClient';
 import type { PlatformClient } from '../api/platformClient';
 import type { BuildClient } from '../api/buildClient';
+import { requireTrustedWorkspace } from '../config/safetySettings';
 import { lazyModule } from '../lazyModule';
 import { dataApiUrlOf, defaultExternalId, jwtExpiry, sessionIdentityOf, type Profile } from './profileModel';
 import type { ActiveProfile, ProfileService } from './profileService';
@@ -186,12 +187,18 @@ export class ProfileClientProvider implements ClientProvider, vscode.Disposable 
     return { profile, isSandbox: this.deps.profiles.isSandbox(profile.name) };
   }
 
+  /**
+   * The secret before the first request: asks when sending it needs the user's decision (a
+   * workspace profile not trusted yet, a token stored for another host). Requests then read it
+   * without asking (`getSecret`), so a token the user did not allow for this host is never sent.
+   */
   private async requireSecret(
     profile: Profile,
     kind: 'platformToken' | 'dataApiToken' | 'aiApiKey',
     what: string,
+    agentUrl?: string,
   ): Promise<string> {
-    const found = await this.deps.profiles.getSecret(kind, profile.name);
+    const found = await this.deps.profiles.secretForUse(kind, profile.name, agentUrl);
     if (!found) {
       throw new ApiError(
         'auth',
@@ -217,11 +224,16 @@ export class ProfileClientProvider implements ClientProvider, vscode.Disposable 
   }
 
   async data(deploymentId?: number, profileName?: string): Promise<DataClient> {
+    requireTrustedWorkspace('Queries');
     const { profile, clients, fallbackDataUrl } = await this.current(profileName);
     const name = profile.name;
     const deployment = deploymentId ?? profile.defaultDeploymentId;
-    const own = await this.deps.profiles.getSecret('dataApiToken', name);
-    const platformToken = await this.deps.profiles.getSecret('platformToken', name);
+    const { profiles } = this.deps;
+    // Asks now if the stored Data API token needs a decision (another host, an untrusted profile).
+    const own = (await profiles.hasSecret('dataApiToken', name))
+      ? await profiles.secretForUse('dataApiToken', name)
+      : undefined;
+    const platformToken = await profiles.hasSecret('platformToken', name);
     // The profile's own Data API token belongs to its override host or its default deployment.
     const ownFits =
       own !== undefined &&
@@ -283,6 +295,7 @@ export class ProfileClientProvider implements ClientProvider, vscode.Disposable 
   }
 
   async devData(deploymentId: number | undefined, branch: string, profileName?: string): Promise<DataClient> {
+    requireTrustedWorkspace('Queries');
     const { profile, clients } = await this.current(profileName);
     const deployment = deploymentId ?? profile.defaultDeploymentId;
     if (deployment === undefined) {
@@ -363,11 +376,11 @@ export class ProfileClientProvider implements ClientProvider, vscode.Disposable 
     }
     const cached = clients.ai.get(url);
     if (cached) return cached;
-    await this.requireSecret(profile, 'aiApiKey', 'AI API key');
+    await this.requireSecret(profile, 'aiApiKey', 'AI API key', url);
     const name = profile.name;
     const client = new (api().AiClient)({
       baseUrl: url,
-      apiKey: async () => (await this.deps.profiles.getSecret('aiApiKey', name))?.value,
+      apiKey: async () => (await this.deps.profiles.getSecret('aiApiKey', name, url))?.value,
       network: await this.network(),
       logger: this.deps.logger,
     });

@@ -106,10 +106,19 @@ export function registerProfileCommands(services: Services): vscode.Disposable[]
     return result;
   }
 
+  /** "from workspace settings" (and whether it is trusted) for a profile of the workspace's settings. */
+  function workspaceMark(name: string): string {
+    if (profiles.isSandbox(name) || profiles.scopeOf(name) !== 'workspace') return '';
+    return profiles.isTrusted(name) ? 'from workspace settings' : 'from workspace settings, not trusted yet';
+  }
+
   async function pickProfile(placeHolder: string, includeSandbox: boolean): Promise<string> {
     const items = (includeSandbox ? profiles.list() : profiles.storedProfiles()).map((p) => ({
       label: p.name,
-      description: p.name === profiles.active()?.profile.name ? 'active' : undefined,
+      description:
+        [p.name === profiles.active()?.profile.name ? 'active' : '', workspaceMark(p.name)]
+          .filter(Boolean)
+          .join(' · ') || undefined,
       detail: profiles.isSandbox(p.name) ? 'Local sandbox' : p.platformUrl,
     }));
     if (items.length === 0)
@@ -297,14 +306,24 @@ export function registerProfileCommands(services: Services): vscode.Disposable[]
     const active = profiles.active()?.profile.name;
     const items: vscode.QuickPickItem[] = profiles.list().map((p) => ({
       label: p.name,
-      description: [p.name === active ? 'active' : '', p.production ? 'production' : (p.environment ?? '')]
+      description: [
+        p.name === active ? 'active' : '',
+        p.production ? 'production' : (p.environment ?? ''),
+        workspaceMark(p.name),
+      ]
         .filter(Boolean)
         .join(' · '),
       detail: profiles.isSandbox(p.name)
         ? 'Local sandbox with sample data, started on first use'
         : p.platformUrl,
       iconPath: new vscode.ThemeIcon(
-        profiles.isSandbox(p.name) ? 'beaker' : p.production ? 'warning' : 'cloud',
+        profiles.isSandbox(p.name)
+          ? 'beaker'
+          : p.production
+            ? 'warning'
+            : profiles.scopeOf(p.name) === 'workspace'
+              ? 'organization'
+              : 'cloud',
       ),
     }));
     items.push({ label: '', kind: vscode.QuickPickItemKind.Separator }, { label: ADD_PROFILE_ITEM });

@@ -10,7 +10,8 @@ export async function profileState(profiles: ProfileService): Promise<ProfileSta
   const active = profiles.active();
   if (!active) return 'none';
   if (active.isSandbox) return 'ready';
-  return (await profiles.getSecret('platformToken')) ? 'ready' : 'signedOut';
+  // A token that still needs the user's decision (trust, another host) is asked about on first use.
+  return (await profiles.hasSecret('platformToken')) ? 'ready' : 'signedOut';
 }
 
 export function trackProfileContext(profiles: ProfileService): vscode.Disposable {

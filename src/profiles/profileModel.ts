@@ -120,9 +120,17 @@ export function secretFromEnv(
   return undefined;
 }
 
-/** SecretStorage key of one secret of one profile. */
+/** SecretStorage key of one secret of one profile of the user's settings. */
 export function secretKey(profileName: string, kind: SecretKind): string {
   return `dashboardPlatform.profile.${encodeURIComponent(profileName)}.${kind}`;
+}
+
+/**
+ * SecretStorage key of one secret of a profile defined in a workspace's settings: another key space,
+ * so a workspace profile named like one of the user's never reads the user's secret.
+ */
+export function workspaceSecretKey(profileName: string, kind: SecretKind): string {
+  return `dashboardPlatform.workspaceProfile.${encodeURIComponent(profileName)}.${kind}`;
 }
 
 /** The `exp` of a JWT in milliseconds since the epoch, or undefined (opaque token). */

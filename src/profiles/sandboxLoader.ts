@@ -7,7 +7,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type * as WorkerThreads from 'node:worker_threads';
 import type { ApiLogger } from '../api/log';
-import type { HostToWorker, WorkerSandboxInfo, WorkerToHost } from '../sandbox/worker';
+import type { HostToWorker, WorkerSandboxInfo, WorkerStartOptions, WorkerToHost } from '../sandbox/worker';
 import type { SandboxModule } from './sandboxProfile';
 
 /** The running sandbox as the host sees it: what clients need, plus where it runs. */
@@ -27,7 +27,7 @@ export function sandboxWorkerFile(dir = __dirname): string {
 
 /** Starts the sandbox in a new worker thread and resolves once it listens. */
 export function startSandboxWorker(
-  opts: { port?: number; rows?: number; logger?: ApiLogger } = {},
+  opts: WorkerStartOptions & { logger?: ApiLogger } = {},
   file = sandboxWorkerFile(),
 ): Promise<SandboxHandle> {
   const { logger, ...rest } = opts;
@@ -74,7 +74,10 @@ export function startSandboxWorker(
   });
 }
 
-/** The sandbox module the Sandbox profile uses: every start is a new worker. */
-export function loadSandbox(): Promise<SandboxModule<SandboxHandle>> {
-  return Promise.resolve({ startSandbox: (opts) => startSandboxWorker(opts) });
+/**
+ * The sandbox module the Sandbox profile uses: every start is a new worker. `extra` joins every
+ * start's options (the state file in the extension's global storage).
+ */
+export function loadSandbox(extra: WorkerStartOptions = {}): Promise<SandboxModule<SandboxHandle>> {
+  return Promise.resolve({ startSandbox: (opts) => startSandboxWorker({ ...opts, ...extra }) });
 }

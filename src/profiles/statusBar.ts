@@ -1,5 +1,6 @@
 // The status bar item: active profile name (+ environment label), coloured for production, a
-// tooltip with the URLs (never secrets); clicking it switches profile.
+// tooltip with the URLs (never secrets) and, for a profile from the workspace's settings, that it
+// is one and whether it is trusted; clicking it switches profile.
 import * as vscode from 'vscode';
 import { COMMANDS } from '../commands';
 import { effectiveColor } from './profileModel';
@@ -22,6 +23,8 @@ export class ProfileStatusBar implements vscode.Disposable {
       this.item,
       profiles.onDidChangeActiveProfile(() => this.update()),
       profiles.onDidChangeProfiles(() => this.update()),
+      // Trusting a workspace profile changes its tooltip.
+      profiles.onDidChangeSecrets(() => this.update()),
     );
     this.update();
     this.item.show();
@@ -66,6 +69,16 @@ export class ProfileStatusBar implements vscode.Disposable {
       );
       for (const a of p.agents) lines.push(`AI agent "${a.label}": ${a.url}`);
       if (p.defaultDeploymentId !== undefined) lines.push(`Default deployment: ${p.defaultDeploymentId}`);
+    }
+    if (!active.isSandbox && this.profiles.scopeOf(p.name) === 'workspace') {
+      lines.push(
+        this.profiles.shadowsUserProfile(p.name)
+          ? "Defined in this workspace's settings (it hides your own profile of the same name here; your tokens are never sent for it)."
+          : "Defined in this workspace's settings, not yours.",
+        this.profiles.isTrusted(p.name)
+          ? 'Trusted in this workspace.'
+          : 'Not trusted yet: you are asked before any token is sent for it.',
+      );
     }
     lines.push('Click to switch profile.');
     const title = `Dashboard Platform profile: ${p.name}${p.production ? ' (production)' : ''}`;

@@ -42,7 +42,7 @@ export class SandboxContext implements RequestContext {
   readonly requestId: string;
   readonly deploymentId?: number;
   readonly devBranch?: string;
-  private readonly fault: FaultRule | undefined;
+  readonly fault: FaultRule | undefined;
   private readonly abort = new AbortController();
 
   constructor(init: ContextInit) {
@@ -84,6 +84,10 @@ export class SandboxContext implements RequestContext {
 
   async json(status: number, body: unknown, headers: Record<string, string> = {}): Promise<void> {
     this.write(status, JSON.stringify(body), headers);
+  }
+
+  async bytes(status: number, body: Buffer, headers: Record<string, string>): Promise<void> {
+    this.write(status, body, { 'content-length': String(body.length), ...headers });
   }
 
   async noContent(): Promise<void> {
@@ -134,7 +138,7 @@ export class SandboxContext implements RequestContext {
     if (!res.destroyed) res.end();
   }
 
-  private write(status: number, text: string, headers: Record<string, string>): void {
+  private write(status: number, text: string | Buffer, headers: Record<string, string>): void {
     const res = this.res;
     if (res.headersSent || res.destroyed) return;
     if (this.fault?.resetMidBody) {
@@ -144,7 +148,8 @@ export class SandboxContext implements RequestContext {
         'content-length': String(Buffer.byteLength(text)),
         ...headers,
       });
-      res.write(text.slice(0, Math.floor(text.length / 2)));
+      const half = Math.floor(text.length / 2);
+      res.write(typeof text === 'string' ? text.slice(0, half) : text.subarray(0, half));
       res.socket?.destroy();
       return;
     }

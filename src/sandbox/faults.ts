@@ -2,8 +2,24 @@
 // every response (latency, an error status, 429 with Retry-After, a reset in the middle of a body)
 // and to NDJSON streams (a truncated or malformed line, a slow drip). Switchable at start and at
 // run time (FaultController, or /__sandbox/faults).
+import type { ServerResponse } from 'node:http';
 import { z } from 'zod';
 import type { Family } from './http';
+
+/**
+ * A success answer put in place of the route's, whatever the route: an HTML sign-in page (a
+ * proxy's), an empty 200, `{}`, or with `padBytes` an oversized body streamed until the client
+ * hangs up. What a client must refuse rather than take for data.
+ */
+export const FaultAnswerSchema = z.object({
+  status: z.number().int().min(200).max(299).optional(),
+  contentType: z.string().optional(),
+  body: z.string().optional(),
+  padBytes: z.number().int().min(1).max(1_000_000_000).optional(),
+  /** With padBytes: declare the whole length in Content-Length (else the padding is chunked). */
+  declareLength: z.boolean().optional(),
+});
+export type FaultAnswer = z.infer<typeof FaultAnswerSchema>;
 
 export const FaultRuleSchema = z.object({
   family: z.enum(['platform', 'data', 'ai']).optional(),
@@ -18,6 +34,16 @@ export const FaultRuleSchema = z.object({
   truncateNdjson: z.boolean().optional(),
   malformedNdjson: z.boolean().optional(),
   dripMs: z.number().int().min(0).max(60_000).optional(),
+  answer: FaultAnswerSchema.optional(),
+  /**
+   * Build API file writes (`PUT …/data-model/files`): right after the request's own write, another
+   * user writes these files to the same branch, before the answer (a write that overtakes the
+   * caller's next read).
+   */
+  concurrentWrite: z
+    .array(z.object({ path: z.string().min(1), content: z.string() }))
+    .min(1)
+    .optional(),
   /** Apply to the next N matching requests only, then drop the rule. */
   times: z.number().int().min(1).optional(),
 });
@@ -80,4 +106,42 @@ function routeMatches(route: string, path: string): boolean {
   } catch {
     return false;
   }
+}
+
+/** Writes a fault's answer: `body` (Content-Length set), or `body` then `padBytes` of padding. */
+export async function serveFaultAnswer(
+  res: ServerResponse,
+  a: FaultAnswer,
+  requestId: string,
+): Promise<void> {
+  const headers: Record<string, string> = {
+    'x-request-id': requestId,
+    ...(a.contentType ? { 'content-type': a.contentType } : {}),
+  };
+  const body = Buffer.from(a.body ?? '', 'utf8');
+  if (!a.padBytes) {
+    res.writeHead(a.status ?? 200, { ...headers, 'content-length': String(body.length) }).end(body);
+    return;
+  }
+  if (a.declareLength) headers['content-length'] = String(body.length + a.padBytes);
+  res.writeHead(a.status ?? 200, headers);
+  res.write(body);
+  const pad = Buffer.alloc(64 * 1024, 0x61);
+  let left = a.padBytes;
+  while (left > 0 && !res.destroyed) {
+    const n = Math.min(left, pad.length);
+    left -= n;
+    if (!res.write(n === pad.length ? pad : pad.subarray(0, n))) {
+      await new Promise<void>((resolve) => {
+        const done = () => {
+          res.off('drain', done);
+          res.off('close', done);
+          resolve();
+        };
+        res.on('drain', done);
+        res.on('close', done);
+      });
+    }
+  }
+  if (!res.destroyed) res.end();
 }

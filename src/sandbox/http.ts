@@ -5,6 +5,12 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 export type Family = 'platform' | 'data' | 'ai' | 'control';
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
+/** Faults a route acts out (the others are applied to the response by the context). */
+export interface RouteFault {
+  /** After a build API file write, another user's write of these files to the same branch. */
+  concurrentWrite?: readonly { path: string; content: string }[];
+}
+
 export interface RequestContext {
   readonly req: IncomingMessage;
   readonly res: ServerResponse;
@@ -25,10 +31,14 @@ export interface RequestContext {
   readonly deploymentId?: number;
   /** Data API under `/dev-mode/{branch}/cubejs-api`: the branch whose model answers. */
   readonly devBranch?: string;
+  /** The parts of this request's fault rule (faults.ts) that a route acts out itself. */
+  readonly fault?: RouteFault;
   /** A JSON response (applies the active faults: latency, status override, reset). */
   json(status: number, body: unknown, headers?: Record<string, string>): Promise<void>;
   /** A 204 response. */
   noContent(): Promise<void>;
+  /** Bytes of a given type (a rendered file), with the active faults applied like `json`'s. */
+  bytes(status: number, body: Buffer, headers: Record<string, string>): Promise<void>;
   /** An error response in the family's shape (`{"error": message}` plus extra fields). */
   error(status: number, message: string, extra?: Record<string, unknown>): Promise<void>;
   /**
@@ -48,22 +58,42 @@ interface Route {
   method: Method;
   segments: string[];
   handler: Handler;
+  produces: readonly string[];
 }
+
+const JSON_ONLY: readonly string[] = ['application/json'];
+
+/**
+ * The media types of a route's success answer where the published documents list more than JSON
+ * (or none: an answer without a body). A contract test holds every route to its document.
+ */
+export const SERVES: Readonly<Record<string, readonly string[]>> = {
+  'platform GET /v1/deployments/:deploymentId/dashboard-exports/:jobId/download': [
+    'application/pdf',
+    'image/png',
+  ],
+  // The document lists text/html beside JSON for the stream; its lines are JSON either way.
+  'ai POST /chat/stream-chat-state': ['application/json', 'text/html'],
+};
 
 export class Router {
   private readonly routes: Route[] = [];
 
-  add(family: Family, method: Method, pattern: string, handler: Handler): this {
-    this.routes.push({ family, method, segments: split(pattern), handler });
+  /** `produces`: the media types the route serves (SERVES, else JSON). */
+  add(family: Family, method: Method, pattern: string, handler: Handler, produces?: readonly string[]): this {
+    const segments = split(pattern);
+    const key = `${family} ${method} /${segments.join('/')}`;
+    this.routes.push({ family, method, segments, handler, produces: produces ?? SERVES[key] ?? JSON_ONLY });
     return this;
   }
 
-  /** Every route as `family METHOD /pattern` (contract tests check each is published and exercised). */
-  list(): { family: Family; method: Method; pattern: string }[] {
+  /** Every route as `family METHOD /pattern` and what it serves (contract tests check each is published). */
+  list(): { family: Family; method: Method; pattern: string; produces: readonly string[] }[] {
     return this.routes.map((r) => ({
       family: r.family,
       method: r.method,
       pattern: `/${r.segments.join('/')}`,
+      produces: r.produces,
     }));
   }
 
@@ -72,7 +102,10 @@ export class Router {
     family: Family,
     method: string,
     path: string,
-  ): { handler: Handler; params: Record<string, string> } | 'methodNotAllowed' | undefined {
+  ):
+    | { handler: Handler; params: Record<string, string>; produces: readonly string[] }
+    | 'methodNotAllowed'
+    | undefined {
     const parts = split(path);
     let pathMatched = false;
     for (const route of this.routes) {
@@ -87,11 +120,57 @@ export class Router {
       });
       if (!ok) continue;
       pathMatched = true;
-      if (route.method === method) return { handler: route.handler, params };
+      if (route.method === method) return { handler: route.handler, params, produces: route.produces };
     }
     return pathMatched ? 'methodNotAllowed' : undefined;
   }
 }
+
+interface MediaRange {
+  type: string;
+  subtype: string;
+  q: number;
+}
+
+function parseAccept(header: string): MediaRange[] {
+  const out: MediaRange[] = [];
+  for (const part of header.split(',')) {
+    const [range, ...params] = part.split(';').map((p) => p.trim());
+    const m = /^([\w.+*-]+)\/([\w.+*-]+)$/.exec(range ?? '');
+    if (!m) continue;
+    let q = 1;
+    for (const p of params) {
+      const qm = /^q\s*=\s*([\d.]+)$/i.exec(p);
+      if (qm) q = Math.min(1, Number(qm[1]) || 0);
+    }
+    out.push({ type: m[1]!.toLowerCase(), subtype: m[2]!.toLowerCase(), q });
+  }
+  return out;
+}
+
+/**
+ * HTTP content negotiation (RFC 9110 12.5.1) of an `Accept` header against what a route serves: the
+ * served type the client prefers, `null` when it accepts none of them (406), or the first served
+ * type when the client states no preference. The most specific range decides a type's weight, so
+ * `*\/*, application/json;q=0` refuses JSON.
+ */
+export function negotiate(accept: string | undefined, produces: readonly string[]): string | null {
+  if (produces.length === 0) return null;
+  if (!accept?.trim()) return produces[0]!;
+  const ranges = parseAccept(accept);
+  if (ranges.length === 0) return produces[0]!;
+  let best: { type: string; q: number } | undefined;
+  for (const type of produces) {
+    const [t, sub] = type.toLowerCase().split('/') as [string, string];
+    const match = ranges
+      .filter((r) => (r.type === '*' || r.type === t) && (r.subtype === '*' || r.subtype === sub))
+      .sort((a, b) => specificity(b) - specificity(a))[0];
+    if (match && match.q > 0 && (!best || match.q > best.q)) best = { type, q: match.q };
+  }
+  return best?.type ?? null;
+}
+
+const specificity = (r: MediaRange) => (r.type === '*' ? 0 : r.subtype === '*' ? 1 : 2);
 
 function split(path: string): string[] {
   return path.split('/').filter((s) => s.length > 0);

@@ -1,24 +1,30 @@
 // The sandbox: a local emulator of the Platform, Data and AI APIs on 127.0.0.1, speaking the live
 // service's wire formats, with seeded sample data, a real SQL engine and fault injection.
 // Used by the Sandbox profile, `npm run demo`, the tests, the benchmarks and `npm run sandbox`.
+// With `stateFile` it keeps what clients changed between runs (stateFile.ts).
 import { createHash } from 'node:crypto';
-import type { Server } from 'node:http';
+import type { Server, ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type { ApiLogger } from '../api/log';
 import { registerAiRoutes } from './ai';
 import { registerBuildRoutes } from './build';
+import { DeploymentRepo } from './build/store';
 import { createDataEngine, registerDataRoutes, type DataEngine } from './data';
 import { FaultController, type FaultRule } from './faults';
 import { Router } from './http';
 import { signJwt } from './jwt';
+import { maskEnvVar } from './platform/opsRoutes';
 import { registerPlatformRoutes } from './platform/routes';
 import { seedPlatform } from './platform/seed';
 import { createSandboxServer, type SandboxTokens } from './server';
-import { createSandboxState, type SandboxState } from './state';
+import type { CodecOptions } from './persistence';
+import { createSandboxState, issueId, type SandboxState } from './state';
+import { StateFile, type StateFileStatus } from './stateFile';
 
 export type { FaultRule } from './faults';
 export { FaultController } from './faults';
 export type { SandboxState } from './state';
+export type { StateFileStatus } from './stateFile';
 
 export interface SandboxOptions {
   /** 0 (default) picks a free port. */
@@ -29,13 +35,29 @@ export interface SandboxOptions {
   notifications?: number;
   faults?: FaultRule[];
   logger?: ApiLogger;
-  /** How long slow queries answer "Continue wait" (default 1500 ms). */
+  /** How long a slow query runs, answering "Continue wait" meanwhile (default 12 s). */
   continueWaitMs?: number;
+  /**
+   * How long each long-poll round of a slow query is held before "Continue wait" (the engine's
+   * continueWaitTimeout: 10 s by default; a third of `continueWaitMs` when only that is given, so
+   * that a short slow query still shows Continue-wait rounds).
+   */
+  continueWaitTimeoutMs?: number;
+  /**
+   * A fixed time (ISO 8601) for the clock that relative date ranges are resolved against and that
+   * the sample data ends at; the real clock when absent (tests that assert dates fix it).
+   */
+  clock?: string;
   /** Pause between AI stream events (default 25 ms). */
   aiEventDelayMs?: number;
   /** How long each dbt sync state lasts (default 500 ms). */
   dbtStepMs?: number;
   seed?: number;
+  /**
+   * Where the sandbox keeps its data between runs: loaded at start (an unreadable file is renamed
+   * aside and reported), saved after changes. Without it the data lives in memory only.
+   */
+  stateFile?: string;
 }
 
 export interface SandboxHandle {
@@ -52,8 +74,12 @@ export interface SandboxHandle {
   tokens: SandboxTokens;
   faults: FaultController;
   state: SandboxState;
+  /** What the start found in `stateFile` (undefined without one). */
+  persistence?: StateFileStatus;
+  /** Writes pending changes to `stateFile` now (they are saved shortly after each request anyway). */
+  saveState(): void;
   /** Every route the sandbox serves (`family METHOD /pattern`), for contract tests. */
-  routes(): { family: string; method: string; pattern: string }[];
+  routes(): { family: string; method: string; pattern: string; produces: readonly string[] }[];
   close(): Promise<void>;
 }
 
@@ -81,16 +107,24 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<SandboxHa
   const faults = new FaultController(opts.faults ?? []);
   const router = new Router();
   const rows = opts.rows ?? 20_000;
-  const engine = await createDataEngine({ rows, seed });
+  const now = opts.clock !== undefined ? () => new Date(opts.clock!) : () => new Date();
+  const engine = await createDataEngine({ rows, seed, now: now() });
   // Other deployments get their own (smaller) data, made on first use.
   const engines = new Map<number, Promise<DataEngine>>([[1, Promise.resolve(engine)]]);
   const engineFor = (id: number) => {
     let e = engines.get(id);
     if (!e)
-      engines.set(id, (e = createDataEngine({ rows: Math.max(100, Math.round(rows / 4)), seed: seed + id })));
+      engines.set(
+        id,
+        (e = createDataEngine({ rows: Math.max(100, Math.round(rows / 4)), seed: seed + id, now: now() })),
+      );
     return e;
   };
   const platformData = seedPlatform(seed, opts.notifications ?? 230);
+  // Created objects' ids come from the state's counters (saved with it), starting where the seed's
+  // own counter would: a restarted sandbox never hands out an id twice.
+  const firstCreatedId = platformData.nextId();
+  platformData.nextId = () => issueId(state, 'platform', firstCreatedId);
   const build = registerBuildRoutes(router, { deployments: platformData.deployments, engineFor });
   registerPlatformRoutes(router, {
     data: platformData,
@@ -100,18 +134,63 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<SandboxHa
     dbtStepMs: opts.dbtStepMs,
     buildStatus: (id, branch) => build.buildStatus(id, branch),
   });
+  const continueWaitMs = opts.continueWaitMs ?? 12_000;
   registerDataRoutes(router, {
     engineFor,
-    continueWaitMs: opts.continueWaitMs ?? 1500,
+    continueWaitMs,
+    // The engine's 10 s; a shorter slow query (tests) gets rounds of a third of its run time.
+    continueWaitTimeoutMs:
+      opts.continueWaitTimeoutMs ??
+      (opts.continueWaitMs === undefined ? 10_000 : Math.min(10_000, Math.ceil(continueWaitMs / 3))),
+    now,
     state,
     modelFor: (id, branch) => build.modelFor(id, branch),
   });
-  registerAiRoutes(router, {
+  const ai = registerAiRoutes(router, {
     engine,
     state,
     eventDelayMs: opts.aiEventDelayMs,
     modelFor: (id, branch) => build.modelFor(id, branch),
   });
+
+  // Each deployment's Data API origin belongs to this run (its port), never to the saved data.
+  const hostUrls = new Map<number, string>();
+  const putHostUrls = () => {
+    for (const d of platformData.deployments) d.deploymentUrl = hostUrls.get(d.id) ?? '';
+  };
+  let store: StateFile | undefined;
+  let persistence: StateFileStatus | undefined;
+  if (opts.stateFile) {
+    const codec: CodecOptions = {
+      dataClasses: [DeploymentRepo],
+      redact: (path, value) => {
+        // Secret env variable values never reach the file (the sandbox never shows them anyway).
+        if (path.length === 4 && path[0] === 'platform' && path[1] === 'envVars')
+          return maskEnvVar(value as { name: string; value: string });
+        if (path.length === 3 && path[0] === 'platform' && path[1] === 'deployments')
+          return { ...(value as object), deploymentUrl: '' };
+        return value;
+      },
+    };
+    store = new StateFile(
+      { file: opts.stateFile, logger: opts.logger },
+      () => ({
+        state,
+        platform: platformData,
+        // Every deployment's data-model repository (made now if it was not yet).
+        repos: new Map(
+          platformData.deployments.flatMap((d) => {
+            const r = build.repo(d.id);
+            return r ? [[d.id, r] as const] : [];
+          }),
+        ),
+        chats: ai.chats,
+      }),
+      codec,
+      putHostUrls,
+    );
+    persistence = store.open();
+  }
 
   const info: { value?: unknown } = {};
   const serverDeps = { router, faults, state, tokens: tok, jwtSecret, info: () => info.value };
@@ -129,8 +208,19 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<SandboxHa
   for (const dep of platformData.deployments) {
     const h = createSandboxServer({ ...serverDeps, deploymentHost: dep.id });
     const p = await listen(h.server, 0);
-    dep.deploymentUrl = `http://127.0.0.1:${p}`;
+    hostUrls.set(dep.id, `http://127.0.0.1:${p}`);
     hosts.push(h);
+  }
+  putHostUrls();
+  if (store) {
+    const s = store;
+    for (const { server } of [main, ...hosts]) {
+      // First, before the request is served: take in what another window's sandbox saved.
+      server.prependListener('request', (_req, res: ServerResponse) => {
+        s.sync();
+        res.once('close', () => s.touch());
+      });
+    }
   }
   const urls = {
     platform: `${base}/api`,
@@ -156,9 +246,12 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<SandboxHa
     tokens: tok,
     faults,
     state,
+    persistence,
+    saveState: () => store?.save(),
     routes: () => router.list(),
     close: async () => {
       await Promise.all([main, ...hosts].map(closeServer));
+      store?.close();
       for (const e of engines.values()) (await e).db.close();
     },
   };

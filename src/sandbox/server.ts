@@ -5,8 +5,8 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { Socket } from 'node:net';
 import { SandboxContext } from './context';
 import { controlRefusal } from './controlGuard';
-import { FaultRuleSchema, type FaultController } from './faults';
-import type { Family, Method, Router } from './http';
+import { FaultRuleSchema, serveFaultAnswer, type FaultController } from './faults';
+import { negotiate, type Family, type Method, type Router } from './http';
 import { verifyJwt } from './jwt';
 import type { SandboxState } from './state';
 import { serveEmbedPage } from './platform/admin/embedPage';
@@ -165,7 +165,14 @@ async function handle(req: IncomingMessage, res: ServerResponse, deps: ServerDep
   deps.state.requestCounts[key] = (deps.state.requestCounts[key] ?? 0) + 1;
 
   const auth = authenticate(target.family, req.headers.authorization, deps);
-  if (auth.error) return send(res, auth.error[0], { error: auth.error[1], requestId }, requestId);
+  // The Data API engine puts no requestId in its error bodies.
+  if (auth.error)
+    return send(
+      res,
+      auth.error[0],
+      { error: auth.error[1], ...(target.family === 'data' ? {} : { requestId }) },
+      requestId,
+    );
 
   let body: unknown;
   // Multipart bodies (the upload of a data-model file) reach their route as text.
@@ -173,11 +180,14 @@ async function handle(req: IncomingMessage, res: ServerResponse, deps: ServerDep
   else if (raw.trim()) {
     try {
       body = JSON.parse(raw);
-    } catch {
-      const type = target.family === 'data' ? { type: 'UserError' } : {};
-      return send(res, 400, { ...type, error: 'The request body is not valid JSON.', requestId }, requestId);
+    } catch (e) {
+      // The engine's body parser fails the request as an unclassified error (500).
+      if (target.family === 'data')
+        return send(res, 500, { error: `SyntaxError: ${(e as Error).message}` }, requestId);
+      return send(res, 400, { error: 'The request body is not valid JSON.', requestId }, requestId);
     }
   }
+  const fault = deps.faults.take(target.family, method, target.path);
   const ctx = new SandboxContext({
     req,
     res,
@@ -188,15 +198,24 @@ async function handle(req: IncomingMessage, res: ServerResponse, deps: ServerDep
     body,
     credential: auth.credential,
     requestId,
-    fault: deps.faults.take(target.family, method, target.path),
+    fault,
     deploymentId: auth.deploymentId,
     devBranch: target.devBranch,
   });
   if (await ctx.preflight()) return;
+  if (fault?.answer) return serveFaultAnswer(res, fault.answer, requestId);
   const match = deps.router.match(target.family, method, target.path);
   if (match === undefined) return void ctx.error(404, `No route ${method} ${target.path}.`);
   if (match === 'methodNotAllowed')
     return void ctx.error(405, `Method ${method} is not allowed on ${target.path}.`);
+  // Every route honours Accept: one the route's media types do not satisfy is refused, as a
+  // conforming server does, so a client asking for the wrong type is seen in tests.
+  if (match.produces.length > 0 && negotiate(req.headers.accept, match.produces) === null)
+    return void ctx.error(
+      406,
+      `${method} ${target.path} serves ${match.produces.join(' or ')}; the request accepts only "${req.headers.accept ?? ''}". ` +
+        `Send an Accept header that includes one of them (or */*).`,
+    );
   ctx.params = { ...target.params, ...match.params };
   await match.handler(ctx);
 }

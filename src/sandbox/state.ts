@@ -1,5 +1,7 @@
 // What the sandbox records so tests, the CLI and the demo can observe the effects of requests
 // (GET /__sandbox/state). Families append to it; nothing here is part of the emulated API.
+// It is saved with the rest of the sandbox's data (stateFile.ts), so ids handed out from
+// `counters` stay unique across restarts.
 import type { AdminState } from './platform/admin/adminState';
 
 export interface SandboxState {
@@ -40,6 +42,8 @@ export interface SandboxState {
   }[];
   /** Administration data (set when the platform routes are registered). */
   admin?: AdminState;
+  /** The last id handed out, by kind (see issueId). */
+  counters: Record<string, number>;
 }
 
 export function createSandboxState(): SandboxState {
@@ -55,7 +59,19 @@ export function createSandboxState(): SandboxState {
     environmentTokens: {},
     deletedEmbedTenants: [],
     dataQueries: [],
+    counters: {},
   };
+}
+
+/**
+ * The next id of a kind: `first` the first time, then one more each time. Kept in the state (not
+ * in a route's closure) so a restarted sandbox never hands out an id it handed out before.
+ */
+export function issueId(state: SandboxState, kind: string, first: number): number {
+  const last = state.counters[kind];
+  const id = last === undefined ? first : last + 1;
+  state.counters[kind] = id;
+  return id;
 }
 
 export interface DbtJobState {

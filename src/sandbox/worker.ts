@@ -4,7 +4,7 @@
 // URLs, tokens, and its thread id so tests can tell where it runs), `closed`, `failed`, and `log`.
 import { parentPort, threadId } from 'node:worker_threads';
 import type { ApiLogger } from '../api/log';
-import { startSandbox, type SandboxHandle, type SandboxOptions } from './index';
+import { startSandbox, type SandboxHandle, type SandboxOptions, type StateFileStatus } from './index';
 
 /** What crosses the thread boundary (structured clone): options without the logger. */
 export type WorkerStartOptions = Omit<SandboxOptions, 'logger'>;
@@ -17,6 +17,8 @@ export interface WorkerSandboxInfo {
   tokens: SandboxHandle['tokens'];
   threadId: number;
   pid: number;
+  /** What the start found in the state file (undefined without one). */
+  persistence?: StateFileStatus;
 }
 
 export type WorkerToHost =
@@ -42,7 +44,14 @@ if (port) {
           handle = h;
           post({
             type: 'started',
-            info: { port: h.port, urls: h.urls, tokens: h.tokens, threadId, pid: process.pid },
+            info: {
+              port: h.port,
+              urls: h.urls,
+              tokens: h.tokens,
+              threadId,
+              pid: process.pid,
+              persistence: h.persistence,
+            },
           });
         },
         (e: unknown) => post({ type: 'failed', message: e instanceof Error ? e.message : String(e) }),

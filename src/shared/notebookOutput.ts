@@ -16,8 +16,27 @@ export interface ResultColumn {
   type?: string;
   /** Format hint ('currency', 'percent', ...), when the server gave one. */
   format?: string;
+  /**
+   * How numbers are written: a d3-format specifier (`$,.2~f`), from the member's
+   * formatDescription in /v1/meta (or its format).
+   */
+  specifier?: string;
+  /** ISO 4217 currency of a currency format (USD when absent). */
+  currency?: string;
   /** true for measures (chart y), false for dimensions. */
   measure?: boolean;
+}
+
+/**
+ * A rollup (pre-aggregation) that served a result: the badge on the result says its name and how
+ * old its data is. Built from a load result's `usedPreAggregations` (see `rollupsUsed` in
+ * src/api/schemas/data.ts); other views (chat) can show the same data.
+ */
+export interface RollupBadge {
+  /** `cube.rollup_name`. */
+  id: string;
+  /** When the rollup was built (ISO 8601), if the engine said. */
+  builtAt?: string;
 }
 
 export interface ResultPayload {
@@ -39,6 +58,25 @@ export interface ResultPayload {
   chart?: ChartChoice;
   /** Names this output when the renderer saves a chart choice back to the cell. */
   outputKey?: string;
+  /** The rollups that served the result (load results only). */
+  rollups?: RollupBadge[];
+  /** When the data was last refreshed (the result's lastRefreshTime). */
+  lastRefreshTime?: string;
+}
+
+/** "orders.orders_by_status · built 5 min ago" for a badge, against `now` (ms). */
+export function rollupBadgeText(r: RollupBadge, now: number): string {
+  return r.builtAt ? `${r.id} · built ${ageText(now - Date.parse(r.builtAt))}` : r.id;
+}
+
+/** A duration as people say it: "just now", "3 min ago", "2 h ago", "4 days ago". */
+export function ageText(ms: number): string {
+  if (!Number.isFinite(ms) || ms < 60_000) return 'just now';
+  const min = Math.floor(ms / 60_000);
+  if (min < 60) return `${min} min ago`;
+  const h = Math.floor(min / 60);
+  if (h < 48) return `${h} h ago`;
+  return `${Math.floor(h / 24)} days ago`;
 }
 
 export const CHART_TYPES = ['line', 'bar', 'area', 'point'] as const;

@@ -5,7 +5,18 @@ import { createServer, request as httpRequest, type IncomingMessage, type Server
 import type { AddressInfo } from 'node:net';
 import { familyOf, type ApiFamily, type Match, type Reference } from './openapiDocs';
 import { generateResponse, successStatus, type Variant } from './openapiGenerate';
-import { validateRequest, validateResponse } from './openapiValidate';
+import { negotiate } from '../../src/sandbox/http';
+import { responseFor, validateRequest, validateResponse } from './openapiValidate';
+
+/** The media types of an operation's success answers, as its document lists them (no parameters). */
+export function servedTypes(op: Match['op']): string[] {
+  const types = new Set<string>();
+  for (const status of Object.keys(op.raw.responses ?? {}).filter((k) => /^2\d\d$/.test(k))) {
+    const content = responseFor(op, Number(status))?.raw.content as Record<string, unknown> | undefined;
+    for (const k of Object.keys(content ?? {})) types.add(k.split(';')[0]!.trim().toLowerCase());
+  }
+  return [...types];
+}
 
 export interface Exchange {
   method: string;
@@ -135,6 +146,14 @@ function judgeRequest(
     strict,
   });
   ex.requestErrors = body.error ? [body.error, ...r.errors] : r.errors;
+  // Accept is negotiated: one that none of the served media types satisfy gets 406 from a
+  // conforming server (the same rule the sandbox applies).
+  const served = servedTypes(m.op);
+  const accept = req.headers.accept;
+  if (served.length > 0 && negotiate(accept, served) === null)
+    ex.requestErrors.push(
+      `Accept "${accept ?? ''}" accepts none of what ${m.op.key} serves (${served.join(', ')}): a conforming server answers 406`,
+    );
   if (ex.requestErrors.length)
     violations.push({ kind: 'request', method, url: ex.url, operation: m.op.key, errors: ex.requestErrors });
   return { ex, m, violations };

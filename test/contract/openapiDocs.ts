@@ -115,6 +115,12 @@ export const DOCUMENT_FIXES: {
   fix: (node: Json) => Json;
   why: string;
 }[] = [
+  ...(['UserListResponse', 'GroupListResponse'] as const).map((name) => ({
+    family: 'scim' as const,
+    pointer: `/components/schemas/${name}`,
+    fix: (node: Json) => ({ ...node, required: ['totalResults', 'Resources'] }),
+    why: 'RFC 7644 3.4.2 requires totalResults, and Resources whenever totalResults is not 0; the document marks neither, so `{}` would pass for an empty list (the client refuses it)',
+  })),
   {
     family: 'data',
     pointer: '/components/schemas/V1LoadRequestQueryFilterItem',

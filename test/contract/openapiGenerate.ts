@@ -300,6 +300,10 @@ export function successStatus(op: Operation): number {
   return s ? Number(s) : 200;
 }
 
+const MINIMAL_PDF =
+  '%PDF-1.4\n1 0 obj\n<< /Type /Catalog /Pages 2 0 R >>\nendobj\n2 0 obj\n<< /Type /Pages /Kids [] /Count 0 >>\nendobj\n' +
+  'trailer\n<< /Root 1 0 R >>\n%%EOF\n';
+
 /** A response for an operation+status in a variant; NDJSON operations get three lines. */
 export function generateResponse(
   op: Operation,
@@ -310,6 +314,17 @@ export function generateResponse(
   const declared = responseFor(op, status);
   const content = declared?.raw.content as Record<string, Json> | undefined;
   const mediaKey = content && Object.keys(content).find((k) => /json/.test(k));
+  // A file answer (a dashboard export): the smallest whole PDF, so a client's file checks pass.
+  if (declared && !mediaKey && content?.['application/pdf'])
+    return {
+      status,
+      variant,
+      seed,
+      value: undefined,
+      text: MINIMAL_PDF,
+      contentType: 'application/pdf',
+      validUnderDocument: true,
+    };
   if (!declared || !mediaKey)
     return { status, variant, seed, value: undefined, text: '', validUnderDocument: true };
   if (!content![mediaKey]?.schema)

@@ -1,6 +1,9 @@
 // Test host: runs the same mocha suites as the @vscode/test-electron route, from inside the
 // extension host of a code-server workbench (whose web client cannot pass --extensionTestsPath).
 // The harness (scripts/run-integration.mjs) names a config file in DP_TEST_CONFIG.
+// A journey that reloads the window ends this extension host: the suites' runner saves where it is
+// in the run-state file (cfg.statePath) and answers `reload`; this host reloads the window, and the
+// test host of the new extension host calls the runner again, which resumes from that file.
 'use strict';
 const fs = require('node:fs');
 
@@ -14,6 +17,7 @@ function activate() {
   const cfg = config();
   if (!cfg) return;
   const progress = (line) => fs.appendFileSync(cfg.progressPath, `${line}\n`);
+  let reloading = false;
   progress(`[host] extension host up (VS Code ${require('vscode').version}, Node ${process.version})`);
   fs.writeFileSync(cfg.startedPath, String(Date.now()));
   // Let the workbench finish restoring before the suites start driving it.
@@ -33,8 +37,18 @@ function activate() {
         );
         return ours && ours.activate();
       })
-      .then(() => require(cfg.testIndex).runSuites({ progress, grep: cfg.grep }))
+      .then(() => require(cfg.testIndex).runSuites({ progress, grep: cfg.grep, statePath: cfg.statePath }))
       .then(async (result) => {
+        if (result.reload) {
+          progress(
+            `[host] reloading the window (journey "${result.reload.journey}", after ${result.reload.afterPhase})`,
+          );
+          // This extension host ends with the reload (the command's promise is cancelled): the
+          // next one's test host carries on, and writes the result.
+          reloading = true;
+          await vscode.commands.executeCommand('workbench.action.reloadWindow').catch(() => undefined);
+          return undefined;
+        }
         // Opens VS Code's Running Extensions editor for the harness to read our activation time
         // from (through the command: a palette typed into may find a webview holding the focus).
         await showRunningExtensions(vscode);
@@ -42,8 +56,10 @@ function activate() {
       })
       .then(
         (result) =>
+          result &&
           fs.writeFileSync(cfg.resultPath, JSON.stringify({ ...result, loadMarks: loadMarks() }, null, 2)),
         (error) =>
+          !reloading &&
           fs.writeFileSync(
             cfg.resultPath,
             JSON.stringify({

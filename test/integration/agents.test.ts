@@ -1,8 +1,14 @@
 // The agents feature inside VS Code against the sandbox: every language model tool through
-// vscode.lm.invokeTool, what prepareInvocation shows, the proposal as a refactor preview, the MCP
-// server definition (tokens only at resolve) started and called, and the @dashboard participant.
+// vscode.lm.invokeTool, what prepareInvocation shows, the proposal as a refactor preview, publishing
+// (a path to production) always confirmed, links out of the workspace refused, the MCP server
+// definition (tokens only at resolve, its safety settings the user's only) started and called,
+// and the @dashboard participant.
 import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { publishedDashboardOf } from '../../src/api/platform/workbookShapes';
 import { click, getApi, waitFor } from './harness';
 import type { ExtensionApi } from '../../src/extension';
 
@@ -16,7 +22,10 @@ const TOOL_NAMES = [
   'get_dashboard_config',
   'list_notifications',
   'propose_dashboard_change',
+  'publish_dashboard',
 ];
+/** The tools that change something: their manifest tags say so. */
+const DESTRUCTIVE = ['propose_dashboard_change', 'publish_dashboard'];
 
 function textOf(result: vscode.LanguageModelToolResult): string {
   return result.content.map((p) => (p instanceof vscode.LanguageModelTextPart ? p.value : '')).join('\n');
@@ -43,11 +52,13 @@ describe('agents: language model tools, MCP server, @dashboard', function () {
   });
 
   // They register whatever chat.disableAIFeatures says (the harness sets it to true).
-  it('registers the nine tools with their schemas', () => {
+  it('registers the ten tools with their schemas, tagged read-only or destructive', () => {
     for (const name of TOOL_NAMES) {
       const t = vscode.lm.tools.find((x) => x.name === name)!;
       assert.ok(t, name);
       assert.ok(t.tags.includes('dashboard-platform'));
+      assert.equal(t.tags.includes('read-only'), !DESTRUCTIVE.includes(name), name);
+      assert.equal(t.tags.includes('destructive'), DESTRUCTIVE.includes(name), name);
       assert.equal((t.inputSchema as { type?: string }).type, 'object');
     }
   });
@@ -89,7 +100,8 @@ describe('agents: language model tools, MCP server, @dashboard', function () {
     const sqlText = 'SELECT status, MEASURE(count) AS n FROM orders GROUP BY 1';
     const prepared = await tool.prepareInvocation!({ input: { deploymentId: 1, sql: sqlText } }, none);
     const message = prepared?.confirmationMessages?.message;
-    const body = typeof message === 'string' ? message : (message?.value ?? '');
+    // Names are escaped as Markdown text; the test reads the text.
+    const body = (typeof message === 'string' ? message : (message?.value ?? '')).replace(/\\(.)/g, '$1');
     assert.ok(prepared?.confirmationMessages?.title);
     assert.match(body, /deployment "[^"]+" \(1\), profile "Sandbox"/);
     assert.ok(body.includes(sqlText));
@@ -149,7 +161,7 @@ describe('agents: language model tools, MCP server, @dashboard', function () {
     const discarded = await proposeAnd('Discard');
     assert.match(
       discarded,
-      /Not applied: the user discarded the change; agent-test\.dashboard\.json is unchanged/,
+      /Not applied: the user discarded the change; "agent-test\.dashboard\.json" is unchanged/,
     );
     const doc = await vscode.workspace.openTextDocument(uri);
     assert.ok(!doc.getText().includes('Proposed by an agent'));
@@ -174,6 +186,76 @@ describe('agents: language model tools, MCP server, @dashboard', function () {
     await vscode.workspace.fs.delete(uri);
   });
 
+  it('publish_dashboard always asks, naming the file, deployment and profile: Cancel publishes nothing, Yes publishes', async () => {
+    const dash = await invoke('get_dashboard_config', { deploymentId: 1, workbookId: 1003 });
+    const json = /```json\n([\s\S]*?)\n```/.exec(dash)?.[1];
+    assert.ok(json, dash);
+    const folder = vscode.workspace.workspaceFolders![0]!.uri;
+    const uri = vscode.Uri.joinPath(folder, 'agent-publish.dashboard.json');
+    const edited = { ...(JSON.parse(json) as Record<string, unknown>), title: 'Published by an agent' };
+    await vscode.workspace.fs.writeFile(uri, Buffer.from(`${JSON.stringify(edited, null, 2)}\n`));
+    const input = { deploymentId: 1, file: 'agent-publish.dashboard.json' };
+    const prepared = await api.agents.tools.get('publish_dashboard')!.prepareInvocation!({ input }, none);
+    const message = prepared?.confirmationMessages?.message;
+    const body = (typeof message === 'string' ? message : (message?.value ?? '')).replace(/\\(.)/g, '$1');
+    assert.equal(prepared?.confirmationMessages?.title, 'Publish a dashboard?');
+    assert.match(
+      body,
+      /Publish the dashboard in "agent-publish\.dashboard\.json" on deployment "[^"]+" \(1\), profile "Sandbox"\?/,
+    );
+    assert.match(body, /changes what the platform's users see/);
+
+    const platform = await api.services.clients.platform();
+    const version = async () => {
+      const v = publishedDashboardOf(await platform.getWorkbook(1, 1003))?.versionNumber;
+      return typeof v === 'number' ? v : 0;
+    };
+    const before = await version();
+    const refused = invoke('publish_dashboard', input);
+    await click({ selector: '.monaco-dialog-box .monaco-button:has-text("Cancel")' });
+    await assert.rejects(refused);
+    assert.equal(await version(), before, 'Cancel publishes nothing');
+    const pending = invoke('publish_dashboard', input);
+    await click({ selector: '.monaco-dialog-box .monaco-button:has-text("Yes")' });
+    assert.match(await pending, /Published "agent-publish\.dashboard\.json" to workbook 1003/);
+    assert.equal(await version(), before + 1);
+    await vscode.workspace.fs.delete(uri);
+  });
+
+  it('refuses a dashboard file or folder linked out of the workspace, for reading and for writing', async () => {
+    const outside = fs.mkdtempSync(path.join(os.tmpdir(), 'dp-outside-'));
+    const victim = path.join(outside, 'victim.dashboard.json');
+    const victimText = `${JSON.stringify({ workbookId: 1001, title: 'VICTIM-TEXT' }, null, 2)}\n`;
+    fs.writeFileSync(victim, victimText);
+    const folder = vscode.workspace.workspaceFolders![0]!.uri.fsPath;
+    const link = path.join(folder, 'link-out.dashboard.json');
+    const linkedDir = path.join(folder, 'linked-out');
+    fs.symlinkSync(victim, link);
+    fs.symlinkSync(outside, linkedDir, 'dir');
+    try {
+      for (const file of ['link-out.dashboard.json', 'linked-out/victim.dashboard.json']) {
+        for (const [tool, input] of [
+          ['propose_dashboard_change', { file, changes: [{ path: ['title'], value: 'pwned' }] }],
+          ['publish_dashboard', { deploymentId: 1, file }],
+        ] as const) {
+          const call = tool === 'publish_dashboard' ? invoke(tool, input) : undefined;
+          // publish_dashboard asks first; the refusal comes after Yes, before anything is read.
+          if (call) await click({ selector: '.monaco-dialog-box .monaco-button:has-text("Yes")' });
+          await assert.rejects(call ?? invoke(tool, input), (e: Error) => {
+            assert.match(e.message, /leads outside the folder agents may use through a link/);
+            assert.ok(!e.message.includes('VICTIM-TEXT'));
+            return true;
+          });
+        }
+      }
+      assert.equal(fs.readFileSync(victim, 'utf8'), victimText);
+    } finally {
+      fs.rmSync(link, { force: true });
+      fs.rmSync(linkedDir, { force: true });
+      fs.rmSync(outside, { recursive: true, force: true });
+    }
+  });
+
   it('offers the MCP server only when enabled; tokens only at resolve; the started server answers', async () => {
     const provider = api.agents.mcpProvider;
     assert.deepEqual(provider.provideMcpServerDefinitions(), []);
@@ -185,6 +267,22 @@ describe('agents: language model tools, MCP server, @dashboard', function () {
     assert.equal(def.label, 'Dashboard Platform (Sandbox)');
     assert.ok(!JSON.stringify(def).includes(tokens.admin), 'no token before resolve');
     assert.equal(def.env.DASHBOARD_PLATFORM_MCP_ALLOW_WRITES, '0');
+    assert.equal(def.env.DASHBOARD_PLATFORM_MCP_ALLOW_PRODUCTION_WRITES, '0');
+    // A workspace (a cloned repository's .vscode/settings.json) cannot turn the safety off: the
+    // settings are application-scoped, so VS Code refuses to write them there, and only the
+    // user's own value is read.
+    for (const key of ['dashboardPlatform.mcp.allowWrites', 'dashboardPlatform.mcp.allowProductionWrites']) {
+      await config()
+        .update(key, true, vscode.ConfigurationTarget.Workspace)
+        .then(
+          () => undefined,
+          () => undefined,
+        );
+      assert.notEqual(config().inspect(key)?.workspaceValue, true, `${key} is not taken from the workspace`);
+    }
+    const again = provider.provideMcpServerDefinitions()[0]!;
+    assert.equal(again.env.DASHBOARD_PLATFORM_MCP_ALLOW_WRITES, '0');
+    assert.equal(again.env.DASHBOARD_PLATFORM_MCP_ALLOW_PRODUCTION_WRITES, '0');
     const resolved = (await provider.resolveMcpServerDefinition(def))!;
     assert.equal(resolved.env.DASHBOARD_PLATFORM_TOKEN, tokens.admin);
 

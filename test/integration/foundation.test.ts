@@ -96,7 +96,11 @@ describe('foundation', function () {
       assert.equal(found?.value, value, `${kind} is readable`);
       if (where === 'secretStorage') {
         const key = `dashboardPlatform.profile.${encodeURIComponent('IT Dev')}.${kind}`;
-        assert.equal(await ext.services.context.secrets.get(key), value, `${kind} is in SecretStorage`);
+        // Stored with the origin it is for: {"origin": ..., "value": ...}.
+        const stored = JSON.parse((await ext.services.context.secrets.get(key)) ?? '{}') as {
+          value?: string;
+        };
+        assert.equal(stored.value, value, `${kind} is in SecretStorage`);
       } else {
         // Only when this VS Code has no working SecretStorage (e.g. no keyring).
         assert.equal(where, 'session');

@@ -120,7 +120,16 @@ describe('query notebooks', function () {
     assert.equal(r2.source, 'load');
     assert.ok(r2.rows.length >= 1);
     assert.ok(r2.columns.some((c) => c.name === 'orders.count' && c.title === 'Orders Count'));
-    assert.ok(r2.columns.some((c) => c.kind === 'time'));
+    // One time column (the engine's extra copy under the bare name is not shown twice).
+    assert.deepEqual(
+      r2.columns.filter((c) => c.kind === 'time').map((c) => c.title),
+      ['Orders Created at (month)'],
+    );
+    // Answered by the model's rollup: the result names it for the badge.
+    assert.deepEqual(
+      r2.rollups?.map((r) => r.id),
+      ['orders.orders_by_status'],
+    );
     await screenshot('notebook-table', 1500);
   });
 

@@ -17,8 +17,9 @@ import {
   MemberIndex,
   sqlCompletionContext,
   fromClauseInsertion,
+  suggestMember,
 } from '../../src/notebook/memberIndex';
-import { toCsv } from '../../src/shared/notebookOutput';
+import { rollupBadgeText, toCsv } from '../../src/shared/notebookOutput';
 
 const file: NotebookFile = {
   version: 1,
@@ -200,7 +201,7 @@ describe('notebook results', () => {
     assert.equal(toCsv(p.columns, [[1, 'a,"b"']]), 'a,b\r\n1,"a,""b"""\r\n');
   });
 
-  it('titles load columns from the annotation', () => {
+  it('titles load columns from the annotation, dimensions before measures', () => {
     const p = loadPayload(
       {
         results: [
@@ -220,11 +221,121 @@ describe('notebook results', () => {
     assert.deepEqual(
       p.columns.map((c) => [c.name, c.title, c.kind, c.measure]),
       [
-        ['orders.count', 'Orders Count', 'number', true],
         ['orders.status', 'Orders Status', 'string', false],
+        ['orders.count', 'Orders Count', 'number', true],
       ],
     );
-    assert.deepEqual(p.rows, [['5', 'new']]);
+    assert.deepEqual(p.rows, [['new', '5']]);
+  });
+});
+
+describe('notebook results from the engine', () => {
+  // An engine answer: a month series served by a rollup, with the time dimension also sent under
+  // its name without granularity, and an average that is not rounded.
+  const engineAnswer = {
+    queryType: 'regularQuery',
+    results: [
+      {
+        query: { measures: ['orders.avg_amount', 'orders.count'] },
+        data: [
+          {
+            'orders.created_at.month': '2026-09-01T00:00:00.000',
+            'orders.created_at': '2026-09-01T00:00:00.000',
+            'orders.avg_amount': '249.0420750000003',
+            'orders.count': '94',
+          },
+        ],
+        lastRefreshTime: '2026-11-27T09:00:00.000Z',
+        usedPreAggregations: {
+          'prod_pre_aggregations.orders_orders_by_status_x': {
+            preAggregationId: 'orders.orders_by_status',
+            lastUpdatedAt: Date.parse('2026-11-27T09:00:00.000Z'),
+            type: 'rollup',
+          },
+        },
+        annotation: {
+          measures: {
+            'orders.avg_amount': { title: 'Orders Average Amount', type: 'number', format: 'currency' },
+            'orders.count': { title: 'Orders Count', type: 'number' },
+          },
+          dimensions: {},
+          segments: {},
+          timeDimensions: {
+            'orders.created_at.month': {
+              title: 'Orders Created at',
+              type: 'time',
+              granularity: { name: 'month', title: 'month', interval: '1 month' },
+            },
+            'orders.created_at': { title: 'Orders Created at', type: 'time' },
+          },
+        },
+      },
+    ],
+  };
+
+  it('shows a time dimension once, titled with its granularity', () => {
+    const p = loadPayload(engineAnswer, 10);
+    assert.deepEqual(
+      p.columns.map((c) => [c.name, c.title]),
+      [
+        ['orders.created_at.month', 'Orders Created at (month)'],
+        ['orders.avg_amount', 'Orders Average Amount'],
+        ['orders.count', 'Orders Count'],
+      ],
+    );
+    assert.deepEqual(p.rows, [['2026-09-01T00:00:00.000', '249.0420750000003', '94']]);
+  });
+
+  it('keeps a time dimension the query also asks for as a dimension', () => {
+    const r = structuredClone(engineAnswer.results[0]!) as Record<string, unknown> & {
+      annotation: { dimensions: Record<string, unknown> };
+    };
+    r.annotation.dimensions['orders.created_at'] = { title: 'Orders Created at', type: 'time' };
+    const p = loadPayload({ results: [r as never] }, 10);
+    assert.ok(p.columns.some((c) => c.name === 'orders.created_at'));
+  });
+
+  it('formats numbers by the model: formatDescription from meta, else the named format', () => {
+    const p = loadPayload(engineAnswer, 10, 5, {
+      formats: new Map([['orders.count', { specifier: ',.2~f', name: 'number' }]]),
+    });
+    const byName = new Map(p.columns.map((c) => [c.name, c]));
+    assert.equal(byName.get('orders.count')!.specifier, ',.2~f');
+    assert.equal(byName.get('orders.avg_amount')!.specifier, '$,.2~f');
+    assert.equal(byName.get('orders.created_at.month')!.specifier, undefined);
+  });
+
+  it('names the rollup that served the result, with its build time', () => {
+    const p = loadPayload(engineAnswer, 10);
+    assert.deepEqual(p.rollups, [{ id: 'orders.orders_by_status', builtAt: '2026-11-27T09:00:00.000Z' }]);
+    assert.equal(p.lastRefreshTime, '2026-11-27T09:00:00.000Z');
+    assert.equal(
+      rollupBadgeText(p.rollups![0]!, Date.parse('2026-11-27T09:05:30.000Z')),
+      'orders.orders_by_status · built 5 min ago',
+    );
+    const plain = loadPayload(
+      { results: [{ ...engineAnswer.results[0]!, usedPreAggregations: undefined }] },
+      10,
+    );
+    assert.equal(plain.rollups, undefined);
+  });
+
+  it('drops the repeated time column from compact results too', () => {
+    const p = loadPayload(
+      {
+        results: [
+          {
+            ...engineAnswer.results[0]!,
+            data: {
+              members: ['orders.created_at.month', 'orders.created_at', 'orders.count'],
+              dataset: [['2026-09-01T00:00:00.000', '2026-09-01T00:00:00.000', '94']],
+            },
+          },
+        ],
+      },
+      10,
+    );
+    assert.deepEqual(p.rows, [['2026-09-01T00:00:00.000', '94']]);
   });
 });
 
@@ -245,6 +356,36 @@ describe('notebook member intelligence', () => {
       },
     ],
   });
+  it('refuses a member typo with the member it most likely meant', () => {
+    const problems = checkLoadQuery('{"measures":["orders.count"],"dimensions":["orders.statuss"]}', index);
+    assert.equal(problems.length, 1);
+    assert.equal(
+      problems[0]!.message,
+      'Unknown member "orders.statuss" in dimensions. Did you mean "orders.status"?',
+    );
+    assert.equal(suggestMember('customer.city', index), 'customers.city');
+    // Only members of the kind allowed there are suggested.
+    assert.equal(suggestMember('orders.count', index, ['dimension']), undefined);
+    // Nothing close: the cube is named, and hidden members are explained.
+    assert.match(
+      checkLoadQuery('{"dimensions":["orders.id"]}', index)[0]!.message,
+      /cube "orders" has no such member.*hides/,
+    );
+    assert.match(checkLoadQuery('{"measures":["nothing.count"]}', index)[0]!.message, /no cube "nothing"/);
+    // The short form of a time dimension with its granularity is not a typo.
+    const withTime = new MemberIndex({
+      cubes: [
+        {
+          name: 'orders',
+          measures: [],
+          dimensions: [{ name: 'orders.created_at', type: 'time' }],
+          segments: [],
+        },
+      ],
+    });
+    assert.deepEqual(checkLoadQuery('{"dimensions":["orders.created_at.month"]}', withTime), []);
+  });
+
   it('finds the load-query key of a position', () => {
     assert.equal(jsonMemberContext('{"measures": ["'), 'measures');
     assert.equal(jsonMemberContext('{"measures": [], "filters": [{"member": "'), 'filters');

@@ -112,6 +112,52 @@ describe('notebook renderer', () => {
     assert.equal(v.table.el.querySelectorAll('.dp-tr .dp-time')[0]!.textContent, '2024-01-01');
   });
 
+  /** The texts of a column's cells, in row order. */
+  const cellsOf = (v: { table: { el: HTMLElement } }, column: number) =>
+    [...v.table.el.querySelectorAll('.dp-tr')].map((tr) => tr.children[column + 1]!.textContent);
+
+  it('writes each number column with the same decimals, by the model format', () => {
+    const p: ResultPayload = {
+      version: 1,
+      source: 'load',
+      columns: [
+        { name: 'orders.status', kind: 'string' },
+        { name: 'orders.count', kind: 'number', measure: true, specifier: ',.2~f' },
+        { name: 'orders.avg_amount', kind: 'number', measure: true, format: 'currency', specifier: '$,.2~f' },
+        { name: 'orders.total_amount', kind: 'number', measure: true, specifier: ',.2~f' },
+        { name: 'share', kind: 'number', specifier: '.1%' },
+        { name: 'plain', kind: 'number' },
+      ],
+      rows: [
+        ['completed', '1234', '249.0420750000003', '1234.5', '0.25', '3'],
+        ['shipped', '17', '251.5', '1234.56', '0.125', '2.5'],
+      ],
+      totalRows: 2,
+    };
+    const v = lib.renderResult(doc, p, () => undefined);
+    // Counts need no decimals; an average is rounded to the format's two; a sum keeps two on
+    // every row because one row needs two (not 1,234.5 above 1,234.56).
+    assert.deepEqual(cellsOf(v, 1), ['1,234', '17']);
+    assert.deepEqual(cellsOf(v, 2), ['$249.04', '$251.50']);
+    assert.deepEqual(cellsOf(v, 3), ['1,234.50', '1,234.56']);
+    assert.deepEqual(cellsOf(v, 4), ['25.0%', '12.5%']);
+    assert.deepEqual(cellsOf(v, 5), ['3.0', '2.5']);
+  });
+
+  it('shows a badge naming the rollup that served the result, with its age', () => {
+    const built = new Date(Date.now() - 5 * 60_000).toISOString();
+    const p: ResultPayload = {
+      ...payload(3),
+      source: 'load',
+      rollups: [{ id: 'orders.orders_by_status', builtAt: built }],
+    };
+    const v = lib.renderResult(doc, p, () => undefined);
+    const badge = v.root.querySelector('.dp-rollup')!;
+    assert.equal(badge.textContent, 'Rollup orders.orders_by_status · built 5 min ago');
+    assert.match(badge.getAttribute('title')!, /pre-aggregation orders\.orders_by_status, built /);
+    assert.equal(lib.renderResult(doc, payload(3), () => undefined).root.querySelector('.dp-rollup'), null);
+  });
+
   it('copies a row and all rows', () => {
     const copied: string[] = [];
     const v = lib.renderResult(doc, payload(3), (t) => copied.push(t));

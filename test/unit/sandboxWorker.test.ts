@@ -14,7 +14,7 @@ async function load(h: SandboxHandle): Promise<Response> {
   return fetch(`${h.urls.dataApi}/v1/load`, {
     method: 'POST',
     headers: { authorization: h.tokens.dataApi, 'content-type': 'application/json' },
-    body: JSON.stringify({ query: { measures: ['orders.count'] } }),
+    body: JSON.stringify({ queryType: 'multi', query: { measures: ['orders.count'] } }),
   });
 }
 

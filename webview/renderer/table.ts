@@ -2,7 +2,7 @@
 // rows scroll as smoothly as 100. Sort by clicking a header; copy a cell (click + Ctrl/Cmd+C),
 // a row (row number click) or everything ("Copy").
 import type { ResultPayload } from '../../src/shared/notebookOutput';
-import { formatCell, rowsToTsv, sortedOrder } from './format';
+import { columnFormatter, rowsToTsv, sortedOrder } from './format';
 
 export const ROW_HEIGHT = 22;
 export const VIEW_HEIGHT = 360;
@@ -41,6 +41,13 @@ export function createTable(doc: Document, p: ResultPayload, copy: (text: string
   scroller.appendChild(spacer);
 
   const template = `40px ${p.columns.map(() => 'minmax(100px, 1fr)').join(' ')}`;
+  // One formatter per column: numbers keep the same decimals down the column.
+  const formatters = p.columns.map((c, i) =>
+    columnFormatter(
+      c,
+      p.rows.map((r) => r[i]),
+    ),
+  );
   head.style.display = 'grid';
   head.style.gridTemplateColumns = template;
   let order = p.rows.map((_, i) => i);
@@ -53,7 +60,7 @@ export function createTable(doc: Document, p: ResultPayload, copy: (text: string
   p.columns.forEach((c, i) => {
     const h = doc.createElement('div');
     h.className = `dp-th dp-${c.kind}`;
-    h.title = `${c.name}${c.type ? ` · ${c.type}` : ''}${c.format ? ` · ${c.format}` : ''}\nClick to sort`;
+    h.title = `${c.name}${c.type ? ` · ${c.type}` : ''}${c.format ? ` · ${c.format}` : ''}${c.specifier ? ` (${c.specifier})` : ''}\nClick to sort`;
     h.textContent = c.title ?? c.name;
     h.setAttribute('role', 'columnheader');
     h.addEventListener('click', () => handle.sort(i, sortCol === i ? (-sortDir as 1 | -1) : 1));
@@ -85,7 +92,7 @@ export function createTable(doc: Document, p: ResultPayload, copy: (text: string
       p.columns.forEach((c, ci) => {
         const td = doc.createElement('div');
         td.className = `dp-td dp-${c.kind}`;
-        td.textContent = formatCell(row[ci], c);
+        td.textContent = formatters[ci]!(row[ci]);
         if (selected && selected.row === ri && selected.col === ci) td.classList.add('dp-selected');
         td.addEventListener('click', () => {
           selected = { row: ri, col: ci };

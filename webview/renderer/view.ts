@@ -1,5 +1,10 @@
 // Builds the output view of one result: toolbar (Table/Chart, Copy), "showing N of M rows", table.
-import type { ChartChoice, ErrorPayload, ResultPayload } from '../../src/shared/notebookOutput';
+import {
+  rollupBadgeText,
+  type ChartChoice,
+  type ErrorPayload,
+  type ResultPayload,
+} from '../../src/shared/notebookOutput';
 import { defaultChoice, validChoice } from '../../src/shared/chartChoice';
 import { createChooser } from './chooser';
 import { rowsToTsv } from './format';
@@ -23,6 +28,7 @@ export const STYLE = `
 .dp-chooser{display:flex;flex-wrap:wrap;gap:4px 12px;align-items:center;margin:4px 0}
 .dp-chooser select{background:var(--vscode-dropdown-background);color:var(--vscode-dropdown-foreground);border:1px solid var(--vscode-dropdown-border,transparent)}
 .dp-ys label{margin-right:8px;white-space:nowrap}
+.dp-rollup{background:var(--vscode-badge-background);color:var(--vscode-badge-foreground);border-radius:9px;padding:1px 8px;font-size:11px;white-space:nowrap}
 `;
 
 export interface ResultView {
@@ -74,7 +80,20 @@ export function renderResult(
   const count = doc.createElement('span');
   count.className = 'dp-count';
   count.textContent = countText(p);
-  bar.append(tableBtn, chartBtn, copyBtn, count);
+  bar.append(tableBtn, chartBtn, copyBtn);
+  // Served from a rollup: say which, and how old its data is.
+  for (const r of p.rollups ?? []) {
+    const badge = doc.createElement('span');
+    badge.className = 'dp-rollup';
+    badge.setAttribute('role', 'status');
+    badge.textContent = `Rollup ${rollupBadgeText(r, Date.now())}`;
+    badge.title =
+      `Answered from the pre-aggregation ${r.id}` +
+      (r.builtAt ? `, built ${new Date(r.builtAt).toLocaleString()}` : '') +
+      '. Its data is as fresh as its last build.';
+    bar.append(badge);
+  }
+  bar.append(count);
   const table = createTable(doc, p, copy);
   const chartEl = doc.createElement('div');
   chartEl.className = 'dp-chart';

@@ -1,7 +1,15 @@
 // Browsing tools: deployments, reports, workbooks, a report's SQL and notifications. All read-only.
 import { z } from 'zod';
 import type { Item, PageOf } from '../gateway';
-import { cursorField, deploymentIdField, named, pageSizeField, resolveDeployment } from './format';
+import {
+  cursorField,
+  deploymentIdField,
+  fenced,
+  named,
+  pageSizeField,
+  quote,
+  resolveDeployment,
+} from './format';
 import { defineTool, type ToolOutput } from './types';
 
 const DEFAULT_PAGE = 50;
@@ -29,7 +37,7 @@ export const listDeployments = defineTool({
     );
     const profile = ctx.gateway.profile();
     return {
-      text: `Deployments of profile "${profile.name}"${profile.defaultDeploymentId ? ` (default deployment ${profile.defaultDeploymentId})` : ''}.`,
+      text: `Deployments of profile ${quote(profile.name)}${profile.defaultDeploymentId ? ` (default deployment ${profile.defaultDeploymentId})` : ''}.`,
       table: { columns: ['id', 'name'], rows: page.items.map((d) => [d.id, d.name]) },
       page: pageFacts(page),
     };
@@ -48,7 +56,7 @@ export const searchReports = defineTool({
     after: cursorField,
   }),
   effect: 'read',
-  summary: (i) => (i.search ? `Search reports for "${i.search}"` : 'List reports'),
+  summary: (i) => (i.search ? `Search reports for ${quote(i.search)}` : 'List reports'),
   async execute(ctx, input, signal) {
     const dep = await resolveDeployment(ctx.gateway, input.deploymentId, signal);
     const page = await ctx.gateway.listReports(
@@ -61,7 +69,7 @@ export const searchReports = defineTool({
       signal,
     );
     return {
-      text: `Reports in deployment ${named(dep.name, dep.id)}${input.search ? ` matching "${input.search}"` : ''}.`,
+      text: `Reports in deployment ${named(dep.name, dep.id)}${input.search ? ` matching ${quote(input.search)}` : ''}.`,
       table: {
         columns: ['id', 'name', 'title', 'folderId'],
         rows: page.items.map((r) => [r.id, r.name, r.title, r.folderId]),
@@ -103,7 +111,7 @@ export const searchWorkbooks = defineTool({
     after: cursorField,
   }),
   effect: 'read',
-  summary: (i) => (i.search ? `Search workbooks for "${i.search}"` : 'List workbooks'),
+  summary: (i) => (i.search ? `Search workbooks for ${quote(i.search)}` : 'List workbooks'),
   async execute(ctx, input, signal) {
     const dep = await resolveDeployment(ctx.gateway, input.deploymentId, signal);
     const want = input.first ?? DEFAULT_PAGE;
@@ -138,7 +146,7 @@ export const searchWorkbooks = defineTool({
       }
     }
     return {
-      text: `Workbooks in deployment ${named(dep.name, dep.id)}${input.search ? ` whose name contains "${input.search}"` : ''}.`,
+      text: `Workbooks in deployment ${named(dep.name, dep.id)}${input.search ? ` whose name contains ${quote(input.search)}` : ''}.`,
       table: {
         columns: ['id', 'name', 'slug', 'published'],
         rows: found.map((w) => [w.id, w.name, w.slug, w.dashboardPublished ? 'yes' : 'no']),
@@ -165,8 +173,8 @@ export const getReportSql = defineTool({
     const sql = typeof r.sqlQuery === 'string' && r.sqlQuery.trim() ? r.sqlQuery : undefined;
     const json = typeof r.jsonQuery === 'string' && r.jsonQuery.trim() ? r.jsonQuery : undefined;
     const lines = [`Report ${named(r.name, r.id)} in deployment ${named(dep.name, dep.id)}.`];
-    lines.push(sql ? `SQL:\n\`\`\`sql\n${sql}\n\`\`\`` : 'This report has no SQL query.');
-    if (json) lines.push(`JSON query:\n\`\`\`json\n${json}\n\`\`\``);
+    lines.push(sql ? `SQL:\n${fenced(sql, 'sql')}` : 'This report has no SQL query.');
+    if (json) lines.push(`JSON query:\n${fenced(json, 'json')}`);
     return {
       text: lines.join('\n'),
       table: {

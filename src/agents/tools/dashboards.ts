@@ -3,7 +3,7 @@
 import { applyEdits, modify, type JSONPath } from 'jsonc-parser';
 import { z } from 'zod';
 import { dashboardFromWorkbook, formatPath, parseDashboardFile } from '../../dashboards/dashboardFile';
-import { deploymentIdField, named, resolveDeployment } from './format';
+import { deploymentIdField, fenced, named, quote, resolveDeployment } from './format';
 import { unifiedDiff } from './diff';
 import { defineTool } from './types';
 
@@ -41,7 +41,7 @@ export const getDashboardConfig = defineTool({
     const json = JSON.stringify(file, null, 2);
     const body =
       json.length <= MAX_CONFIG_CHARS
-        ? `\`\`\`json\n${json}\n\`\`\``
+        ? fenced(json, 'json')
         : `The config is ${json.length} characters, too long to return whole; the widgets are listed below.`;
     return {
       text: `Dashboard (${input.source ?? 'draft'}) of workbook ${named(w.name, w.id)} in deployment ${named(dep.name, dep.id)}: ${widgets.length} widget${widgets.length === 1 ? '' : 's'}${file.config ? '' : ' (no config yet)'}.\n${body}`,
@@ -91,7 +91,7 @@ export const proposeDashboardChange = defineTool({
   }),
   effect: 'write',
   summary: (i) =>
-    `Propose ${i.changes ? `${i.changes.length} change${i.changes.length === 1 ? '' : 's'}` : 'a new text'} to ${i.file}${i.reason ? `: ${i.reason}` : ''}`,
+    `Propose ${i.changes ? `${i.changes.length} change${i.changes.length === 1 ? '' : 's'}` : 'a new text'} to ${quote(i.file)}${i.reason ? `: ${quote(i.reason)}` : ''}`,
   async execute(ctx, input, signal) {
     if (!ctx.files) throw new Error('This client cannot edit files.');
     if (!/\.dashboard\.json$/i.test(input.file))
@@ -118,14 +118,14 @@ export const proposeDashboardChange = defineTool({
       );
     }
     const diff = unifiedDiff(oldText, newText, display);
-    if (!diff) return { text: `The proposal leaves ${display} unchanged; nothing to do.` };
+    if (!diff) return { text: `The proposal leaves ${quote(display)} unchanged; nothing to do.` };
     const summary = input.reason ?? `${input.changes?.length ?? 1} change(s) proposed by an agent`;
     const outcome = await ctx.files.propose(
       { file: input.file, display, oldText, newText, diff, summary },
       signal,
     );
     return {
-      text: `${outcome.applied ? 'Applied' : 'Not applied'}: ${outcome.detail}\nNothing was published.\n\`\`\`diff\n${diff}\n\`\`\``,
+      text: `${outcome.applied ? 'Applied' : 'Not applied'}: ${outcome.detail}\nNothing was published.\n${fenced(diff, 'diff')}`,
       data: { applied: outcome.applied, file: display, diff },
     };
   },
@@ -140,3 +140,47 @@ function formattingOf(text: string) {
     eol: text.includes('\r\n') ? '\r\n' : '\n',
   };
 }
+
+export const publishDashboard = defineTool({
+  name: 'publish_dashboard',
+  title: 'Publish a dashboard',
+  description:
+    "Publishes a local *.dashboard.json file to the platform: the dashboard of the workbook its workbookId names becomes the published version, which the workbook's viewers see at once. This is a path to production: the user confirms every call, and an MCP server refuses it unless its settings allow production writes. Each publish makes a new version and is never retried; when the outcome is unknown, check the publish history before publishing again. Edit the file first with propose_dashboard_change.",
+  input: z.object({
+    deploymentId: deploymentIdField,
+    file: z
+      .string()
+      .min(1)
+      .describe(
+        'Path of the *.dashboard.json file to publish, relative to the workspace folder (or absolute inside it).',
+      ),
+  }),
+  effect: 'production',
+  summary: (i) => `Publish the dashboard in ${quote(i.file)}`,
+  async execute(ctx, input, signal) {
+    if (!ctx.files) throw new Error('This client cannot read files.');
+    if (!/\.dashboard\.json$/i.test(input.file))
+      throw new Error('Only *.dashboard.json files can be published by this tool.');
+    const { text, display } = await ctx.files.read(input.file);
+    const parsed = parseDashboardFile(text);
+    if (!parsed.ok) {
+      const list = parsed.problems.slice(0, 5).map((p) => `line ${p.line + 1}: ${p.message}`);
+      throw new Error(`${display} is not a valid dashboard, so nothing was published:\n${list.join('\n')}`);
+    }
+    const dep = await resolveDeployment(ctx.gateway, input.deploymentId, signal);
+    const workbookId = parsed.input.workbookId;
+    const result = await ctx.gateway.publishDashboard(dep.id, workbookId, parsed.input, signal);
+    const version = result.versionNumber !== undefined ? `version ${result.versionNumber}` : 'a new version';
+    return {
+      text: `Published ${quote(display)} to workbook ${workbookId} in deployment ${named(dep.name, dep.id)}: ${version}, status ${quote(String(result.status ?? 'published'))}. Its viewers see it now.`,
+      data: {
+        file: display,
+        workbookId,
+        deploymentId: dep.id,
+        ...(result.versionNumber !== undefined ? { versionNumber: result.versionNumber } : {}),
+        status: result.status ?? 'published',
+        ...(result.publicId !== undefined ? { publicId: result.publicId } : {}),
+      },
+    };
+  },
+});

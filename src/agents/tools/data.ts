@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import type { LoadQuery } from '../../api/schemas/data';
 import { LoadQuerySchema } from '../../api/schemas/data';
-import { MAX_ROWS, deploymentIdField, named, resolveDeployment } from './format';
+import { MAX_ROWS, deploymentIdField, named, quote, resolveDeployment } from './format';
 import type { PlatformGateway as Gateway } from '../gateway';
 import { defineTool, type ToolOutput } from './types';
 
@@ -37,7 +37,7 @@ export const searchDataModel = defineTool({
     ...pageFields,
   }),
   effect: 'read',
-  summary: (i) => (i.search ? `Search the data model for "${i.search}"` : 'List the data model'),
+  summary: (i) => (i.search ? `Search the data model for ${quote(i.search)}` : 'List the data model'),
   async execute(ctx, input, signal) {
     const dep = await resolveDeployment(ctx.gateway, input.deploymentId, signal);
     const cubes = await ctx.gateway.cubes(dep.id, signal);

@@ -2,13 +2,14 @@
 // without results), the output rendered as text plus a table with every string redacted.
 import { z } from 'zod';
 import { getReportSql, listDeployments, listNotifications, searchReports, searchWorkbooks } from './catalog';
-import { getDashboardConfig, proposeDashboardChange } from './dashboards';
+import { getDashboardConfig, proposeDashboardChange, publishDashboard } from './dashboards';
 import { runQuery, searchDataModel } from './data';
-import { renderText, structured } from './format';
+import { failureText, renderText, structured } from './format';
+import { excerpt } from '../../api/log';
 import type { AgentTool, ToolContext, ToolOutput } from './types';
 
 export * from './types';
-export { MAX_ROWS, markdownTable } from './format';
+export { MAX_ROWS, fenced, markdownTable, quote } from './format';
 
 export const AGENT_TOOLS: readonly AgentTool[] = [
   listDeployments,
@@ -20,6 +21,7 @@ export const AGENT_TOOLS: readonly AgentTool[] = [
   getDashboardConfig,
   listNotifications,
   proposeDashboardChange,
+  publishDashboard,
 ];
 
 export function findTool(name: string): AgentTool | undefined {
@@ -58,10 +60,8 @@ export function parseInput(tool: AgentTool, raw: unknown): unknown {
   throw new Error(`Invalid input for ${tool.name}: ${issue.path.join('.') || 'input'}: ${issue.message}`);
 }
 
-const brief = (value: unknown): string => {
-  const s = JSON.stringify(value) ?? '';
-  return s.length > 300 ? `${s.slice(0, 299)}…` : s;
-};
+const brief = (value: unknown, scrub: (s: string) => string): string =>
+  excerpt(JSON.stringify(value) ?? '', 300, scrub);
 
 /** Runs one tool call: never throws; failures come back as `ok: false` with a sentence. */
 export async function runTool(
@@ -79,7 +79,9 @@ export async function runTool(
     }
   })();
   opts.log.info(
-    ctx.redact(`[${opts.surface}] tool ${tool.name} called (profile "${profile}"): ${brief(raw)}`),
+    ctx.redact(
+      `[${opts.surface}] tool ${tool.name} called (profile "${profile}"): ${brief(raw, ctx.redact)}`,
+    ),
   );
   try {
     const input = parseInput(tool, raw);
@@ -95,6 +97,6 @@ export async function runTool(
   } catch (e) {
     const message = ctx.redact(e instanceof Error ? e.message : String(e));
     opts.log.warn(`[${opts.surface}] tool ${tool.name} failed after ${Date.now() - t0} ms: ${message}`);
-    return { ok: false, text: message };
+    return { ok: false, text: failureText(message) };
   }
 }

@@ -4,8 +4,48 @@
 import type { z } from 'zod';
 import type { PlatformGateway } from '../gateway';
 
-/** read: only reads; query: reads but runs work on the warehouse (costs); write: changes a file. */
-export type ToolEffect = 'read' | 'query' | 'write';
+/**
+ * read: only reads; query: reads but runs work on the warehouse (costs); write: changes a local
+ * file; production: changes what the platform's users see (publish, merge or commit to the default
+ * branch, deletes). The effect decides the annotations, the confirmation and the MCP policy.
+ */
+export type ToolEffect = 'read' | 'query' | 'write' | 'production';
+
+/** The MCP tool annotations (and the manifest's tags) that follow from an effect. */
+export interface ToolAnnotations {
+  readOnlyHint: boolean;
+  destructiveHint: boolean;
+  idempotentHint: boolean;
+  openWorldHint: boolean;
+}
+
+/**
+ * Honest hints: a local file write replaces the file's text (destructive, repeatable, local); a
+ * production change is destructive and each call makes a new version (not idempotent).
+ */
+export function toolAnnotations(effect: ToolEffect): ToolAnnotations {
+  switch (effect) {
+    case 'read':
+      return { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true };
+    case 'query':
+      return { readOnlyHint: true, destructiveHint: false, idempotentHint: false, openWorldHint: true };
+    case 'write':
+      return { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false };
+    case 'production':
+      return { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true };
+  }
+}
+
+/** The manifest's tags for an effect (VS Code's tool contribution has tags, no annotations). */
+export function effectTags(effect: ToolEffect): string[] {
+  const a = toolAnnotations(effect);
+  return [
+    'dashboard-platform',
+    a.readOnlyHint ? 'read-only' : 'writes',
+    ...(a.destructiveHint ? ['destructive'] : []),
+    ...(effect === 'production' ? ['production'] : []),
+  ];
+}
 
 export interface Table {
   columns: string[];

@@ -1,6 +1,6 @@
 // Shared, reference-counted undici dispatchers: one keep-alive pool per origin and network settings,
 // so every client talking to the same host reuses its connections.
-import { Agent, ProxyAgent, type Dispatcher } from 'undici';
+import { Agent, Client, Pool, ProxyAgent, type buildConnector, type Dispatcher } from 'undici';
 import { buildCa, networkKey, resolveProxy, type Env, type NetworkSettings } from './network';
 
 export interface DispatcherLease {
@@ -92,9 +92,48 @@ function create(settings: NetworkSettings, proxy: string | undefined, ca: string
       ...timeouts,
       requestTls: tls,
       proxyTls: tls,
+      factory: tunnelGuardFactory,
     });
   }
   return new Agent({ ...timeouts, connect: tls });
+}
+
+type Connector = buildConnector.connector;
+
+/**
+ * undici counts a tunnel the proxy closed before answering CONNECT as a recoverable socket error:
+ * the request stays queued and the pool re-dials at once, forever, ignoring the request's signal
+ * (a busy loop). Reported as PROXY_TUNNEL_FAILED instead, the request fails at once, and the
+ * transport decides: a backoff and a bounded retry for a read, none for a write (nothing was sent).
+ */
+export function guardTunnel(connect: Connector): Connector {
+  return (opts, callback) =>
+    connect(opts, (err, socket) => {
+      const code = (err as { code?: unknown } | null)?.code;
+      if (err && (code === 'UND_ERR_SOCKET' || code === 'UND_ERR_INFO' || code === undefined)) {
+        callback(
+          Object.assign(
+            new Error(`The proxy closed the connection before the tunnel opened: ${err.message}`),
+            {
+              code: 'PROXY_TUNNEL_FAILED',
+              cause: err,
+            },
+          ),
+          null,
+        );
+        return;
+      }
+      // undici's callback takes (error, null) or (null, socket).
+      (callback as (e: Error | null, s: unknown) => void)(err, socket);
+    });
+}
+
+/** ProxyAgent's per-origin pools, with the tunnel connector guarded (undici's own default otherwise). */
+function tunnelGuardFactory(origin: string | URL, opts: object): Dispatcher {
+  const o = opts as Pool.Options;
+  const options: Pool.Options =
+    typeof o.connect === 'function' ? { ...o, connect: guardTunnel(o.connect) } : o;
+  return o.connections === 1 ? new Client(origin, options) : new Pool(origin, options);
 }
 
 /** The registry used when a client is not given one: shares pools across all clients of the process. */

@@ -78,13 +78,17 @@ export interface LenientCall {
 export async function lenientSend<T>(
   client: { family: ApiFamily; network?: NetworkSettings; maxErrorBody: number },
   { url, method, headers, body, opts, requestId }: LenientCall,
-  consume: (res: {
-    status: number;
-    headers: Headers;
-    body: AsyncIterable<Uint8Array>;
-    requestId?: string;
-    url: string;
-  }) => Promise<T>,
+  /** Reads the answer; `discard` drops it unread (an answer of the wrong type). */
+  consume: (
+    res: {
+      status: number;
+      headers: Headers;
+      body: AsyncIterable<Uint8Array>;
+      requestId?: string;
+      url: string;
+    },
+    discard: () => void,
+  ) => Promise<T>,
 ): Promise<T> {
   const call = new CallSignal(opts.signal, opts.timeoutMs);
   const shownUrl = safeUrl(url.toString());
@@ -112,11 +116,22 @@ export async function lenientSend<T>(
       hints: opts,
     });
   }
-  return consume({
-    status: res.status,
-    headers: res.headers,
-    body: wrapBody(res.body, call, ctx),
-    requestId: resRequestId,
-    url: shownUrl,
-  });
+  const raw = res.body as AsyncIterable<Uint8Array> & {
+    destroy?: () => void;
+    on?: (event: string, f: () => void) => unknown;
+  };
+  return consume(
+    {
+      status: res.status,
+      headers: res.headers,
+      body: wrapBody(raw, call, ctx),
+      requestId: resRequestId,
+      url: shownUrl,
+    },
+    () => {
+      raw.on?.('error', () => undefined);
+      raw.destroy?.();
+      call.done();
+    },
+  );
 }

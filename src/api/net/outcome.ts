@@ -18,6 +18,8 @@ const NOT_SENT = new Set([
   'UND_ERR_CONNECT_TIMEOUT',
   'INSECURE_URL',
   'BAD_URL',
+  // The proxy closed the connection before the tunnel opened: no byte reached the server.
+  'PROXY_TUNNEL_FAILED',
 ]);
 const TLS = /^(CERT_|UNABLE_TO_|SELF_SIGNED|DEPTH_ZERO|ERR_TLS_CERT|ERR_SSL|HOSTNAME_MISMATCH)/;
 
@@ -31,22 +33,39 @@ export function outcomeUnknown(e: ApiError): boolean {
   return e.kind === 'network' || e.kind === 'timeout' || e.kind === 'protocol' || e.kind === 'cancelled';
 }
 
+const ADVICE = /^(check|try|refresh|use|add|fix|wait|narrow|open|look)\b/i;
+
+/**
+ * A failure's message split into what happened and the advice worth keeping for a write whose
+ * outcome is unknown: whole sentences, never cut mid-sentence; "try again" advice is dropped (it is
+ * exactly what must not be followed) and "Check X and try again" keeps its "Check X".
+ */
+export function splitAdvice(message: string): { facts: string; advice: string } {
+  const facts: string[] = [];
+  const advice: string[] = [];
+  // A sentence ends with . ! or ? before a space (dots inside hosts and numbers do not end one).
+  for (const raw of message.trim().split(/(?<=[.!?])\s+/)) {
+    const s = raw.trim();
+    if (!s) continue;
+    const kept = s.replace(/,?\s+and try again\b/i, '').replace(/;\s*try again\b[^.!?]*/i, '');
+    if (/\b(try again|retry)\b/i.test(kept)) continue;
+    (ADVICE.test(kept) ? advice : facts).push(kept);
+  }
+  const end = (t: string) => t.replace(/[\s.;:,]+$/, '');
+  return { facts: facts.map(end).join('. '), advice: advice.map((a) => `${end(a)}.`).join(' ') };
+}
+
 /** The 'unknownOutcome' error for a failed write: what happened, that it may have taken effect, how to check. */
 export function unknownOutcomeError(
   cause: ApiError,
   what: string,
   check: WriteCheck = DEFAULT_CHECK,
 ): ApiError {
-  // The cause's own advice ("Try again.") is exactly what must not be followed here.
-  const reason = cause.message
-    .replace(`${what} failed: `, '')
-    .replace(/\s*Try again( later| in \d+ s)?\./g, '')
-    .replace(/\s*(The response may have been cut off; )?try again\./g, '')
-    .trim();
+  const { facts, advice } = splitAdvice(cause.message.replace(`${what} failed: `, ''));
   const hint = check.hint.trim().replace(/([^.!?])$/, '$1.');
   return new ApiError(
     'unknownOutcome',
-    `${what}: the outcome is unknown, it may have taken effect (${reason.replace(/\.$/, '')}). ${hint}`,
+    `${what}: the outcome is unknown, it may have taken effect${facts ? ` (${facts})` : ''}. ${advice ? `${advice} ` : ''}${hint}`,
     {
       status: cause.status,
       serverMessage: cause.serverMessage,

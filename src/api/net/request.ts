@@ -97,17 +97,25 @@ export async function* wrapBody(
   }
 }
 
+/** The body as text, at most `limit` bytes: reading stops there and the rest is never fetched. */
 export async function readText(body: AsyncIterable<Uint8Array>, limit = Infinity): Promise<string> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of body) {
-    if (size < limit) {
-      chunks.push(Buffer.from(chunk));
-      size += chunk.byteLength;
-    }
+    chunks.push(Buffer.from(chunk));
+    size += chunk.byteLength;
+    // Leaving the loop ends the iterator, which destroys the stream (an error page can be huge).
+    if (size >= limit) break;
   }
   const buf = Buffer.concat(chunks);
   return (size > limit ? buf.subarray(0, limit) : buf).toString('utf8');
+}
+
+/** The body as bytes (already capped by the transport). */
+export async function readBytes(body: AsyncIterable<Uint8Array>): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of body) chunks.push(Buffer.from(chunk));
+  return Buffer.concat(chunks);
 }
 
 export function lowerKeys(h: Record<string, string> | undefined): Record<string, string> {

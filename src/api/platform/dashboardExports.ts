@@ -4,6 +4,7 @@
 import { z } from 'zod';
 import { ApiError } from '../errors';
 import { sleep } from '../http';
+import { mediaType } from '../net/answer';
 import { maybe, parseInput, positiveId, type PlatformTransport } from './transport';
 
 export const ExportFormatSchema = z.enum(['png', 'pdf']);
@@ -95,28 +96,82 @@ export async function waitForDashboardExport(
   }
 }
 
-/** GET …/download: the rendered file's bytes and content type. */
+/** The media type each export format is served as. */
+export const EXPORT_TYPES: Record<ExportFormat, string> = { pdf: 'application/pdf', png: 'image/png' };
+
+const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+// The last chunk of every PNG: length 0, "IEND", its CRC.
+const PNG_END = Buffer.from([0, 0, 0, 0, 0x49, 0x45, 0x4e, 0x44, 0xae, 0x42, 0x60, 0x82]);
+
+/**
+ * What is wrong with a downloaded export, or undefined for a whole file of the asked format: its
+ * declared type (PDF or PNG, and the one asked for), its first bytes (the format's signature, not an
+ * HTML page) and its end (a PDF's %%EOF marker, a PNG's IEND chunk: a cut file lacks them).
+ */
+export function exportFileProblem(
+  bytes: Uint8Array,
+  contentType: string,
+  expected?: ExportFormat,
+): string | undefined {
+  const type = mediaType(contentType);
+  const format = (Object.keys(EXPORT_TYPES) as ExportFormat[]).find((f) => EXPORT_TYPES[f] === type);
+  if (!format) return `the service sent ${type ?? 'a file of no declared type'}, not a PDF or PNG`;
+  if (expected && format !== expected)
+    return `the service sent a ${format.toUpperCase()} file where a ${expected.toUpperCase()} was asked for`;
+  const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  if (buf.length === 0) return 'the file is empty';
+  const head = buf.subarray(0, 64).toString('latin1').trimStart();
+  const signed = format === 'pdf' ? head.startsWith('%PDF-') : buf.subarray(0, 8).equals(PNG_SIGNATURE);
+  if (!signed)
+    return /^</.test(head)
+      ? `the service sent a web page (a sign-in page or an error) labelled as ${format.toUpperCase()}`
+      : `the content is not a ${format.toUpperCase()} file (it does not start like one)`;
+  const whole =
+    format === 'pdf'
+      ? buf.subarray(Math.max(0, buf.length - 1024)).includes('%%EOF')
+      : buf.subarray(buf.length - PNG_END.length).equals(PNG_END);
+  if (!whole) return `the ${format.toUpperCase()} file is cut off (${buf.length} bytes, no end marker)`;
+  return undefined;
+}
+
+export interface DownloadExportOptions {
+  filename?: string;
+  signal?: AbortSignal;
+  /** The format the export was started with: a file of another format is refused. */
+  format?: ExportFormat;
+}
+
+/**
+ * GET …/download: the rendered file, verified (exportFileProblem) before it is returned, so a
+ * caller saves only a whole PDF or PNG. Anything else is an error that says what was wrong.
+ */
 export async function downloadDashboardExport(
   t: PlatformTransport,
   deploymentId: number,
   jobId: string,
-  opts: { filename?: string; signal?: AbortSignal } = {},
+  opts: DownloadExportOptions = {},
 ): Promise<{ bytes: Uint8Array; contentType: string }> {
-  const res = await t.http.request({
+  const action = 'Downloading the export';
+  const file = await t.http.file({
     method: 'GET',
     path: `${jobPath(deploymentId, jobId)}/download`,
     ...(opts.filename ? { query: { filename: opts.filename } } : {}),
     signal: opts.signal,
-    action: 'Downloading the export',
+    // The document serves only these two types here: asking for JSON would be refused (406).
+    accept: opts.format ? [EXPORT_TYPES[opts.format]] : Object.values(EXPORT_TYPES),
+    action,
     messages: {
       notFound: 'The export job has expired (jobs last 5 minutes): start the export again.',
       conflict: 'The export is still rendering.',
+      validation: 'The export could not be rendered; check the dashboard, then start a new export.',
     },
   });
-  const chunks: Uint8Array[] = [];
-  for await (const c of res.body) chunks.push(c);
-  return {
-    bytes: Buffer.concat(chunks),
-    contentType: res.headers.get('content-type') ?? 'application/octet-stream',
-  };
+  const problem = exportFileProblem(file.bytes, file.contentType, opts.format);
+  if (problem)
+    throw new ApiError(
+      'protocol',
+      `${action}: nothing was saved, ${problem}. Start the export again; if it keeps happening, check the profile's URL.`,
+      { code: 'BAD_FILE', ...(file.requestId ? { requestId: file.requestId } : {}) },
+    );
+  return { bytes: file.bytes, contentType: file.contentType };
 }

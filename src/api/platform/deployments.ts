@@ -100,17 +100,14 @@ export async function mintDataApiToken(
     expiresIn === undefined ? {} : { expiresIn },
     'Data API token not requested',
   );
-  // Minting a token changes nothing a user sees and is safe to repeat: an idempotent POST.
-  const res = await t.http.json(
-    {
-      method: 'POST',
-      path: `${deploymentPath(deploymentId)}/token`,
-      body,
-      idempotent: true,
-      signal: opts.signal,
-      action: 'Getting a Data API token',
+  // A write: each request mints another token, so it is sent once and never retried; a failure
+  // after sending leaves the outcome unknown (a token minted then was never received).
+  const res = await t.write('POST', `${deploymentPath(deploymentId)}/token`, body, MintTokenResponseSchema, {
+    signal: opts.signal,
+    action: 'Getting a Data API token',
+    check: {
+      hint: 'A token minted then was never received and expires on its own; nothing needs undoing. Run the query when the service answers again to get a new one.',
     },
-    MintTokenResponseSchema,
-  );
+  });
   return res.cubeApiToken;
 }

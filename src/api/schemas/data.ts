@@ -153,6 +153,41 @@ export const LoadResultSchema = z.looseObject({
 });
 export type LoadResult = z.infer<typeof LoadResultSchema>;
 
+/** A rollup (pre-aggregation) that served a result, from its `usedPreAggregations`. */
+export interface RollupUsed {
+  /** `cube.rollup_name`, or the table when the engine gave no id. */
+  id: string;
+  /** The table the engine read. */
+  table: string;
+  /** When the rollup was built, ms since the epoch (the engine sends a number; an ISO text is read too). */
+  lastUpdatedAt?: number;
+  type?: string;
+}
+
+/**
+ * The rollups named in a result's `usedPreAggregations` (`{"<table>": {preAggregationId,
+ * lastUpdatedAt, type}}`). Read tolerantly: an entry of another shape still names its table.
+ */
+export function rollupsUsed(result: Record<string, unknown> | undefined): RollupUsed[] {
+  const used = result?.usedPreAggregations;
+  if (!used || typeof used !== 'object' || Array.isArray(used)) return [];
+  return Object.entries(used as Record<string, unknown>).map(([table, raw]) => {
+    const u = raw && typeof raw === 'object' ? (raw as Record<string, unknown>) : {};
+    const at =
+      typeof u.lastUpdatedAt === 'number'
+        ? u.lastUpdatedAt
+        : typeof u.lastUpdatedAt === 'string'
+          ? Date.parse(u.lastUpdatedAt)
+          : undefined;
+    return {
+      id: typeof u.preAggregationId === 'string' && u.preAggregationId ? u.preAggregationId : table,
+      table,
+      ...(at !== undefined && Number.isFinite(at) ? { lastUpdatedAt: at } : {}),
+      ...(typeof u.type === 'string' ? { type: u.type } : {}),
+    };
+  });
+}
+
 export const LoadResponseSchema = z.looseObject({
   queryType: z.string().optional(),
   slowQuery: z.boolean().optional(),
@@ -186,6 +221,42 @@ export const MetaMemberSchema = z.looseObject({
   meta: z.unknown().optional(),
 });
 export type MetaMember = z.infer<typeof MetaMemberSchema>;
+
+/** How a member's numbers are written: a d3-format specifier and an ISO currency, when known. */
+export interface NumberFormat {
+  /** e.g. `$,.2~f`, `,.2~f`, `.2~%`. */
+  specifier?: string;
+  currency?: string;
+  /** The format's name (`currency`, `percent`, `number`, or the model's `format` string). */
+  name?: string;
+}
+
+/**
+ * A member's number format from /v1/meta: its `formatDescription` (the engine's resolved d3
+ * specifier), else a custom numeric `format`, else the plain format name. Read tolerantly.
+ */
+export function numberFormatOf(member: {
+  format?: unknown;
+  formatDescription?: unknown;
+  currency?: unknown;
+}): NumberFormat | undefined {
+  const d = member.formatDescription;
+  const out: NumberFormat = {};
+  if (d && typeof d === 'object') {
+    const fd = d as Record<string, unknown>;
+    if (typeof fd.specifier === 'string') out.specifier = fd.specifier;
+    if (typeof fd.name === 'string') out.name = fd.name;
+    if (typeof fd.currency === 'string') out.currency = fd.currency;
+  }
+  const f = member.format;
+  if (!out.specifier && f && typeof f === 'object') {
+    const cf = f as Record<string, unknown>;
+    if (cf.type === 'custom-numeric' && typeof cf.value === 'string') out.specifier = cf.value;
+  }
+  if (typeof f === 'string') out.name = f;
+  if (!out.currency && typeof member.currency === 'string') out.currency = member.currency;
+  return out.specifier || out.name || out.currency ? out : undefined;
+}
 
 export const MetaSegmentSchema = z.looseObject({
   name: z.string(),

@@ -1,6 +1,7 @@
 // Export a published dashboard as PNG or PDF: pick it by name (or right-click its workbook), pick
 // the format, pick where to save (a name is suggested), then the render runs with progress (polled
-// with backoff, cancellable), the file is written and opened.
+// with backoff, cancellable), the file is written and opened. Only a verified file is written: a
+// download that is not a whole PDF/PNG of the asked format is an error and the target is untouched.
 import * as os from 'node:os';
 import * as vscode from 'vscode';
 import type { ExportFormat } from '../../api/platform/dashboardExports';
@@ -80,11 +81,15 @@ export class ExportFlow {
             .pop()!
             .replace(/\.[^.]+$/, '');
           return (
-            await client.ops.downloadDashboardExport(deploymentId, job.jobId, {
-              filename: stem,
-              signal: abort.signal,
-            })
-          ).bytes;
+            // Verified there (type, signature, whole file) before anything is written here.
+            (
+              await client.ops.downloadDashboardExport(deploymentId, job.jobId, {
+                filename: stem,
+                signal: abort.signal,
+                format,
+              })
+            ).bytes
+          );
         } catch (e) {
           if (token.isCancellationRequested) throw new UserCancelled();
           throw e;

@@ -39,7 +39,8 @@ const AGENT_DEPLOYMENT = 1;
 
 const MESSAGE_ID = /^\d{13,}-message$/;
 
-export function registerAiRoutes(router: Router, deps: AiDeps): void {
+/** The chat threads (saved with the sandbox's state). */
+export function registerAiRoutes(router: Router, deps: AiDeps): { chats: Map<string, Chat> } {
   const chats = new Map<string, Chat>();
   const delay = deps.eventDelayMs ?? 25;
   const graceMs = deps.reattachGraceMs ?? 1000;
@@ -153,6 +154,8 @@ export function registerAiRoutes(router: Router, deps: AiDeps): void {
     chat.run?.controller.abort();
     await ctx.noContent();
   });
+
+  return { chats };
 
   function stateLines(chat: Chat): Line[] {
     return [

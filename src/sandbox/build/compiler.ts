@@ -2,7 +2,7 @@
 // SQL (references resolved, and checked against the engine when a checker is given), joins,
 // segments and pre-aggregation references. Every error carries its file, line and column; one bad
 // member never hides the errors of the others.
-import type { CubeDef, MemberDef, MemberType } from '../data/model';
+import type { CubeDef, Granularity, MemberDef, MemberType, PreAggregationDef } from '../data/model';
 import {
   cubeName,
   readCubeFile,
@@ -49,12 +49,33 @@ const RELATIONSHIPS = new Set([
 ]);
 const GRANULARITIES = new Set(['second', 'minute', 'hour', 'day', 'week', 'month', 'quarter', 'year']);
 
-const humanize = (name: string) =>
+// Titles as the engine makes them (inflection's titleize): words capitalised, except the small
+// words it keeps in lower case after the first ("created_at" is "Created at").
+const SMALL_WORDS = new Set(
+  'and or nor a an the so but to of at by from into on onto off out in over with for'.split(' '),
+);
+export const humanize = (name: string) =>
   name
-    .split('_')
+    .replace(/([a-z\d])([A-Z])/g, '$1_$2')
+    .split(/[_\s]+/)
     .filter(Boolean)
-    .map((w) => w[0]!.toUpperCase() + w.slice(1))
+    .map((w, i) => {
+      const l = w.toLowerCase();
+      return i > 0 && SMALL_WORDS.has(l) ? l : l[0]!.toUpperCase() + l.slice(1);
+    })
     .join(' ');
+
+/** The engine's name of a measure type (the YAML's snake case in camel case). */
+const aggTypeOf = (type: string) => type.replace(/_([a-z])/g, (_w, c: string) => c.toUpperCase());
+
+/** A `public`/`shown` flag of a declaration (public wins, as in the engine), else the default. */
+function visibleOf(d: Decl, fallback: boolean): boolean {
+  for (const key of ['public', 'shown']) {
+    const v = d.props.get(key)?.value;
+    if (typeof v === 'boolean') return v;
+  }
+  return fallback;
+}
 
 /** Only YAML files under model/ are cube files; other files (cube.py, README) are not compiled. */
 export const isModelFile = (path: string) => /^model\/.+\.ya?ml$/i.test(path);
@@ -185,7 +206,11 @@ export function compileModel(files: Iterable<readonly [string, string]>, check?:
   const cubes: CubeDef[] = [];
   for (const [name, { decl, table }] of byName) {
     const title = str(decl, 'title', errors, `Cube ${name}`) ?? humanize(name);
-    const cube: CubeDef & { table: string; joins: { name: string; relationship: string }[] } = {
+    const cube: CubeDef & {
+      table: string;
+      joins: { name: string; relationship: string }[];
+      joinSql: Record<string, string>;
+    } = {
       name,
       title,
       description: str(decl, 'description', errors, `Cube ${name}`) ?? '',
@@ -194,6 +219,8 @@ export function compileModel(files: Iterable<readonly [string, string]>, check?:
       dimensions: [],
       segments: [],
       joins: [],
+      joinSql: {},
+      fileName: decl.file,
     };
     const tables = new Set([table]);
     for (const j of decl.joins) {
@@ -221,9 +248,26 @@ export function compileModel(files: Iterable<readonly [string, string]>, check?:
       }
       if (target && rel) {
         cube.joins.push({ name: jn, relationship: rel });
+        if (sql !== undefined) cube.joinSql[jn] = sql;
         tables.add(target.table);
       }
     }
+    /** `drill_members` as full names (`status`, `CUBE.status`, `customers.city`); unknown ones are errors. */
+    const drillMembersOf = (d: Decl, cubeOwn: string, what: string): string[] | undefined => {
+      const prop = d.props.get('drill_members');
+      if (prop === undefined || prop.value === null) return undefined;
+      const list = Array.isArray(prop.value) ? prop.value : [prop.value];
+      const out: string[] = [];
+      for (const ref of list) {
+        const parts = String(ref).split('.');
+        const [c, m] =
+          parts.length === 2 ? [parts[0] === 'CUBE' ? cubeOwn : parts[0]!, parts[1]!] : [cubeOwn, parts[0]!];
+        if (!byName.get(c)?.members.has(m))
+          fail(d.file, prop.pos, `${what}: drill_members: ${String(ref)} is not a member.`);
+        else out.push(`${c}.${m}`);
+      }
+      return out;
+    };
     const member = (d: Decl, kind: 'measure' | 'dimension'): MemberDef | undefined => {
       const mn = cubeName(d);
       const what = `${name}.${mn}`;
@@ -282,13 +326,23 @@ export function compileModel(files: Iterable<readonly [string, string]>, check?:
       const shortTitle = own ?? humanize(mn);
       const meta = d.props.get('meta')?.value as Record<string, unknown> | null | undefined;
       const fullTitle = `${title} ${shortTitle}`;
+      const description = str(d, 'description', errors, what);
+      const primaryKey = kind === 'dimension' && d.props.get('primary_key')?.value === true;
+      const drill = kind === 'measure' ? drillMembersOf(d, name, what) : undefined;
       return {
         cube: name,
         name: mn,
         title: fullTitle,
         shortTitle,
         type: memberType,
-        description: str(d, 'description', errors, what) ?? fullTitle,
+        ...(description !== undefined ? { description } : {}),
+        // Primary keys are hidden unless the model shows them, as in the engine.
+        visible: visibleOf(d, !primaryKey),
+        ...(primaryKey ? { primaryKey } : {}),
+        ...(drill ? { drillMembers: drill } : {}),
+        ...(sql !== undefined ? { source: sql } : {}),
+        ...(kind === 'measure' && type !== undefined ? { aggType: aggTypeOf(type) } : {}),
+        ...(meta && typeof meta === 'object' && !Array.isArray(meta) ? { meta } : {}),
         // The load compiler aggregates `sql` by `agg`; a measure without one is its whole expression.
         sql: agg ? measureInner(name, d, 'load') : loadSql,
         ...(agg ? { agg } : {}),
@@ -320,28 +374,76 @@ export function compileModel(files: Iterable<readonly [string, string]>, check?:
         const sql = translateSql(sqlText, name, table, 'load', refs, 'dimension');
         const problem = check?.(sql, tables);
         if (problem) fail(s.file, pos, `${name}.${sn}: sql: ${problem}`);
-        else
+        else {
+          const description = str(s, 'description', errors, `${name}.${sn}`);
           cube.segments.push({
             name: sn,
             title: str(s, 'title', errors, `${name}.${sn}`) ?? humanize(sn),
             sql,
+            ...(description !== undefined ? { description } : {}),
+            visible: visibleOf(s, true),
+            source: sqlText,
           });
+        }
       } catch (e) {
         fail(s.file, pos, `${name}.${sn}: sql: ${(e as Error).message}.`);
       }
     }
-    checkPreAggregations(decl, name, byName, fail);
+    if (checkPreAggregations(decl, name, byName, fail)) cube.preAggregations = preAggregationsOf(decl, name);
     cubes.push(cube);
   }
   return { cubes, errors };
 }
 
+/** A reference of a pre-aggregation (`CUBE.count`, `orders.count`, `count`) as a full member name. */
+function fullRef(ref: string, cube: string): string {
+  const parts = ref.split('.');
+  return parts.length === 2 ? `${parts[0] === 'CUBE' ? cube : parts[0]}.${parts[1]}` : `${cube}.${parts[0]}`;
+}
+
+/** The source text of a list of references, the way the engine prints it (`[CUBE.a, CUBE.b]`). */
+const refsText = (v: unknown): string | undefined =>
+  v === undefined || v === null ? undefined : Array.isArray(v) ? `[${v.map(String).join(', ')}]` : String(v);
+
+/** The declared rollups of a cube whose pre-aggregations all checked out (checkPreAggregations). */
+function preAggregationsOf(decl: CubeDecl, cube: string): PreAggregationDef[] {
+  return decl.preAggregations.map((p) => {
+    const list = (key: string) => {
+      const v = p.props.get(key)?.value;
+      return v === undefined || v === null
+        ? []
+        : (Array.isArray(v) ? v : [v]).map((r) => fullRef(String(r), cube));
+    };
+    const time = p.props.get('time_dimension')?.value;
+    const granularity = p.props.get('granularity')?.value;
+    return {
+      name: cubeName(p),
+      type: String(p.props.get('type')?.value ?? 'rollup'),
+      measures: list('measures'),
+      dimensions: list('dimensions'),
+      ...(typeof time === 'string' ? { timeDimension: fullRef(time, cube) } : {}),
+      ...(typeof granularity === 'string' ? { granularity: granularity as Granularity } : {}),
+      source: {
+        measures: refsText(p.props.get('measures')?.value),
+        dimensions: refsText(p.props.get('dimensions')?.value),
+        timeDimension: refsText(time),
+      },
+    };
+  });
+}
+
+/** Checks a cube's pre-aggregations; true when all of them are fine. */
 function checkPreAggregations(
   decl: CubeDecl,
   cube: string,
   byName: Map<string, { decl: CubeDecl; members: Map<string, Decl> }>,
-  fail: (file: string, pos: Pos, message: string) => void,
-): void {
+  report: (file: string, pos: Pos, message: string) => void,
+): boolean {
+  let ok = true;
+  const fail = (file: string, pos: Pos, message: string) => {
+    ok = false;
+    report(file, pos, message);
+  };
   for (const p of decl.preAggregations) {
     const what = `${cube} pre_aggregations ${cubeName(p)}`;
     const type = p.props.get('type')?.value ?? 'rollup';
@@ -384,4 +486,5 @@ function checkPreAggregations(
     if (p.props.has('time_dimension') && !p.props.has('granularity'))
       fail(p.file, p.pos, `${what}: a time_dimension needs a granularity.`);
   }
+  return ok;
 }

@@ -82,11 +82,21 @@ export function registerFileRoutes(router: Router, svc: BuildService): void {
         if (typeof x.content !== 'string') throw new BuildError(400, `files[${i}].content must be a string.`);
         return [checkPath(x.path, `files[${i}].path`), x.content] as const;
       });
+      // A fault: another user's write lands before this answer reaches the caller.
+      const other = ctx.fault?.concurrentWrite?.map(
+        (f, i) => [checkPath(f.path, `concurrentWrite[${i}].path`), f.content] as const,
+      );
       repo.write(
         b,
         (next) => files.forEach(([p, c]) => next.set(p, c)),
         `Update ${files.map(([p]) => p).join(', ')}`,
       );
+      if (other)
+        repo.write(
+          b,
+          (next) => other.forEach(([p, c]) => next.set(p, c)),
+          `Update ${other.map(([p]) => p).join(', ')} (another user)`,
+        );
       await ctx.json(200, { success: true });
     }),
   );

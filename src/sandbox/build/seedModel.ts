@@ -1,7 +1,7 @@
 // The sandbox's sample data model as cube files (YAML), the way a deployment's repository holds it.
 // Every deployment starts from these; the build compiles them into what /v1/meta, /v1/load and
-// /v1/cubesql serve. Member titles default to "<Cube title> <Humanized name>" and descriptions to
-// the title, so only the exceptions are written out.
+// /v1/cubesql serve. Member titles default to "<Cube title> <Titleized name>" as in the engine; a
+// member without a description has none (the engine invents none). Primary keys are hidden.
 
 const ORDERS = `cubes:
   - name: orders

@@ -1,5 +1,5 @@
 // A real SQL engine for the sandbox's Data API: SQLite (sql.js, WebAssembly) over deterministic
-// sample tables (orders, customers, products). Row counts scale to millions for benchmarks; rows are
+// sample tables (orders, customers, products) that end the day before the clock's day. Row counts scale to millions for benchmarks; rows are
 // inserted through one prepared statement in one transaction.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -9,14 +9,13 @@ import { rng } from '../platform/seed';
 export interface DataEngine {
   readonly db: Database;
   readonly rows: number;
-  /** The fixed "today" relative date ranges are computed from (the data ends the day before). */
+  /** The day the sample data ends before (midnight UTC of the clock's day when it was made). */
   readonly today: Date;
   prepare(sql: string, params?: SqlValue[]): Statement;
   /** All rows of a query (for small results: meta lookups, load queries with a limit, tests). */
   all(sql: string, params?: SqlValue[]): { columns: string[]; rows: SqlValue[][] };
 }
 
-export const SANDBOX_TODAY = new Date(Date.UTC(2026, 10, 1));
 const DAYS = 3 * 365;
 
 function wasmPath(): string {
@@ -81,7 +80,17 @@ const LAST = [
   'Backus',
 ];
 
-export async function createDataEngine(opts: { rows: number; seed?: number }): Promise<DataEngine> {
+/**
+ * @param opts.now The clock's time when the data is made (the real clock by default): orders span
+ *   the three years before that day, so relative date ranges ("last 30 days") find data.
+ */
+export async function createDataEngine(opts: {
+  rows: number;
+  seed?: number;
+  now?: Date;
+}): Promise<DataEngine> {
+  const clock = opts.now ?? new Date();
+  const today = new Date(Date.UTC(clock.getUTCFullYear(), clock.getUTCMonth(), clock.getUTCDate()));
   const SQL = await initSqlJs({ locateFile: () => wasmPath() });
   const db = new SQL.Database();
   const r = rng(opts.seed ?? 7);
@@ -111,7 +120,7 @@ export async function createDataEngine(opts: { rows: number; seed?: number }): P
     stmt.run([i, `${category} item ${i}`, category, Math.round((5 + r() * 495) * 100) / 100]);
   }
   stmt.free();
-  const start = SANDBOX_TODAY.getTime() - DAYS * 86_400_000;
+  const start = today.getTime() - DAYS * 86_400_000;
   stmt = db.prepare('INSERT INTO t_orders VALUES (?, ?, ?, ?, ?, ?)');
   for (let i = 1; i <= opts.rows; i++) {
     // Later days get more orders: a growing shop.
@@ -143,7 +152,7 @@ export async function createDataEngine(opts: { rows: number; seed?: number }): P
   return {
     db,
     rows: opts.rows,
-    today: SANDBOX_TODAY,
+    today,
     prepare: (sql, params) => {
       const s = db.prepare(sql);
       if (params?.length) s.bind(params);

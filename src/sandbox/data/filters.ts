@@ -1,24 +1,36 @@
-// Members and filters of /v1/load queries: member lookup with a UserError naming an unknown one,
-// measure aggregates, and every filter operator of the wire format compiled to parameterised SQL.
+// Members and filters of /v1/load queries: member lookup answered in the engine's words ("'nope'
+// not found for path 'orders.nope'"), measure aggregates, and every filter operator of the wire
+// format compiled to parameterised SQL. Filters arrive normalised (normalize.ts): `member`, string
+// values, relative dates already resolved.
 import type { SqlValue } from 'sql.js';
 import { LOAD_FILTER_OPERATORS } from '../../api/schemas/data';
-import { dateRange } from './dates';
 import type { DataEngine } from './engine';
 import { defaultModel, type MemberDef, type Model } from './model';
 import { UserError } from './userError';
 
 export const OPERATORS = new Set<string>(LOAD_FILTER_OPERATORS);
+/** The engine's legacy names of operators. */
+const ALIASES: Record<string, string> = { in: 'equals', notIn: 'notEquals', onTheDate: 'inDateRange' };
 
-export function member(
-  name: unknown,
-  where: string,
+/**
+ * A member by path, as the engine's byPath finds it: the cube first, then the member among the
+ * kind asked for (a measure named under dimensions is not found, and the error says so).
+ */
+export function lookup(
+  path: string,
+  kind: 'measures' | 'dimensions' | 'any',
   model: Model = defaultModel(),
 ): { member: MemberDef; kind: 'measure' | 'dimension' } {
-  if (typeof name !== 'string')
-    throw new UserError(`${where}: member names are strings like "orders.count".`);
-  const found = model.findMember(name);
-  if (!found)
-    throw new UserError(`${where}: '${name}' not found. Members look like "orders.count"; see /v1/meta.`);
+  const [cube, name] = path.split('.');
+  if (!model.cubes.some((c) => c.name === cube))
+    throw new UserError(`Cube '${cube}' not found for path '${path}'`);
+  const found = model.findMember(`${cube}.${name}`);
+  if (
+    !found ||
+    (kind === 'measures' && found.kind !== 'measure') ||
+    (kind === 'dimensions' && found.kind !== 'dimension')
+  )
+    throw new UserError(`'${name}' not found for path '${path}'`);
   return found;
 }
 
@@ -52,10 +64,10 @@ export function compileFilter(
   for (const logical of ['or', 'and'] as const) {
     if (Array.isArray(obj[logical])) {
       const parts = (obj[logical] as unknown[]).map((x) => compileFilter(x, engine, cubes, model));
-      if (parts.length === 0) throw new UserError(`filters: "${logical}" needs at least one filter.`);
+      if (parts.length === 0) return { sql: '1 = 1', params: [], measure: false };
       const measure = parts.some((p) => p.measure);
       if (measure && !parts.every((p) => p.measure))
-        throw new UserError('filters: do not mix measure and dimension filters in one "or"/"and".');
+        throw new UserError("You can not mix measures and dimensions in one 'or'/'and' filter group");
       return {
         sql: parts.map((p) => `(${p.sql})`).join(logical === 'or' ? ' OR ' : ' AND '),
         params: parts.flatMap((p) => p.params),
@@ -63,10 +75,10 @@ export function compileFilter(
       };
     }
   }
-  const name = obj.member ?? obj.dimension;
-  const { member: x, kind } = member(name, 'filters', model);
+  const name = String(obj.member ?? obj.dimension);
+  const { member: x, kind } = lookup(name, 'any', model);
   cubes.add(x.cube);
-  const op = obj.operator;
+  const op = ALIASES[String(obj.operator)] ?? obj.operator;
   if (typeof op !== 'string' || !OPERATORS.has(op)) {
     throw new UserError(
       `filters: operator '${String(op)}' is not supported for '${String(name)}'. Use one of ${[...OPERATORS].join(', ')}.`,
@@ -159,9 +171,10 @@ export function compileFilter(
     case 'notInDateRange': {
       if (x.type !== 'time')
         throw new UserError(`filters: ${op} needs a time dimension, '${String(name)}' is ${x.type}.`);
+      // A single date is that day (relative values were resolved to a pair when normalised).
       const range: [string, string] =
         vals.length === 1
-          ? dateRange(vals[0]!, engine.today)
+          ? [date(vals[0]!, false), date(vals[0]!, true)]
           : (need(2), [date(vals[0]!, false), date(vals[1]!, true)]);
       return {
         sql: `${op === 'notInDateRange' ? 'NOT ' : ''}(${expr} >= ? AND ${expr} <= ?)`,

@@ -1,23 +1,54 @@
-// Compiles a /v1/load JSON query to parameterised SQL over the sample tables and shapes the answer
-// like the live service (member keys, numbers as strings, time values without "Z", annotation).
+// Compiles a normalised /v1/load query (normalize.ts) to parameterised SQL over the sample tables
+// (or over a rollup's table, rollups.ts) and shapes each result like the engine: member keys,
+// numbers as strings and unrounded, time values without "Z", the engine's annotation, the
+// normalised query echoed, and its default order.
 import type { SqlValue } from 'sql.js';
-import { dateRange, truncate } from './dates';
+import { truncate } from './dates';
 import type { DataEngine } from './engine';
-import { aggregate, compileFilter, member } from './filters';
-import { defaultModel, GRANULARITIES, type Granularity, type MemberDef, type Model } from './model';
-import { UserError } from './userError';
+import { aggregate, compileFilter, lookup } from './filters';
+import {
+  defaultModel,
+  GRANULARITIES,
+  isVisible,
+  type Granularity,
+  type MemberDef,
+  type Model,
+} from './model';
+import { normalizeQuery, type NormalizedQuery } from './normalize';
+import { EngineError, UserError } from './userError';
 
-interface TimeDimension {
-  dimension: string;
-  granularity?: string;
-  dateRange?: string | [string, string];
+export interface Column {
+  key: string;
+  member: MemberDef;
+  kind: 'measure' | 'dimension' | 'time';
+  granularity?: Granularity;
 }
 
+export interface Compiled {
+  sql: string;
+  params: SqlValue[];
+  countSql?: string;
+  columns: Column[];
+  slow: boolean;
+}
+
+/** What a rollup that answers a query adds to its result (rollups.ts). */
+export interface RollupUse {
+  /** The rollup's table, as the engine names it in `usedPreAggregations`. */
+  table: string;
+  preAggregationId: string;
+  /** Build time, ms since the epoch. */
+  lastUpdatedAt: number;
+}
+
+const HIDDEN_DOCS = 'https://cube.dev/docs/schema/reference/joins#setting-a-primary-key';
+
+/** A query as sent (benchmarks and tools compile these; routes normalise first). */
 export interface LoadQuery {
   measures?: string[];
   dimensions?: string[];
   segments?: string[];
-  timeDimensions?: TimeDimension[];
+  timeDimensions?: { dimension: string; granularity?: string; dateRange?: string | string[] }[];
   filters?: unknown[];
   order?: Record<string, 'asc' | 'desc'> | [string, 'asc' | 'desc'][];
   limit?: number;
@@ -25,69 +56,45 @@ export interface LoadQuery {
   total?: boolean;
   ungrouped?: boolean;
   timezone?: string;
-  responseFormat?: string;
+  responseFormat?: 'default' | 'compact' | 'columnar';
 }
 
-const QUERY_KEYS = new Set([
-  'measures',
-  'dimensions',
-  'segments',
-  'timeDimensions',
-  'filters',
-  'order',
-  'limit',
-  'offset',
-  'total',
-  'ungrouped',
-  'timezone',
-  'responseFormat',
-  'renewQuery',
-]);
+const isNormalized = (q: LoadQuery | NormalizedQuery): q is NormalizedQuery => 'rowLimit' in q;
 
-interface Compiled {
-  sql: string;
-  params: SqlValue[];
-  countSql?: string;
-  columns: {
-    key: string;
-    member: MemberDef;
-    kind: 'measure' | 'dimension' | 'time';
-    granularity?: Granularity;
-  }[];
-  slow: boolean;
-}
-
-export function compileLoad(q: LoadQuery, engine: DataEngine, model: Model = defaultModel()): Compiled {
-  if (!q || typeof q !== 'object') throw new UserError('query must be an object.');
-  for (const k of Object.keys(q)) if (!QUERY_KEYS.has(k)) throw new UserError(`Unknown query field '${k}'.`);
+export function compileLoad(
+  query: LoadQuery | NormalizedQuery,
+  engine: DataEngine,
+  model: Model = defaultModel(),
+  opts: { unlimited?: boolean } = {},
+): Compiled {
+  const q = isNormalized(query) ? query : normalizeQuery(query, { now: new Date() });
   const params: SqlValue[] = [];
   const select: string[] = [];
   const groupBy: string[] = [];
   const where: string[] = [];
   const having: string[] = [];
-  const columns: Compiled['columns'] = [];
+  const columns: Column[] = [];
   const cubes = new Set<string>();
   let slow = false;
   const ungrouped = q.ungrouped === true;
 
-  for (const name of q.dimensions ?? []) {
-    const { member: x, kind } = member(name, 'dimensions', model);
-    if (kind !== 'dimension') throw new UserError(`dimensions: '${name}' is a measure; put it in measures.`);
+  for (const name of q.dimensions) {
+    const { member: x } = lookup(name, 'dimensions', model);
     cubes.add(x.cube);
     select.push(`${x.sql} AS "${name}"`);
     groupBy.push(`"${name}"`);
     columns.push({ key: name, member: x, kind: 'dimension' });
   }
-  for (const td of q.timeDimensions ?? []) {
-    const { member: x } = member(td?.dimension, 'timeDimensions', model);
-    if (x.type !== 'time') throw new UserError(`timeDimensions: '${td.dimension}' is not a time dimension.`);
+  for (const td of q.timeDimensions) {
+    const { member: x } = lookup(td.dimension, 'dimensions', model);
     cubes.add(x.cube);
     if (td.granularity !== undefined) {
-      if (!(GRANULARITIES as readonly string[]).includes(td.granularity)) {
+      if (!(GRANULARITIES as readonly string[]).includes(td.granularity))
+        throw new UserError(`Granularity "${td.granularity}" not found in time dimension "${td.dimension}"`);
+      if (x.type !== 'time')
         throw new UserError(
-          `timeDimensions: granularity '${td.granularity}' is not one of ${GRANULARITIES.join(', ')}.`,
+          `'${td.dimension}' is not a time dimension: it cannot be grouped by ${td.granularity}`,
         );
-      }
       const g = td.granularity as Granularity;
       const key = `${td.dimension}.${g}`;
       select.push(`${truncate(x.sql, g)} AS "${key}"`);
@@ -95,32 +102,29 @@ export function compileLoad(q: LoadQuery, engine: DataEngine, model: Model = def
       columns.push({ key, member: x, kind: 'time', granularity: g });
     }
     if (td.dateRange !== undefined) {
-      const [from, to] = dateRange(td.dateRange, engine.today);
       where.push(`${x.sql} >= ? AND ${x.sql} <= ?`);
-      params.push(from, to);
+      params.push(td.dateRange[0], td.dateRange[1]);
     }
   }
   for (const name of q.measures ?? []) {
-    const { member: x, kind } = member(name, 'measures', model);
-    if (kind !== 'measure') throw new UserError(`measures: '${name}' is a dimension; put it in dimensions.`);
+    const { member: x } = lookup(name, 'measures', model);
     cubes.add(x.cube);
     slow ||= x.slow === true;
     select.push(`${ungrouped ? (x.sql === '*' ? '1' : x.sql) : aggregate(x)} AS "${name}"`);
     columns.push({ key: name, member: x, kind: 'measure' });
   }
-  if (select.length === 0)
-    throw new UserError(
-      'Query should contain either measures, dimensions or timeDimensions with granularities.',
-    );
   for (const s of q.segments ?? []) {
-    const seg = typeof s === 'string' ? model.findSegment(s) : undefined;
-    if (!seg) throw new UserError(`segments: '${String(s)}' not found.`);
+    const [cube, name] = s.split('.');
+    if (!model.cubes.some((c) => c.name === cube))
+      throw new UserError(`Cube '${cube}' not found for path '${s}'`);
+    const seg = model.findSegment(s);
+    if (!seg) throw new UserError(`'${name}' not found for path '${s}'`);
     cubes.add(seg.cube);
     where.push(seg.sql);
   }
   const filterParams: SqlValue[] = [];
   const havingParams: SqlValue[] = [];
-  for (const f of q.filters ?? []) {
+  for (const f of q.filters) {
     const compiled = compileFilter(f, engine, cubes, model);
     if (compiled.measure) {
       having.push(compiled.sql);
@@ -130,42 +134,30 @@ export function compileLoad(q: LoadQuery, engine: DataEngine, model: Model = def
       filterParams.push(...compiled.params);
     }
   }
+  // A member the model hides cannot be in a result: the engine fails the query with a 500.
+  const hidden = columns.find((c) => !isVisible(c.member));
+  if (hidden)
+    throw new EngineError(
+      `You requested hidden member: '${hidden.member.cube}__${hidden.member.name}'. Please make it visible using \`shown: true\`. Please note primaryKey fields are \`shown: false\` by default: ${HIDDEN_DOCS}.`,
+    );
 
-  const joinProblem = model.joinProblem(cubes);
-  if (joinProblem) throw new UserError(joinProblem);
-  const from = fromClause(new Set([...cubes].map((c) => model.tableOf(c))));
+  if (!model.source) {
+    const joinProblem = model.joinProblem(cubes);
+    if (joinProblem) throw new UserError(joinProblem);
+  }
+  const from = model.source ?? fromClause(new Set([...cubes].map((c) => model.tableOf(c))));
 
   let sql = `SELECT ${select.join(', ')} FROM ${from}`;
   if (where.length) sql += ` WHERE ${where.map((w) => `(${w})`).join(' AND ')}`;
-  if (!ungrouped && groupBy.length && columns.some((c) => c.kind === 'measure'))
-    sql += ` GROUP BY ${groupBy.join(', ')}`;
-  else if (!ungrouped && groupBy.length) sql += ` GROUP BY ${groupBy.join(', ')}`;
+  if (!ungrouped && groupBy.length) sql += ` GROUP BY ${groupBy.join(', ')}`;
   if (having.length) sql += ` HAVING ${having.map((h) => `(${h})`).join(' AND ')}`;
   const allParams = [...params, ...filterParams, ...havingParams];
   const inner = sql;
+  if (opts.unlimited) return { sql, params: allParams, columns, slow };
 
-  const order = normalizeOrder(q.order);
-  const keys = new Set(columns.map((c) => c.key));
-  const orderBy = order.map(([k, dir]) => {
-    const key = keys.has(k) ? k : columns.find((c) => c.kind === 'time' && c.key.startsWith(`${k}.`))?.key;
-    if (!key) throw new UserError(`order: '${k}' is not in the query; order by a member you select.`);
-    if (dir !== 'asc' && dir !== 'desc')
-      throw new UserError(`order: direction for '${k}' must be "asc" or "desc".`);
-    return `"${key}" ${dir.toUpperCase()}`;
-  });
-  if (orderBy.length === 0) {
-    const time = columns.find((c) => c.kind === 'time');
-    const firstMeasure = columns.find((c) => c.kind === 'measure');
-    if (time) orderBy.push(`"${time.key}" ASC`);
-    else if (firstMeasure) orderBy.push(`"${firstMeasure.key}" DESC`);
-  }
+  const orderBy = orderClause(q, columns);
   if (orderBy.length) sql += ` ORDER BY ${orderBy.join(', ')}`;
-  const limit = q.limit ?? 10_000;
-  if (!Number.isInteger(limit) || limit < 0 || limit > 50_000)
-    throw new UserError('limit must be an integer from 0 to 50000.');
-  const offset = q.offset ?? 0;
-  if (!Number.isInteger(offset) || offset < 0) throw new UserError('offset must be a non-negative integer.');
-  sql += ` LIMIT ${limit} OFFSET ${offset}`;
+  sql += ` LIMIT ${q.limit} OFFSET ${q.offset ?? 0}`;
   return {
     sql,
     params: allParams,
@@ -173,6 +165,29 @@ export function compileLoad(q: LoadQuery, engine: DataEngine, model: Model = def
     columns,
     slow,
   };
+}
+
+/**
+ * The engine's ORDER BY: the query's order (members not in the query are left out; a time
+ * dimension orders by its granularity), or by default the first time dimension with a
+ * granularity ascending, else the first measure descending, else the first dimension ascending.
+ * An empty `order` means no order.
+ */
+function orderClause(q: NormalizedQuery, columns: Column[]): string[] {
+  if (q.order) {
+    return q.order.flatMap(({ id, desc }) => {
+      const c =
+        columns.find((x) => x.key === id) ??
+        columns.find((x) => x.kind === 'time' && x.key.startsWith(`${id}.`));
+      return c ? [`"${c.key}" ${desc ? 'DESC' : 'ASC'}`] : [];
+    });
+  }
+  const time = columns.find((c) => c.kind === 'time');
+  if (time) return [`"${time.key}" ASC`];
+  const measure = columns.find((c) => c.kind === 'measure');
+  if (measure) return [`"${measure.key}" DESC`];
+  const dimension = columns.find((c) => c.kind === 'dimension');
+  return dimension ? [`"${dimension.key}" ASC`] : [];
 }
 
 /**
@@ -189,69 +204,124 @@ export function fromClause(cubes: ReadonlySet<string>): string {
   return from;
 }
 
-function normalizeOrder(order: LoadQuery['order']): [string, string][] {
-  if (!order) return [];
-  if (Array.isArray(order)) {
-    return order.map((p) => {
-      if (!Array.isArray(p) || p.length !== 2)
-        throw new UserError('order: use pairs like ["orders.count", "desc"].');
-      return [String(p[0]), String(p[1])];
-    });
-  }
-  if (typeof order === 'object') return Object.entries(order).map(([k, v]) => [k, String(v)]);
-  throw new UserError('order must be an object or an array of pairs.');
+/** A value as the engine sends it: numbers as their full text (never rounded), times without "Z". */
+function wireValue(v: SqlValue | undefined): string | null {
+  if (v === null || v === undefined) return null;
+  if (v instanceof Uint8Array) return Buffer.from(v).toString('base64');
+  return String(v);
 }
 
-/** Runs a compiled query and shapes the live service's `results[0]`. */
-export function runLoad(q: LoadQuery, compiled: Compiled, engine: DataEngine): Record<string, unknown> {
+/** The engine's annotation of a member (its /v1/meta entry, as far as a result needs it). */
+function annotationOf(x: MemberDef, kind: 'measure' | 'dimension', model: Model): Record<string, unknown> {
+  return {
+    title: x.title,
+    shortTitle: x.shortTitle,
+    ...(x.description !== undefined ? { description: x.description } : {}),
+    type: x.type,
+    ...(x.format ? { format: x.format } : {}),
+    ...(x.meta ? { meta: x.meta } : {}),
+    ...(kind === 'measure'
+      ? {
+          drillMembers: x.drillMembers ?? [],
+          drillMembersGrouped: model.drillGrouped(x.drillMembers ?? []),
+        }
+      : {}),
+  };
+}
+
+/** The annotation of a normalised query: every member it selects, segments and time dimensions. */
+export function annotate(q: NormalizedQuery, model: Model): Record<string, Record<string, unknown>> {
+  const measures: Record<string, unknown> = {};
+  const dimensions: Record<string, unknown> = {};
+  const segments: Record<string, unknown> = {};
+  const timeDimensions: Record<string, unknown> = {};
+  for (const m of q.measures ?? []) {
+    const x = model.findMember(m)?.member;
+    if (x) measures[m] = annotationOf(x, 'measure', model);
+  }
+  for (const d of q.dimensions) {
+    const x = model.findMember(d)?.member;
+    if (x) dimensions[d] = annotationOf(x, 'dimension', model);
+  }
+  for (const s of q.segments ?? []) {
+    const [cube, name] = s.split('.');
+    const c = model.cubes.find((x) => x.name === cube);
+    const seg = c?.segments.find((x) => x.name === name);
+    if (c && seg)
+      segments[s] = {
+        title: `${c.title} ${seg.title}`,
+        shortTitle: seg.title,
+        ...(seg.description !== undefined ? { description: seg.description } : {}),
+      };
+  }
+  for (const td of q.timeDimensions) {
+    if (!td.granularity) continue;
+    const x = model.findMember(td.dimension)?.member;
+    if (!x) continue;
+    const g = td.granularity;
+    timeDimensions[`${td.dimension}.${g}`] = {
+      ...annotationOf(x, 'dimension', model),
+      granularity: { name: g, title: g, interval: `1 ${g}` },
+    };
+    // The member without granularity too (an older form the engine still sends).
+    if (!q.dimensions.includes(td.dimension))
+      timeDimensions[td.dimension] = annotationOf(x, 'dimension', model);
+  }
+  return { measures, dimensions, segments, timeDimensions };
+}
+
+/** Runs a compiled query and shapes one result the way the engine does. */
+export function runLoad(
+  q: NormalizedQuery,
+  compiled: Compiled,
+  engine: DataEngine,
+  model: Model,
+  rollup?: RollupUse,
+): Record<string, unknown> {
   const { rows } = engine.all(compiled.sql, compiled.params);
-  const data = rows.map((row) => {
-    const out: Record<string, unknown> = {};
+  // A time dimension is also sent under its name without granularity (the engine still does),
+  // unless the query asks for that name as a dimension.
+  const bare = (c: Column) =>
+    c.kind === 'time' && !q.dimensions.includes(`${c.member.cube}.${c.member.name}`);
+  const keys: string[] = [];
+  for (const c of compiled.columns) {
+    keys.push(c.key);
+    if (bare(c)) keys.push(`${c.member.cube}.${c.member.name}`);
+  }
+  const cells = rows.map((row) => {
+    const out: (string | null)[] = [];
     compiled.columns.forEach((c, i) => {
-      const v = row[i];
-      const value =
-        v === null || v === undefined
-          ? null
-          : typeof v === 'number'
-            ? String(Number.isInteger(v) ? v : Math.round(v * 100) / 100)
-            : String(v);
-      out[c.key] = value;
-      if (c.kind === 'time') out[c.member.cube + '.' + c.member.name] = value;
+      const v = wireValue(row[i]);
+      out.push(v);
+      if (bare(c)) out.push(v);
     });
     return out;
   });
-  const annotation = {
-    measures: {} as Record<string, unknown>,
-    dimensions: {} as Record<string, unknown>,
-    segments: {},
-    timeDimensions: {} as Record<string, unknown>,
-  };
-  for (const c of compiled.columns) {
-    const a = {
-      title: c.member.title,
-      shortTitle: c.member.shortTitle,
-      type: c.member.type,
-      ...(c.member.format ? { format: c.member.format } : {}),
-    };
-    if (c.kind === 'measure') annotation.measures[c.key] = a;
-    else if (c.kind === 'dimension') annotation.dimensions[c.key] = a;
-    else {
-      annotation.timeDimensions[c.key] = {
-        ...a,
-        title: `${c.member.title} ${c.granularity}`,
-        granularity: { name: c.granularity, title: c.granularity },
-      };
-      annotation.timeDimensions[`${c.member.cube}.${c.member.name}`] = a;
-    }
-  }
+  const data =
+    q.responseFormat === 'compact'
+      ? { members: keys, dataset: cells }
+      : q.responseFormat === 'columnar'
+        ? { members: keys, columns: keys.map((_, i) => cells.map((r) => r[i])) }
+        : cells.map((r) => Object.fromEntries(keys.map((k, i) => [k, r[i]])));
   const total = compiled.countSql
     ? Number(engine.all(compiled.countSql, compiled.params).rows[0]?.[0] ?? 0)
     : null;
   return {
-    query: { ...q, timezone: q.timezone ?? 'UTC' },
+    query: q,
     data,
-    annotation,
-    lastRefreshTime: new Date().toISOString(),
+    lastRefreshTime: new Date(rollup?.lastUpdatedAt ?? Date.now()).toISOString(),
+    ...(rollup
+      ? {
+          usedPreAggregations: {
+            [rollup.table]: {
+              preAggregationId: rollup.preAggregationId,
+              lastUpdatedAt: rollup.lastUpdatedAt,
+              type: 'rollup',
+            },
+          },
+        }
+      : {}),
+    annotation: annotate(q, model),
     dataSource: 'default',
     dbType: 'sqlite',
     external: false,

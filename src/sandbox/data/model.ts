@@ -13,7 +13,19 @@ export interface MemberDef {
   title: string;
   shortTitle: string;
   type: MemberType;
-  description: string;
+  /** Only when the cube file gives one (the engine invents none). */
+  description?: string;
+  /** Listed in /v1/meta and allowed in results: `public`/`shown`, false by default for primary keys. */
+  visible?: boolean;
+  primaryKey?: boolean;
+  /** Measures: `drill_members`, as full member names. */
+  drillMembers?: string[];
+  /** The member's `sql` as written in the cube file (extended /v1/meta). */
+  source?: string;
+  /** The measure type as the engine names it (`count`, `sum`, `countDistinct`, ...). */
+  aggType?: string;
+  /** `meta` of the cube file, passed through. */
+  meta?: Record<string, unknown>;
   /** SQL over the load query's aliased tables. */
   sql: string;
   /** Measures: the aggregate in load queries, over `sql`. */
@@ -25,17 +37,45 @@ export interface MemberDef {
   slow?: boolean;
 }
 
+export interface SegmentDef {
+  name: string;
+  /** The segment's own title (its short title); /v1/meta prefixes the cube's title. */
+  title: string;
+  sql: string;
+  description?: string;
+  visible?: boolean;
+  /** As written in the cube file. */
+  source?: string;
+}
+
+/** A rollup declared in `pre_aggregations` (members as full names). */
+export interface PreAggregationDef {
+  name: string;
+  type: string;
+  measures: string[];
+  dimensions: string[];
+  timeDimension?: string;
+  granularity?: Granularity;
+  /** The references as written (extended /v1/meta). */
+  source: { measures?: string; dimensions?: string; timeDimension?: string };
+}
+
 export interface CubeDef {
   name: string;
   title: string;
   description: string;
   measures: MemberDef[];
   dimensions: MemberDef[];
-  segments: { name: string; title: string; sql: string }[];
+  segments: SegmentDef[];
   /** The sample table the cube reads (`orders`, `customers`, `products`); the cube's name if absent. */
   table?: string;
   /** Declared joins (a query over several cubes needs them). */
   joins?: { name: string; relationship: string }[];
+  /** The join conditions as written, by joined cube (extended /v1/meta). */
+  joinSql?: Record<string, string>;
+  /** The cube file it was declared in. */
+  fileName?: string;
+  preAggregations?: PreAggregationDef[];
 }
 
 export const GRANULARITIES = ['second', 'minute', 'hour', 'day', 'week', 'month', 'quarter', 'year'] as const;
@@ -44,7 +84,14 @@ export type Granularity = (typeof GRANULARITIES)[number];
 /** A compiled model: member lookup, the /v1/meta answer, and the join check of load queries. */
 export class Model {
   private readonly byName = new Map<string, { member: MemberDef; kind: 'measure' | 'dimension' }>();
-  constructor(readonly cubes: CubeDef[]) {
+  /**
+   * @param source The FROM of every query of this model, when it is not the sample tables (the
+   *   model of a rollup's table, rollups.ts).
+   */
+  constructor(
+    readonly cubes: CubeDef[],
+    readonly source?: string,
+  ) {
     for (const cube of cubes) {
       for (const x of cube.measures)
         this.byName.set(`${cube.name}.${x.name}`, { member: x, kind: 'measure' });
@@ -78,11 +125,19 @@ export class Model {
     const root = this.cubes.find(
       (c) => cubes.has(c.name) && names.every((n) => n === c.name || c.joins?.some((j) => j.name === n)),
     );
-    return root ? undefined : `Can't find join path to join ${names.map((n) => `'${n}'`).join(', ')}.`;
+    return root ? undefined : `Can't find join path to join ${names.map((n) => `'${n}'`).join(', ')}`;
   }
 
   meta(extended: boolean): unknown {
-    return metaOf(this.cubes, extended);
+    return metaOf(this, extended);
+  }
+
+  /** Drill members split into measures and dimensions, as the engine groups them. */
+  drillGrouped(names: readonly string[]): { measures: string[]; dimensions: string[] } {
+    return {
+      measures: names.filter((n) => this.byName.get(n)?.kind === 'measure'),
+      dimensions: names.filter((n) => this.byName.get(n)?.kind === 'dimension'),
+    };
   }
 }
 
@@ -110,50 +165,134 @@ export function meta(extended: boolean): unknown {
   return defaultModel().meta(extended);
 }
 
-function metaOf(cubes: CubeDef[], extended: boolean): unknown {
-  const member = (x: MemberDef, kind: 'measure' | 'dimension') => ({
+/** The d3 format the engine describes a numeric member's format with (formatDescription). */
+export function formatDescription(format: string | undefined): { name: string; specifier: string } {
+  switch (format) {
+    case 'currency':
+      return { name: 'currency', specifier: '$,.2~f' };
+    case 'percent':
+      return { name: 'percent', specifier: '.2~%' };
+    case 'id':
+      return { name: 'id', specifier: '.0f' };
+    default:
+      return { name: 'number', specifier: ',.2~f' };
+  }
+}
+
+/** The join graph's connected component of each cube, numbered like the engine's (from 1). */
+function connectedComponents(cubes: CubeDef[]): Map<string, number> {
+  const links = new Map<string, Set<string>>();
+  const link = (a: string, b: string) => {
+    if (!links.has(a)) links.set(a, new Set());
+    links.get(a)!.add(b);
+  };
+  for (const c of cubes)
+    for (const j of c.joins ?? []) {
+      link(c.name, j.name);
+      link(j.name, c.name);
+    }
+  const out = new Map<string, number>();
+  let id = 1;
+  // Components are numbered from the cubes that declare joins, in order; a cube without any join
+  // has none (the engine leaves it out).
+  for (const c of cubes) {
+    if (!c.joins?.length) continue;
+    const stack = [c.name];
+    while (stack.length) {
+      const n = stack.pop()!;
+      if (out.has(n)) continue;
+      out.set(n, id);
+      for (const m of links.get(n) ?? []) stack.push(m);
+    }
+    id++;
+  }
+  return out;
+}
+
+/** True for a member that /v1/meta lists and results may carry. */
+export const isVisible = (m: { visible?: boolean }) => m.visible !== false;
+
+function metaOf(model: Model, extended: boolean): unknown {
+  const cubes = model.cubes;
+  const components = connectedComponents(cubes);
+  const measure = (x: MemberDef) => ({
     name: `${x.cube}.${x.name}`,
     title: x.title,
+    ...(x.description !== undefined ? { description: x.description } : {}),
     shortTitle: x.shortTitle,
-    type: x.type,
-    description: x.description,
-    ...(kind === 'measure' ? { aggType: x.agg, cumulative: false } : {}),
     ...(x.format ? { format: x.format } : {}),
-    ...(x.type === 'time'
-      ? {
-          granularities: GRANULARITIES.filter((g) => !['second', 'minute'].includes(g)).map((g) => ({
-            name: g,
-            title: g[0]!.toUpperCase() + g.slice(1),
-          })),
-        }
-      : {}),
+    formatDescription: formatDescription(x.format),
+    cumulativeTotal: false,
+    cumulative: false,
+    type: x.type,
+    aggType: x.aggType ?? x.agg ?? x.type,
+    drillMembers: x.drillMembers ?? [],
+    drillMembersGrouped: model.drillGrouped(x.drillMembers ?? []),
+    ...(x.meta ? { meta: x.meta } : {}),
     isVisible: true,
     public: true,
-    ...(extended ? { sql: x.sql } : {}),
+    ...(extended && x.source !== undefined ? { sql: x.source } : {}),
+  });
+  const dimension = (x: MemberDef) => ({
+    name: `${x.cube}.${x.name}`,
+    title: x.title,
+    type: x.type,
+    ...(x.description !== undefined ? { description: x.description } : {}),
+    shortTitle: x.shortTitle,
+    suggestFilterValues: true,
+    ...(x.format ? { format: x.format } : {}),
+    // Dimensions describe their format only when they are numbers.
+    ...(x.type === 'number' ? { formatDescription: formatDescription(x.format) } : {}),
+    ...(x.meta ? { meta: x.meta } : {}),
+    isVisible: true,
+    public: true,
+    primaryKey: x.primaryKey === true,
+    ...(extended && x.source !== undefined ? { sql: x.source } : {}),
   });
   return {
-    cubes: cubes.map((c) => ({
-      name: c.name,
-      title: c.title,
-      description: c.description,
-      type: 'cube',
-      public: true,
-      isVisible: true,
-      measures: c.measures.map((x) => member(x, 'measure')),
-      dimensions: c.dimensions.map((x) => member(x, 'dimension')),
-      segments: c.segments.map((s) => ({
-        name: `${c.name}.${s.name}`,
-        title: s.title,
-        shortTitle: s.title,
-        ...(extended ? { sql: s.sql } : {}),
-      })),
-      folders: [],
-      ...(extended
-        ? {
-            joins: c.joins ?? [],
-          }
-        : {}),
-    })),
-    compilerId: 'sandbox-compiler-1',
+    // Hidden members (primary keys unless shown) are not listed; a cube left with none is dropped.
+    cubes: cubes
+      .map((c) => ({
+        name: c.name,
+        type: 'cube',
+        title: c.title,
+        isVisible: true,
+        public: true,
+        ...(c.description ? { description: c.description } : {}),
+        ...(components.has(c.name) ? { connectedComponent: components.get(c.name) } : {}),
+        measures: c.measures.filter(isVisible).map(measure),
+        dimensions: c.dimensions.filter(isVisible).map(dimension),
+        segments: c.segments.filter(isVisible).map((s) => ({
+          name: `${c.name}.${s.name}`,
+          title: `${c.title} ${s.title}`,
+          shortTitle: s.title,
+          ...(s.description !== undefined ? { description: s.description } : {}),
+          isVisible: true,
+          public: true,
+          ...(extended ? { sql: s.source ?? s.sql } : {}),
+        })),
+        hierarchies: [],
+        folders: [],
+        nestedFolders: [],
+        ...(extended
+          ? {
+              fileName: c.fileName,
+              joins: (c.joins ?? []).map((j) => ({
+                ...j,
+                ...(c.joinSql?.[j.name] ? { sql: c.joinSql[j.name] } : {}),
+              })),
+              preAggregations: (c.preAggregations ?? []).map((p) => ({
+                name: p.name,
+                type: p.type,
+                ...(p.granularity ? { granularity: p.granularity } : {}),
+                ...(p.source.measures ? { measureReferences: p.source.measures } : {}),
+                ...(p.source.dimensions ? { dimensionReferences: p.source.dimensions } : {}),
+                ...(p.source.timeDimension ? { timeDimensionReference: p.source.timeDimension } : {}),
+                scheduledRefresh: true,
+              })),
+            }
+          : {}),
+      }))
+      .filter((c) => c.measures.length || c.dimensions.length || c.segments.length),
   };
 }

@@ -4,7 +4,7 @@
 // branch does not compile (the seeded "Marketing Sandbox", deployment 3, until its campaigns cube
 // is fixed) shows a failed build, a crashing API pod and the compile error in its logs.
 import { signJwt } from '../jwt';
-import type { RequestContext, Router } from '../http';
+import { negotiate, type RequestContext, type Router } from '../http';
 import { decodeCursor, encodeCursor, page, withDeployment as guard, type PlatformDeps } from './common';
 import { renderPdf, renderPng } from './exportFiles';
 import type { Row } from './seed';
@@ -158,17 +158,18 @@ export function registerOpsRoutes(router: Router, deps: PlatformDeps): void {
       const j = await exportJob(ctx, dp.id);
       if (!j) return;
       if (exportState(j).status !== 'completed') return ctx.error(409, 'The export is still rendering.');
+      const type = j.format === 'png' ? 'image/png' : 'application/pdf';
+      // The job's format is fixed: a request that does not accept it is refused, not sent the other.
+      if (negotiate(ctx.req.headers.accept, [type]) === null)
+        return ctx.error(406, `This export is ${type}; the request does not accept it (Accept header).`);
       const stem = (ctx.query.get('filename') || 'dashboard').replace(/[^\w.-]+/g, '_');
       const bytes = j.format === 'png' ? renderPng(j.dashboardId) : renderPdf(j.title);
       j.downloaded = (j.downloaded ?? 0) + 1;
-      ctx.res
-        .writeHead(200, {
-          'content-type': j.format === 'png' ? 'image/png' : 'application/pdf',
-          'content-length': String(bytes.length),
-          'content-disposition': `attachment; filename="${stem}.${j.format}"`,
-          'x-request-id': ctx.requestId,
-        })
-        .end(bytes);
+      // Through the context, so the fault rules (a reset mid-body) reach files too.
+      await ctx.bytes(200, bytes, {
+        'content-type': type,
+        'content-disposition': `attachment; filename="${stem}.${j.format}"`,
+      });
     }),
   );
 

@@ -1,6 +1,7 @@
-// The MCP server as a client sees it: the SDK's client spawns dist/mcp.js over stdio against the
-// sandbox (started in this process), lists the tools and calls every one, including a write that
-// read-only mode refuses and the production confirmation through elicitation.
+// The MCP server as a client sees it: the SDK's client spawns the server, freshly bundled from
+// today's sources (mcpBundle.ts), over stdio against the sandbox (started in this process), lists
+// the tools and calls every one, including a write that read-only mode refuses and the production
+// confirmation through elicitation.
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -11,15 +12,17 @@ import { ElicitRequestSchema, type CallToolResult } from '@modelcontextprotocol/
 import { PlatformClient } from '../../../src/api';
 import { publishedDashboardOf } from '../../../src/api/platform/workbookShapes';
 import { startSandbox, type SandboxHandle } from '../../../src/sandbox';
+import { freshMcpBundle } from './mcpBundle';
 
 const root = path.resolve(__dirname, '..', '..', '..', '..');
-const bundle = path.join(root, 'dist', 'mcp.js');
+let bundle: string;
 const EXPECTED_TOOLS = [
   'get_dashboard_config',
   'get_report_sql',
   'list_deployments',
   'list_notifications',
   'propose_dashboard_change',
+  'publish_dashboard',
   'run_query',
   'search_data_model',
   'search_reports',
@@ -30,7 +33,7 @@ function textOf(r: CallToolResult): string {
   return r.content.map((c) => (c.type === 'text' ? c.text : '')).join('\n');
 }
 
-describe('MCP server (dist/mcp.js over stdio)', function () {
+describe('MCP server (over stdio, bundled from the sources)', function () {
   this.timeout(60_000);
   let sb: SandboxHandle;
   let dir: string;
@@ -69,7 +72,7 @@ describe('MCP server (dist/mcp.js over stdio)', function () {
     c.callTool({ name, arguments: args }) as Promise<CallToolResult>;
 
   before(async () => {
-    if (!fs.existsSync(bundle)) throw new Error(`${bundle} is missing: run "node esbuild.mjs" first`);
+    bundle = await freshMcpBundle();
     sb = await startSandbox({ rows: 2000, continueWaitMs: 100, aiEventDelayMs: 1 });
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'dp-mcp-'));
     file = path.join(dir, 'revenue.dashboard.json');
@@ -95,9 +98,23 @@ describe('MCP server (dist/mcp.js over stdio)', function () {
         assert.equal(t.inputSchema.type, 'object', t.name);
         assert.ok(t.description && t.description.length > 60, `${t.name} has a precise description`);
       }
-      const propose = tools.find((t) => t.name === 'propose_dashboard_change')!;
-      assert.equal(propose.annotations?.readOnlyHint, false);
-      assert.equal(tools.find((t) => t.name === 'run_query')!.annotations?.readOnlyHint, true);
+      const hints = Object.fromEntries(
+        tools.map((t) => [t.name, [t.annotations?.readOnlyHint, t.annotations?.destructiveHint]]),
+      );
+      // [readOnlyHint, destructiveHint]: reads and queries change nothing; a local file write
+      // replaces the file's text; publishing changes what the platform's users see.
+      assert.deepEqual(hints, {
+        get_dashboard_config: [true, false],
+        get_report_sql: [true, false],
+        list_deployments: [true, false],
+        list_notifications: [true, false],
+        propose_dashboard_change: [false, true],
+        publish_dashboard: [false, true],
+        run_query: [true, false],
+        search_data_model: [true, false],
+        search_reports: [true, false],
+        search_workbooks: [true, false],
+      });
     });
 
     it('list_deployments pages with hasMore and a cursor', async () => {

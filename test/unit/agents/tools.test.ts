@@ -6,7 +6,15 @@ import * as path from 'node:path';
 import { AiClient, redact } from '../../../src/api';
 import { PlatformGateway, type ClientSource } from '../../../src/agents/gateway';
 import { forwardTurn } from '../../../src/agents/participantStream';
-import { AGENT_TOOLS, findTool, inputJsonSchema, runTool, type ToolContext } from '../../../src/agents/tools';
+import {
+  AGENT_TOOLS,
+  effectTags,
+  findTool,
+  inputJsonSchema,
+  markdownTable,
+  runTool,
+  type ToolContext,
+} from '../../../src/agents/tools';
 import { unifiedDiff } from '../../../src/agents/tools/diff';
 import { startSandbox, type SandboxHandle } from '../../../src/sandbox';
 
@@ -15,7 +23,14 @@ const root = path.resolve(__dirname, '..', '..', '..', '..');
 describe('agent tools (core)', () => {
   it('package.json contributes exactly the tools, with the same descriptions and input schemas', () => {
     const pkg = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as {
-      contributes: { languageModelTools: { name: string; modelDescription: string; inputSchema: unknown }[] };
+      contributes: {
+        languageModelTools: {
+          name: string;
+          modelDescription: string;
+          inputSchema: unknown;
+          tags: string[];
+        }[];
+      };
     };
     const contributed = pkg.contributes.languageModelTools;
     assert.deepEqual(
@@ -31,6 +46,8 @@ describe('agent tools (core)', () => {
         `${tool.name}: regenerate the schema in package.json`,
       );
       assert.match(tool.name, /^[a-z]+_[a-z_]+$/, 'names are {verb}_{noun}');
+      // The manifest's tags carry the hints (VS Code's contribution has no annotations).
+      assert.deepEqual(c.tags, effectTags(tool.effect), `${tool.name}: tags follow its effect`);
     }
   });
 
@@ -73,6 +90,15 @@ describe('agent tools (core)', () => {
     assert.equal(logged.length, 2, 'a line when called and one when done');
     assert.match(logged[0]!, /tool get_report_sql called \(profile "P"\)/);
     assert.ok(!logged.join('\n').includes(secret));
+  });
+
+  it('redacts a table cell before cutting it, so no part of a token survives the cut', () => {
+    const token = 'sk-live-abcdefghijklmnopqrstuvwx';
+    // The token straddles the 200-character cut.
+    const cell = `${'x'.repeat(185)}${token}`;
+    const text = markdownTable({ columns: ['c'], rows: [[cell]] }, (t) => redact(t, [token]));
+    assert.ok(!text.includes(token.slice(0, 12)), text);
+    assert.match(text, /\[REDACTED\]/);
   });
 
   it('refuses input that does not match the schema, naming the field', async () => {

@@ -4,7 +4,7 @@ import * as net from 'node:net';
 import { DataClient, MetaCache, type DataClientOptions } from '../../../src/api/dataClient';
 import { isApiError, type ApiError } from '../../../src/api/errors';
 import { DispatcherRegistry } from '../../../src/api/net/agents';
-import type { CubeSqlChunk } from '../../../src/api/schemas/data';
+import { numberFormatOf, rollupsUsed, type CubeSqlChunk } from '../../../src/api/schemas/data';
 import { FAST_RETRY, collect, deferred, rejection, sendJson, startServer, type TestServer } from './helpers';
 
 const JWT = 'eyJhbGciOiJIUzI1NiJ9.eyJkZXBsb3ltZW50SWQiOjF9.c2lnbmF0dXJlLXNpZ25hdHVyZQ';
@@ -433,5 +433,176 @@ describe('api/dataClient: meta', () => {
     } finally {
       await s.close();
     }
+  });
+});
+
+describe('api/dataClient: what the engine says', () => {
+  // Answers of the engine (1.7) to queries that can never succeed, and what the client must say.
+  const cases: {
+    name: string;
+    status: number;
+    body: Record<string, unknown>;
+    query: Record<string, unknown>;
+    code: string;
+    says: RegExp;
+  }[] = [
+    {
+      name: 'a hidden primary key (500)',
+      status: 500,
+      body: {
+        error:
+          "Error: You requested hidden member: 'orders__id'. Please make it visible using `shown: true`. Please note primaryKey fields are `shown: false` by default: https://cube.dev/docs/schema/reference/joins#setting-a-primary-key.",
+      },
+      query: { measures: ['orders.count'], dimensions: ['orders.id'] },
+      code: 'HIDDEN_MEMBER',
+      says: /"orders\.id", which the data model hides.*Remove it from the query, or make it visible in the model/,
+    },
+    {
+      name: 'a hidden member with a granularity, named by its member name',
+      status: 500,
+      body: {
+        error: "Error: You requested hidden member: 'orders__placed_at_month'. Please make it visible",
+      },
+      query: {
+        measures: ['orders.count'],
+        timeDimensions: [{ dimension: 'orders.placed_at', granularity: 'month' }],
+      },
+      code: 'HIDDEN_MEMBER',
+      says: /"orders\.placed_at\.month"/,
+    },
+    {
+      name: 'an unknown member (UserError)',
+      status: 400,
+      body: { type: 'UserError', error: "'statuss' not found for path 'orders.statuss'" },
+      query: { dimensions: ['orders.statuss'] },
+      code: 'UNKNOWN_MEMBER',
+      says: /"orders\.statuss" is not in the data model/,
+    },
+    {
+      name: 'an unknown cube',
+      status: 400,
+      body: { type: 'UserError', error: "Cube 'order' not found for path 'order.count'" },
+      query: { measures: ['order.count'] },
+      code: 'UNKNOWN_CUBE',
+      says: /no cube "order"/,
+    },
+    {
+      name: 'a format error (no type)',
+      status: 400,
+      body: { error: 'Invalid query format: "filters[0]" does not match any of the allowed types' },
+      query: { measures: ['orders.count'] },
+      code: 'QUERY_FORMAT',
+      says: /"filters\[0\]" does not match/,
+    },
+    {
+      name: 'a date the engine cannot read',
+      status: 400,
+      body: { error: "Can't parse date: 'someday'" },
+      query: { measures: ['orders.count'] },
+      code: 'BAD_DATE',
+      says: /"someday" cannot be read.*last 30 days/,
+    },
+    {
+      name: 'a limit above the maximum (500)',
+      status: 500,
+      body: { error: 'Error: The query limit has been exceeded.' },
+      query: { measures: ['orders.count'], limit: 60000 },
+      code: 'LIMIT',
+      says: /Lower "limit"/,
+    },
+    {
+      name: 'cubes without a join',
+      status: 400,
+      body: { type: 'UserError', error: "Can't find join path to join 'customers', 'products'" },
+      query: { measures: ['customers.count', 'products.count'] },
+      code: 'JOIN_PATH',
+      says: /not joined in the data model: 'customers', 'products'/,
+    },
+  ];
+  for (const c of cases) {
+    it(`says what to change for ${c.name}, never to try again`, async () => {
+      const s = await startServer((_req, res) => sendJson(res, c.status, c.body));
+      try {
+        const e = await apiErr(() => dc(s).load(c.query));
+        assert.equal(e.kind, 'validation', e.message);
+        assert.equal(e.code, c.code);
+        assert.equal(e.status, c.status);
+        assert.match(e.message, c.says);
+        assert.doesNotMatch(e.message, /try again/i);
+        assert.match(e.message, /The Data API said: /, "the engine's words are kept");
+        assert.equal(s.requests.length, 1, 'a query that cannot succeed is not retried');
+        // The engine sends no requestId: the one the client sent names the request.
+        assert.equal(e.requestId, String(s.requests[0]!.headers['x-request-id']));
+      } finally {
+        await s.close();
+      }
+    });
+  }
+
+  it('keeps a 500 it does not recognise as a server failure with the request id it sent', async () => {
+    const s = await startServer((_req, res) =>
+      sendJson(res, 500, { error: 'Error: connection refused by the warehouse' }),
+    );
+    try {
+      const e = await apiErr(() => dc(s).load({ measures: ['orders.count'] }));
+      assert.equal(e.kind, 'server');
+      assert.equal(e.requestId, String(s.requests[0]!.headers['x-request-id']));
+    } finally {
+      await s.close();
+    }
+  });
+
+  it('reads the single result object a server answers without the envelope', async () => {
+    const single = {
+      ...LOAD_OK.results[0],
+      usedPreAggregations: {
+        t1: { preAggregationId: 'orders.main', lastUpdatedAt: 1795751686895, type: 'rollup' },
+      },
+    };
+    const s = await startServer((_req, res) => sendJson(res, 200, single));
+    try {
+      const out = await dc(s).load({ measures: ['orders.count'] });
+      assert.equal(out.results.length, 1);
+      assert.deepEqual(out.results[0]!.data, single.data);
+      assert.deepEqual(rollupsUsed(out.results[0]), [
+        { id: 'orders.main', table: 't1', lastUpdatedAt: 1795751686895, type: 'rollup' },
+      ]);
+    } finally {
+      await s.close();
+    }
+  });
+
+  it('reads rollups tolerantly: an ISO build time, an entry without id, a non-object', () => {
+    assert.deepEqual(
+      rollupsUsed({
+        usedPreAggregations: {
+          a: { preAggregationId: 'x.r', lastUpdatedAt: '2026-11-27T10:00:00.000Z' },
+          b: {},
+          c: 'odd',
+        },
+      }),
+      [
+        { id: 'x.r', table: 'a', lastUpdatedAt: Date.parse('2026-11-27T10:00:00.000Z') },
+        { id: 'b', table: 'b' },
+        { id: 'c', table: 'c' },
+      ],
+    );
+    assert.deepEqual(rollupsUsed({}), []);
+    assert.deepEqual(rollupsUsed({ usedPreAggregations: [] }), []);
+  });
+
+  it('reads a member number format from formatDescription, a custom numeric format, or the name', () => {
+    assert.deepEqual(
+      numberFormatOf({ format: 'currency', formatDescription: { name: 'currency', specifier: '$,.2~f' } }),
+      {
+        specifier: '$,.2~f',
+        name: 'currency',
+      },
+    );
+    assert.deepEqual(numberFormatOf({ format: { type: 'custom-numeric', value: '.1%' } }), {
+      specifier: '.1%',
+    });
+    assert.deepEqual(numberFormatOf({ format: 'percent' }), { name: 'percent' });
+    assert.equal(numberFormatOf({}), undefined);
   });
 });

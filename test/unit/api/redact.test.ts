@@ -1,6 +1,13 @@
 import * as assert from 'node:assert/strict';
 import { ApiError } from '../../../src/api/errors';
-import { redact, redactingLogger } from '../../../src/api/log';
+import {
+  excerpt,
+  forgetSecrets,
+  redact,
+  redactDeep,
+  redactingLogger,
+  rememberSecret,
+} from '../../../src/api/log';
 
 const JWT =
   'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0NTY3ODkwIiwiZGVwbG95bWVudElkIjo3fQ.SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c';
@@ -57,5 +64,32 @@ describe('api/log: redact', () => {
     log.debug(`header authorization: ${JWT}`);
     // Both lines reach the sink (a logger that drops lines must fail), each redacted.
     assert.deepEqual(lines, ['using [REDACTED]', 'header authorization: [REDACTED]']);
+  });
+
+  it('excerpt redacts the whole text before cutting it, and marks the cut', () => {
+    const token = 'opaqueExcerptToken123456';
+    const text = `${'a'.repeat(20)}${token}${'b'.repeat(20)}`;
+    // Cut inside the token: the prefix before the cut would be unrecognisable afterwards.
+    const cut = excerpt(text, 30, (t) => redact(t, [token]));
+    assert.equal(cut, `${'a'.repeat(20)}[REDACTED…`);
+    assert.equal(excerpt('short', 30), 'short');
+  });
+
+  it('a secret inside a longer one does not split the longer one', () => {
+    try {
+      rememberSecret('abcd1234');
+      rememberSecret('xx-abcd1234-yy-long-secret');
+      assert.equal(redact('v=xx-abcd1234-yy-long-secret.'), 'v=[REDACTED].');
+    } finally {
+      forgetSecrets();
+    }
+  });
+
+  it('redactDeep redacts every string of a JSON-like value and keeps its shape', () => {
+    const value = { a: ['x s3cr3t-deep y', 2, null], b: { c: 's3cr3t-deep' }, d: true };
+    assert.deepEqual(
+      redactDeep(value, (t) => redact(t, ['s3cr3t-deep'])),
+      { a: ['x [REDACTED] y', 2, null], b: { c: '[REDACTED]' }, d: true },
+    );
   });
 });

@@ -125,7 +125,11 @@ export function buildCalls(): BuildCall[] {
       method: 'POST',
       path: `${DEV}/v1/load`,
       auth: 'data',
-      body: { query: { measures: ['contract_orders.count'], dimensions: ['contract_orders.status'] } },
+      // queryType "multi" for the published envelope (without it the engine answers a single result).
+      body: {
+        queryType: 'multi',
+        query: { measures: ['contract_orders.count'], dimensions: ['contract_orders.status'] },
+      },
       status: 200,
     },
     {

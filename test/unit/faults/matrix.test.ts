@@ -25,7 +25,14 @@ interface Mode {
   write?: string[];
   /** Faults on the body of a stream only. */
   streamOnly?: boolean;
+  /** Answers read whole only (a stream is read a line at a time, each line capped by its reader). */
+  wholeOnly?: boolean;
+  /** An answer an operation without a body (204) may take as its success. */
+  noBodyOk?: boolean;
 }
+
+const SIGN_IN_PAGE =
+  '<!doctype html><html><head><title>Sign in</title></head><body><form action="/sso/login">Sign in to continue</form></body></html>';
 
 const MODES: Mode[] = [
   { name: 'no fault', rule: {} },
@@ -61,6 +68,34 @@ const MODES: Mode[] = [
     read: ['protocol'],
     write: ['protocol'],
     streamOnly: true,
+  },
+  {
+    // An SSO proxy answering for the service: never data, never a done write.
+    name: 'HTML sign-in page (200)',
+    rule: { answer: { contentType: 'text/html; charset=utf-8', body: SIGN_IN_PAGE } },
+    read: ['protocol'],
+    write: ['unknownOutcome', 'protocol'],
+  },
+  {
+    name: 'empty 200',
+    rule: { answer: { contentType: 'application/json', body: '' } },
+    read: ['protocol'],
+    write: ['unknownOutcome', 'protocol'],
+    noBodyOk: true,
+  },
+  {
+    name: '100 MB answer',
+    rule: {
+      answer: {
+        contentType: 'application/json',
+        body: '{"padding":"',
+        padBytes: 100 * 1024 * 1024,
+        declareLength: true,
+      },
+    },
+    read: ['protocol'],
+    write: ['unknownOutcome'],
+    wholeOnly: true,
   },
   {
     name: 'malformed NDJSON',
@@ -160,6 +195,9 @@ describe('faults: the fault matrix (every sandbox fault x every client operation
     const chatId = chat.find((e) => e.type === 'cutoff')?.chatId;
     assert.ok(chatId, 'the baseline chat has an id');
     const sameAs = (expected: unknown) => (value: unknown) => assert.deepEqual(value, expected);
+    // A rendered export to download in every cell (downloading does not consume it).
+    const exportJob = await platform.ops.startDashboardExport(1, { dashboardId: 1001, format: 'png' });
+    await platform.ops.waitForDashboardExport(1, exportJob.jobId, { intervalMs: 5 });
     const folderId = (await platform.listFolders(1, { first: 1 })).items[0]!.id;
     const roleId = (await platform.admin.listRoles()).items[0]!.id;
     // Roles take a platform user id; SCIM ids are not those (the documents type them as strings,
@@ -170,6 +208,7 @@ describe('faults: the fault matrix (every sandbox fault x every client operation
       Number.isInteger(userId) && userId > 0,
       'the platform answered the created user its numeric id',
     );
+    const environmentId = String((await platform.listEnvironments(1)).items[0]!.id);
 
     const reads: Op[] = [
       ...platformReads(platform, {
@@ -218,6 +257,16 @@ describe('faults: the fault matrix (every sandbox fault x every client operation
           (await drain(ai.getChatState(chatId, session))).filter((e) => e.type === 'final').length,
       },
       ...newerReads(platform, build, { folderId }),
+      {
+        name: 'ops.downloadDashboardExport',
+        family: 'platform',
+        write: false,
+        route: '/download',
+        run: async () => {
+          const f = await platform.ops.downloadDashboardExport(1, exportJob.jobId, { format: 'png' });
+          return [f.contentType, Buffer.from(f.bytes).toString('base64')];
+        },
+      },
     ];
     // Baselines of the reads, without faults.
     for (const op of reads) op.check = sameAs(await op.run());
@@ -313,12 +362,36 @@ describe('faults: the fault matrix (every sandbox fault x every client operation
         run: () => ai.abort(chatId, session),
       },
       ...newerWrites(platform, build, { folderId, reportId: report.id, workbookId: 1002, roleId, userId }),
+      // Minting a credential: each request mints another, so it is a write, sent once.
+      {
+        name: 'mintDataApiToken',
+        family: 'platform',
+        write: true,
+        route: '/v1/deployments/1/token',
+        run: () => platform.mintDataApiToken(1),
+        check: (v) => assert.match(String(v), /^[\w-]+\.[\w-]+\.[\w-]+$/),
+      },
+      {
+        name: 'ops.createEnvironmentToken',
+        family: 'platform',
+        write: true,
+        route: '/tokens',
+        run: async () =>
+          (await platform.ops.createEnvironmentToken(1, environmentId, { security_context: { role: 'm' } }))
+            .token,
+        check: (v) => assert.ok(typeof v === 'string' && v.length > 20),
+      },
     ];
 
     // Every read cell before any write cell: the writes change what the reads return.
     for (const op of [...reads, ...writes]) {
       for (const mode of MODES) {
-        const applies = (!mode.streamOnly || op.stream) && !(op.noBody && mode.rule.resetMidBody);
+        // A stream has no whole-answer cap to test: that cell is not tried.
+        if (mode.wholeOnly && op.stream) continue;
+        const applies =
+          (!mode.streamOnly || op.stream) &&
+          !(op.noBody && mode.rule.resetMidBody) &&
+          !((op.noBody || op.bodyIgnored) && mode.noBodyOk);
         const cell = `${mode.name} x ${op.name}`;
         counts.cells++;
         sb.faults.clear();
@@ -353,7 +426,17 @@ describe('faults: the fault matrix (every sandbox fault x every client operation
               `kind ${e.kind}, expected ${expected.join('/')}: ${e.message}`,
             );
             assert.match(e.message, ADVICE, 'the message says what to do');
-            if (e.kind === 'unknownOutcome') assert.doesNotMatch(e.message, /try again/i);
+            if (e.kind === 'unknownOutcome') {
+              assert.doesNotMatch(e.message, /try again/i);
+              // Whole sentences: no advice cut to "Check your network and)." or left empty.
+              assert.doesNotMatch(
+                e.message,
+                /\b(and|or|to|the)\)|\(\s*\)|\s[.,)]/,
+                'its sentences read whole',
+              );
+            }
+            // Messages are for people: no "newer service" guess for an answer that is plainly wrong.
+            if (mode.rule.answer) assert.doesNotMatch(e.message, /newer than this extension/);
             if (op.family === 'ai' && op.write && e.kind === 'protocol') assert.equal(e.code, CUT_OFF);
             counts.failedAsExpected++;
           }
@@ -363,12 +446,15 @@ describe('faults: the fault matrix (every sandbox fault x every client operation
       }
     }
     console.log(
-      `      fault matrix: ${MODES.length} modes x ${reads.length + writes.length} operations = ${counts.cells} cells; ` +
+      `      fault matrix: ${MODES.length} modes x ${reads.length + writes.length} operations = ${counts.cells} cells tried ` +
+        `(a stream has no whole-answer cap: ${MODES.filter((m) => m.wholeOnly).length * [...reads, ...writes].filter((o) => o.stream).length} cells not applicable); ` +
         `${counts.succeeded} succeeded with the right data, ${counts.failedAsExpected} failed as expected, ` +
         `${counts.writesSentOnce} writes sent exactly once, ${problems.length} flagged`,
     );
     assert.deepEqual(problems, []);
-    assert.equal(counts.cells, MODES.length * (reads.length + writes.length));
+    const streams = [...reads, ...writes].filter((o) => o.stream).length;
+    const wholeOnlyModes = MODES.filter((m) => m.wholeOnly).length;
+    assert.equal(counts.cells, MODES.length * (reads.length + writes.length) - wholeOnlyModes * streams);
   });
 
   it('list calls refuse a page size outside 1..200 before any request, and accept the bounds', async () => {

@@ -18,6 +18,8 @@ export interface Op {
   stream?: boolean;
   /** True when the answer has no body (204): a reset after the status is a known success. */
   noBody?: boolean;
+  /** True when the answer's body is never read (a 200 whose body is ignored): an empty one is a success. */
+  bodyIgnored?: boolean;
   /** Runs before the fault is set, uncounted: makes what the write consumes. */
   prepare?(): Promise<void>;
   run(): Promise<unknown>;
@@ -120,6 +122,7 @@ export function newerWrites(
     }),
     w({
       name: 'deleteFolder',
+      bodyIgnored: true,
       route: '/folders/',
       prepare: async () => void (target = (await platform.createFolder(1, { name: fresh('doomed') })).id),
       run: () => platform.deleteFolder(1, target),
@@ -138,6 +141,7 @@ export function newerWrites(
     }),
     w({
       name: 'deleteReport',
+      bodyIgnored: true,
       route: '/reports/',
       prepare: async () =>
         void (target = (await platform.createReport(1, { name: fresh('doomed'), sqlQuery: 'SELECT 1' })).id),
@@ -151,12 +155,14 @@ export function newerWrites(
     }),
     w({
       name: 'updateWorkbook',
+      bodyIgnored: true,
       route: '/workbooks/',
       run: () => platform.updateWorkbook(1, ctx.workbookId, { name: fresh('workbook') }),
       check: (v) => assert.ok(typeof v === 'number' && v >= 200 && v < 300, 'a 2xx status'),
     }),
     w({
       name: 'deleteWorkbook',
+      bodyIgnored: true,
       route: '/workbooks/',
       prepare: async () => void (target = (await platform.createWorkbook(1, { name: fresh('doomed') })).id),
       run: () => platform.deleteWorkbook(1, target),

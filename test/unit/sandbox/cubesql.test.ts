@@ -26,6 +26,10 @@ interface MetaCube {
   dimensions: MetaMember[];
   segments: { name: string }[];
   joins?: { name: string }[];
+  hierarchies?: unknown[];
+  nestedFolders?: unknown[];
+  fileName?: string;
+  preAggregations?: { name: string; measureReferences?: string }[];
 }
 
 type Line = {
@@ -138,19 +142,21 @@ describe('sandbox /v1/cubesql and /v1/meta', function () {
     assert.ok(last.requestId);
   });
 
-  it('answers errors before streaming as 400 UserError JSON', async () => {
+  it("answers errors before streaming as 400 JSON in the engine's words, without type or requestId", async () => {
     const cases: [unknown, RegExp][] = [
       [{ query: 'SELEC 1' }, /syntax/],
       [{ query: 'SELECT * FROM nope' }, /nope/],
       [{ query: 'SELECT MEASURE(orders.nope) FROM orders' }, /orders\.nope/],
-      [{ query: 'SELECT 1', nope: true }, /nope/],
-      [{ query: '' }, /query/],
+      [{ query: 'SELECT 1', nope: true }, /^Invalid query format: "nope" is not allowed$/],
+      [{ query: '' }, /^Invalid query format: "query"/],
+      [{}, /^Invalid query format: "query" is required$/],
     ];
     for (const [body, message] of cases) {
       const res = await post(body);
       assert.equal(res.status, 400, JSON.stringify(body));
-      const json = (await res.json()) as { type: string; error: string };
-      assert.equal(json.type, 'UserError');
+      const json = (await res.json()) as { type?: string; error: string; requestId?: string };
+      assert.equal(json.type, undefined);
+      assert.equal(json.requestId, undefined);
       assert.match(json.error, message);
     }
   });
@@ -193,7 +199,7 @@ describe('sandbox /v1/cubesql and /v1/meta', function () {
 
     it('lists the cubes with typed measures, dimensions, segments and folders', async () => {
       const m = await meta();
-      assert.ok(m.compilerId);
+      assert.equal(m.compilerId, undefined, 'the engine sends no compilerId');
       assert.deepEqual(
         m.cubes.map((c) => c.name),
         ['orders', 'customers', 'products'],
@@ -202,6 +208,8 @@ describe('sandbox /v1/cubesql and /v1/meta', function () {
         assert.equal(cube.type, 'cube');
         assert.equal(cube.public, true);
         assert.ok(cube.title && typeof cube.description === 'string');
+        assert.deepEqual(cube.hierarchies, []);
+        assert.deepEqual(cube.nestedFolders, []);
         assert.deepEqual(cube.folders, []);
         for (const x of [...cube.measures, ...cube.dimensions]) {
           assert.ok(x.name.startsWith(`${cube.name}.`));
@@ -214,10 +222,8 @@ describe('sandbox /v1/cubesql and /v1/meta', function () {
       const orders = m.cubes[0]!;
       const created = orders.dimensions.find((d) => d.name === 'orders.created_at')!;
       assert.equal(created.type, 'time');
-      assert.deepEqual(
-        created.granularities!.map((g) => g.name),
-        ['hour', 'day', 'week', 'month', 'quarter', 'year'],
-      );
+      assert.equal(created.title, 'Orders Created at');
+      assert.equal(created.granularities, undefined, 'no granularities for the built-in grains');
       assert.equal(orders.measures.find((x) => x.name === 'orders.total_amount')!.aggType, 'sum');
       assert.deepEqual(
         orders.segments.map((s) => s.name),
@@ -229,7 +235,14 @@ describe('sandbox /v1/cubesql and /v1/meta', function () {
       const m = await meta('?extended');
       const orders = m.cubes[0]!;
       assert.ok(orders.measures.length > 0);
-      assert.ok(orders.measures.every((x) => typeof x.sql === 'string'));
+      // Each member's sql as written in the cube file; a count without sql has none.
+      assert.equal(orders.measures.find((x) => x.name === 'orders.total_amount')!.sql, 'amount');
+      assert.equal(orders.measures.find((x) => x.name === 'orders.count')!.sql, undefined);
+      assert.equal(orders.fileName, 'model/cubes/orders.yml');
+      assert.deepEqual(
+        orders.preAggregations!.map((p) => [p.name, p.measureReferences]),
+        [['orders_by_status', '[CUBE.count, CUBE.total_amount]']],
+      );
       assert.deepEqual(
         orders.joins!.map((j) => j.name),
         ['customers', 'products'],

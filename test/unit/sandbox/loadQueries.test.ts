@@ -28,6 +28,8 @@ type LoadBody = {
 };
 
 const ROWS = 3000;
+/** The clock relative date ranges are resolved against in this suite (and where the data ends). */
+const CLOCK = '2026-11-01T12:00:00.000Z';
 
 describe('sandbox /v1/load', function () {
   this.timeout(60_000);
@@ -35,8 +37,8 @@ describe('sandbox /v1/load', function () {
   let raw: Raw[];
 
   before(async () => {
-    sb = await startSandbox({ rows: ROWS, continueWaitMs: 150, aiEventDelayMs: 1 });
-    const oracle = await createDataEngine({ rows: ROWS, seed: 42 });
+    sb = await startSandbox({ rows: ROWS, continueWaitMs: 150, aiEventDelayMs: 1, clock: CLOCK });
+    const oracle = await createDataEngine({ rows: ROWS, seed: 42, now: new Date(CLOCK) });
     const { columns, rows } = oracle.all(
       `SELECT o.id, o.status, o.created_at, o.amount, o.customer_id, c.city, c.country, c.segment, p.category
        FROM t_orders o JOIN t_customers c ON c.id = o.customer_id JOIN t_products p ON p.id = o.product_id`,
@@ -81,14 +83,15 @@ describe('sandbox /v1/load', function () {
         Number(row['orders.count']),
         where((x) => x.status === row['orders.status']),
       );
-    // A plain {"query"} body gets the published V1LoadResponse shape too (results[]).
+    // A plain {"query"} body gets the engine's single result object (no envelope).
     const plain = await fetch(`${sb.urls.dataApi}/v1/load`, {
       method: 'POST',
       headers: { authorization: sb.tokens.dataApi },
       body: JSON.stringify({ query: { measures: ['orders.count'] } }),
     });
-    const single = (await plain.json()) as { results: { data: unknown }[] };
-    assert.deepEqual(single.results[0]!.data, [{ 'orders.count': String(ROWS) }]);
+    const single = (await plain.json()) as { data: unknown; results?: unknown };
+    assert.deepEqual(single.data, [{ 'orders.count': String(ROWS) }]);
+    assert.equal(single.results, undefined);
     // GET with the JSON query in ?query= (the official client's default) answers the same.
     const q = encodeURIComponent(JSON.stringify({ measures: ['orders.count'] }));
     const viaGet = await fetch(`${sb.urls.dataApi}/v1/load?query=${q}&queryType=multi`, {
@@ -282,7 +285,7 @@ describe('sandbox /v1/load', function () {
       });
     }
 
-    it('dateRange pairs and relative strings (from the fixed today, 2026-11-01)', async () => {
+    it("dateRange pairs and relative strings (against the suite's fixed clock, 2026-11-01)", async () => {
       const day = (r: Raw) => r.created_at.slice(0, 10);
       const cases: [unknown, (r: Raw) => boolean][] = [
         [['2025-01-01', '2025-06-30'], (r) => day(r) >= '2025-01-01' && day(r) <= '2025-06-30'],
@@ -325,16 +328,16 @@ describe('sandbox /v1/load', function () {
 
   it('ungrouped queries answer one row per order; segments filter', async () => {
     const r = await load({
-      dimensions: ['orders.id', 'orders.status'],
+      dimensions: ['orders.amount', 'orders.status'],
       measures: ['orders.total_amount'],
       segments: ['orders.completed'],
       ungrouped: true,
-      order: { 'orders.id': 'asc' },
+      order: { 'orders.amount': 'asc' },
       limit: 10_000,
     });
-    const completed = raw.filter((x) => x.status === 'completed').sort((a, b) => a.id - b.id);
+    const completed = raw.filter((x) => x.status === 'completed').sort((a, b) => a.amount - b.amount);
     assert.equal(r.data.length, completed.length);
-    assert.equal(r.data[0]!['orders.id'], String(completed[0]!.id));
+    assert.equal(r.data[0]!['orders.amount'], String(completed[0]!.amount));
     assert.ok(r.data.every((x) => x['orders.status'] === 'completed'));
     assert.equal(
       await count([], { segments: ['customers.enterprise'] }),
@@ -342,35 +345,117 @@ describe('sandbox /v1/load', function () {
     );
   });
 
-  it('answers 400 UserError naming the unknown member, operator, granularity or order member', async () => {
-    const cases: [unknown, RegExp][] = [
-      [{ measures: ['orders.nope'] }, /orders\.nope/],
-      [{ dimensions: ['nope.status'] }, /nope\.status/],
-      [{ measures: ['orders.count'], filters: [{ member: 'orders.status', operator: 'like' }] }, /'like'/],
+  it("answers 400 in the engine's words: type UserError only for model-level errors", async () => {
+    // [query, message, typed]
+    const cases: [unknown, RegExp, boolean][] = [
+      [{ measures: ['orders.nope'] }, /^'nope' not found for path 'orders\.nope'$/, true],
+      [{ dimensions: ['nope.status'] }, /^Cube 'nope' not found for path 'nope\.status'$/, true],
+      [
+        { measures: ['orders.count'], filters: [{ member: 'orders.status', operator: 'like' }] },
+        /^Invalid query format: "filters\[0\]" does not match any of the allowed types$/,
+        false,
+      ],
       [
         {
           measures: ['orders.count'],
           timeDimensions: [{ dimension: 'orders.created_at', granularity: 'fortnight' }],
         },
         /fortnight/,
+        true,
       ],
       [
         {
           measures: ['orders.count'],
           timeDimensions: [{ dimension: 'orders.created_at', dateRange: 'someday' }],
         },
-        /someday/,
+        /^Can't parse date: 'someday'$/,
+        false,
       ],
-      [{ measures: ['orders.count'], order: { 'orders.status': 'asc' } }, /orders\.status/],
-      [{ measures: ['orders.count'], segments: ['orders.nope'] }, /orders\.nope/],
-      [{}, /measures, dimensions/],
+      [
+        { measures: ['orders.count'], segments: ['orders.nope'] },
+        /^'nope' not found for path 'orders\.nope'$/,
+        true,
+      ],
+      [{}, /^Query should contain either measures, dimensions or timeDimensions/, false],
+      [{ measures: ['orders.count'], nope: 1 }, /^Invalid query format: "nope" is not allowed$/, false],
     ];
-    for (const [query, message] of cases) {
+    for (const [query, message, typed] of cases) {
       const [status, body] = await post(query);
       assert.equal(status, 400, JSON.stringify(query));
-      assert.equal(body.type, 'UserError');
+      assert.equal(body.type, typed ? 'UserError' : undefined, JSON.stringify(body));
       assert.match(body.error!, message);
+      assert.equal((body as { requestId?: string }).requestId, undefined, 'no requestId in error bodies');
     }
+    // A member the model hides (a primary key): 500 with the engine's message.
+    const [status, body] = await post({ dimensions: ['orders.id'] });
+    assert.equal(status, 500);
+    assert.match(
+      body.error!,
+      /^Error: You requested hidden member: 'orders__id'\. Please make it visible using `shown: true`/,
+    );
+  });
+
+  describe('rollups', () => {
+    type Result = {
+      data: Record<string, string | null>[];
+      lastRefreshTime: string;
+      usedPreAggregations?: Record<string, { preAggregationId: string; lastUpdatedAt: number }>;
+    };
+    const single = async (query: unknown): Promise<Result> => {
+      const res = await fetch(`${sb.urls.dataApi}/v1/load`, {
+        method: 'POST',
+        headers: { authorization: sb.tokens.dataApi, 'content-type': 'application/json' },
+        body: JSON.stringify({ query }),
+      });
+      assert.equal(res.status, 200);
+      return (await res.json()) as Result;
+    };
+
+    it('answers from the rollup with the numbers of the raw rows', async () => {
+      const r = await single({
+        measures: ['orders.count', 'orders.total_amount'],
+        dimensions: ['orders.status'],
+      });
+      assert.ok(r.usedPreAggregations, 'served by the rollup');
+      assert.equal(r.data.length, new Set(raw.map((x) => x.status)).size);
+      for (const row of r.data) {
+        const rows = raw.filter((x) => x.status === row['orders.status']);
+        assert.equal(Number(row['orders.count']), rows.length);
+        assert.ok(
+          Math.abs(Number(row['orders.total_amount']) - rows.reduce((n, x) => n + x.amount, 0)) < 0.01,
+        );
+      }
+      // By month over a range: the rollup's days rolled up to months.
+      const m = await single({
+        measures: ['orders.count'],
+        timeDimensions: [
+          { dimension: 'orders.created_at', granularity: 'month', dateRange: ['2026-01-01', '2026-06-30'] },
+        ],
+      });
+      assert.ok(m.usedPreAggregations);
+      const expected = new Map<string, number>();
+      for (const x of raw) {
+        const day = x.created_at.slice(0, 10);
+        if (day < '2026-01-01' || day > '2026-06-30') continue;
+        const k = `${x.created_at.slice(0, 7)}-01T00:00:00.000`;
+        expected.set(k, (expected.get(k) ?? 0) + 1);
+      }
+      assert.deepEqual(
+        m.data.map((row) => [row['orders.created_at.month'], Number(row['orders.count'])]),
+        [...expected].sort(([a], [b]) => a.localeCompare(b)),
+      );
+    });
+
+    it('dates every rollup result by the build, the same on each query', async () => {
+      const a = await single({ measures: ['orders.count'], dimensions: ['orders.status'] });
+      const b = await single({ measures: ['orders.total_amount'] });
+      const [used] = Object.values(a.usedPreAggregations!);
+      assert.equal(a.lastRefreshTime, new Date(used!.lastUpdatedAt).toISOString());
+      assert.equal(b.lastRefreshTime, a.lastRefreshTime);
+      // A query the rollup cannot answer is dated by its own run.
+      const raw1 = await single({ measures: ['orders.avg_amount'] });
+      assert.equal(raw1.usedPreAggregations, undefined);
+    });
   });
 
   it('keeps a slow query answering "Continue wait" under one request-id prefix until it is done', async () => {
@@ -389,5 +474,50 @@ describe('sandbox /v1/load', function () {
     assert.deepEqual((await post(query, { 'x-request-id': 'load-slow-2-span-1' }))[1], {
       error: 'Continue wait',
     });
+  });
+
+  it('holds a round until the slow query is done when that comes within continueWaitTimeout', async () => {
+    // The engine holds each long-poll round; a query done within the round is answered at once.
+    const held = await startSandbox({ rows: 200, continueWaitMs: 300, continueWaitTimeoutMs: 60_000 });
+    try {
+      const res = await fetch(`${held.urls.dataApi}/v1/load`, {
+        method: 'POST',
+        headers: {
+          authorization: held.tokens.dataApi,
+          'content-type': 'application/json',
+          'x-request-id': 'h-span-1',
+        },
+        body: JSON.stringify({ queryType: 'multi', query: { measures: ['orders.slow_count'] } }),
+      });
+      const body = (await res.json()) as LoadBody;
+      assert.equal(body.error, undefined, 'no Continue wait: the round was held until the query was done');
+      assert.equal(body.results![0]!.data[0]!['orders.slow_count'], '200');
+    } finally {
+      await held.close();
+    }
+  });
+
+  it('resolves relative ranges against the real clock by default', async () => {
+    const real = await startSandbox({ rows: 200 });
+    try {
+      const day = (d: Date) => d.toISOString().slice(0, 10);
+      const before = day(new Date(Date.now() - 86_400_000));
+      const res = await fetch(`${real.urls.dataApi}/v1/load`, {
+        method: 'POST',
+        headers: { authorization: real.tokens.dataApi, 'content-type': 'application/json' },
+        body: JSON.stringify({
+          query: {
+            measures: ['orders.count'],
+            timeDimensions: [{ dimension: 'orders.created_at', dateRange: 'yesterday' }],
+          },
+        }),
+      });
+      const after = day(new Date(Date.now() - 86_400_000));
+      const echo = ((await res.json()) as { query: { timeDimensions: { dateRange: string[] }[] } }).query;
+      const from = echo.timeDimensions[0]!.dateRange[0]!.slice(0, 10);
+      assert.ok(from === before || from === after, `yesterday is ${before}, got ${from}`);
+    } finally {
+      await real.close();
+    }
   });
 });

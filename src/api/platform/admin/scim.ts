@@ -69,6 +69,17 @@ async function scimPage<T>(
     action: `Listing ${what}`,
     forbiddenHint: `Listing SCIM ${what} ${ADMIN_HINT}`,
   });
+  // RFC 7644 3.4.2: `Resources` may be left out only when `totalResults` is 0. An answer without
+  // it is not an empty list: saying "no users" for it would be false.
+  if (!Array.isArray(res.Resources) && res.totalResults !== 0) {
+    throw new ApiError(
+      'protocol',
+      `Listing ${what}: the service's answer has no "Resources" list` +
+        (typeof res.totalResults === 'number' ? ` (it counts ${res.totalResults})` : '') +
+        `, so the ${what} cannot be shown. Refresh; if it keeps happening, check the profile's URL.`,
+      { code: 'SCHEMA' },
+    );
+  }
   const raw = res.Resources ?? [];
   const { items, invalid } = readItems(raw, item, `Listing ${what}`, t.log);
   const next = (res.startIndex ?? startIndex) + raw.length;

@@ -1,17 +1,27 @@
 // What the build API families share: paths under `/v1/deployments/{id}` of the build base URL
-// (`<tenant>/build/api`), the small write answer, and the tolerant reading of a branch.
+// (`<tenant>/build/api`), the small write answer (and what it confirms), and the tolerant reading
+// of a branch.
 import { z } from 'zod';
 import { id, maybe, positiveId } from '../transport';
 
 export const deploymentPath = (deploymentId: number) =>
   `/v1/deployments/${positiveId(deploymentId, 'deploymentId')}`;
 
-/** `DataModelWriteResponse`: `success` as published; absent reads as true (the call answered 200). */
-export const WriteResponseSchema = z.looseObject({ success: z.boolean().optional() }).transform((v) => ({
-  ...v,
-  success: v.success ?? true,
-}));
+/**
+ * `DataModelWriteResponse`: `success` kept as sent. A 200 says the request was taken, not that the
+ * write was applied: only `success: true` confirms it (see `writeOutcome`).
+ */
+export const WriteResponseSchema = z.looseObject({ success: z.boolean().optional() });
 export type WriteResponse = z.infer<typeof WriteResponseSchema>;
+
+/**
+ * What a write answer says happened: `applied` only on `success: true`; `refused` on
+ * `success: false` (the server says it did not write); `unknown` when `success` is missing (the
+ * published answer requires it, so nothing can be concluded).
+ */
+export function writeOutcome(r: WriteResponse): 'applied' | 'refused' | 'unknown' {
+  return r.success === true ? 'applied' : r.success === false ? 'refused' : 'unknown';
+}
 
 export const BranchSchema = z.looseObject({
   id: id.optional(),

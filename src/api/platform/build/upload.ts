@@ -1,9 +1,10 @@
 // The upload transaction: start, one multipart request per file, finish (which prunes the files
 // not listed and triggers a build). `planUpload` is the hash diff that decides what is sent.
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import { maybe, parseInput, type PlatformTransport } from '../transport';
 import { BranchName, deploymentPath } from './common';
+import { contentHash, hashKindOf, type HashKind } from './hashes';
 
 export const StartUploadResponseSchema = z.looseObject({
   transaction: z.looseObject({ id: z.string() }),
@@ -23,16 +24,6 @@ const UploadFileFieldsSchema = z.strictObject({
   transaction: z.string().min(1),
   fileName: z.string().min(1),
 });
-
-type HashKind = 'sha256' | 'sha1' | 'md5' | 'gitBlob';
-const KINDS: HashKind[] = ['sha256', 'sha1', 'md5', 'gitBlob'];
-
-function hashOf(kind: HashKind, content: Uint8Array): string {
-  if (kind === 'gitBlob') {
-    return createHash('sha1').update(`blob ${content.byteLength}\0`).update(content).digest('hex');
-  }
-  return createHash(kind).update(content).digest('hex');
-}
 
 export interface LocalFile {
   path: string;
@@ -64,8 +55,7 @@ export function planUpload(local: readonly LocalFile[], remote: ReadonlyMap<stri
   for (const f of local) {
     localPaths.add(f.path);
     const theirs = remote.get(f.path);
-    const match =
-      theirs === undefined ? undefined : KINDS.find((k) => hashOf(k, f.content) === theirs.toLowerCase());
+    const match = theirs === undefined ? undefined : hashKindOf(f.content, theirs);
     if (match) {
       kind ??= match;
       unchanged++;
@@ -78,7 +68,7 @@ export function planUpload(local: readonly LocalFile[], remote: ReadonlyMap<stri
   for (const f of local) {
     const theirs = remote.get(f.path);
     const same = !changed.includes(f) && theirs !== undefined;
-    manifest[f.path] = { hash: same ? theirs : hashOf(kind ?? 'sha256', f.content) };
+    manifest[f.path] = { hash: same ? theirs : contentHash(kind ?? 'sha256', f.content) };
   }
   const removed = [...remote.keys()].filter((p) => !localPaths.has(p)).sort();
   return { changed, added, removed, unchanged, manifest };

@@ -3,6 +3,7 @@
 // (`/v1/user-attribute-values`: read, upsert; no `value` clears). Admin only. The document publishes no
 // delete for either, so the sandbox serves none. Values are checked against the attribute's type.
 import type { RequestContext, Router } from '../../http';
+import { issueId } from '../../state';
 import { isAdmin, page, type PlatformDeps } from '../common';
 
 export interface SandboxAttribute {
@@ -63,7 +64,6 @@ const optText = (v: unknown) => v === undefined || v === null || typeof v === 's
 
 export function registerAttributeRoutes(router: Router, deps: PlatformDeps, s: AttributeState): void {
   const d = deps.data;
-  let nextId = 1_000_000;
   const guard =
     (what: string, fn: (ctx: RequestContext) => Promise<void>) =>
     (ctx: RequestContext): Promise<void> =>
@@ -114,7 +114,7 @@ export function registerAttributeRoutes(router: Router, deps: PlatformDeps, s: A
       if (s.definitions.some((a) => a.name === b.name))
         return ctx.error(400, `A user attribute named "${b.name}" already exists.`);
       const a: SandboxAttribute = {
-        id: nextId++,
+        id: issueId(deps.state, 'userAttribute', 1_000_000),
         name: b.name,
         type: b.type as SandboxAttribute['type'],
         displayName: (b.displayName as string | null | undefined) ?? null,

@@ -3,6 +3,7 @@
 // (RFC 7644 3.12: `detail`, `status` as a string). Admin only, like the live service.
 import { createHash } from 'node:crypto';
 import type { RequestContext, Router } from '../../http';
+import { issueId } from '../../state';
 import { isAdmin, type PlatformDeps } from '../common';
 import type { AdminState } from './adminState';
 
@@ -61,7 +62,6 @@ export function eqFilter(filter: string, attr: string): string | undefined {
 
 export function registerScimRoutes(router: Router, deps: PlatformDeps, admin: AdminState): void {
   const d = deps.data;
-  let createdGroups = 1_000_000;
   const guard =
     (fn: (ctx: RequestContext) => Promise<void>) =>
     (ctx: RequestContext): Promise<void> =>
@@ -246,7 +246,11 @@ export function registerScimRoutes(router: Router, deps: PlatformDeps, admin: Ad
       if (unknown !== undefined)
         return scimError(ctx, 400, `No user with id "${unknown}" to add to the group.`, 'invalidValue');
       const members = given.map((id) => String(userOf(id)!.id));
-      const g = { id: `g-${++createdGroups}`, displayName: String(b.displayName).trim(), members };
+      const g = {
+        id: `g-${issueId(deps.state, 'scimGroup', 1_000_001)}`,
+        displayName: String(b.displayName).trim(),
+        members,
+      };
       admin.groups.push(g);
       await ctx.json(201, groupResource(g));
     }),

@@ -4,6 +4,7 @@
 // tell a kept secret from a replaced one), and the caller's own OAuth tokens (the admin token's user
 // holds one; the member token's none).
 import type { RequestContext, Router } from '../../http';
+import { issueId } from '../../state';
 import { isAdmin, page, type PlatformDeps } from '../common';
 import type { AdminState } from './adminState';
 
@@ -83,7 +84,6 @@ export function registerSettingsRoutes(router: Router, deps: PlatformDeps, admin
     (what: string, fn: (ctx: RequestContext) => Promise<void>) =>
     (ctx: RequestContext): Promise<void> =>
       isAdmin(ctx, deps) ? fn(ctx) : ctx.error(403, `Forbidden: ${what} needs the admin role.`);
-  let nextId = 900;
 
   router.add('platform', 'GET', '/v1/regions', async (ctx) => {
     const p = await page(ctx, admin.regions, 'regions', 50);
@@ -194,7 +194,7 @@ export function registerSettingsRoutes(router: Router, deps: PlatformDeps, admin
     (b) => {
       const bad = oauthProblem(b, true);
       if (bad) return bad;
-      const id = ++nextId;
+      const id = issueId(deps.state, 'adminIntegration', 901);
       // The secret is checked and dropped: never stored, never sent back; only the write is counted.
       admin.oauthSecretWrites[id] = 1;
       return {
@@ -228,7 +228,7 @@ export function registerSettingsRoutes(router: Router, deps: PlatformDeps, admin
       if (typeof b.audienceType !== 'string' || !b.audienceType) return 'audienceType is required.';
       const bad = oidcProblem(b);
       if (bad) return bad;
-      const id = ++nextId;
+      const id = issueId(deps.state, 'adminIntegration', 901);
       return {
         id,
         name: typeof b.name === 'string' ? b.name : `oidc-${id}`,
