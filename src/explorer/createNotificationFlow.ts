@@ -8,8 +8,8 @@ import { DASHBOARD_FILTER_OPERATORS, NOTIFICATION_FORMATS, SCHEDULE_TYPES } from
 import type { PageOfChoices } from '../ui/quickInputTypes';
 import type { DashboardRef, UserRef } from '../ui/pickerSources';
 import { DAYS, describeSchedule, filtersText, grainsText } from './notifications/schedule';
-import { runSteps, type Step } from './notifications/steps';
-import type { Prompter } from './prompter';
+import { runSteps, type Step } from '../ui/steps';
+import type { Prompter } from '../ui/prompter';
 
 export type ScheduleType = (typeof SCHEDULE_TYPES)[number];
 const FORMATS = NOTIFICATION_FORMATS;

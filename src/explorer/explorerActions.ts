@@ -11,7 +11,7 @@ import type { ExplorerCommandDeps } from './explorerCommands';
 import { displayName, plainText } from './labels';
 import type { Item } from './loaders';
 import type { ExplorerNode } from './nodes/types';
-import type { Prompter } from './prompter';
+import type { Prompter } from '../ui/prompter';
 import { describeAddResult, recipientRemoval } from '../api/platform/notifications';
 import { pickDraft } from './notifications/schedule';
 import { askRecipient, type RecipientInput } from './recipientFlow';

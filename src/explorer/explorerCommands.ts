@@ -23,7 +23,8 @@ import {
   type NotificationFilterArgs,
 } from './notificationFilter';
 import { dashboardName, resolveDashboardNames } from './notifications/dashboardNames';
-import { vscodePrompter, type Prompter } from './prompter';
+import type { Prompter } from '../ui/prompter';
+import { vscodePrompter } from '../ui/vscodePrompter';
 import { asArgs, asNode, resolveDeploymentId, type TargetContext } from './targets';
 import { sortText } from './reportQuery';
 import { EXPLORER_VIEW_ID } from './ids';
@@ -35,7 +36,7 @@ import { dashboardChoices, userChoices } from '../ui/pickerSources';
 import { registerAdminCommands, type AdminCommands } from './admin/adminCommands';
 
 /** The scripted prompter tests answer flows with (here so it loads with the commands). */
-export { ScriptedPrompter } from './prompter';
+export { ScriptedPrompter } from '../ui/prompter';
 
 export interface ExplorerCommandDeps {
   services: Services;

@@ -14,7 +14,7 @@ import { JSON_SCHEME, JsonDocumentProvider } from './jsonDocumentProvider';
 import { ReportDocuments } from './reportDocuments';
 import { offerWalkthroughOnce, WALKTHROUGH_ID } from './firstRun';
 import type { ExplorerNode } from './nodes/types';
-import type { Prompter, ScriptedPrompter } from './prompter';
+import type { Prompter, ScriptedPrompter } from '../ui/prompter';
 import type * as ExplorerCommandsModule from './explorerCommands';
 import { ExplorerTreeShell } from './treeShell';
 import { WorkspaceDragAndDrop } from './workspace/dragAndDrop';

@@ -5,7 +5,8 @@
 // first, the summary step) in screenshots, light and dark.
 import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { ScriptedPrompter, vscodePrompter, type Prompter } from '../../src/explorer/prompter';
+import { ScriptedPrompter, type Prompter } from '../../src/ui/prompter';
+import { vscodePrompter } from '../../src/ui/vscodePrompter';
 import { getApi, pressKeys, screenshot, waitFor } from './harness';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- the nodes are the extension's own objects */

@@ -10,7 +10,7 @@ import type { JsonDocumentProvider } from '../jsonDocumentProvider';
 import { plainText } from '../labels';
 import type { Item } from '../loaders';
 import type { ExplorerNode, NodeKind } from '../nodes/types';
-import type { Choice } from '../prompter';
+import type { Choice } from '../../ui/prompter';
 import { ancestor, asNode, type TargetContext } from '../targets';
 
 export interface AdminDeps {
