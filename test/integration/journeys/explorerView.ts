@@ -3,7 +3,7 @@
 // close it), rows expanded or scrolled out of sight, a report search or sort, or a notification
 // filter. A journey starts from the same place a user who just opened the view would.
 import * as vscode from 'vscode';
-import { click, pageText, waitFor } from '../harness';
+import { click, pageText, pressKeys, waitFor } from '../harness';
 
 export const SIDEBAR = '.part.sidebar';
 const C = 'dashboardPlatform.explorer.';
@@ -44,4 +44,30 @@ export async function expand(label: string): Promise<void> {
     `"${label}" expanded`,
     async () => (await pageText(`${row(label)}[aria-expanded="true"]`)) !== '',
   );
+}
+
+const MENU = '.monaco-menu';
+
+/**
+ * Opens a row's context menu as a keyboard user does (click the row, Shift+F10) and answers the
+ * menu's text: the actions the user is offered there.
+ */
+export async function contextMenu(rowSelector: string): Promise<string> {
+  await click({ selector: rowSelector });
+  await pressKeys(['Shift+F10']);
+  return waitFor('the context menu', async () => {
+    const t = (await pageText(MENU)) ?? '';
+    return t.trim() !== '' ? t : undefined;
+  });
+}
+
+/** Clicks an entry of the open context menu by its exact title. */
+export async function chooseMenu(title: string): Promise<void> {
+  await click({ selector: `${MENU} .action-menu-item:has(.action-label:text-is(${JSON.stringify(title)}))` });
+  await waitFor('the menu closed', async () => (((await pageText(MENU)) ?? '') === '' ? true : undefined));
+}
+
+/** The text a row shows (label and description), '' when it is not on screen. */
+export async function rowText(rowSelector: string): Promise<string> {
+  return (await pageText(rowSelector)) ?? '';
 }
