@@ -102,7 +102,7 @@ export const COMMANDS = {
   },
   // workspace
   explorerOpenItem: { id: 'dashboardPlatform.explorer.openItem', title: 'Open' },
-  explorerOpenReportSql: { id: 'dashboardPlatform.explorer.openReportSql', title: 'Open Report SQL' },
+  explorerOpenReportSql: { id: 'dashboardPlatform.explorer.openReportSql', title: 'Edit Report SQL' },
   explorerSaveReportSql: { id: 'dashboardPlatform.explorer.saveReportSql', title: 'Save SQL to Report…' },
   explorerOpenDashboard: { id: 'dashboardPlatform.explorer.openDashboard', title: 'Open Dashboard' },
   explorerCreateFolder: { id: 'dashboardPlatform.explorer.createFolder', title: 'New Folder…' },

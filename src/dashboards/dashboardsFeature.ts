@@ -559,10 +559,11 @@ export class DashboardsFeature implements vscode.Disposable {
     }
     deploymentId ??= await pickDeployment(this.services, 'Deployment');
     workbookId ??= await pickWorkbook(this.services, deploymentId);
+    // Asked whenever the thread or widget was asked (palette and tree menus alike).
+    const interactive = args.threadId === undefined || args.widgetId === undefined;
     const threadId = args.threadId ?? (await askText('AI thread id'))!;
     const widgetId = args.widgetId ?? (await askText('Widget id'))!;
-    const checksum =
-      args.checksum ?? (arg === undefined ? await askText('Checksum (optional)', true) : undefined);
+    const checksum = args.checksum ?? (interactive ? await askText('Checksum (optional)', true) : undefined);
     const client = await this.services.clients.platform();
     const result = await client.updateAiWidgetThread(deploymentId, workbookId, {
       threadId,
