@@ -342,7 +342,9 @@ describe('agents: language model tools, MCP server, @dashboard', function () {
     assert.ok((result.metadata as { chatId?: string }).chatId, 'keeps the chat id for the next question');
     assert.match(progress[0] ?? '', /Asking .* \(profile "Sandbox"\)/);
     const text = markdown.join('');
-    assert.match(text, /```sql\nSELECT p\.category/);
-    assert.match(text, /Orders by product category:/);
+    // The sandbox's agent plans from /v1/meta: "sell most" is revenue by category, highest first.
+    assert.match(text, /```sql\nSELECT products\.category AS category, MEASURE\(orders\.total_amount\)/);
+    assert.match(text, /ORDER BY total_amount DESC/);
+    assert.match(text, /categor(y|ies)[^\n]*\*\*/i, 'the answer names the category and its figure');
   });
 });

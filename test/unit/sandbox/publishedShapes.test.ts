@@ -152,6 +152,24 @@ describe('sandbox: published behaviours', function () {
     assert.equal((await api('GET', '/v1/users')).status, 405);
   });
 
+  it('refuses deactivating or deleting yourself through SCIM with a 400 that gives the reason, changing nothing', async () => {
+    const patch = {
+      schemas: ['urn:ietf:params:scim:api:messages:2.0:PatchOp'],
+      Operations: [{ op: 'replace', path: 'active', value: false }],
+    };
+    const self = await api('PATCH', `/scim/v2/Users/${scimUserId(1)}`, patch);
+    // A 403 would read as a missing admin role; the admin has it, the change itself is refused.
+    assert.equal(self.status, 400);
+    assert.match(String(self.body!.detail), /deactivate yourself/);
+    assert.equal((await api('GET', `/scim/v2/Users/${scimUserId(1)}`)).body!.active, true);
+    assert.equal((await api('DELETE', `/scim/v2/Users/${scimUserId(1)}`)).status, 400);
+    const other = await api('PATCH', `/scim/v2/Users/${scimUserId(6)}`, patch);
+    assert.equal(other.status, 200);
+    assert.equal((await api('GET', `/scim/v2/Users/${scimUserId(6)}`)).body!.active, false);
+    patch.Operations[0]!.value = true;
+    assert.equal((await api('PATCH', `/scim/v2/Users/${scimUserId(6)}`, patch)).status, 200);
+  });
+
   it('serves nulls where the documents allow them and an is_empty filter', async () => {
     const reports = (await api('GET', '/v1/deployments/1/reports?first=50')).body!.items as Record<
       string,

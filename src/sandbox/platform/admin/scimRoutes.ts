@@ -181,7 +181,7 @@ export function registerScimRoutes(router: Router, deps: PlatformDeps, admin: Ad
             );
           active = v;
         }
-        if (active === false && u.id === 1) return scimError(ctx, 403, 'You cannot deactivate yourself.');
+        if (active === false && u.id === 1) return scimError(ctx, 400, 'You cannot deactivate yourself.');
         if (active !== undefined) setActive(u, active);
         await ctx.json(200, userResource(u));
       }),
