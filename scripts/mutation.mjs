@@ -22,7 +22,15 @@ export const AREAS = {
   redaction: {
     what: 'secret redaction in every log sink',
     mutate: ['src/api/log.ts'],
-    spec: [`${U}/api/redact.test.js`, `${U}/redaction.test.js`, `${U}/faults/secrets.test.js`],
+    spec: [
+      `${U}/api/redact.test.js`,
+      `${U}/api/redactExact.test.js`,
+      `${U}/redaction.test.js`,
+      `${U}/faults/secrets.test.js`,
+    ],
+    // The patterns are module constants: without their (static) mutants the score would leave out
+    // what redaction mostly is. The tests are few, so rerunning them all per mutant is affordable.
+    static: true,
   },
   'write-outcome': {
     what: 'writes whose outcome is unknown, never blindly retried',
@@ -180,6 +188,7 @@ const options = area
   ? {
       mutate: area.mutate,
       mochaOptions: { config: '.mocharc.json', spec: area.spec },
+      ignoreStatic: !area.static,
       // Reruns only the mutants whose code or tests changed since the last run of this area.
       incremental: !args.includes('--force'),
       incrementalFile: path.join(reportDir, 'incremental.json'),
