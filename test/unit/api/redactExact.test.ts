@@ -24,6 +24,8 @@ describe('api/log: redaction, exactly', () => {
     assert.equal(redact("authorization='tok en'"), `authorization='${R} en'`);
     assert.equal(redact('Authorization =  token zzzzzz'), `Authorization =  token ${R}`);
     assert.equal(redact('xauthorization: q'), `xauthorization: ${R}`);
+    // A short credential after a scheme and two spaces (no other pattern would catch it).
+    assert.equal(redact('Authorization: Basic  abc'), `Authorization: Basic ${R}`);
   });
 
   it('replaces Bearer and Api-Key values of six characters or more, JWTs, user-info and key values', () => {
@@ -48,6 +50,7 @@ describe('api/log: redaction, exactly', () => {
     rememberSecret('xyz');
     rememberSecret(undefined);
     assert.equal(redact('abcd xyz'), `${R} xyz`);
+    forgetSecret(undefined);
     forgetSecret(' abcd ');
     assert.equal(redact('abcd'), 'abcd');
     rememberSecret('wxyz9');
