@@ -29,7 +29,9 @@ const nodeCommon = {
 
 /** Self-contained node bundles. */
 const nodeEntries = {
-  sandbox: { entryPoints: ['src/sandbox/cli.ts'], outfile: 'dist/sandbox-cli.js', external: [] },
+  // In dist/cli/, which .vscodeignore leaves out of the package: neither the extension nor its MCP
+  // server loads the CLI (npm run sandbox).
+  sandbox: { entryPoints: ['src/sandbox/cli.ts'], outfile: 'dist/cli/sandbox-cli.js', external: [] },
   // The sandbox as a library (tests, benchmarks, scripts).
   'sandbox-lib': { entryPoints: ['src/sandbox/index.ts'], outfile: 'dist/sandbox.js', external: [] },
   // The worker thread the Sandbox profile runs the sandbox in (src/profiles/sandboxLoader.ts), so its

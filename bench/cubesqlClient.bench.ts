@@ -1,26 +1,30 @@
-// The cubesql client on replayed bytes. A 1,000,000-row answer is captured from the sandbox once;
-// a loopback server then replays it, so each reader below is timed on the same bytes with a server
-// that costs next to nothing:
-//   bare            whole body, then JSON.parse per line (the floor a streaming client aims at)
-//   client          DataClient.cubesql, every row parsed (incremental NDJSON, one batch in memory)
-//   official        @cubejs-client/core cubeSql (whole body)
-//   officialStream  @cubejs-client/core cubeSqlStream (row by row)
+// The cubesql client on replayed bytes. A 1,000,000-row answer is captured from the sandbox once
+// (3,000,000 rows: its data lines three times); a replay server in a process of its own then serves
+// those bytes to every reader, and each reader runs in a fresh process of its own:
+//   limit           JSON.parse per line of the same bytes already in memory (no network, nothing
+//                   kept): the most any reader of this format can do on this machine
+//   client          DataClient.cubesql, every row parsed and handed over as it arrives
+//   official        @cubejs-client/core cubeSql() over the same replay server (whole body)
+//   officialStream  @cubejs-client/core cubeSqlStream() over the same replay server (row by row)
 //   cell            a notebook cell: the controller's accumulator, 10,000 rows kept, the rest counted
-//                   (parseRows); baseline `cellParseAll`: the same with every row parsed (before)
-// Each measurement runs in its own child process (peak RSS and live heap are the reader's alone),
-// modes alternate, and the median of the repetitions is reported as a ratio to its baseline.
+//                   (parseRows); baseline `cellParseAll`: the same with every row parsed
+// Modes are alternated (rotated each repetition) and every figure is a median with its spread over
+// the repetitions; ratios are taken within a repetition. Rows/s is by wall time; rows per CPU-second
+// is by the reader process's own CPU, the steadier figure on a shared machine.
 //
-//   node --expose-gc out/bench/cubesqlClient.bench.js [--rows 1000000] [--reps 3]
+//   node --expose-gc out/bench/cubesqlClient.bench.js [--rows 1000000] [--reps 3] [--body file]
 import { fork } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
 import cubejs from '@cubejs-client/core';
-import { request } from 'undici';
 import { DataClient } from '../src/api/dataClient';
 import { startSandbox } from '../src/sandbox';
 import { CubeSqlAccumulator } from '../src/notebook/results';
-import { arg } from './benchArgs';
-import { captureCubesql, median, prefixRows, startReplay } from './replay';
+import { LoadMeter, arg, argText, fmt, median, rotation, spread } from './benchArgs';
+import { captureCubesql, repeatRows, startReplayProcess } from './replay';
 
-const MODES = ['bare', 'client', 'official', 'officialStream', 'cell', 'cellParseAll'] as const;
+const MODES = ['limit', 'client', 'official', 'officialStream', 'cell', 'cellParseAll'] as const;
 type Mode = (typeof MODES)[number];
 const SQL = 'SELECT * FROM orders';
 const CAP = 10_000;
@@ -47,22 +51,20 @@ function sample(withGc = false): void {
   peakRss = Math.max(peakRss, process.memoryUsage().rss);
 }
 
-async function bare(url: string): Promise<number> {
-  const res = await request(`${url}/v1/cubesql`, {
-    method: 'POST',
-    headers: { authorization: 'replay', 'content-type': 'application/json' },
-    body: JSON.stringify({ query: SQL }),
-  });
-  const text = await res.body.text();
-  sample(true);
+/** JSON.parse per line of bytes already in memory; the rows are dropped as the client's consumer drops them. */
+function limit(body: Buffer): number {
   let rows = 0;
-  let i = 0;
-  for (const line of text.split('\n')) {
-    if (!line) continue;
-    const v = JSON.parse(line) as { data?: unknown[]; error?: string };
-    if (v.data) rows += v.data.length;
-    else if (v.error) throw new Error(v.error);
-    if (++i % 200 === 0) sample(i % 1000 === 0);
+  let lines = 0;
+  for (let start = 0; start < body.length;) {
+    let nl = body.indexOf(0x0a, start);
+    if (nl < 0) nl = body.length;
+    if (nl > start) {
+      const v = JSON.parse(body.toString('utf8', start, nl)) as { data?: unknown[]; error?: string };
+      if (v.data) rows += v.data.length;
+      else if (v.error) throw new Error(v.error);
+      if (++lines % 200 === 0) sample(lines % 1000 === 0);
+    }
+    start = nl + 1;
   }
   return rows;
 }
@@ -110,13 +112,15 @@ async function official(url: string, stream: boolean): Promise<number> {
   return rows;
 }
 
-async function child(mode: Mode, url: string): Promise<void> {
+async function child(mode: Mode, url: string, bodyFile: string): Promise<void> {
+  // The limit's bytes are read before the clock starts: it measures parsing alone.
+  const body = mode === 'limit' ? fs.readFileSync(bodyFile) : undefined;
   sample(true);
   const cpu0 = process.cpuUsage();
   const t0 = process.hrtime.bigint();
   const rows =
-    mode === 'bare'
-      ? await bare(url)
+    mode === 'limit'
+      ? limit(body!)
       : mode === 'official' || mode === 'officialStream'
         ? await official(url, mode === 'officialStream')
         : await client(url, mode);
@@ -134,9 +138,9 @@ async function child(mode: Mode, url: string): Promise<void> {
   process.send?.(result);
 }
 
-function measure(mode: Mode, url: string): Promise<Result> {
+function measure(mode: Mode, url: string, bodyFile: string): Promise<Result> {
   return new Promise((resolve, reject) => {
-    const cp = fork(__filename, ['--child', mode, url], {
+    const cp = fork(__filename, ['--child', mode, url, bodyFile], {
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
       execArgv: ['--expose-gc'],
     });
@@ -147,67 +151,108 @@ function measure(mode: Mode, url: string): Promise<Result> {
   });
 }
 
-const fmt = (n: number, d = 0): string =>
-  n.toLocaleString('en-US', { maximumFractionDigits: d, minimumFractionDigits: d });
+async function bodyOf(rows: number): Promise<Buffer> {
+  const given = argText('body');
+  if (given) return fs.readFileSync(given);
+  const sandbox = await startSandbox({ rows });
+  try {
+    return await captureCubesql(sandbox.urls.dataApi, sandbox.tokens.dataApi, SQL);
+  } finally {
+    await sandbox.close();
+  }
+}
 
 async function main(): Promise<void> {
   const total = arg('rows', 1_000_000);
   const reps = arg('reps', 3);
-  const sandbox = await startSandbox({ rows: total });
-  let body: Buffer;
+  const load = new LoadMeter();
+  const captured = await bodyOf(total);
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'dp-bench-cubesql-'));
+  const sizes = [
+    { times: 1, file: path.join(dir, '1x.ndjson') },
+    { times: 3, file: path.join(dir, '3x.ndjson') },
+  ];
+  fs.writeFileSync(sizes[0]!.file, captured);
+  fs.writeFileSync(sizes[1]!.file, repeatRows(captured, 3));
+  const replay = await startReplayProcess(sizes[0]!.file);
+  const bySize: Result[][] = [];
   try {
-    body = await captureCubesql(sandbox.urls.dataApi, sandbox.tokens.dataApi, SQL);
-  } finally {
-    await sandbox.close();
-  }
-  const small = prefixRows(body, Math.round(total / 4));
-  const replay = await startReplay(body);
-  const results: Result[] = [];
-  try {
-    for (let r = 0; r < reps; r++) {
-      // Alternate the order so that drifting load hits every mode alike.
-      const order = r % 2 ? [...MODES].reverse() : [...MODES];
-      for (const mode of order) results.push(await measure(mode, replay.url));
+    for (const size of sizes) {
+      await replay.serveFile(size.file);
+      const results: Result[] = [];
+      // The capped cell is timed on the first size only.
+      const modes = size.times === 1 ? MODES : MODES.filter((m) => !m.startsWith('cell'));
+      for (let r = 0; r < reps; r++)
+        for (const mode of rotation(modes, r)) results.push(await measure(mode, replay.url, size.file));
+      const expected = total * size.times;
+      for (const x of results)
+        if (x.rows !== expected) throw new Error(`${x.mode} read ${x.rows} rows, not ${expected}`);
+      bySize.push(results);
+      report(results, fs.statSync(size.file).size, expected, reps, modes, load);
     }
-    replay.serve(small.body);
-    const smallRuns = [await measure('client', replay.url), await measure('bare', replay.url)];
-    const med = (mode: Mode, key: keyof Result) =>
-      median(results.filter((x) => x.mode === mode).map((x) => x[key] as number));
-    console.log(
-      `\ncubesql client on replayed bytes (${SQL}: ${fmt(body.length / MB, 1)} MB, ${fmt(total)} rows), Node ${process.version}, median of ${reps}\n`,
-    );
-    console.log('| reader         |    rows/s |  CPU ms | peak RSS MB | live heap MB |');
-    console.log('|----------------|-----------|---------|-------------|--------------|');
-    for (const mode of MODES) {
-      const rows = results.find((x) => x.mode === mode)!.rows;
+    const heap = (i: number, mode: Mode): number =>
+      median(bySize[i]!.filter((x) => x.mode === mode).map((x) => x.liveHeapMb));
+    console.log('\nmemory, live heap (median) from 1x to 3x the rows:');
+    for (const mode of ['client', 'officialStream', 'official'] as const)
       console.log(
-        `| ${mode.padEnd(14)} | ${fmt(rows / (med(mode, 'ms') / 1000)).padStart(9)} | ${fmt(med(mode, 'cpuMs')).padStart(7)} | ${fmt(med(mode, 'peakRssMb'), 1).padStart(11)} | ${fmt(med(mode, 'liveHeapMb'), 1).padStart(12)} |`,
+        `  ${mode.padEnd(14)} ${fmt(heap(0, mode), 1)} -> ${fmt(heap(1, mode), 1)} MB (x${(heap(1, mode) / heap(0, mode)).toFixed(2)})`,
       );
-    }
-    const rate = (mode: Mode) => results.find((x) => x.mode === mode)!.rows / med(mode, 'ms');
-    console.log('');
-    console.log(`client rows/s vs bare JSON.parse per line: ${(rate('client') / rate('bare')).toFixed(2)}x`);
-    console.log(`client rows/s vs official cubeSql: ${(rate('client') / rate('official')).toFixed(2)}x`);
-    console.log(
-      `client rows/s vs official cubeSqlStream: ${(rate('client') / rate('officialStream')).toFixed(2)}x`,
-    );
-    console.log(
-      `capped notebook cell (keep ${fmt(CAP)}, count the rest): CPU ${(med('cellParseAll', 'cpuMs') / med('cell', 'cpuMs')).toFixed(2)}x less than parsing every row`,
-    );
-    const [c250, b250] = smallRuns;
-    console.log(
-      `client live heap ${fmt(c250!.rows)} -> ${fmt(total)} rows: ${fmt(c250!.liveHeapMb, 1)} -> ${fmt(med('client', 'liveHeapMb'), 1)} MB (x${(med('client', 'liveHeapMb') / c250!.liveHeapMb).toFixed(2)}); ` +
-        `bare: ${fmt(b250!.liveHeapMb, 1)} -> ${fmt(med('bare', 'liveHeapMb'), 1)} MB (x${(med('bare', 'liveHeapMb') / b250!.liveHeapMb).toFixed(2)})`,
-    );
-    for (const r of results)
-      if (r.rows !== total) throw new Error(`${r.mode} read ${r.rows} rows, not ${total}`);
   } finally {
     await replay.close();
+    fs.rmSync(dir, { recursive: true, force: true });
   }
+  console.log(`\n${load.stop()}`);
+}
+
+function report(
+  results: Result[],
+  bytes: number,
+  rows: number,
+  reps: number,
+  modes: readonly Mode[],
+  load: LoadMeter,
+): void {
+  const of = (mode: Mode): Result[] => results.filter((x) => x.mode === mode);
+  console.log(
+    `\ncubesql on replayed bytes: ${fmt(bytes / MB, 1)} MB, ${fmt(rows)} rows (${SQL}), Node ${process.version}, ${reps} repetitions, ${load.text()}\n`,
+  );
+  console.log(
+    '| reader         | rows/s (wall), median (min to max)  | rows per CPU-second        | peak RSS MB | live heap MB |',
+  );
+  console.log(
+    '|----------------|-------------------------------------|----------------------------|-------------|--------------|',
+  );
+  for (const mode of modes) {
+    const xs = of(mode);
+    console.log(
+      `| ${mode.padEnd(14)} | ${spread(xs.map((x) => rows / (x.ms / 1000))).padEnd(35)} | ${spread(xs.map((x) => rows / (x.cpuMs / 1000))).padEnd(26)} | ${fmt(median(xs.map((x) => x.peakRssMb)), 1).padStart(11)} | ${fmt(median(xs.map((x) => x.liveHeapMb)), 1).padStart(12)} |`,
+    );
+  }
+  // Ratios within each repetition (the i-th run of each mode), then their median and spread.
+  const ratio = (a: Mode, b: Mode, key: 'ms' | 'cpuMs'): string =>
+    spread(
+      of(a).map((x, i) => of(b)[i]![key] / x[key]),
+      2,
+      'x',
+    );
+  console.log('');
+  console.log(
+    `client vs the limit (JSON.parse per line in memory): wall ${ratio('client', 'limit', 'ms')}; CPU ${ratio('client', 'limit', 'cpuMs')}`,
+  );
+  console.log(
+    `client vs official cubeSql(): wall ${ratio('client', 'official', 'ms')}; CPU ${ratio('client', 'official', 'cpuMs')}`,
+  );
+  console.log(
+    `client vs official cubeSqlStream(): wall ${ratio('client', 'officialStream', 'ms')}; CPU ${ratio('client', 'officialStream', 'cpuMs')}`,
+  );
+  if (modes.includes('cell'))
+    console.log(
+      `capped notebook cell (keep ${fmt(CAP)}, count the rest) vs parsing every row: CPU ${ratio('cell', 'cellParseAll', 'cpuMs')} less`,
+    );
 }
 
 if (process.argv[2] === '--child') {
-  child(process.argv[3] as Mode, process.argv[4]!).then(
+  child(process.argv[3] as Mode, process.argv[4]!, process.argv[5]!).then(
     () => process.exit(0),
     (e: unknown) => {
       console.error(e);

@@ -1,6 +1,8 @@
 // Client benchmarks measure the client, not the server: the bytes of a real cubesql answer are
 // captured once from the sandbox, then a loopback server replays them (costing next to nothing) to
 // every reader in the run. Shared by the benchmarks that time a cubesql reader.
+import { fork } from 'node:child_process';
+import * as fs from 'node:fs';
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { request } from 'undici';
@@ -85,9 +87,59 @@ export async function startReplay(body: Buffer, chunkBytes = 64 * 1024): Promise
   };
 }
 
-/** Median of numbers. */
-export function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = Math.floor(s.length / 2);
-  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
+export { median } from './benchArgs';
+
+/** The schema line, then the data lines of `body` repeated `times` times (the same bytes, more rows). */
+export function repeatRows(body: Buffer, times: number): Buffer {
+  const firstData = body.indexOf('\n{"data":');
+  if (firstData < 0) throw new Error('repeatRows: no data line');
+  const head = body.subarray(0, firstData + 1);
+  const data = body.subarray(firstData + 1);
+  return Buffer.concat([head, ...Array.from({ length: times }, () => data)]);
+}
+
+/**
+ * The replay server in a process of its own, serving the bytes of `file`: the reader's process then
+ * holds the reader alone, and the server's CPU is not counted in the reader's.
+ */
+export async function startReplayProcess(
+  file: string,
+): Promise<Replay & { serveFile(file: string): Promise<void> }> {
+  const cp = fork(__filename, ['--serve', file], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const next = (): Promise<string> =>
+    new Promise((resolve, reject) => {
+      const onExit = (code: number | null): void => reject(new Error(`replay server exited with ${code}`));
+      cp.once('exit', onExit);
+      cp.once('message', (m) => {
+        cp.off('exit', onExit);
+        resolve(String(m));
+      });
+    });
+  const url = await next();
+  return {
+    url,
+    serve: () => {
+      throw new Error('use serveFile with a replay process');
+    },
+    serveFile: async (f: string) => {
+      const done = next();
+      cp.send(f);
+      await done;
+    },
+    close: async () => {
+      const exited = new Promise((resolve) => cp.once('exit', resolve));
+      cp.kill();
+      await exited;
+    },
+  };
+}
+
+if (process.argv[2] === '--serve' && process.send) {
+  void startReplay(fs.readFileSync(process.argv[3]!)).then((replay) => {
+    process.on('message', (f) => {
+      replay.serve(fs.readFileSync(String(f)));
+      process.send!('ok');
+    });
+    process.send!(replay.url);
+  });
 }

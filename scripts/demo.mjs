@@ -65,6 +65,13 @@ async function main() {
     settings: {
       'workbench.startupEditor': 'none',
       'workbench.editorAssociations': { '*.dashboard.json': 'dashboardPlatform.dashboardEditor' },
+      // The sandbox's local ports are the extension's own: no "port forwarded" toasts about them.
+      'remote.autoForwardPorts': false,
+      'remote.restoreForwardedPorts': false,
+      'remote.otherPortsAttributes': { onAutoForward: 'ignore' },
+      // No empty secondary side bar (the built-in chat is off) on a first start.
+      'workbench.secondarySideBar.defaultVisibility': 'hidden',
+      'chat.disableAIFeatures': true,
     },
   });
   const url = `http://127.0.0.1:${port}/?folder=${encodeURIComponent(workspace)}`;

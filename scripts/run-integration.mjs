@@ -174,6 +174,23 @@ async function main() {
         await page.mouse.up();
       } else if (req.url === '/webview-click') {
         await (await inWebview(args.selector)).click({ timeout: CLICK_MS });
+      } else if (req.url === '/count') {
+        // How many visible elements of the workbench page match a selector.
+        let count = 0;
+        for (const loc of await page.locator(args.selector).all()) if (await loc.isVisible()) count++;
+        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ count }));
+        return;
+      } else if (req.url === '/webview-text') {
+        // The text of the first element matching a selector in a webview ('' if none shows up).
+        const loc = await inWebview(args.selector).catch(() => undefined);
+        const text = loc ? await loc.innerText().catch(() => '') : '';
+        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ text }));
+        return;
+      } else if (req.url === '/webview-fill') {
+        // Types a value into a webview field and leaves it (Tab), so its change event fires.
+        const loc = await inWebview(args.selector);
+        await loc.fill(String(args.text ?? ''));
+        await loc.press('Tab');
       } else if (req.url === '/webview-keys') {
         const loc = await inWebview(args.selector);
         await loc.focus();

@@ -86,6 +86,11 @@ export const COMMANDS = {
   // dashboards as code
   dashboardsEdit: { id: 'dashboardPlatform.dashboards.edit', title: 'Edit Dashboard…' },
   dashboardsPublish: { id: 'dashboardPlatform.dashboards.publish', title: 'Publish Dashboard…' },
+  dashboardsPublishReviewed: {
+    id: 'dashboardPlatform.dashboards.publishReviewed',
+    title: 'Publish These Changes',
+  },
+  dashboardsCancelReview: { id: 'dashboardPlatform.dashboards.cancelReview', title: 'Cancel Publish' },
   dashboardsShowHistory: { id: 'dashboardPlatform.dashboards.showHistory', title: 'Show Publish History' },
   dashboardsOpenEditor: {
     id: 'dashboardPlatform.dashboards.openEditor',
@@ -97,7 +102,7 @@ export const COMMANDS = {
   },
   // workspace
   explorerOpenItem: { id: 'dashboardPlatform.explorer.openItem', title: 'Open' },
-  explorerOpenReportSql: { id: 'dashboardPlatform.explorer.openReportSql', title: 'Open Report SQL' },
+  explorerOpenReportSql: { id: 'dashboardPlatform.explorer.openReportSql', title: 'Edit Report SQL' },
   explorerSaveReportSql: { id: 'dashboardPlatform.explorer.saveReportSql', title: 'Save SQL to Report…' },
   explorerOpenDashboard: { id: 'dashboardPlatform.explorer.openDashboard', title: 'Open Dashboard' },
   explorerCreateFolder: { id: 'dashboardPlatform.explorer.createFolder', title: 'New Folder…' },

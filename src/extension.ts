@@ -10,6 +10,7 @@
 import * as vscode from 'vscode';
 import { COMMANDS } from './commands';
 import { registerCommand } from './commandRunner';
+import { preloadModule } from './lazyModule';
 import { KnownSecrets, createRedactingLog } from './log';
 import { createClients, registerProfileShell } from './profileShell';
 import { trackProfileContext } from './profiles/profileContext';
@@ -49,6 +50,9 @@ export interface ExtensionApi {
   readonly model: ModelFeature;
 }
 
+/** How long after activation the API bundle is loaded in the background. */
+const API_PRELOAD_DELAY_MS = 1500;
+
 let sandboxManager: SandboxManager<SandboxHandle> | undefined;
 
 /**
@@ -79,6 +83,10 @@ export function activate(context: vscode.ExtensionContext): Promise<ExtensionApi
   context.subscriptions.push(channel, profiles, modelBranch, statusBar);
   const firstMs = performance.now() - t0;
   return registerFeatures(services, clients, sandbox).then((features) => {
+    // The HTTP stack and zod (dist/api.js) load once activation is over, while the user looks
+    // around, so the first query does not pay for them.
+    const cancelPreload = preloadModule('src/api/index.ts', API_PRELOAD_DELAY_MS);
+    context.subscriptions.push({ dispose: cancelPreload });
     log.info(
       `Dashboard Platform activated in ${(performance.now() - t0).toFixed(0)} ms (${firstMs.toFixed(0)} ms before activate() returned; ${features.stepsMs.map((ms) => ms.toFixed(1)).join(', ')} ms for the later steps)`,
     );

@@ -32,3 +32,28 @@ function readBundles(): Record<string, string> {
   const file = path.join(__dirname, 'bundles.json');
   return fs.existsSync(file) ? (JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, string>) : {};
 }
+
+/**
+ * Loads `src` in the background `delayMs` after the call (never on the caller's path): the first
+ * use then finds it loaded, so a session's first query costs what its second does. A failure is
+ * left to the first use, which reports it. The returned function cancels a load not yet started.
+ */
+export function preloadModule(
+  src: string,
+  delayMs: number,
+  schedule: (run: () => void, ms: number) => { unref?(): unknown } | undefined = setTimeout,
+): () => void {
+  let cancelled = false;
+  const timer = schedule(() => {
+    if (cancelled) return;
+    try {
+      lazyModule(src);
+    } catch {
+      // The first real use loads it again and reports the error where the user is.
+    }
+  }, delayMs);
+  timer?.unref?.();
+  return () => {
+    cancelled = true;
+  };
+}

@@ -1,5 +1,6 @@
 // Incremental NDJSON: bytes in any chunking -> one parsed value per non-blank line. Memory is bounded
 // by the longest line (capped by `maxLineBytes`), never by the body.
+import { isUtf8 } from 'node:buffer';
 import { ApiError } from './errors';
 import { excerpt as redactedExcerpt } from './log';
 
@@ -18,16 +19,20 @@ export const DEFAULT_MAX_LINE_BYTES = 64 * 1024 * 1024;
 const NL = 0x0a;
 const CR = 0x0d;
 
-const decoder = new TextDecoder('utf-8', { fatal: true });
+/** A view of `bytes` as a Buffer (no copy), for Buffer's fast UTF-8 decoding. */
+function asBuffer(bytes: Uint8Array): Buffer {
+  return Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+}
 
 /** One line's bytes (no newline) to its value; undefined for a blank line. */
 export function parseLine(bytes: Uint8Array, line: number): NdjsonLine | undefined {
   let end = bytes.length;
   if (end > 0 && bytes[end - 1] === CR) end--;
-  let text: string;
-  try {
-    text = decoder.decode(end === bytes.length ? bytes : bytes.subarray(0, end));
-  } catch {
+  const buf = asBuffer(bytes);
+  const text = buf.toString('utf8', 0, end);
+  // Decoding puts U+FFFD where the bytes are not UTF-8; only a line that holds one is validated
+  // (the character itself is valid data), so valid lines pay for one decode and no second pass.
+  if (text.includes('\uFFFD') && !isUtf8(buf.subarray(0, end))) {
     throw new ApiError('protocol', `The server sent invalid UTF-8 on line ${line} of the stream.`, {
       code: 'NDJSON_UTF8',
       line,
@@ -60,8 +65,8 @@ export interface LinePiece {
 }
 
 /**
- * The one line splitter of the NDJSON readers (ndjsonLines, and rowScan's scanLines): a byte
- * stream in any chunking to pieces of lines. A line inside one chunk is one piece; a line across
+ * The line splitter of rowScan's scanLines, which counts a line's rows piece by piece without
+ * holding the line: a byte stream in any chunking to pieces of lines. A line inside one chunk is one piece; a line across
  * chunks is several, the last with `eol` (or none when the body ends without a newline). Empty
  * pieces come only for empty lines.
  */
@@ -78,7 +83,11 @@ export async function* linePieces(body: AsyncIterable<Uint8Array>): AsyncGenerat
   }
 }
 
-/** The pieces of the current line kept until its end, bounded by the maximum line length. */
+/**
+ * The pieces of the current line kept until its end, bounded by the maximum line length. Pieces are
+ * kept as views, never copied: a chunk read from a stream belongs to its reader (Node's streams
+ * hand each chunk over and never write into it again).
+ */
 export class LineJoiner {
   private parts: Uint8Array[] = [];
   private size = 0;
@@ -88,23 +97,27 @@ export class LineJoiner {
     return this.size === 0;
   }
 
-  /** Keeps a piece of line `line`; `copy` when it must outlive its chunk (the producer may reuse it). */
-  add(bytes: Uint8Array, line: number, copy: boolean): void {
+  /** Keeps a piece of line `line`. */
+  add(bytes: Uint8Array, line: number): void {
     if (this.size + bytes.length > this.max) throw tooLong(line, this.max);
     this.size += bytes.length;
-    this.parts.push(copy ? Uint8Array.prototype.slice.call(bytes) : bytes);
+    this.parts.push(bytes);
   }
 
-  /** The kept pieces as one line (no copy when there is one piece); the joiner is then empty. */
+  /** The kept pieces as one line (copied once when there are several); the joiner is then empty. */
   take(): Uint8Array {
-    const out = concat(this.parts, this.size);
+    const out = this.parts.length === 1 ? this.parts[0]! : Buffer.concat(this.parts, this.size);
     this.parts = [];
     this.size = 0;
     return out;
   }
 }
 
-/** Parses an NDJSON byte stream. Throws ApiError 'protocol' naming the line of a malformed value. */
+/**
+ * Parses an NDJSON byte stream. Throws ApiError 'protocol' naming the line of a malformed value.
+ * Lines are found in the bytes (indexOf of the newline); a line inside one chunk is decoded from a
+ * view of it, a line across chunks is joined once at its end, and only whole lines are decoded.
+ */
 export async function* ndjsonLines(
   body: AsyncIterable<Uint8Array>,
   opts: NdjsonOptions = {},
@@ -112,33 +125,24 @@ export async function* ndjsonLines(
   const max = opts.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
   const joiner = new LineJoiner(max);
   let line = 1;
-  for await (const { bytes, eol } of linePieces(body)) {
-    if (!eol) {
-      joiner.add(bytes, line, true);
-      continue;
+  for await (const chunk of body) {
+    let start = 0;
+    for (;;) {
+      const nl = chunk.indexOf(NL, start);
+      if (nl < 0) break;
+      let whole = chunk.subarray(start, nl);
+      if (!joiner.empty) {
+        joiner.add(whole, line);
+        whole = joiner.take();
+      } else if (whole.length > max) throw tooLong(line, max);
+      start = nl + 1;
+      const parsed = parseLine(whole, line++);
+      if (parsed) yield parsed;
     }
-    let whole = bytes;
-    if (!joiner.empty) {
-      joiner.add(bytes, line, false);
-      whole = joiner.take();
-    } else if (bytes.length > max) throw tooLong(line, max);
-    const parsed = parseLine(whole, line);
-    if (parsed) yield parsed;
-    line++;
+    if (start < chunk.length) joiner.add(chunk.subarray(start), line);
   }
   if (!joiner.empty) {
     const parsed = parseLine(joiner.take(), line);
     if (parsed) yield parsed;
   }
-}
-
-function concat(parts: Uint8Array[], total: number): Uint8Array {
-  if (parts.length === 1) return parts[0];
-  const out = new Uint8Array(total);
-  let off = 0;
-  for (const p of parts) {
-    out.set(p, off);
-    off += p.length;
-  }
-  return out;
 }

@@ -123,7 +123,7 @@ export async function* scanLines(
       if (!counter.end()) throw malformed(line);
       out = { counted: rows, line };
     } else {
-      if (mode === 'prefix' && head > 0) joiner.add(DATA_PREFIX.subarray(0, head), line, false);
+      if (mode === 'prefix' && head > 0) joiner.add(DATA_PREFIX.subarray(0, head), line);
       if (!joiner.empty) out = parseLine(joiner.take(), line);
     }
     head = 0;
@@ -148,11 +148,11 @@ export async function* scanLines(
         counter.scan(DATA_PREFIX);
       } else if (i < end) {
         mode = 'keep';
-        if (head > 0) joiner.add(DATA_PREFIX.subarray(0, head), line, true);
+        if (head > 0) joiner.add(DATA_PREFIX.subarray(0, head), line);
       }
     }
     if (mode === 'count') counter.scan(bytes, i, end);
-    else if (mode === 'keep' && i < end) joiner.add(bytes.subarray(i), line, !eol);
+    else if (mode === 'keep' && i < end) joiner.add(bytes.subarray(i), line);
     if (eol) {
       const out = finish();
       if (out) yield out;

@@ -9,6 +9,8 @@ const entry = z.object({
   title: z.string(),
   profile: z.string(),
   updatedAt: z.string(),
+  /** Turns (user messageIds) the user stopped: the server's thread does not say a turn was stopped. */
+  stopped: z.array(z.string()).optional(),
 });
 export type ChatHistoryEntry = z.infer<typeof entry>;
 
@@ -32,12 +34,19 @@ export class ChatHistory {
   async record(next: Omit<ChatHistoryEntry, 'updatedAt'>, now = new Date()): Promise<void> {
     const rest = this.list().filter((e) => e.chatId !== next.chatId);
     const previous = this.list().find((e) => e.chatId === next.chatId);
+    const stopped = [...new Set([...(previous?.stopped ?? []), ...(next.stopped ?? [])])];
     const updated: ChatHistoryEntry = {
       ...next,
       title: previous?.title ?? next.title,
       updatedAt: now.toISOString(),
+      ...(stopped.length ? { stopped } : {}),
     };
     await this.memento.update(KEY, [updated, ...rest].slice(0, MAX_ENTRIES));
+  }
+
+  /** The turns of a chat the user stopped. */
+  stoppedTurns(chatId: string): string[] {
+    return this.list().find((e) => e.chatId === chatId)?.stopped ?? [];
   }
 
   async remove(chatId: string): Promise<void> {

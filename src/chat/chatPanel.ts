@@ -106,7 +106,7 @@ export class ChatPanel implements vscode.Disposable {
     }
     await this.ready;
     this.postTarget();
-    await (await this.ensureSession()).load(chatId);
+    await (await this.ensureSession()).load(chatId, this.history.stoppedTurns(chatId));
   }
 
   async newChat(): Promise<void> {
@@ -129,14 +129,16 @@ export class ChatPanel implements vscode.Disposable {
       post: (op) => this.post(op),
       log: this.env.log,
       branch: () => this.env.target(this.agent.url)?.branch,
-      onTurnEnded: (chatId, firstInput) => {
+      onTurnEnded: (chatId, firstInput, stoppedTurn) => {
         if (!chatId) return;
         void this.history.record({
           chatId,
           agentUrl: agent.url,
           agentName: agent.name,
           title: firstInput ? firstInput.slice(0, 80) : chatId,
-          profile: this.env.profileName(),
+          // The chat belongs to the profile its client was made for, not the one active now.
+          profile: this.profileName,
+          ...(stoppedTurn ? { stopped: [stoppedTurn] } : {}),
         });
       },
     });
@@ -232,9 +234,12 @@ export class ChatPanel implements vscode.Disposable {
     }
   }
 
-  /** The active profile changed: say so when it is no longer this panel's. */
+  /**
+   * The active profile changed: the banner names it while it is not this panel's, and goes away
+   * when the user switches back.
+   */
   profileChanged(active: string): void {
-    if (active !== this.profileName) this.post({ type: 'profile', own: this.profileName, active });
+    void this.ready.then(() => this.post({ type: 'profile', own: this.profileName, active }));
   }
 
   dispose(): void {

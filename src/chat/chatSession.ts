@@ -3,6 +3,7 @@
 // in plain Node against the sandbox.
 import type { AiClient, ChatEvent, SessionSettings } from '../api';
 import { CUT_OFF, explainSessionRefusal, isApiError, newMessageId, redact, redactDeep } from '../api';
+import { rollupsUsed } from '../api/schemas/data';
 import type { HostToWebview, ToolResult } from '../shared/chatProtocol';
 
 export interface ChatSessionDeps {
@@ -12,13 +13,24 @@ export interface ChatSessionDeps {
   log?: { warn(message: string): void };
   /** The dev branch a turn's queries run against (read at each turn), else the main branch. */
   branch?(): string | undefined;
-  /** Called when a turn ends with the chat's id (to record it in the history). */
-  onTurnEnded?(chatId: string | undefined, firstInput: string | undefined): void;
+  /**
+   * Called when a turn ends with the chat's id (to record it in the history), and the turn's
+   * messageId when the user stopped it.
+   */
+  onTurnEnded?(chatId: string | undefined, firstInput: string | undefined, stoppedTurn?: string): void;
 }
 
 interface Turn {
   input: string | undefined;
   messageId: string;
+}
+
+/** A thread being loaded: which turns the user stopped, and the one being drawn. */
+interface Loading {
+  stopped: ReadonlySet<string>;
+  /** The user message whose turn is being drawn, and whether it was shown as stopped. */
+  current?: string;
+  shownStopped: boolean;
 }
 
 export class ChatSession {
@@ -28,6 +40,8 @@ export class ChatSession {
   private suspendedTurn: Turn | undefined;
   private firstInput: string | undefined;
   private running: Promise<void> | undefined;
+  private stoppedByUser = false;
+  private loading: Loading | undefined;
 
   constructor(private readonly deps: ChatSessionDeps) {}
 
@@ -63,6 +77,7 @@ export class ChatSession {
   async stop(): Promise<void> {
     const controller = this.controller;
     if (!controller) return;
+    this.stoppedByUser = true;
     controller.abort();
     if (this.chatId) {
       try {
@@ -85,10 +100,14 @@ export class ChatSession {
     this.deps.post({ type: 'reset' });
   }
 
-  /** Loads a chat's current state from the server (history, reload) and renders it. */
-  load(chatId: string): Promise<void> {
+  /**
+   * Loads a chat's current state from the server (history, reload) and renders it; the turns in
+   * `stopped` (user messageIds) are shown as stopped, as they were when the user stopped them.
+   */
+  load(chatId: string, stopped: readonly string[] = []): Promise<void> {
     this.newChat();
     this.chatId = chatId;
+    this.loading = { stopped: new Set(stopped), shownStopped: false };
     return this.consume(undefined, (signal) =>
       this.deps.client.getChatState(chatId, this.deps.sessionSettings, signal),
     );
@@ -132,6 +151,7 @@ export class ChatSession {
           endedByServer = this.render(event, turn) || endedByServer;
         }
         if (controller.signal.aborted && !endedByServer) post({ type: 'aborted' });
+        else if (!turn) this.endLoadedTurn();
       } catch (e) {
         if (controller.signal.aborted || (isApiError(e) && e.kind === 'cancelled')) {
           if (!endedByServer) post({ type: 'aborted' });
@@ -149,14 +169,30 @@ export class ChatSession {
           }
         }
       } finally {
+        const stopped = this.stoppedByUser && turn ? turn.messageId : undefined;
+        this.stoppedByUser = false;
+        this.loading = undefined;
         this.controller = undefined;
         this.running = undefined;
         post({ type: 'turnEnded', chatId: this.chatId });
-        this.deps.onTurnEnded?.(this.chatId, this.firstInput);
+        this.deps.onTurnEnded?.(this.chatId, this.firstInput, stopped);
       }
     })();
     this.running = work;
     return work;
+  }
+
+  /**
+   * In a loaded thread, the turn being drawn ends (at the next user message `next`, or at the end of
+   * the thread): a turn the user stopped is shown as stopped, not as an answer.
+   */
+  private endLoadedTurn(next?: string): void {
+    const l = this.loading;
+    if (!l) return;
+    if (l.current !== undefined && l.stopped.has(l.current) && !l.shownStopped)
+      this.deps.post({ type: 'aborted' });
+    l.current = next;
+    l.shownStopped = false;
   }
 
   /** Renders one event; true when it is a terminal marker (aborted, suspended). */
@@ -171,6 +207,7 @@ export class ChatSession {
         // The final answer arrives as a 'final' event too, rendered as markdown there.
         if (m.graphPath?.[0] === 'final') return false;
         if (m.role === 'user') {
+          if (!turn) this.endLoadedTurn(m.id);
           post({ type: 'userMessage', id: m.id, text: m.content ?? '' });
         } else if (event.delta !== undefined && m.isDelta) {
           post({
@@ -210,18 +247,28 @@ export class ChatSession {
         return false;
       }
       case 'final':
+        // A turn the user stopped stays stopped: an answer the server finished after the stop (the
+        // abort came too late) is not shown, as it was not when they stopped it.
+        if (!turn && this.loading?.current !== undefined && this.loading.stopped.has(this.loading.current))
+          return false;
         post({ type: 'final', id: event.message.id, markdown: event.message.content ?? '' });
         return false;
       case 'usage':
-        post({ type: 'usage', usage: event.usage });
+        // A thread read's usage frame is all zeros: it is no turn's usage.
+        if (turn) post({ type: 'usage', usage: event.usage });
         return false;
       case 'suspended':
         this.suspendedTurn = turn ?? this.lastTurn;
         post({ type: 'suspended' });
         return true;
       case 'aborted':
+        if (this.loading) {
+          if (this.loading.shownStopped) return false;
+          this.loading.shownStopped = true;
+        }
         post({ type: 'aborted' });
-        return true;
+        // In a loaded thread a marker ends one turn, not the read.
+        return turn !== undefined;
       case 'error':
         post({
           type: 'error',
@@ -247,6 +294,12 @@ function asToolResult(result: unknown): ToolResult | undefined {
   if (Array.isArray(r.data)) out.data = r.data.filter((row): row is unknown[] => Array.isArray(row));
   if (typeof r.totalRows === 'number') out.totalRows = r.totalRows;
   if (r.vegaSpec !== undefined) out.vegaSpec = r.vegaSpec;
+  // The engine's usedPreAggregations, as the agent passes it on: a badge with the rollup and its age.
+  const rollups = rollupsUsed(r).map((u) => ({
+    id: u.id,
+    ...(u.lastUpdatedAt !== undefined ? { builtAt: new Date(u.lastUpdatedAt).toISOString() } : {}),
+  }));
+  if (rollups.length) out.rollups = rollups;
   return Object.keys(out).length > 0 ? out : undefined;
 }
 

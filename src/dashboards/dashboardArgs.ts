@@ -25,14 +25,14 @@ export interface EditArgs {
 }
 
 export interface PublishArgs {
-  /** The file; defaults to the active editor's document. */
+  /** The file; defaults to the active editor's document (or the file of the active review). */
   uri?: string | vscode.Uri;
+  /** An open review to confirm (Publish These Changes) or cancel, instead of a file. */
+  reviewId?: string;
   /** Defaults to the deployment the file was pulled from. */
   deploymentId?: number;
-  /** Skips the modal confirmation (tests). */
+  /** Publishes with no review (automation and tests). */
   confirm?: boolean;
-  /** Set false to skip opening the diff editor. */
-  showDiff?: boolean;
 }
 
 export interface AttachThreadArgs {

@@ -2,8 +2,9 @@
 // stays the source of truth (save, undo/redo, dirty state and "Reopen with Text Editor" are VS
 // Code's); every edit from the page becomes one minimal WorkspaceEdit of the text. While the text is
 // invalid the page lists the problems (they are in the Problems panel too) and keeps the last valid
-// preview; the page's Publish button runs the Publish Dashboard command and its history tab shows
-// this file's publishes.
+// preview, locked; a bad value alone (a theme colour that is not CSS) is marked at its field and the
+// rest stays editable. The page's Publish button opens the publish review, and while one is open
+// the page offers its decision too; its history tab shows this file's publishes.
 import * as vscode from 'vscode';
 import type { PublishDashboardInput } from '../api/schemas/platform';
 import {
@@ -31,6 +32,18 @@ export interface DashboardEditorHost {
   diagnostics: vscode.DiagnosticCollection;
   /** What the widgets' reports are (titles, kinds, snapshot previews), by report id. */
   reports?(uri: vscode.Uri, input: PublishDashboardInput): Promise<Record<string, EditorReport>>;
+  /** Asks the user for a widget's report (a searchable list); undefined when dismissed. */
+  pickReport?(
+    uri: vscode.Uri,
+    input: PublishDashboardInput,
+    widgetId: string,
+  ): Promise<{ id: number; name: string } | undefined>;
+  /** The file's open publish review, if any: its summary and where it publishes. */
+  review?(uri: vscode.Uri): { summary: string; where: string } | undefined;
+  /** Confirms (Publish These Changes) or cancels the file's open publish review. */
+  decideReview?(uri: vscode.Uri, publish: boolean): Thenable<unknown>;
+  /** The choices of the theme's fixed-set fields (see dashboardSchema.ts themeChoicesOf). */
+  themeChoices?: Record<string, string[]>;
 }
 
 /** Diagnostics for a file's problems, at their locations. */
@@ -132,21 +145,27 @@ export class DashboardEditorProvider implements vscode.CustomTextEditorProvider 
   stateOf(document: vscode.TextDocument, select?: string): HostToWebview {
     const parsed = parseDashboardFile(document.getText());
     const key = document.uri.toString();
-    if (parsed.ok) {
-      this.lastValid.set(key, parsed.input);
+    // With problems in values only, the page shows and edits the file as it is (the bad value
+    // stays in its field, marked); with a broken shape it shows the last valid version, locked.
+    const current = parsed.input;
+    if (current) {
+      this.lastValid.set(key, current);
       this.validVersion.set(key, document.version);
-      this.host.diagnostics.delete(document.uri);
-    } else {
-      this.host.diagnostics.set(document.uri, problemDiagnostics(document, parsed.problems));
     }
+    if (parsed.ok) this.host.diagnostics.delete(document.uri);
+    else this.host.diagnostics.set(document.uri, problemDiagnostics(document, parsed.problems));
+    const review = this.host.review?.(document.uri);
     return hostToWebview.parse({
       type: 'state',
       input: this.lastValid.get(key) ?? null,
       problems: parsed.ok
         ? []
-        : parsed.problems.map((p) => ({ message: p.message, line: p.line, column: p.column })),
+        : parsed.problems.map((p) => ({ message: p.message, line: p.line, column: p.column, path: p.path })),
+      locked: !current,
       history: this.host.history(document.uri),
       reports: this.reports.get(key) ?? {},
+      themeChoices: this.host.themeChoices ?? {},
+      ...(review ? { review } : {}),
       ...(select !== undefined ? { select } : {}),
     });
   }
@@ -199,6 +218,29 @@ export class DashboardEditorProvider implements vscode.CustomTextEditorProvider 
           case 'publish':
             await this.host.publish(document.uri);
             return post();
+          case 'publishReviewed':
+          case 'cancelReview':
+            await this.host.decideReview?.(document.uri, message.type === 'publishReviewed');
+            return post();
+          case 'pickReport': {
+            const input = this.lastValid.get(key);
+            if (!input || !this.host.pickReport) return;
+            const picked = await this.host.pickReport(document.uri, input, message.id);
+            if (!picked) return;
+            // A title that only repeated the old report's name follows the new report.
+            const widget = (input.config?.widgets ?? []).find((w) => w.id === message.id);
+            const config = (widget?.config ?? {}) as Record<string, unknown>;
+            const old = this.reports.get(key)?.[String(config.reportId)]?.title;
+            const follows = typeof config.title === 'string' && old !== undefined && config.title === old;
+            await this.applyEdit(document, {
+              type: 'setWidgetReport',
+              id: message.id,
+              reportId: picked.id,
+              ...(follows ? { title: picked.name } : {}),
+            });
+            // The new report's name and preview.
+            return void this.loadReports(document);
+          }
           case 'openText':
             await vscode.commands.executeCommand('vscode.openWith', document.uri, 'default');
             return;

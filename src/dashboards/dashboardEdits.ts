@@ -43,13 +43,15 @@ export function editDashboardText(
   let input = parsedInput;
   if (!input) {
     const parsed = parseDashboardFile(text);
-    if (!parsed.ok) {
+    // A file whose only problems are values (a theme colour that is not CSS) stays editable: the
+    // user fixes that value here like any other.
+    if (!parsed.ok && !parsed.input) {
       const p = parsed.problems[0]!;
       throw new Error(
         `Fix the problems in the file before editing it here (line ${p.line + 1}: ${p.message}).`,
       );
     }
-    input = parsed.input;
+    input = parsed.input!;
   }
   const { ops, select } = operations(input, edit);
   const formattingOptions = formattingOf(text);
@@ -178,6 +180,21 @@ function responsiveBreakpoints(input: PublishDashboardInput): EditorBreakpoint[]
   return EDITOR_BREAKPOINTS.filter((b) => widgetsOf(input).some((w) => w.responsiveLayouts?.[b]));
 }
 
+/** Sets fields of a widget's config ('' or null removes one), keeping the others. */
+function configValues(input: PublishDashboardInput, id: string, values: Record<string, unknown>): Op[] {
+  const i = widgetIndex(input, id);
+  const config = widgetsOf(input)[i]!.config;
+  const kept = Object.entries(values).map(([k, v]) => [k, v === '' || v === null ? undefined : v] as const);
+  // A widget without a config object (absent or null) gets one holding just these values.
+  if (!config || typeof config !== 'object' || Array.isArray(config)) {
+    const fresh = Object.fromEntries(kept.filter(([, v]) => v !== undefined));
+    return Object.keys(fresh).length === 0
+      ? []
+      : [{ path: ['config', 'widgets', i, 'config'], value: fresh }];
+  }
+  return kept.flatMap(([k, v]) => set(input, ['config', 'widgets', i, 'config', k], v, 5));
+}
+
 function operations(input: PublishDashboardInput, edit: EditorEdit): { ops: Op[]; select?: string } {
   const hasConfig = input.config !== undefined;
   const text = (v: string) => (v === '' ? undefined : v);
@@ -281,5 +298,14 @@ function operations(input: PublishDashboardInput, edit: EditorEdit): { ops: Op[]
       };
     case 'setWidgetConfig':
       return { ops: set(input, ['config', 'widgets', widgetIndex(input, edit.id), 'config'], edit.config) };
+    case 'setWidgetConfigValue':
+      return { ops: configValues(input, edit.id, { [edit.key]: edit.value }) };
+    case 'setWidgetReport':
+      return {
+        ops: configValues(input, edit.id, {
+          reportId: edit.reportId,
+          ...(edit.title !== undefined ? { title: edit.title } : {}),
+        }),
+      };
   }
 }

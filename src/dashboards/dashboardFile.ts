@@ -35,7 +35,16 @@ export interface DashboardProblem {
 }
 
 export type DashboardFileResult =
-  { ok: true; input: PublishDashboardInput } | { ok: false; problems: DashboardProblem[] };
+  | { ok: true; input: PublishDashboardInput }
+  | {
+      ok: false;
+      problems: DashboardProblem[];
+      /**
+       * The input when its shape is valid and only values are not (a theme value the browser
+       * would drop): editors keep working on it, a publish refuses it.
+       */
+      input?: PublishDashboardInput;
+    };
 
 interface Located {
   offset: number;
@@ -282,6 +291,7 @@ function locateWith(text: string, lines: LineIndex): DashboardFileResult {
       at ?? { offset: 0, length: 0 },
     );
   });
+  const valuesOnly = result.success ? { input: result.data } : {};
   if (issues.length > MAX_PROBLEMS) {
     const more = issues.length - MAX_PROBLEMS;
     problems.push({
@@ -293,7 +303,7 @@ function locateWith(text: string, lines: LineIndex): DashboardFileResult {
       column: 0,
     });
   }
-  return { ok: false, problems };
+  return { ok: false, problems, ...valuesOnly };
 }
 
 /** The workbook fields getWorkbook returns that a dashboard file is pulled from. */
@@ -322,14 +332,17 @@ export function dashboardFromWorkbook(
   const input: PublishDashboardInput = { workbookId: workbook.id };
   if (published && typeof published.id === 'number') input.dashboardId = published.id;
   if (published && typeof published.allowEmbed === 'boolean') input.allowEmbed = published.allowEmbed;
-  // An older server's wrapper carried title and description next to the config.
+  // An older server's wrapper carried title and description next to the config; what is
+  // published has them on the published Dashboard (null there when it has none).
   const raw = w[source === 'published' ? 'dashboardPublished' : 'dashboardDraft'];
   const wrapper =
     typeof raw === 'object' && raw !== null && raw !== config ? (raw as Record<string, unknown>) : undefined;
-  const title = wrapper?.title ?? config?.title;
-  const description = wrapper?.description ?? config?.description;
-  if (typeof title === 'string') input.title = title;
-  if (typeof description === 'string') input.description = description;
+  const top = source === 'published' ? (wrapper ?? published) : wrapper;
+  for (const key of ['title', 'description'] as const) {
+    const value = top && key in top ? top[key] : config?.[key];
+    if (typeof value === 'string') input[key] = value;
+    else if (value === null && source === 'published' && top) input[key] = null;
+  }
   if (config) input.config = config as DashboardConfig;
   return input;
 }

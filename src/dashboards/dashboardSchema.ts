@@ -3,7 +3,7 @@
 // manifest contributes through `jsonValidation`; test/unit/dashboardSchema.test.ts fails on drift.
 import { z } from 'zod';
 import { PublishDashboardInputSchema } from '../api/schemas/platform';
-import { CSS_PATTERNS, themeValueKind } from '../shared/cssValues';
+import { CSS_PATTERNS, themeValueKind, type CssValueKind } from '../shared/cssValues';
 
 /** Where the build writes the schema, relative to the extension root (and the manifest's url). */
 export const DASHBOARD_SCHEMA_PATH = 'dist/schemas/dashboard.schema.json';
@@ -23,7 +23,43 @@ interface Schema {
   properties?: Record<string, Schema>;
   pattern?: string;
   patternErrorMessage?: string;
+  examples?: string[];
 }
+
+/**
+ * The keyword values of the theme fields that take one of a fixed set (the text editor completes
+ * them, the dashboard editor offers them in a dropdown). The patterns also take `var(--x)`, and
+ * font weights any number from 1 to 1000, so these are `examples`, not a closing `enum`.
+ */
+export const THEME_KEYWORDS: Partial<Record<CssValueKind, readonly string[]>> = {
+  borderStyle: [
+    'none',
+    'hidden',
+    'dotted',
+    'dashed',
+    'solid',
+    'double',
+    'groove',
+    'ridge',
+    'inset',
+    'outset',
+  ],
+  fontWeight: [
+    'normal',
+    'bold',
+    'bolder',
+    'lighter',
+    '100',
+    '200',
+    '300',
+    '400',
+    '500',
+    '600',
+    '700',
+    '800',
+    '900',
+  ],
+};
 
 /** The object branch of a field that may also be null (zod writes `anyOf: [{object}, {null}]`). */
 function objectOf(node: Schema | undefined): Schema | undefined {
@@ -45,6 +81,8 @@ function addThemePatterns(node: Schema, path: string[]): void {
     if (kind && allowsString(child.type)) {
       child.pattern = CSS_PATTERNS[kind];
       child.patternErrorMessage = PATTERN_MESSAGES[kind];
+      const keywords = THEME_KEYWORDS[kind];
+      if (keywords) child.examples = [...keywords];
     }
   }
 }
@@ -60,4 +98,21 @@ const PATTERN_MESSAGES: Record<keyof typeof CSS_PATTERNS, string> = {
 /** The exact text the build writes. */
 export function dashboardSchemaText(): string {
   return `${JSON.stringify(dashboardJsonSchema(), null, 2)}\n`;
+}
+
+/**
+ * The choices of the theme's fixed-set fields, read from a dashboard JSON Schema: the `examples`
+ * of every field under `config.theme`, by its path there (`widgets.border.style`).
+ */
+export function themeChoicesOf(schema: Record<string, unknown>): Record<string, string[]> {
+  const out: Record<string, string[]> = {};
+  const walk = (node: Schema | undefined, path: string[]) => {
+    for (const [key, child] of Object.entries(node?.properties ?? {})) {
+      const object = objectOf(child);
+      if (object) walk(object, [...path, key]);
+      if (Array.isArray(child.examples)) out[[...path, key].join('.')] = [...child.examples];
+    }
+  };
+  walk(objectOf(objectOf((schema as Schema).properties?.config)?.properties?.theme), []);
+  return out;
 }

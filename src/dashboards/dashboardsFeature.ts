@@ -1,7 +1,7 @@
 // Dashboards as code: pull a workbook's dashboard into a `*.dashboard.json`, publish it (validated,
-// diffed against what is published, confirmed, reported, recorded in a per-file history), show the
-// history, and attach an AI widget thread. Every command takes an arguments object so tests need no
-// UI; the confirmation is skipped only by an explicit `{confirm: true}`.
+// reviewed in a diff tab whose title bar holds the decision, bound to that review, reported and
+// recorded in a per-file history), show the history, and attach an AI widget thread. Every command
+// takes an arguments object so tests need no UI; the review is skipped only by `{confirm: true}`.
 import * as vscode from 'vscode';
 import { COMMANDS } from '../commands';
 import { registerCommand } from '../commandRunner';
@@ -10,8 +10,17 @@ import { withCheckCommand } from '../api/http';
 import { publishedDashboardOf } from '../api/platform/workbookShapes';
 import type { PublishDashboardInput, PublishedDashboard } from '../api/schemas/platform';
 import type { EditorReport } from '../shared/dashboardEditorProtocol';
-import { reportFromListItem, reportsFromSnapshots, widgetReportIds } from './widgetReports';
-import { publishReview, type PublishReview } from './publishReview';
+import { mergeReports, reportFromListItem, reportsFromSnapshots, widgetReportIds } from './widgetReports';
+import { pickReport } from './reportPicker';
+import { dashboardJsonSchema, themeChoicesOf } from './dashboardSchema';
+import {
+  checkReview,
+  DOCUMENTED_SERVER_FILLS,
+  learnServerFills,
+  publishReview,
+  type ServerFills,
+} from './publishReview';
+import { REVIEW_SCHEME, ReviewTabs, type ReviewRecord } from './reviewTabs';
 import type { Services } from '../services';
 import type { AttachThreadArgs, EditArgs, PublishArgs, PublishHistoryEntry } from './dashboardArgs';
 import {
@@ -34,8 +43,19 @@ import {
 
 export type { AttachThreadArgs, EditArgs, PublishArgs, PublishHistoryEntry } from './dashboardArgs';
 
-const PUBLISHED_SCHEME = 'dashboard-platform-published';
 const FILES_KEY = 'dashboardPlatform.dashboards.files';
+/** Widgets' reports looked up one by one when the editor opens, at most. */
+const MAX_REPORT_LOOKUPS = 40;
+/** The server fills learned per profile (see publishReview.ts's ServerFills). */
+const FILLS_KEY = 'dashboardPlatform.dashboards.serverFills';
+
+const basename = (uri: vscode.Uri) => uri.path.split('/').pop() ?? uri.path;
+
+/** The version of a workbook's published dashboard (undefined when nothing is published). */
+function publishedVersionOf(workbook: Record<string, unknown>): number | undefined {
+  const v = publishedDashboardOf(workbook)?.versionNumber;
+  return typeof v === 'number' ? v : undefined;
+}
 
 /** "published: version 3, public id abc": the parts the service reported. */
 function describePublish(e: PublishHistoryEntry): string {
@@ -57,11 +77,11 @@ function describe(p: DashboardProblem): string {
 
 export class DashboardsFeature implements vscode.Disposable {
   readonly diagnostics = vscode.languages.createDiagnosticCollection('dashboardPlatform.dashboards');
-  private readonly published = new Map<string, string>();
-  private readonly publishedChanged = new vscode.EventEmitter<vscode.Uri>();
   private readonly disposables: vscode.Disposable[] = [];
+  /** The open publish reviews (their diff tabs). */
+  readonly reviews = new ReviewTabs();
   /** The last publish review shown (tests read it). */
-  lastReview: { uri: vscode.Uri; summary: string; changes: string[] } | undefined;
+  lastReview: ReviewRecord | undefined;
   /** The custom editor over *.dashboard.json (opened with "Open With…"). */
   readonly editor: DashboardEditorProvider;
 
@@ -70,16 +90,29 @@ export class DashboardsFeature implements vscode.Disposable {
       history: (uri) => this.history(uri),
       publish: (uri) => vscode.commands.executeCommand(COMMANDS.dashboardsPublish.id, { uri }),
       reports: (uri, input) => this.widgetReports(uri, input),
+      pickReport: (uri, input, widgetId) => this.pickWidgetReport(uri, input, widgetId),
+      review: (uri) => {
+        const r = this.reviews.open().find((x) => x.file.toString() === uri.toString());
+        if (!r) return undefined;
+        const where = `${r.production ? 'PRODUCTION ' : ''}${r.deploymentName ? `"${r.deploymentName}"` : `deployment ${r.deploymentId}`}`;
+        return { summary: r.review.summary, where };
+      },
+      decideReview: (uri, publish) => {
+        const r = this.reviews.open().find((x) => x.file.toString() === uri.toString());
+        if (!r) throw new Error('This file has no open publish review. Choose Publish… to review it.');
+        return vscode.commands.executeCommand(
+          publish ? COMMANDS.dashboardsPublishReviewed.id : COMMANDS.dashboardsCancelReview.id,
+          { reviewId: r.id },
+        );
+      },
+      themeChoices: themeChoicesOf(dashboardJsonSchema()),
       diagnostics: this.diagnostics,
     });
     // The custom editor itself is registered at activation (index.ts) and resolves through `editor`.
     this.disposables.push(
       this.diagnostics,
-      this.publishedChanged,
-      vscode.workspace.registerTextDocumentContentProvider(PUBLISHED_SCHEME, {
-        onDidChange: this.publishedChanged.event,
-        provideTextDocumentContent: (uri) => this.published.get(uri.toString()) ?? '',
-      }),
+      this.reviews,
+      this.reviews.onDidEnd((r) => this.editor.refresh(r.file)),
       vscode.workspace.onDidChangeTextDocument((e) => {
         // Problems found at publish time go away as soon as the file is edited (the dashboard
         // editor keeps its own live problems up to date while it is open).
@@ -94,6 +127,14 @@ export class DashboardsFeature implements vscode.Disposable {
     return [
       registerCommand(s, COMMANDS.dashboardsEdit, (arg?: unknown) => this.edit(arg)),
       registerCommand(s, COMMANDS.dashboardsPublish, (arg?: unknown) => this.publish(arg)),
+      registerCommand(s, COMMANDS.dashboardsPublishReviewed, (arg?: unknown) =>
+        this.publishReviewed(
+          arg instanceof vscode.Uri
+            ? arg
+            : (objectArg<PublishArgs>(arg).reviewId ?? this.reviews.active() ?? this.noReview()),
+        ),
+      ),
+      registerCommand(s, COMMANDS.dashboardsCancelReview, (arg?: unknown) => this.cancelReview(arg)),
       registerCommand(s, COMMANDS.dashboardsShowHistory, (arg?: unknown) => this.showHistory(arg)),
       registerCommand(s, COMMANDS.dashboardsOpenEditor, (arg?: unknown) => this.openEditor(arg)),
       registerCommand(s, COMMANDS.dashboardsAttachAiWidgetThread, (arg?: unknown) => this.attachThread(arg)),
@@ -120,29 +161,79 @@ export class DashboardsFeature implements vscode.Disposable {
     return this.record(uri).history;
   }
 
+  /** Deployments found holding a file's workbook, by file (see deploymentOf). */
+  private readonly foundDeployments = new Map<string, number>();
+
   /**
-   * The reports the widgets of a file place: titles, kinds and snapshot previews from the
-   * workbook's published dashboard, then the report itself for the others. Read from the
-   * deployment the file was pulled from (or the profile's default); nothing when neither is known
-   * or the profile is signed out.
+   * The deployment a file's workbook lives in: the one it was pulled from or published to, else
+   * the profile's default when that holds the workbook, else the first deployment that does
+   * (looked up once per file). Undefined when none does or the profile cannot list them.
+   */
+  async deploymentOf(uri: vscode.Uri, workbookId: number): Promise<number | undefined> {
+    const recorded = this.record(uri).deploymentId;
+    if (recorded !== undefined) return recorded;
+    const found = this.foundDeployments.get(uri.toString());
+    if (found !== undefined) return found;
+    const client = await this.services.clients.platform();
+    const holds = (d: number) =>
+      client.getWorkbook(d, workbookId).then(
+        () => true,
+        () => false,
+      );
+    const preferred = this.services.profiles.active()?.profile.defaultDeploymentId;
+    let id: number | undefined;
+    if (preferred !== undefined && (await holds(preferred))) id = preferred;
+    else {
+      const deployments = await client.listDeployments({ first: 100 }).catch(() => undefined);
+      for (const d of deployments?.items ?? []) {
+        if (d.id !== preferred && (await holds(d.id))) {
+          id = d.id;
+          break;
+        }
+      }
+    }
+    if (id !== undefined) this.foundDeployments.set(uri.toString(), id);
+    return id;
+  }
+
+  /**
+   * The reports the widgets of a file place, read from the server for the file's deployment: each
+   * report's current name, with the kind and preview (chart mark, SQL) of the published snapshot
+   * when there is one. Nothing when the deployment is unknown or the profile is signed out.
    */
   async widgetReports(uri: vscode.Uri, input: PublishDashboardInput): Promise<Record<string, EditorReport>> {
-    const deploymentId =
-      this.record(uri).deploymentId ?? this.services.profiles.active()?.profile.defaultDeploymentId;
     const ids = widgetReportIds(input.config);
-    if (deploymentId === undefined || ids.length === 0) return {};
+    if (ids.length === 0) return {};
+    const deploymentId = await this.deploymentOf(uri, input.workbookId);
+    if (deploymentId === undefined) return {};
     const client = await this.services.clients.platform();
     const workbook = await client.getWorkbook(deploymentId, input.workbookId).catch(() => undefined);
-    const out = reportsFromSnapshots(workbook ? publishedDashboardOf(workbook) : undefined);
-    // Reports without a snapshot: one request each, only for a handful.
-    const missing = ids.filter((id) => !(String(id) in out)).slice(0, 20);
+    const snapshots = reportsFromSnapshots(workbook ? publishedDashboardOf(workbook) : undefined);
+    const live: Record<string, EditorReport> = {};
     await Promise.all(
-      missing.map(async (id) => {
+      ids.slice(0, MAX_REPORT_LOOKUPS).map(async (id) => {
         const report = await client.getReport(deploymentId, id).catch(() => undefined);
-        if (report) out[String(id)] = reportFromListItem(report);
+        if (report) live[String(id)] = reportFromListItem(report);
       }),
     );
-    return out;
+    return mergeReports(live, snapshots);
+  }
+
+  /** The report picker of a widget (the dashboard editor's Report field). */
+  async pickWidgetReport(
+    uri: vscode.Uri,
+    input: PublishDashboardInput,
+    widgetId: string,
+  ): Promise<{ id: number; name: string } | undefined> {
+    const deploymentId =
+      (await this.deploymentOf(uri, input.workbookId)) ??
+      (await pickDeployment(this.services, 'Deployment whose reports to list'));
+    const widget = (input.config?.widgets ?? []).find((w) => w.id === widgetId);
+    const current = Number((widget?.config as { reportId?: unknown } | null | undefined)?.reportId);
+    return pickReport(this.services, deploymentId, {
+      title: `Report of widget ${widgetId}`,
+      ...(Number.isInteger(current) ? { current } : {}),
+    });
   }
 
   /** "Edit Dashboard": pulls a workbook's dashboard into a local file and opens it. */
@@ -186,19 +277,46 @@ export class DashboardsFeature implements vscode.Disposable {
     return target;
   }
 
+  /** The dashboard file an argument names (a review of a file names that file). */
   private fileOf(arg: unknown): vscode.Uri {
-    if (arg instanceof vscode.Uri) return arg;
-    const u = objectArg<PublishArgs>(arg).uri;
-    if (u !== undefined) return toUri(u);
-    const active = activeDashboardFile();
-    if (active) return active;
+    const u = arg instanceof vscode.Uri ? arg : objectArg<PublishArgs>(arg).uri;
+    const uri = u !== undefined ? toUri(u) : (this.reviews.active() ?? activeDashboardFile());
+    if (uri) return this.reviews.fileOf(uri) ?? uri;
     throw new Error('Open a *.dashboard.json file first.');
   }
 
-  /** "Publish Dashboard". Returns the published dashboard, or undefined when cancelled. */
+  /**
+   * "Publish Dashboard…". On a file: validates it and opens its review, whose title bar carries
+   * "Publish These Changes" and "Cancel" (returns undefined then: the decision is taken there). On a
+   * review (its URI, or with its tab active): confirms THAT review. `{confirm: true}` publishes a
+   * file with no review (automation and tests).
+   */
   async publish(arg?: unknown): Promise<PublishedDashboard | undefined> {
+    const reviewUri =
+      arg instanceof vscode.Uri && arg.scheme === REVIEW_SCHEME
+        ? arg
+        : arg === undefined
+          ? this.reviews.active()
+          : undefined;
+    const reviewId = objectArg<PublishArgs>(arg).reviewId;
+    if (reviewUri || reviewId !== undefined) return this.publishReviewed(reviewUri ?? reviewId!);
     const args = objectArg<PublishArgs>(arg);
     const uri = this.fileOf(arg);
+    const prepared = await this.prepare(uri, args.deploymentId);
+    if (!prepared) return undefined;
+    if (args.confirm === true)
+      return this.send(uri, prepared.input, prepared.deploymentId, prepared.deploymentName);
+    await this.review(uri, prepared);
+    return undefined;
+  }
+
+  /** The file saved, parsed and validated, and where it publishes; undefined after reporting its problems. */
+  private async prepare(
+    uri: vscode.Uri,
+    deploymentArg: number | undefined,
+  ): Promise<
+    { text: string; input: PublishDashboardInput; deploymentId: number; deploymentName?: string } | undefined
+  > {
     const doc = await vscode.workspace.openTextDocument(uri);
     if (doc.isDirty) await doc.save();
     const parsed = parseDashboardFile(doc.getText());
@@ -207,41 +325,155 @@ export class DashboardsFeature implements vscode.Disposable {
       throw new Error(`Dashboard not published: ${describe(parsed.problems[0]!)}`);
     }
     this.diagnostics.delete(uri);
-    const input = parsed.input;
-    const rec = this.record(uri);
+    // The file's own deployment, else the one found holding its workbook (the review names it
+    // before anything is sent), else the user's pick.
     const deploymentId =
-      args.deploymentId ??
-      rec.deploymentId ??
+      deploymentArg ??
+      (await this.deploymentOf(uri, parsed.input.workbookId).catch(() => undefined)) ??
       (await pickDeployment(this.services, 'Deployment to publish to'));
     const client = await this.services.clients.platform();
-    const active = this.services.profiles.active();
     const deployment = await client.getDeployment(deploymentId).catch(() => undefined);
     const deploymentName = typeof deployment?.name === 'string' ? deployment.name : undefined;
+    return {
+      text: doc.getText(),
+      input: parsed.input,
+      deploymentId,
+      ...(deploymentName ? { deploymentName } : {}),
+    };
+  }
 
-    if (args.showDiff !== false || args.confirm !== true) {
-      const workbook = await client.getWorkbook(deploymentId, input.workbookId);
-      const published = workbook.dashboardPublished
-        ? dashboardFromWorkbook(workbook, 'published')
-        : undefined;
-      const review = publishReview(doc.getText(), input, published);
-      if (args.showDiff !== false) await this.showReview(uri, deploymentId, review);
-      if (args.confirm !== true) {
-        const production = active?.profile.production === true;
-        const where = `${deploymentName ? `"${deploymentName}"` : `deployment ${deploymentId}`}${active ? ` (profile "${active.profile.name}")` : ''}`;
-        const what = `the dashboard of workbook "${workbook.name}"`;
-        const message = production
-          ? `Publish ${what} to PRODUCTION ${where}? Viewers see it at once. Changes: ${review.summary}.`
-          : `Publish ${what} to ${where}? Changes: ${review.summary}.`;
-        // Not modal: the review stays readable while the user decides.
-        const choice = await vscode.window.showWarningMessage(
-          message,
-          production ? 'Publish to Production' : 'Publish',
-          'Cancel',
-        );
-        if (choice !== 'Publish' && choice !== 'Publish to Production') return undefined;
-      }
+  /** What the server fills in for fields a publish leaves out: documented, plus learned from its answers. */
+  private serverFills(): ServerFills {
+    const learned = this.services.context.globalState.get<Record<string, ServerFills>>(FILLS_KEY, {});
+    const profile = this.services.profiles.active()?.profile.name ?? '';
+    return { ...DOCUMENTED_SERVER_FILLS, ...(learned[profile] ?? {}) };
+  }
+
+  private async learnFills(sent: PublishDashboardInput, answer: PublishedDashboard): Promise<void> {
+    const found = learnServerFills(sent.config, answer.config);
+    if (Object.keys(found).length === 0) return;
+    const all = { ...this.services.context.globalState.get<Record<string, ServerFills>>(FILLS_KEY, {}) };
+    const profile = this.services.profiles.active()?.profile.name ?? '';
+    all[profile] = { ...(all[profile] ?? {}), ...found };
+    await this.services.context.globalState.update(FILLS_KEY, all);
+  }
+
+  /** Opens the review of publishing the prepared file (replacing an older review of it). */
+  private async review(
+    uri: vscode.Uri,
+    p: { text: string; input: PublishDashboardInput; deploymentId: number; deploymentName?: string },
+  ): Promise<ReviewRecord> {
+    const client = await this.services.clients.platform();
+    const workbook = await client.getWorkbook(p.deploymentId, p.input.workbookId);
+    const published = workbook.dashboardPublished ? dashboardFromWorkbook(workbook, 'published') : undefined;
+    const review = publishReview(p.text, p.input, published, this.serverFills());
+    const record = await this.reviews.show({
+      file: uri,
+      deploymentId: p.deploymentId,
+      ...(p.deploymentName ? { deploymentName: p.deploymentName } : {}),
+      workbookName: workbook.name,
+      text: p.text,
+      input: p.input,
+      publishedVersion: publishedVersionOf(workbook),
+      review,
+      production: this.services.profiles.active()?.profile.production === true,
+    });
+    this.lastReview = record;
+    this.editor.refresh(uri);
+    return record;
+  }
+
+  /**
+   * "Publish These Changes": publishes exactly what a review showed, if the file and the published
+   * dashboard are still what it compared; otherwise that review is closed and a new one opened.
+   */
+  async publishReviewed(ref: vscode.Uri | string): Promise<PublishedDashboard | undefined> {
+    const r = this.reviews.find(ref);
+    const file = r?.file ?? (typeof ref === 'string' ? undefined : this.reviews.fileOf(ref));
+    if (!r || (r.state !== 'open' && r.state !== 'published')) {
+      if (!file)
+        throw new Error('That publish review has ended. Choose "Publish Dashboard…" on the file again.');
+      void vscode.window.showInformationMessage(
+        `That review of ${basename(file)} has ended; here is a new one. Check it, then choose Publish These Changes.`,
+      );
+      return this.publish({ uri: file, ...(r ? { deploymentId: r.deploymentId } : {}) });
     }
+    const where = r.deploymentName ? `"${r.deploymentName}"` : `deployment ${r.deploymentId}`;
+    if (r.state === 'published') {
+      void vscode.window.showInformationMessage(`This review of ${basename(r.file)} was published already.`);
+      return undefined;
+    }
+    const doc = await vscode.workspace.openTextDocument(r.file);
+    const client = await this.services.clients.platform();
+    const workbook = await client.getWorkbook(r.deploymentId, r.input.workbookId);
+    const check = checkReview(
+      { text: r.text, publishedVersion: r.publishedVersion, changes: r.review.changes },
+      { text: doc.getText(), dirty: doc.isDirty, publishedVersion: publishedVersionOf(workbook) },
+    );
+    if (check.kind === 'stale') {
+      return this.reReview(
+        r,
+        check.why === 'file'
+          ? `${basename(r.file)} ${check.detail}`
+          : `The published dashboard changed since this review (${check.detail})`,
+      );
+    }
+    if (check.kind === 'nothing') {
+      void vscode.window.showInformationMessage(
+        `Nothing to publish: ${basename(r.file)} matches what is published on ${where}.`,
+      );
+      return undefined;
+    }
+    if (r.production) {
+      // A production publish asks once more, in a dialog that waits for the answer.
+      const go = await vscode.window.showWarningMessage(
+        `Publish the dashboard of "${r.workbookName}" to PRODUCTION ${where}? Viewers see it at once.`,
+        { modal: true, detail: `Changes: ${r.review.summary}.` },
+        'Publish to Production',
+      );
+      if (go !== 'Publish to Production') return undefined;
+    }
+    const result = await this.send(r.file, r.input, r.deploymentId, r.deploymentName);
+    await this.reviews.end(r, 'published');
+    return result;
+  }
 
+  /** "Cancel": ends a review without publishing (its tab closes). */
+  async cancelReview(arg?: unknown): Promise<void> {
+    const ref =
+      arg instanceof vscode.Uri ? arg : (objectArg<PublishArgs>(arg).reviewId ?? this.reviews.active());
+    const r = ref !== undefined ? this.reviews.find(ref) : undefined;
+    if (r) await this.reviews.end(r, 'cancelled');
+    else if (ref instanceof vscode.Uri) {
+      // A review tab left from before a reload: nothing to cancel, so just close it.
+      const tabs = vscode.window.tabGroups.all
+        .flatMap((g) => g.tabs)
+        .filter(
+          (t) => t.input instanceof vscode.TabInputTextDiff && t.input.modified.toString() === ref.toString(),
+        );
+      await vscode.window.tabGroups.close(tabs);
+    }
+  }
+
+  private async reReview(r: ReviewRecord, why: string): Promise<undefined> {
+    await this.reviews.end(r, 'stale');
+    void vscode.window.showWarningMessage(
+      `${why}: nothing was published. Check the new review, then publish it.`,
+    );
+    const prepared = await this.prepare(r.file, r.deploymentId);
+    if (prepared) await this.review(r.file, prepared);
+    return undefined;
+  }
+
+  /** Sends a publish and records it in the file's history (every route comes here). */
+  private async send(
+    uri: vscode.Uri,
+    input: PublishDashboardInput,
+    deploymentId: number,
+    deploymentName: string | undefined,
+  ): Promise<PublishedDashboard> {
+    const client = await this.services.clients.platform();
+    const active = this.services.profiles.active();
     // Cancellable; an outcome left unknown (cancelled after sending, reset, 5xx) offers the history.
     let result: PublishedDashboard;
     try {
@@ -271,7 +503,8 @@ export class DashboardsFeature implements vscode.Disposable {
       status: result.status ?? 'published',
       ...(result.publicId !== undefined ? { publicId: result.publicId } : {}),
     };
-    await this.saveRecord(uri, { deploymentId, history: [...rec.history, entry] });
+    await this.saveRecord(uri, { deploymentId, history: [...this.record(uri).history, entry] });
+    await this.learnFills(input, result).catch(() => undefined);
     this.editor.refresh(uri);
     this.services.log.info(
       `Published workbook ${input.workbookId} to ${deploymentName ? `"${deploymentName}"` : `deployment ${deploymentId}`}: ${describePublish(entry)}`,
@@ -280,24 +513,8 @@ export class DashboardsFeature implements vscode.Disposable {
     return result;
   }
 
-  /** The publish review: a diff of the normalised published and local dashboards, titled with the summary. */
-  private async showReview(uri: vscode.Uri, deploymentId: number, review: PublishReview): Promise<void> {
-    const name = uri.path.split('/').pop() ?? 'local';
-    const base = `/${deploymentId}/${encodeURIComponent(uri.toString())}`;
-    const left = vscode.Uri.from({ scheme: PUBLISHED_SCHEME, path: `${base}/published/${name}` });
-    const right = vscode.Uri.from({ scheme: PUBLISHED_SCHEME, path: `${base}/to-publish/${name}` });
-    this.published.set(left.toString(), review.left);
-    this.published.set(right.toString(), review.right);
-    this.publishedChanged.fire(left);
-    this.publishedChanged.fire(right);
-    this.lastReview = { uri, summary: review.summary, changes: review.changes };
-    await vscode.commands.executeCommand(
-      'vscode.diff',
-      left,
-      right,
-      `Review: published ↔ ${name} (${review.summary})`,
-      { preview: true },
-    );
+  private noReview(): never {
+    throw new Error('No publish review is open. Choose "Publish Dashboard…" on a dashboard file first.');
   }
 
   /** "Open in Dashboard Editor": the file (or the active one) in the custom editor. */
@@ -342,10 +559,11 @@ export class DashboardsFeature implements vscode.Disposable {
     }
     deploymentId ??= await pickDeployment(this.services, 'Deployment');
     workbookId ??= await pickWorkbook(this.services, deploymentId);
+    // Asked whenever the thread or widget was asked (palette and tree menus alike).
+    const interactive = args.threadId === undefined || args.widgetId === undefined;
     const threadId = args.threadId ?? (await askText('AI thread id'))!;
     const widgetId = args.widgetId ?? (await askText('Widget id'))!;
-    const checksum =
-      args.checksum ?? (arg === undefined ? await askText('Checksum (optional)', true) : undefined);
+    const checksum = args.checksum ?? (interactive ? await askText('Checksum (optional)', true) : undefined);
     const client = await this.services.clients.platform();
     const result = await client.updateAiWidgetThread(deploymentId, workbookId, {
       threadId,

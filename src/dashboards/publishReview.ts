@@ -161,14 +161,78 @@ export interface PublishReview {
 }
 
 /**
- * The file without what the publish leaves out (`description`, kept in the file for people, at the
- * top and in the config; see publishBody): the review shows only what the publish changes.
+ * What the server stores for a field a publish leaves out, by path under the publish input
+ * (`config.kind`; `config.widgets[].style` for every widget). A field the file does not write
+ * whose published value is this fill is not a change the publish makes, so the review hides it.
  */
-function asSent(local: PublishDashboardInput): PublishDashboardInput {
-  const { description: _top, ...rest } = local as PublishDashboardInput & { description?: unknown };
-  if (!isRec(rest.config)) return rest as PublishDashboardInput;
-  const { description: _config, ...config } = rest.config;
-  return { ...rest, config } as PublishDashboardInput;
+export type ServerFills = Record<string, unknown>;
+
+/**
+ * Fills the documents let us know before any publish: `config.kind` is CLASSIC or APP
+ * (wire-formats.md), and a dashboard without an `app` source is a CLASSIC one. Fills learned from
+ * the server's own answers (learnServerFills) are added to these.
+ */
+export const DOCUMENTED_SERVER_FILLS: ServerFills = { 'config.kind': 'CLASSIC' };
+
+const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+const childPath = (path: string, key: string) => (path ? `${path}.${key}` : key);
+const widgetKey = (w: unknown) => (isRec(w) && typeof w.id === 'string' ? w.id : undefined);
+
+/**
+ * `published` without the fields the file does not write whose value is what the server fills
+ * when they are left out: null (every field of the documents' input shapes here is nullable, so
+ * leaving one out and sending null mean the same) or a known fill. A null the file writes for a
+ * field the answer leaves out is likewise no change: it is copied to the published side.
+ */
+export function withoutServerFills(
+  published: unknown,
+  local: unknown,
+  fills: ServerFills,
+  path = '',
+): unknown {
+  if (path === 'config.widgets' && Array.isArray(published) && Array.isArray(local)) {
+    return published.map((w) =>
+      withoutServerFills(
+        w,
+        local.find((l) => widgetKey(l) !== undefined && widgetKey(l) === widgetKey(w)),
+        fills,
+        `${path}[]`,
+      ),
+    );
+  }
+  if (!isRec(published) || !isRec(local)) return published;
+  const out: Rec = {};
+  for (const [k, v] of Object.entries(published)) {
+    const at = childPath(path, k);
+    if (!(k in local) && (v === null || (at in fills && same(fills[at], v)))) continue;
+    out[k] = withoutServerFills(v, local[k], fills, at);
+  }
+  for (const [k, v] of Object.entries(local)) if (v === null && !(k in published)) out[k] = null;
+  return out;
+}
+
+/**
+ * The fields the server added to what was sent (the publish answer's config against the body's),
+ * with their values: how this server fills a field left out. Nulls are not recorded (they are
+ * always hidden); widgets are matched by id and recorded once for all widgets.
+ */
+export function learnServerFills(sent: unknown, answer: unknown, path = 'config'): ServerFills {
+  const out: ServerFills = {};
+  if (path === 'config.widgets' && Array.isArray(sent) && Array.isArray(answer)) {
+    for (const w of answer) {
+      const mine = sent.find((s) => widgetKey(s) !== undefined && widgetKey(s) === widgetKey(w));
+      Object.assign(out, learnServerFills(mine, w, `${path}[]`));
+    }
+    return out;
+  }
+  if (!isRec(sent) || !isRec(answer)) return out;
+  for (const [k, v] of Object.entries(answer)) {
+    const at = childPath(path, k);
+    if (!(k in sent)) {
+      if (v !== null && v !== undefined) out[at] = v;
+    } else Object.assign(out, learnServerFills(sent[k], v, at));
+  }
+  return out;
 }
 
 /** The review of publishing `file` (read from `localText`) over `published`. */
@@ -176,17 +240,18 @@ export function publishReview(
   localText: string,
   file: PublishDashboardInput,
   published: PublishDashboardInput | undefined,
+  fills: ServerFills = DOCUMENTED_SERVER_FILLS,
 ): PublishReview {
-  const local = asSent(file);
+  const local = file;
   const style = detectStyle(localText);
   // Top-level fields the file leaves out are not sent: they are not changes this publish makes.
   const sent =
     published &&
-    asSent(
-      Object.fromEntries(
-        Object.entries(published).filter(([k]) => k === 'config' || k in local),
-      ) as PublishDashboardInput,
-    );
+    (withoutServerFills(
+      Object.fromEntries(Object.entries(published).filter(([k]) => k === 'config' || k in local)),
+      local,
+      fills,
+    ) as PublishDashboardInput);
   const changes = summariseChanges(sent, local);
   return {
     left: sent ? formatJson(orderLike(sent, local), style) : '',
@@ -199,4 +264,44 @@ export function publishReview(
 function summaryText(changes: string[]): string {
   const shown = changes.slice(0, 4).join(', ');
   return changes.length > 4 ? `${shown} and ${changes.length - 4} more` : shown;
+}
+
+/** What a review was made from, and what it found. */
+export interface ReviewBasis {
+  /** The file's text when the review was made. */
+  text: string;
+  /** The published version it compared against (undefined: nothing was published). */
+  publishedVersion: number | undefined;
+  changes: readonly string[];
+}
+
+/** What "Publish These Changes" may do with a review, given the file and the server now. */
+export type ReviewCheck =
+  { kind: 'publish' } | { kind: 'nothing' } | { kind: 'stale'; why: 'file' | 'published'; detail: string };
+
+/**
+ * Whether a review may still be published: only while the file holds exactly the text it reviewed
+ * (saved) and the server still publishes the version it compared against; and only when it found
+ * something to publish. A stale review is reviewed again, never published as it was.
+ */
+export function checkReview(
+  basis: ReviewBasis,
+  now: { text: string; dirty: boolean; publishedVersion: number | undefined },
+): ReviewCheck {
+  if (now.dirty || now.text !== basis.text) {
+    return {
+      kind: 'stale',
+      why: 'file',
+      detail: now.dirty ? 'has unsaved changes' : 'changed since this review',
+    };
+  }
+  if (now.publishedVersion !== basis.publishedVersion) {
+    const v = (n: number | undefined) => (n === undefined ? 'none' : String(n));
+    return {
+      kind: 'stale',
+      why: 'published',
+      detail: `version ${v(basis.publishedVersion)} → ${v(now.publishedVersion)}`,
+    };
+  }
+  return basis.changes.length === 0 ? { kind: 'nothing' } : { kind: 'publish' };
 }

@@ -1,5 +1,6 @@
-// What the dashboard editor shows on a widget that places a report: the report's title and kind
-// and, from the published snapshot, a small preview (its chart mark and SQL). vscode-free.
+// What the dashboard editor shows on a widget that places a report: the report's current name
+// (from the server) and, from the published snapshot, its kind and a small preview (its chart mark
+// and SQL). vscode-free.
 import { ReportSnapshotSchema } from '../api/schemas/platform';
 import type { EditorReport } from '../shared/dashboardEditorProtocol';
 
@@ -55,4 +56,17 @@ export function reportFromListItem(report: { name: string; title?: string | null
     title: report.title ?? report.name,
     ...(typeof report.kind === 'string' ? { kind: report.kind } : {}),
   };
+}
+
+/**
+ * What the editor shows per report: the live report's current name, with the kind and preview of
+ * the published snapshot (a report the server no longer has keeps its snapshot's title).
+ */
+export function mergeReports(
+  live: Record<string, EditorReport>,
+  snapshots: Record<string, EditorReport>,
+): Record<string, EditorReport> {
+  const out: Record<string, EditorReport> = { ...snapshots };
+  for (const [id, r] of Object.entries(live)) out[id] = { ...snapshots[id], ...r };
+  return out;
 }

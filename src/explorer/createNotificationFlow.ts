@@ -1,19 +1,32 @@
 // The multi-step input of "Create Notification" and "Edit Notification": dashboard (a searchable,
-// paged picker), schedule, day, time, timezone (the IANA list, the user's own first), format,
-// optional filters and time grains, then (create only) the recipients, and a summary to confirm.
+// paged picker), schedule in words ("Every day at…"), day, time, timezone (the IANA list, the
+// user's own first), then (create only) the recipients, and a summary that is a small form: the
+// format, the filters (members picked from the deployment's /v1/meta, a typed member checked
+// against them), time grains and other e-mails are rows to change there, defaults otherwise.
 // Each step shows "n of m", validates what is typed, and has Back. Arguments given skip their step.
 import { DASHBOARD_FILTER_OPERATORS, NOTIFICATION_FORMATS, SCHEDULE_TYPES } from '../api/schemas/platform';
 import type { PageOfChoices } from '../ui/quickInputTypes';
 import type { DashboardRef, UserRef } from '../ui/pickerSources';
 import { DAYS, describeSchedule, filtersText, grainsText } from './notifications/schedule';
-import { runSteps, type Step } from './notifications/steps';
-import type { Prompter } from './prompter';
+import { runSteps, type Step } from '../ui/steps';
+import type { Prompter } from '../ui/prompter';
 
 export type ScheduleType = (typeof SCHEDULE_TYPES)[number];
 const FORMATS = NOTIFICATION_FORMATS;
 const FILTER_OPERATORS = DASHBOARD_FILTER_OPERATORS;
 /** Operators that compare against nothing. */
 const VALUELESS = new Set(['is_null', 'is_not_null', 'is_empty', 'is_not_empty']);
+
+/**
+ * A filter of the draft. `stored`: the filter exactly as the service sent it, kept while the user
+ * leaves it as it is, so an edit sends it back with its flags and unknown operator.
+ */
+export interface DraftFilter {
+  member: string;
+  operator?: string;
+  value?: unknown;
+  stored?: Record<string, unknown>;
+}
 
 export interface NotificationDraft {
   dashboardId?: number;
@@ -26,7 +39,7 @@ export interface NotificationDraft {
   customCron?: string;
   timezone?: string;
   notificationFormat?: (typeof FORMATS)[number];
-  filters?: { member: string; operator?: string; value?: unknown }[];
+  filters?: DraftFilter[];
   timeGrains?: { member: string; grain: string }[];
 }
 
@@ -51,11 +64,47 @@ export function validateTimezone(tz: string): string | undefined {
   }
 }
 
-/** `member operator value` -> a DashboardFilter, or a message. */
-export function parseFilter(text: string): { member: string; operator: string; value?: unknown } | string {
+/** The closest of `names` to `typed` (edit distance at most 3), for "did you mean". */
+export function closestMember(typed: string, names: Iterable<string>): string | undefined {
+  const dist = (a: string, b: string) => {
+    const row = Array.from({ length: b.length + 1 }, (_, j) => j);
+    for (let i = 1; i <= a.length; i++) {
+      let prev = row[0]!;
+      row[0] = i;
+      for (let j = 1; j <= b.length; j++) {
+        const keep = row[j]!;
+        row[j] = Math.min(row[j]! + 1, row[j - 1]! + 1, prev + (a[i - 1] === b[j - 1] ? 0 : 1));
+        prev = keep;
+      }
+    }
+    return row[b.length]!;
+  };
+  let best: string | undefined;
+  let bestD = 4;
+  for (const n of names) {
+    const d = dist(typed.toLowerCase(), n.toLowerCase());
+    if (d < bestD) [best, bestD] = [n, d];
+  }
+  return best;
+}
+
+/** Why `member` is not one of the deployment's members (with the closest), or undefined. */
+export function memberProblem(member: string, members: ReadonlySet<string> | undefined): string | undefined {
+  if (!members || members.size === 0 || members.has(member)) return undefined;
+  const near = closestMember(member, members);
+  return `"${member}" is not a member of this deployment.${near ? ` Did you mean ${near}?` : ''}`;
+}
+
+/** `member operator value` -> a DashboardFilter, or a message; `members`: the deployment's. */
+export function parseFilter(
+  text: string,
+  members?: ReadonlySet<string>,
+): { member: string; operator: string; value?: unknown } | string {
   const m = /^\s*(\S+)\s+(\S+)(?:\s+(.+))?$/.exec(text);
   if (!m) return 'Write a filter as: member operator value, e.g. orders.status equals shipped.';
   const [, member, operator, raw] = m;
+  const unknownMember = memberProblem(member!, members);
+  if (unknownMember) return unknownMember;
   if (!(FILTER_OPERATORS as readonly string[]).includes(operator!))
     return `Unknown operator "${operator}". Use one of: ${FILTER_OPERATORS.join(', ')}.`;
   if (raw === undefined) {
@@ -73,12 +122,25 @@ export function parseFilter(text: string): { member: string; operator: string; v
   return { member: member!, operator: operator!, value };
 }
 
-/** `f1; f2` -> filters, or the message of the first bad one. */
-export function parseFilters(text: string): NonNullable<NotificationDraft['filters']> | string {
+/**
+ * `f1; f2` -> filters, or the message of the first bad one. A part written exactly as one of
+ * `known` (the filters the notification has) is that filter, as stored (flags, unknown operator).
+ */
+export function parseFilters(
+  text: string,
+  known: readonly DraftFilter[] = [],
+  members?: ReadonlySet<string>,
+): NonNullable<NotificationDraft['filters']> | string {
   const out: NonNullable<NotificationDraft['filters']> = [];
+  const unused = [...known];
   for (const part of text.split(';').map((s) => s.trim())) {
     if (part === '') continue;
-    const f = parseFilter(part);
+    const same = unused.findIndex((k) => filtersText([k]) === part);
+    if (same >= 0) {
+      out.push(unused.splice(same, 1)[0]!);
+      continue;
+    }
+    const f = parseFilter(part, members);
     if (typeof f === 'string') return `${part}: ${f}`;
     out.push(f);
   }
@@ -112,6 +174,14 @@ export interface DraftSources {
   dashboards?: () => Promise<PageOfChoices<DashboardRef>>;
   users?: () => Promise<PageOfChoices<UserRef>>;
   timezones: (current?: string) => { label: string; description?: string; value: string }[];
+  /** The deployment's dimensions (from /v1/meta), to pick filters from and check typed ones. */
+  members?: () => Promise<MemberChoice[]>;
+}
+
+export interface MemberChoice {
+  name: string;
+  title?: string;
+  type?: string;
 }
 
 export interface DraftResult {
@@ -142,6 +212,8 @@ export async function askNotificationDraft(
   const has = (k: keyof NotificationDraft) => given[k] !== undefined;
   const s: State = { d: { ...start, ...given }, users: [], emails: [], dashboardName };
   const scheduleGiven = has('scheduleType');
+  // The filters the notification has (edit): left in the set, they stay as stored.
+  const known = start.filters ?? [];
   const steps: Step<State>[] = [
     {
       applies: () => mode === 'create' && !has('dashboardId') && !has('dashboardPublicId'),
@@ -183,7 +255,12 @@ export async function askNotificationDraft(
       run: async (st, step) => {
         st.d.scheduleType = await p.pick(
           t('schedule'),
-          SCHEDULE_TYPES.map((v) => ({ label: v, description: SCHEDULE_HINTS[v], value: v })),
+          SCHEDULE_TYPES.map((v) => ({
+            label: SCHEDULE_WORDS[v],
+            description: SCHEDULE_HINTS[v],
+            id: v,
+            value: v,
+          })),
           { placeHolder: 'How often to send it', step, active: (v) => v === st.d.scheduleType },
         );
       },
@@ -262,57 +339,11 @@ export async function askNotificationDraft(
       },
     },
     {
-      applies: () => !has('notificationFormat'),
-      run: async (st, step) => {
-        st.d.notificationFormat = await p.pick(
-          t('format'),
-          FORMATS.map((f) => ({ label: f.toUpperCase(), value: f })),
-          { step, active: (v) => v === st.d.notificationFormat },
-        );
-      },
-    },
-    {
-      applies: () => !has('filters'),
-      run: async (st, step) => {
-        const text = await p.input({
-          title: t('filters (optional)'),
-          prompt: 'Filters as "member operator value", separated by ";". Leave empty for none.',
-          placeHolder: 'orders.status equals shipped; orders.total greater_than 100',
-          value: filtersText(st.d.filters),
-          step,
-          validate: (v) => {
-            const r = parseFilters(v);
-            return typeof r === 'string' ? r : undefined;
-          },
-        });
-        const r = parseFilters(text);
-        if (typeof r !== 'string') st.d.filters = r;
-      },
-    },
-    {
-      applies: () => !has('timeGrains'),
-      run: async (st, step) => {
-        const text = await p.input({
-          title: t('time grains (optional)'),
-          prompt: 'Time grain overrides as "member grain", separated by ",". Leave empty for none.',
-          placeHolder: 'orders.created_at month',
-          value: grainsText(st.d.timeGrains),
-          step,
-          validate: (v) => {
-            const r = parseGrains(v);
-            return typeof r === 'string' ? r : undefined;
-          },
-        });
-        const r = parseGrains(text);
-        if (typeof r !== 'string') st.d.timeGrains = r;
-      },
-    },
-    {
       applies: () => mode === 'create' && sources.users !== undefined,
       run: async (st, step) => {
         const first = await sources.users!();
         const picked = await p.pickMany(t('recipients'), first.choices, {
-          placeHolder: 'Check the users who receive it (type to search); you can add other e-mails next',
+          placeHolder: 'Check the users who receive it (type to search); other e-mails can be added next',
           step,
           ...(first.more ? { more: first.more } : {}),
           selected: (u) => st.users.includes(u.email),
@@ -321,41 +352,101 @@ export async function askNotificationDraft(
       },
     },
     {
-      applies: () => mode === 'create',
+      // The summary is a small form: confirm, or change the optional parts and come back here.
       run: async (st, step) => {
-        const text = await p.input({
-          title: t('other e-mails (optional)'),
-          prompt: 'More recipients by e-mail, separated by commas. Leave empty for none.',
-          placeHolder: 'ann@example.com, bob@example.com',
-          value: st.emails.join(', '),
-          step,
-          validate: (v) => {
-            const r = parseEmails(v);
-            return typeof r === 'string' ? r : undefined;
-          },
-        });
-        const r = parseEmails(text);
-        if (typeof r !== 'string') st.emails = r;
-      },
-    },
-    {
-      run: async (st, step) => {
-        const recipients = [...new Set([...st.users, ...st.emails])];
-        const lines = summaryLines(st, recipients, mode);
-        const ok = await p.pick(
-          t('summary'),
-          [
-            {
-              label: mode === 'create' ? '$(check) Create the notification' : '$(check) Save the changes',
-              description: lines[0],
-              detail: lines.slice(1).join(' · '),
-              id: 'confirm',
-              value: true,
-            },
-          ],
-          { placeHolder: 'Review, then confirm (or go Back to change a step)', step },
-        );
-        if (!ok) throw new Error('unreachable');
+        for (;;) {
+          const recipients = [...new Set([...st.users, ...st.emails])];
+          const lines = summaryLines(st, recipients, mode);
+          type Row = 'confirm' | 'format' | 'filters' | 'grains' | 'emails';
+          const row = await p.pick<Row>(
+            t('summary'),
+            [
+              {
+                label: mode === 'create' ? '$(check) Create the notification' : '$(check) Save the changes',
+                description: lines[0],
+                detail: lines.slice(1).join(' · '),
+                id: 'confirm',
+                value: 'confirm',
+              },
+              ...(has('notificationFormat')
+                ? []
+                : [
+                    {
+                      label: 'Format',
+                      description: (st.d.notificationFormat ?? 'pdf').toUpperCase(),
+                      id: 'format',
+                      value: 'format' as Row,
+                    },
+                  ]),
+              ...(has('filters')
+                ? []
+                : [
+                    {
+                      label: 'Filters',
+                      description: filtersText(st.d.filters) || 'none',
+                      id: 'filters',
+                      value: 'filters' as Row,
+                    },
+                  ]),
+              ...(has('timeGrains')
+                ? []
+                : [
+                    {
+                      label: 'Time grains',
+                      description: grainsText(st.d.timeGrains) || 'none',
+                      id: 'grains',
+                      value: 'grains' as Row,
+                    },
+                  ]),
+              ...(mode === 'create'
+                ? [
+                    {
+                      label: 'Other e-mails',
+                      description: st.emails.join(', ') || 'none',
+                      id: 'emails',
+                      value: 'emails' as Row,
+                    },
+                  ]
+                : []),
+            ],
+            { placeHolder: 'Review, change a row, then confirm (or go Back)', step },
+          );
+          if (row === 'confirm') return;
+          if (row === 'format') {
+            st.d.notificationFormat = await p.pick(
+              t('format'),
+              FORMATS.map((f) => ({ label: f.toUpperCase(), value: f })),
+              { active: (v) => v === (st.d.notificationFormat ?? 'pdf') },
+            );
+          } else if (row === 'filters') await editFilters(p, st, t, known, sources);
+          else if (row === 'grains') {
+            const text = await p.input({
+              title: t('time grains'),
+              prompt: 'Time grain overrides as "member grain", separated by ",". Leave empty for none.',
+              placeHolder: 'orders.created_at month',
+              value: grainsText(st.d.timeGrains),
+              validate: (v) => {
+                const r = parseGrains(v);
+                return typeof r === 'string' ? r : undefined;
+              },
+            });
+            const r = parseGrains(text);
+            if (typeof r !== 'string') st.d.timeGrains = r;
+          } else {
+            const text = await p.input({
+              title: t('other e-mails'),
+              prompt: 'More recipients by e-mail, separated by commas. Leave empty for none.',
+              placeHolder: 'ann@example.com, bob@example.com',
+              value: st.emails.join(', '),
+              validate: (v) => {
+                const r = parseEmails(v);
+                return typeof r === 'string' ? r : undefined;
+              },
+            });
+            const r = parseEmails(text);
+            if (typeof r !== 'string') st.emails = r;
+          }
+        }
       },
     },
   ];
@@ -368,13 +459,144 @@ export async function askNotificationDraft(
   };
 }
 
+const SCHEDULE_WORDS: Record<ScheduleType, string> = {
+  HOURLY: 'Every hour',
+  DAILY: 'Every day at…',
+  WEEKLY: 'Every week on…',
+  MONTHLY: 'Every month on…',
+  CUSTOM: 'Custom (cron)…',
+};
 const SCHEDULE_HINTS: Record<ScheduleType, string> = {
-  HOURLY: 'every hour',
-  DAILY: 'every day at a time',
-  WEEKLY: 'one day a week',
-  MONTHLY: 'one day a month',
+  HOURLY: 'at a minute past each hour',
+  DAILY: 'at a time of day',
+  WEEKLY: 'one day a week, at a time',
+  MONTHLY: 'one day a month, at a time',
   CUSTOM: 'a cron expression',
 };
+
+/** Operators in words (their API names stay the values). */
+const OPERATOR_WORDS: Record<string, string> = {
+  equals: 'equals',
+  not_equals: 'does not equal',
+  greater_than: 'is greater than',
+  greater_than_or_equal: 'is at least',
+  less_than: 'is less than',
+  less_than_or_equal: 'is at most',
+  contains: 'contains',
+  not_contains: 'does not contain',
+  starts_with: 'starts with',
+  not_starts_with: 'does not start with',
+  ends_with: 'ends with',
+  not_ends_with: 'does not end with',
+  is_null: 'is not set',
+  is_not_null: 'is set',
+  is_empty: 'is empty',
+  is_not_empty: 'is not empty',
+  between: 'is between',
+  custom: 'custom',
+};
+
+/**
+ * The filters of the draft: a list to add to (member picked from the deployment's dimensions, or
+ * typed and checked against them; operator in words; value) or remove from, until Done.
+ */
+async function editFilters(
+  p: Prompter,
+  st: State,
+  t: (step: string) => string,
+  known: readonly DraftFilter[],
+  sources: DraftSources,
+): Promise<void> {
+  const members = sources.members ? await sources.members().catch(() => []) : [];
+  const names = new Set(members.map((m) => m.name));
+  type Row = { kind: 'add' | 'done' | 'text' } | { kind: 'remove'; index: number };
+  for (;;) {
+    const filters = st.d.filters ?? [];
+    const row = await p.pick<Row>(
+      t('filters'),
+      [
+        { label: '$(check) Done', id: 'done', value: { kind: 'done' } },
+        { label: '$(add) Add a filter…', id: 'add', value: { kind: 'add' } },
+        ...filters.map((f, index) => ({
+          label: `$(close) ${filtersText([f])}`,
+          description: 'remove',
+          id: `remove:${filtersText([f])}`,
+          value: { kind: 'remove' as const, index },
+        })),
+        { label: 'Write the filters as text…', id: 'text', value: { kind: 'text' } },
+      ],
+      {
+        placeHolder: filters.length
+          ? `${filters.length} filter(s): add, remove, or Done`
+          : 'No filters: add one, or Done',
+      },
+    );
+    if (row.kind === 'done') return;
+    if (row.kind === 'remove') {
+      st.d.filters = filters.filter((_, i) => i !== row.index);
+      continue;
+    }
+    if (row.kind === 'text') {
+      const text = await p.input({
+        title: t('filters'),
+        prompt: 'Filters as "member operator value", separated by ";". Leave empty for none.',
+        placeHolder: 'orders.status equals shipped; orders.total greater_than 100',
+        value: filtersText(st.d.filters),
+        validate: (v) => {
+          const r = parseFilters(v, known, names);
+          return typeof r === 'string' ? r : undefined;
+        },
+      });
+      const r = parseFilters(text, known, names);
+      if (typeof r !== 'string') st.d.filters = r;
+      continue;
+    }
+    const member = await p.pick<string>(
+      t('filter member'),
+      members.map((m) => ({
+        label: m.name,
+        ...(m.title || m.type ? { description: [m.title, m.type].filter(Boolean).join(' · ') } : {}),
+        value: m.name,
+      })),
+      {
+        placeHolder: members.length
+          ? 'The dimension to filter on (type to search)'
+          : 'The member to filter on, as cube.member (the deployment’s members could not be read)',
+        typed: {
+          hint: 'A member as cube.member',
+          validate: (v) =>
+            /^\S+\.\S+$/.test(v.trim()) ? memberProblem(v.trim(), names) : 'Write a member as cube.member.',
+          value: (v) => v.trim(),
+        },
+      },
+    );
+    const operator = await p.pick<string>(
+      t(`filter on ${member}`),
+      FILTER_OPERATORS.filter((o) => o !== 'custom').map((o) => ({
+        label: OPERATOR_WORDS[o] ?? o,
+        id: o,
+        value: o,
+      })),
+      { placeHolder: 'How to compare' },
+    );
+    let value: unknown;
+    if (!VALUELESS.has(operator)) {
+      const text = await p.input({
+        title: t(`${member} ${OPERATOR_WORDS[operator] ?? operator}`),
+        prompt:
+          operator === 'between'
+            ? 'The two bounds, separated by a comma (e.g. 2026-01-01, 2026-03-31).'
+            : 'The value to compare with.',
+        validate: (v) => (v.trim() === '' ? 'Enter a value.' : undefined),
+      });
+      const parsed = parseFilter(
+        `${member} ${operator} ${operator === 'between' ? JSON.stringify(text.split(',').map((x) => x.trim())) : text}`,
+      );
+      value = typeof parsed === 'string' ? text.trim() : parsed.value;
+    }
+    st.d.filters = [...filters, { member, operator, ...(value !== undefined ? { value } : {}) }];
+  }
+}
 
 function summaryLines(st: State, recipients: string[], mode: 'create' | 'edit'): string[] {
   const d = st.d;

@@ -6,11 +6,12 @@ import { withCheckCommand } from '../api/http';
 import { COMMANDS } from '../commands';
 import { UserCancelled } from '../log';
 import { askNotificationDraft, type NotificationDraft } from './createNotificationFlow';
+import { memberChoices } from './notifications/members';
 import type { ExplorerCommandDeps } from './explorerCommands';
 import { displayName, plainText } from './labels';
 import type { Item } from './loaders';
 import type { ExplorerNode } from './nodes/types';
-import type { Prompter } from './prompter';
+import type { Prompter } from '../ui/prompter';
 import { describeAddResult, recipientRemoval } from '../api/platform/notifications';
 import { pickDraft } from './notifications/schedule';
 import { askRecipient, type RecipientInput } from './recipientFlow';
@@ -134,6 +135,7 @@ export class ExplorerActions {
       dashboards: () => dashboardChoices(client, deploymentId),
       ...(args.recipients === undefined ? { users: () => userChoices(client) } : {}),
       timezones: timezoneChoices,
+      members: () => memberChoices(this.deps.services, deploymentId),
     });
     const to = args.recipients ?? recipients;
     const what = dashboardName ? `“${plainText(dashboardName)}”` : 'the dashboard';

@@ -7,6 +7,7 @@ import type { Services } from '../services';
 import { registerCommand, COMMANDS } from '../commandRunner';
 import type { ExplorerProvider } from './explorerProvider';
 import type { JsonDocumentProvider } from './jsonDocumentProvider';
+import type { ReportDocuments } from './reportDocuments';
 import { displayName, plainText } from './labels';
 import { REPORT_SORTS, type Item, type ReportQuery, type ReportSort } from './loaders';
 import type { DeploymentListKind } from './nodes/deploymentNode';
@@ -14,9 +15,18 @@ import { ListNode } from './nodes/listNode';
 import { LoadMoreNode } from './nodes/statusNodes';
 import type { ExplorerNode } from './nodes/types';
 import { askNotificationFilter } from './notificationFilterFlow';
-import { buildNotificationFilter, FILTER_KEYS, type NotificationFilterArgs } from './notificationFilter';
-import { vscodePrompter, type Prompter } from './prompter';
+import {
+  buildNotificationFilter,
+  describeFilter,
+  FILTER_KEYS,
+  isEmptyFilter,
+  type NotificationFilterArgs,
+} from './notificationFilter';
+import { dashboardName, resolveDashboardNames } from './notifications/dashboardNames';
+import type { Prompter } from '../ui/prompter';
+import { vscodePrompter } from '../ui/vscodePrompter';
 import { asArgs, asNode, resolveDeploymentId, type TargetContext } from './targets';
+import { sortText } from './reportQuery';
 import { EXPLORER_VIEW_ID } from './ids';
 import { ExplorerActions } from './explorerActions';
 import { registerWorkspaceCommands, type WorkspaceCommands } from './workspace/register';
@@ -26,13 +36,15 @@ import { dashboardChoices, userChoices } from '../ui/pickerSources';
 import { registerAdminCommands, type AdminCommands } from './admin/adminCommands';
 
 /** The scripted prompter tests answer flows with (here so it loads with the commands). */
-export { ScriptedPrompter } from './prompter';
+export { ScriptedPrompter } from '../ui/prompter';
 
 export interface ExplorerCommandDeps {
   services: Services;
   provider: ExplorerProvider;
   view: vscode.TreeView<ExplorerNode>;
   json: JsonDocumentProvider;
+  /** The report preview and draft documents (reportDocuments.ts). */
+  reports: ReportDocuments;
 }
 
 export class ExplorerCommands {
@@ -203,21 +215,43 @@ export class ExplorerCommands {
   async sortReports(arg?: unknown): Promise<ReportQuery> {
     const list = await this.reportsList(arg);
     const current = list.listSpec.reportQuery ?? {};
-    let sortBy = asArgs<{ sortBy: ReportSort | '' }>(arg).sortBy;
+    const args = asArgs<{ sortBy: ReportSort | ''; sortDirection: 'ASC' | 'DESC' }>(arg);
+    let sortBy = args.sortBy;
     if (sortBy !== undefined && sortBy !== '' && !REPORT_SORTS.includes(sortBy))
       throw new Error(`Reports can be sorted by ${REPORT_SORTS.join(', ')}; not by "${sortBy}".`);
-    sortBy ??= await this.prompter.pick<ReportSort | ''>('Sort Reports', [
-      { label: 'Default order', value: '' },
-      { label: 'name', value: 'name' },
-      { label: 'createdAt', value: 'createdAt' },
-      { label: 'updatedAt', value: 'updatedAt' },
-      {
-        label: 'lastViewedAt',
-        description: 'first page only: the server cannot page this order',
-        value: 'lastViewedAt',
-      },
-    ]);
-    return this.setReportQuery(list, { ...current, sortBy: sortBy === '' ? undefined : sortBy });
+    let sortDirection = args.sortDirection;
+    if (sortBy === undefined) {
+      type Sort = { sortBy: ReportSort | ''; sortDirection?: 'ASC' | 'DESC' };
+      const choice = (by: ReportSort, dir: 'ASC' | 'DESC', description?: string) => ({
+        label: sortText(by, dir).replace(/^./, (c) => c.toUpperCase()),
+        ...(description ? { description } : {}),
+        value: { sortBy: by, sortDirection: dir } as Sort,
+      });
+      const picked = await this.prompter.pick<Sort>(
+        'Sort Reports',
+        [
+          { label: 'Default order', description: 'as the platform lists them', value: { sortBy: '' } },
+          choice('name', 'ASC'),
+          choice('name', 'DESC'),
+          choice('updatedAt', 'DESC'),
+          choice('updatedAt', 'ASC'),
+          choice('createdAt', 'DESC'),
+          choice('createdAt', 'ASC'),
+          choice('lastViewedAt', 'DESC', 'first page only: the platform cannot page this order'),
+        ],
+        {
+          placeHolder: 'How to order the reports (on the server)',
+          active: (v) => v.sortBy === (current.sortBy ?? '') && v.sortDirection === current.sortDirection,
+        },
+      );
+      sortBy = picked.sortBy;
+      sortDirection = picked.sortDirection;
+    }
+    return this.setReportQuery(list, {
+      ...current,
+      sortBy: sortBy === '' ? undefined : sortBy,
+      sortDirection: sortBy === '' ? undefined : sortDirection,
+    });
   }
 
   async filterReports(arg?: unknown): Promise<ReportQuery> {
@@ -285,7 +319,19 @@ export class ExplorerCommands {
         users: () => userChoices(client),
       });
     }
-    list.setSpec({ ...list.listSpec, notificationFilter: filter });
+    // The row and the view description name the dashboard, not its id.
+    let text: string | undefined;
+    if (!isEmptyFilter(filter)) {
+      const client = await this.targets.client();
+      const id = filter.dashboardId;
+      let name: string | undefined;
+      if (id !== undefined) {
+        await resolveDashboardNames(client, deploymentId, [id]).catch(() => undefined);
+        name = dashboardName(client, deploymentId, id);
+      }
+      text = describeFilter(filter, name);
+    }
+    list.setSpec({ ...list.listSpec, notificationFilter: filter, notificationFilterText: text });
     this.deps.provider.changedRow(list);
     return filter;
   }
@@ -298,7 +344,7 @@ export class ExplorerCommands {
         ? [await this.listOf(await resolveDeploymentId(this.targets, arg), 'notifications')]
         : this.deps.provider.loadedDeployments().map((d) => d.list('notifications'));
     for (const list of lists) {
-      list.setSpec({ ...list.listSpec, notificationFilter: undefined });
+      list.setSpec({ ...list.listSpec, notificationFilter: undefined, notificationFilterText: undefined });
       this.deps.provider.changedRow(list);
     }
   }

@@ -91,8 +91,10 @@ export class ExplorerProvider implements vscode.TreeDataProvider<ExplorerNode>, 
       const prefix = many ? `${d.name}: ` : '';
       const q = d.list('reports').listSpec.reportQuery;
       if (!isEmptyReportQuery(q)) parts.push(`${prefix}reports ${describeReportQuery(q!)}`);
-      const f = d.list('notifications').listSpec.notificationFilter;
-      if (!isEmptyFilter(f)) parts.push(`${prefix}notifications ${describeFilter(f!)}`);
+      const spec = d.list('notifications').listSpec;
+      const f = spec.notificationFilter;
+      if (!isEmptyFilter(f))
+        parts.push(`${prefix}notifications ${spec.notificationFilterText ?? describeFilter(f!)}`);
     }
     return parts.length > 0 ? parts.join(' · ') : undefined;
   }

@@ -11,8 +11,10 @@ import type { ExplorerProvider } from './explorerProvider';
 import type * as ExplorerProviderModule from './explorerProvider';
 import { EXPLORER_VIEW_ID, PAGE_SIZE_SETTING } from './ids';
 import { JSON_SCHEME, JsonDocumentProvider } from './jsonDocumentProvider';
+import { ReportDocuments } from './reportDocuments';
+import { offerWalkthroughOnce, WALKTHROUGH_ID } from './firstRun';
 import type { ExplorerNode } from './nodes/types';
-import type { Prompter, ScriptedPrompter } from './prompter';
+import type { Prompter, ScriptedPrompter } from '../ui/prompter';
 import type * as ExplorerCommandsModule from './explorerCommands';
 import { ExplorerTreeShell } from './treeShell';
 import { WorkspaceDragAndDrop } from './workspace/dragAndDrop';
@@ -46,15 +48,18 @@ export function createExplorer(services: Services): { api: ExplorerApi; disposab
     dragAndDropController: dragAndDrop,
   });
   const json = new JsonDocumentProvider();
+  // Registered now so report tabs restored with the window read their SQL again.
+  const reports = new ReportDocuments();
   let commandsModule: typeof ExplorerCommandsModule | undefined;
   const commands = new LazyFeature(commandIds(COMMANDS, 'dashboardPlatform.explorer.'), () => {
     const mod = (commandsModule = lazyModule<typeof ExplorerCommandsModule>(
       'src/explorer/explorerCommands.ts',
     ));
-    const c = new mod.ExplorerCommands({ services, provider: tree.provider, view, json });
+    const c = new mod.ExplorerCommands({ services, provider: tree.provider, view, json, reports });
     services.context.subscriptions.push(...c.register());
     return c;
   });
+  reports.useSource(async () => commands.get().workspace!.items.reportSource());
   const updateDescription = () => {
     view.description = tree.description();
     // Shows the "clear" entries of the view's title menu only while a search, sort or filter is active.
@@ -69,6 +74,8 @@ export function createExplorer(services: Services): { api: ExplorerApi; disposab
     view,
     json,
     vscode.workspace.registerTextDocumentContentProvider(JSON_SCHEME, json),
+    reports,
+    ...reports.register(),
     commands,
     tree.onDidChangeDescription(updateDescription),
     services.clients.onDidChange(() => tree.refresh()),
@@ -93,7 +100,25 @@ export function createExplorer(services: Services): { api: ExplorerApi; disposab
     },
     usePrompter: (p) => commands.get().usePrompter(p),
   };
+  offerWalkthrough(services);
   return { api, disposables };
+}
+
+/** The test host extension that runs the integration suites (installed only for test runs). */
+const TEST_HOST = 'dashboard-platform.dashboard-platform-test-host';
+
+/** Opens the getting-started walkthrough on a new install (firstRun.ts). */
+function offerWalkthrough(services: Services): void {
+  const ctx = services.context;
+  const testRun =
+    // Read defensively: the activation test's stand-in host has neither.
+    ctx.extensionMode === (vscode.ExtensionMode?.Test ?? 3) ||
+    vscode.extensions?.getExtension(TEST_HOST) !== undefined;
+  void offerWalkthroughOnce(
+    ctx.globalState,
+    () => vscode.commands.executeCommand('workbench.action.openWalkthrough', WALKTHROUGH_ID, false),
+    testRun,
+  ).catch((e: unknown) => services.log.warn(`Could not open the walkthrough: ${String(e)}`));
 }
 
 export function register(services: Services): vscode.Disposable[] {

@@ -34,6 +34,7 @@ export const REPORT_SORTS: readonly ReportSort[] = ['name', 'createdAt', 'update
 export interface ReportQuery {
   search?: string;
   sortBy?: ReportSort;
+  sortDirection?: 'ASC' | 'DESC';
   folderId?: number;
   externalWorkbookId?: string;
 }
@@ -109,6 +110,8 @@ export interface ListSpec {
   notificationId?: number;
   reportQuery?: ReportQuery;
   notificationFilter?: NotificationFilter;
+  /** How the filter reads (names, not ids): shown in the row and the view description only. */
+  notificationFilterText?: string;
   /** Environment tokens: the environment. */
   environmentId?: string;
   /** Administration lists: which one, and its query. */

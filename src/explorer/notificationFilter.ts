@@ -2,6 +2,7 @@
 // of GET .../notifications, refusing the combinations spec 4.1 forbids with a sentence naming them.
 // No `vscode` here; notificationFilterFlow.ts asks the questions.
 import { notificationQueryProblems, type NotificationListQuery } from '../api/notificationQuery';
+import { plainText } from './labels';
 
 /** The filter part of the list query (paging is the list's business). */
 export type NotificationFilter = Omit<NotificationListQuery, 'first' | 'after'>;
@@ -135,11 +136,15 @@ export function isEmptyFilter(f: NotificationFilter | undefined): boolean {
   return !f || FILTER_KEYS.every((k) => f[k] === undefined);
 }
 
-/** Short text for the view description, e.g. `dashboard 3, recipient ann@example.com`. */
-export function describeFilter(f: NotificationFilter): string {
+/**
+ * Short text for the view description, e.g. `dashboard “Sales Overview”, recipient ann@example.com`
+ * (`dashboardName` when known; the id otherwise).
+ */
+export function describeFilter(f: NotificationFilter, dashboardName?: string): string {
   const parts: string[] = [];
   const dash = f.dashboardId ?? f.dashboardPublicId;
-  if (dash !== undefined) parts.push(`dashboard ${dash}`);
+  if (dashboardName !== undefined) parts.push(`dashboard “${plainText(dashboardName, 60)}”`);
+  else if (dash !== undefined) parts.push(`dashboard ${dash}`);
   const who =
     f.recipientUserId ??
     f.recipientEmail ??

@@ -10,7 +10,7 @@ import {
   parseRecipient,
   type NotificationFilter,
 } from './notificationFilter';
-import type { Prompter } from './prompter';
+import type { Prompter } from '../ui/prompter';
 
 export interface FilterSources {
   dashboards: () => Promise<PageOfChoices<DashboardRef>>;

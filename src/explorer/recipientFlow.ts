@@ -2,7 +2,7 @@
 // recipientRemoval in src/api/platform/notifications.ts).
 import type { UserRef } from '../ui/pickerSources';
 import type { PageOfChoices } from '../ui/quickInputTypes';
-import type { Prompter } from './prompter';
+import type { Prompter } from '../ui/prompter';
 
 export type RecipientInput =
   | { type: 'USER'; userId?: number; email?: string }

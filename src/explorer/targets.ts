@@ -7,7 +7,7 @@ import { DeploymentNode } from './nodes/deploymentNode';
 import { type ListNode } from './nodes/listNode';
 import { ExplorerNode, type NodeKind } from './nodes/types';
 import { displayName, plainText } from './labels';
-import type { Prompter } from './prompter';
+import type { Prompter } from '../ui/prompter';
 
 /** The arguments object every explorer command accepts instead of a node. */
 export interface TargetArgs {

@@ -149,3 +149,52 @@ export function describeCheck(lines: CheckLine[]): string {
   const mark = { works: '✓', fails: '✗', notChecked: '–' } as const;
   return lines.map((l) => `${mark[l.state]} ${l.part}: ${l.detail}`).join('\n');
 }
+
+/** A deployment by name, for the default deployment picker of Add/Edit Profile. */
+export interface ListedDeployment {
+  id: number;
+  name: string;
+  detail?: string;
+}
+
+/**
+ * The deployments `platformUrl` lists for the token typed in the flow (else the environment
+ * variable the saved profile would read): every page, up to `max`. Throws the API's error, which
+ * says what failed.
+ */
+export async function listDeploymentsFor(
+  q: { name: string; platformUrl: string; token: string | undefined },
+  deps: CheckDeps,
+  signal?: AbortSignal,
+  max = 500,
+): Promise<{ items: ListedDeployment[]; truncated: boolean }> {
+  const env = deps.env ?? process.env;
+  const token = q.token?.trim() || secretOf('platformToken', q.name, {}, env);
+  if (!token)
+    throw new Error(
+      `There is no platform token to list them with: go Back to enter one (or set ${envVarNames('platformToken', q.name || 'NAME', false)[0]}).`,
+    );
+  const platform = new deps.api.PlatformClient({
+    baseUrl: q.platformUrl,
+    token: async () => token,
+    network: deps.network,
+    logger: deps.logger,
+  });
+  const items: ListedDeployment[] = [];
+  try {
+    let after: string | undefined;
+    do {
+      const p = await platform.listDeployments({ first: 100, ...(after ? { after } : {}) }, signal);
+      for (const d of p.items)
+        items.push({
+          id: d.id,
+          name: d.name?.trim() || `Deployment ${d.id}`,
+          ...(d.deploymentUrl ? { detail: String(d.deploymentUrl) } : {}),
+        });
+      after = p.pageInfo?.hasNextPage ? (p.pageInfo.endCursor ?? undefined) : undefined;
+    } while (after && items.length < max);
+    return { items, truncated: after !== undefined };
+  } finally {
+    await platform.close().catch(() => undefined);
+  }
+}

@@ -5,7 +5,7 @@ import * as vscode from 'vscode';
 import { COMMANDS } from '../commands';
 import { registerCommand } from '../commandRunner';
 import { UserCancelled } from '../log';
-import { connectionReviewed } from './connectionReview';
+import { connectionReviewed, listDeployments } from './connectionReview';
 import type { Services } from '../services';
 import {
   ENV_VARS,
@@ -13,17 +13,17 @@ import {
   SECRET_KINDS,
   SECRET_LABELS,
   envSuffix,
-  validateAgentUrl,
-  validateUrl,
   type Profile,
   type ProfileInput,
   type SecretKind,
 } from './profileModel';
 import { ProfileSchema } from './profileSchema';
 import { SecretStorageUnavailableError } from './profileService';
-import { askSessionIdentity } from './sessionIdentityPrompt';
+import { askProfileForm, tokenForListing, type SecretsInput } from './profileForm';
+import { machineExternalId } from './clientProvider';
+import { vscodePrompter } from '../ui/vscodePrompter';
 
-export type SecretsInput = Partial<Record<SecretKind, string>>;
+export type { SecretsInput };
 
 /** Argument of dashboardPlatform.profiles.add (all UI skipped when given). */
 export interface AddProfileArgs extends ProfileInput, SecretsInput {
@@ -140,120 +140,36 @@ export function registerProfileCommands(services: Services): vscode.Disposable[]
     return undefined;
   };
 
-  /** Asks for every profile field, prefilled from `current` (or from a draft of Add being edited). */
-  async function askProfile(
+  /**
+   * Add/Edit Profile's five steps (src/profiles/profileForm.ts), prefilled from `current` or from
+   * a draft of Add being edited again after its connection test.
+   */
+  function askProfile(
     current?: Profile,
     draft?: { input: ProfileInput; secrets: SecretsInput },
   ): Promise<{ input: ProfileInput; secrets: SecretsInput }> {
-    const title = current ? `Edit profile ${current.name}` : 'Add a Dashboard Platform profile';
-    const pre = (draft?.input ?? current) as Profile | undefined;
-    const name = await ask({
-      title,
-      prompt: 'Profile name',
-      value: pre?.name,
-      validateInput: nameValidator(current?.name),
-    });
-    const platformUrl = await ask({
-      title,
-      prompt: 'Platform API base URL: your tenant host (or custom domain) followed by /api',
-      placeHolder: 'https://mytenant.example.com/api',
-      value: pre?.platformUrl,
-      validateInput: (v) => validateUrl(v, 'platform URL'),
-    });
-    const dataApiUrl = await ask({
-      title,
-      prompt:
-        'Data API URL override (optional). Leave empty: each deployment is queried on the host it publishes (its deployment URL). Set it only to send every query to one Data API, e.g. through a gateway.',
-      placeHolder: 'empty = per deployment (recommended)',
-      value: pre?.dataApiUrl,
-      validateInput: (v) => (v.trim() ? validateUrl(v, 'Data API URL') : undefined),
-    });
-    const agentUrl = await ask({
-      title,
-      prompt: 'AI agent URL (optional; more can be added in settings)',
-      placeHolder: 'https://ai.example.com/api/v1/public/{account}/agents/{agentId}',
-      value: pre?.agents?.[0]?.url,
-      validateInput: (v) => (v.trim() ? validateAgentUrl(v) : undefined),
-    });
-    const identity = agentUrl ? await askSessionIdentity(title, pre) : pre?.session;
-    const deployment = await ask({
-      title,
-      prompt: 'Default deployment id (optional)',
-      value: pre?.defaultDeploymentId !== undefined ? String(pre.defaultDeploymentId) : '',
-      validateInput: (v) =>
-        !v.trim() || /^[1-9]\d*$/.test(v.trim()) ? undefined : 'Enter a positive whole number.',
-    });
-    const envItems = [
-      { label: 'Development', production: false, color: 'none' as const, environment: undefined },
+    return askProfileForm(
       {
-        label: 'Staging',
-        description: 'yellow status bar',
-        production: false,
-        color: 'warning' as const,
-        environment: 'staging',
+        prompter: vscodePrompter,
+        nameProblem: nameValidator(current?.name),
+        machineExternalId: machineExternalId(),
+        listDeployments: async (q) => {
+          const token = await tokenForListing(
+            q.token,
+            current && {
+              platformUrl: current.platformUrl,
+              storedToken: async () => (await profiles.getSecret('platformToken', current.name))?.value,
+            },
+            q.platformUrl,
+          );
+          // Typed secrets are redacted from logs from the moment they are used.
+          if (token) profiles.rememberSecret(token);
+          return listDeployments({ ...q, token }, log);
+        },
       },
-      {
-        label: 'Production',
-        description: 'red status bar',
-        production: true,
-        color: 'error' as const,
-        environment: 'production',
-      },
-    ];
-    const env = await vscode.window.showQuickPick(envItems, {
-      title,
-      placeHolder: 'Environment',
-      ignoreFocusOut: true,
-    });
-    if (!env) cancelled();
-    const secrets: SecretsInput = {};
-    const tokenPrompt = (kind: SecretKind, extra: string) =>
-      ask({
-        title,
-        prompt: `${SECRET_LABELS[kind]} (stored in VS Code's SecretStorage; ${extra})`,
-        password: true,
-        // Back from the connection test: what was typed is kept (masked, never saved before Save).
-        value: draft?.secrets[kind],
-      });
-    secrets.platformToken = await tokenPrompt(
-      'platformToken',
-      current
-        ? 'leave empty to keep the current one'
-        : `leave empty to use ${ENV_VARS.platformToken} or set it later`,
+      current,
+      draft,
     );
-    secrets.dataApiToken = await tokenPrompt(
-      'dataApiToken',
-      'optional: leave empty to mint one from the platform token',
-    );
-    if (agentUrl)
-      secrets.aiApiKey = await tokenPrompt(
-        'aiApiKey',
-        current ? 'leave empty to keep the current one' : 'optional',
-      );
-    const agents = [...(current?.agents ?? [])];
-    if (agentUrl) {
-      const existing = agents.findIndex((a) => a.url === agentUrl);
-      if (existing < 0) {
-        if (agents.length && current)
-          agents[0] = { ...agents[0], url: agentUrl, label: agents[0]?.label ?? 'Agent' };
-        else agents.unshift({ label: 'Agent', url: agentUrl });
-      }
-    } else if (current) {
-      agents.shift();
-    }
-    const input: ProfileInput = {
-      ...current,
-      name,
-      platformUrl,
-      dataApiUrl: dataApiUrl || undefined,
-      agents,
-      session: identity,
-      defaultDeploymentId: deployment ? Number(deployment) : undefined,
-      production: env.production || undefined,
-      color: env.color === 'none' ? undefined : env.color,
-      environment: env.environment,
-    };
-    return { input, secrets };
   }
 
   async function add(args?: AddProfileArgs): Promise<AddProfileResult> {

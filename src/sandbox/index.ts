@@ -2,11 +2,12 @@
 // service's wire formats, with seeded sample data, a real SQL engine and fault injection.
 // Used by the Sandbox profile, `npm run demo`, the tests, the benchmarks and `npm run sandbox`.
 // With `stateFile` it keeps what clients changed between runs (stateFile.ts).
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import type { Server, ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type { ApiLogger } from '../api/log';
 import { registerAiRoutes } from './ai';
+import { httpAgentData } from './ai/dataApi';
 import { registerBuildRoutes } from './build';
 import { DeploymentRepo } from './build/store';
 import { createDataEngine, registerDataRoutes, type DataEngine } from './data';
@@ -146,8 +147,12 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<SandboxHa
     state,
     modelFor: (id, branch) => build.modelFor(id, branch),
   });
+  // The agent reads the model and runs queries on this sandbox's own Data API (its origin is known
+  // once the server listens).
+  let origin = '';
+  const agentKey = randomUUID();
   const ai = registerAiRoutes(router, {
-    engine,
+    data: httpAgentData(() => ({ origin, token: tok.dataApi, agentKey })),
     state,
     eventDelayMs: opts.aiEventDelayMs,
     modelFor: (id, branch) => build.modelFor(id, branch),
@@ -193,7 +198,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<SandboxHa
   }
 
   const info: { value?: unknown } = {};
-  const serverDeps = { router, faults, state, tokens: tok, jwtSecret, info: () => info.value };
+  const serverDeps = { router, faults, state, tokens: tok, jwtSecret, agentKey, info: () => info.value };
   const main = createSandboxServer(serverDeps);
   const listen = (server: Server, port: number) =>
     new Promise<number>((resolve, reject) => {
@@ -202,6 +207,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<SandboxHa
     });
   const port = await listen(main.server, opts.port ?? 0);
   const base = `http://127.0.0.1:${port}`;
+  origin = base;
   // Each deployment's Data API listens on its own loopback port, like the live service's
   // per-deployment hosts; the deployment's deploymentUrl is that origin.
   const hosts: ReturnType<typeof createSandboxServer>[] = [];

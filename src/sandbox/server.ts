@@ -30,6 +30,11 @@ export interface ServerDeps {
    * data, and only Data API tokens minted for it are accepted.
    */
   deploymentHost?: number;
+  /**
+   * The sandbox agent's own requests to the Data API carry this in `x-sandbox-agent`: they are the
+   * service talking to itself, so they are neither counted as client requests nor faulted.
+   */
+  agentKey?: string;
 }
 
 const METHODS = new Set(['GET', 'POST', 'PUT', 'PATCH', 'DELETE']);
@@ -161,8 +166,9 @@ async function handle(req: IncomingMessage, res: ServerResponse, deps: ServerDep
   }
   if (!METHODS.has(method)) return send(res, 405, { error: `Method ${method} not allowed.` }, requestId);
 
+  const internal = deps.agentKey !== undefined && req.headers['x-sandbox-agent'] === deps.agentKey;
   const key = `${target.family} ${method} ${target.path}`;
-  deps.state.requestCounts[key] = (deps.state.requestCounts[key] ?? 0) + 1;
+  if (!internal) deps.state.requestCounts[key] = (deps.state.requestCounts[key] ?? 0) + 1;
 
   const auth = authenticate(target.family, req.headers.authorization, deps);
   // The Data API engine puts no requestId in its error bodies.
@@ -187,7 +193,7 @@ async function handle(req: IncomingMessage, res: ServerResponse, deps: ServerDep
       return send(res, 400, { error: 'The request body is not valid JSON.', requestId }, requestId);
     }
   }
-  const fault = deps.faults.take(target.family, method, target.path);
+  const fault = internal ? undefined : deps.faults.take(target.family, method, target.path);
   const ctx = new SandboxContext({
     req,
     res,

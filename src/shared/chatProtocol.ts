@@ -9,6 +9,8 @@ const toolResult = z.looseObject({
   totalRows: z.number().optional(),
   vegaSpec: z.unknown().optional(),
   error: z.string().optional(),
+  /** The rollups (pre-aggregations) that served the query: name and build time. */
+  rollups: z.array(z.object({ id: z.string(), builtAt: z.string().optional() })).optional(),
 });
 
 export const hostToWebview = z.discriminatedUnion('type', [
@@ -99,6 +101,8 @@ export const transcriptView = z.object({
       rowCount: z.string().optional(),
       tableRows: z.number(),
       hasChart: z.boolean(),
+      /** The rollup badge's text, when a rollup served the query. */
+      rollup: z.string().optional(),
     }),
   ),
   notices: z.array(z.string()),

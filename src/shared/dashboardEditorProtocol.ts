@@ -56,7 +56,13 @@ export const THEME_FIELDS: readonly { path: readonly string[]; label: string; co
 ];
 const themePathKeys = new Set(THEME_FIELDS.map((f) => f.path.join('.')));
 
-export const editorProblem = z.object({ message: z.string(), line: z.number(), column: z.number() });
+export const editorProblem = z.object({
+  message: z.string(),
+  line: z.number(),
+  column: z.number(),
+  /** The JSON path of the value at fault, so the page can mark that field. */
+  path: z.array(z.union([z.string(), z.number()])).optional(),
+});
 export type EditorProblem = z.infer<typeof editorProblem>;
 
 export const editorHistoryEntry = z.object({
@@ -87,8 +93,17 @@ export const hostToWebview = z.object({
   /** The last valid publish input (kept while the text is invalid), or null before any. */
   input: z.record(z.string(), z.unknown()).nullable(),
   problems: z.array(editorProblem),
+  /**
+   * Editing pauses (the preview shows the last valid version) while the file's shape is broken;
+   * problems in values only (a theme colour that is not CSS) leave it editable.
+   */
+  locked: z.boolean().default(false),
   /** Publishes of this file from this workspace, oldest first. */
   history: z.array(editorHistoryEntry).default([]),
+  /** The choices of the theme's fixed-set fields by path under the theme (from the JSON Schema). */
+  themeChoices: z.record(z.string(), z.array(z.string())).default({}),
+  /** The summary of this file's open publish review, if one is open. */
+  review: z.object({ summary: z.string(), where: z.string() }).optional(),
   /** What the widgets' reports are, by report id (from the published snapshots or the report list). */
   reports: z.record(z.string(), editorReport).default({}),
   /** Switches the preview to this breakpoint (the page keeps its own choice otherwise). */
@@ -149,7 +164,26 @@ export const webviewToHost = z.discriminatedUnion('type', [
     id: widgetId,
     config: z.record(z.string(), z.unknown()),
   }),
+  /** One field of a widget's config: its title, its markdown text or the report it shows; null removes it. */
+  z.object({
+    type: z.literal('setWidgetConfigValue'),
+    id: widgetId,
+    key: z.enum(['title', 'text', 'reportId']),
+    value: z.union([z.string(), z.number().int().positive()]).nullable(),
+  }),
+  /** A widget's report (picked by name), and its title when that followed the old report's name. */
+  z.object({
+    type: z.literal('setWidgetReport'),
+    id: widgetId,
+    reportId: z.number().int().positive(),
+    title: z.string().optional(),
+  }),
+  /** Asks the host to pick a widget's report (a searchable list of the deployment's reports). */
+  z.object({ type: z.literal('pickReport'), id: widgetId }),
   z.object({ type: z.literal('publish') }),
+  /** Confirms or cancels this file's open publish review. */
+  z.object({ type: z.literal('publishReviewed') }),
+  z.object({ type: z.literal('cancelReview') }),
   z.object({ type: z.literal('openText') }),
   /** Opens the text at a problem's location (0-based). */
   z.object({ type: z.literal('reveal'), line: z.number().int().min(0), column: z.number().int().min(0) }),
@@ -159,9 +193,23 @@ export type WebviewToHost = z.infer<typeof webviewToHost>;
 /** The messages that edit the document. */
 export type EditorEdit = Exclude<
   WebviewToHost,
-  { type: 'ready' } | { type: 'publish' } | { type: 'openText' } | { type: 'reveal' }
+  | { type: 'ready' }
+  | { type: 'publish' }
+  | { type: 'publishReviewed' }
+  | { type: 'cancelReview' }
+  | { type: 'pickReport' }
+  | { type: 'openText' }
+  | { type: 'reveal' }
 >;
-const NON_EDITS = new Set(['ready', 'publish', 'openText', 'reveal']);
+const NON_EDITS = new Set([
+  'ready',
+  'publish',
+  'publishReviewed',
+  'cancelReview',
+  'pickReport',
+  'openText',
+  'reveal',
+]);
 export function isEditorEdit(m: WebviewToHost): m is EditorEdit {
   return !NON_EDITS.has(m.type);
 }

@@ -119,7 +119,7 @@ describe('administration', function () {
     });
 
     it('creates, deactivates and deletes a user, and assigns and removes a role', async () => {
-      await vscode.commands.executeCommand(`${C}createUser`, {
+      const made: any = await vscode.commands.executeCommand(`${C}createUser`, {
         email: 'it-new@sandbox.example',
         firstName: 'Ina',
       });
@@ -136,14 +136,14 @@ describe('administration', function () {
         userName: 'it-new@sandbox.example',
         role: 'secrets-manager',
       });
-      assert.deepEqual((await state()).admin.roleAssignments[created.id], [502]);
+      assert.deepEqual((await state()).admin.roleAssignments[made.id], [502]);
       ex.script([], false);
       await vscode.commands.executeCommand(`${C}removeRole`, {
         userName: 'it-new@sandbox.example',
         role: 'secrets-manager',
       });
       assert.deepEqual(
-        (await state()).admin.roleAssignments[created.id],
+        (await state()).admin.roleAssignments[made.id],
         [502],
         'declining the modal keeps the role',
       );
@@ -153,10 +153,15 @@ describe('administration', function () {
         role: 'secrets-manager',
       });
       assert.match(p.asked[0], /Remove the role "secrets-manager" from Ina/);
-      assert.deepEqual((await state()).admin.roleAssignments[created.id], []);
+      assert.deepEqual((await state()).admin.roleAssignments[made.id], []);
       ex.script([]);
       await vscode.commands.executeCommand(`${C}deactivateUser`, { userName: 'it-new@sandbox.example' });
       assert.equal((await row()).Resources[0].active, false);
+      // An inactive user is not deactivated again: the command says so, and its row offers Activate.
+      await assert.rejects(
+        ex.commands.admin.users.setActive({ userName: 'it-new@sandbox.example' }, false),
+        /already inactive/,
+      );
       const d = ex.script([]);
       await vscode.commands.executeCommand(`${C}deleteUser`, { userName: 'it-new@sandbox.example' });
       assert.match(d.asked[0], /Delete the user Ina.*it-new@sandbox\.example/);
@@ -166,11 +171,14 @@ describe('administration', function () {
     it('adds a member to a SCIM group and removes it after a modal naming both', async () => {
       const members = async () =>
         (await state()).admin.groups.find((g: any) => g.displayName === 'Analysts').members as string[];
-      await vscode.commands.executeCommand(`${C}addGroupMember`, {
-        group: 'Analysts',
-        userName: 'user9@sandbox.example',
-      });
-      assert.ok((await members()).includes('9'));
+      // Picked from the palette, only users who are not members yet are offered.
+      const pick = ex.script(['User9 Sandbox']);
+      await vscode.commands.executeCommand(`${C}addGroupMember`, { group: 'Analysts' });
+      const offered: string[] = pick.offered.get('User to add to Analysts');
+      assert.ok(offered.length > 0);
+      for (const member of ['User2 Sandbox', 'User3 Sandbox', 'User4 Sandbox'])
+        assert.ok(!offered.includes(member), `${member} is already a member: not offered`);
+      assert.ok((await members()).includes('9'), 'stored by platform id; SCIM names it by its UUID');
       const group = items(await children(ex.provider.roots.admin.groups)).find(
         (g: Node) => labelOf(g) === 'Analysts',
       );
@@ -213,19 +221,25 @@ describe('administration', function () {
       assert.equal((await fetch(record.url)).status, 401, 'the embed page refuses a revoked session');
     });
 
-    it('edits tenant settings after a diff, and manages OAuth integrations (secret write-only), OIDC configs and my tokens', async () => {
-      ex.script([]); // answers the save confirmation
-      const saved = await vscode.commands.executeCommand<any>(`${C}editTenantSettings`, {
-        changes: { maintenanceWindowTime: '04:15' },
-      });
+    it('edits tenant settings in one form (current values, validation, one save), and manages OAuth integrations (secret write-only), OIDC configs and my tokens', async () => {
+      const before = (await state()).admin.tenantSettings;
+      // The form: toggle the audit log, set the window time (a bad time is refused), then Save.
+      const form = ex.script(['auditLogEnabled', 'maintenanceWindowTime', '25:00', '04:15', 'save']);
+      const saved = await vscode.commands.executeCommand<any>(`${C}editTenantSettings`);
       assert.equal(saved.maintenanceWindowTime, '04:15');
-      assert.ok(
-        vscode.window.tabGroups.all
-          .flatMap((g) => g.tabs)
-          .some((t) => t.input instanceof vscode.TabInputTextDiff),
-        'the difference was shown before saving',
+      assert.deepEqual(form.refusals, ['Use HH:MM, from 00:00 to 23:59.']);
+      const offered: string[] = form.offered.get('Tenant Settings');
+      assert.equal(offered[0], '$(check) Save 2 changes', 'Save leads the form once something changed');
+      assert.ok(offered.includes('Audit log') && offered.includes('Maintenance window time'));
+      assert.equal(
+        form.asked.filter((t: string) => t === 'Tenant Settings').length,
+        3,
+        'one form, shown again',
       );
-      assert.equal((await state()).admin.tenantSettings.maintenanceWindowTime, '04:15');
+      const after = (await state()).admin.tenantSettings;
+      assert.equal(after.maintenanceWindowTime, '04:15');
+      assert.equal(after.auditLogEnabled, !before.auditLogEnabled);
+      assert.equal(after.hasSupportAccess, before.hasSupportAccess, 'untouched settings stay');
 
       const secret = 'it-client-secret-7f3a9';
       await vscode.commands.executeCommand(`${C}createOAuthIntegration`, {

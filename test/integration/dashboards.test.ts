@@ -6,16 +6,7 @@ import * as vscode from 'vscode';
 import type { PublishedDashboard } from '../../src/api/schemas/platform';
 import type { PublishHistoryEntry } from '../../src/dashboards';
 import type { ExtensionApi } from '../../src/extension';
-import {
-  click,
-  getApi,
-  pressKeys,
-  screenshot,
-  waitFor,
-  webviewClick,
-  webviewDrag,
-  webviewKeys,
-} from './harness';
+import { getApi, screenshot, waitFor, webviewClick, webviewDrag, webviewKeys } from './harness';
 
 interface SandboxState {
   publishes: { deploymentId: number; workbookId: number; versionNumber: number; title: string }[];
@@ -81,7 +72,9 @@ describe('dashboards as code', function () {
       `${JSON.stringify(edited, null, 2)}\n`,
     );
     assert.ok(await vscode.workspace.applyEdit(edit));
-    assert.ok(await doc.save());
+    const saved = await doc.save();
+    if (!saved) await screenshot('dash-save-failed', 300);
+    assert.ok(saved);
 
     const before = await publishesOf();
     const result = (await vscode.commands.executeCommand('dashboardPlatform.dashboards.publish', {
@@ -352,22 +345,29 @@ describe('dashboards as code', function () {
     assert.ok(await doc.save());
   });
 
-  it('publishes from the editor after the review and confirmation, and its history shows the version', async function () {
+  it('publishes from the editor through its review, and its history shows the version', async () => {
     const doc = await openEditor();
     const editor = api.dashboards.editor;
     const before = await publishesOf();
     const historyBefore = editor.stateOf(doc).history.length;
-    if (!(await pressKeys([]))) this.skip(); // the confirmation needs UI control (code-server route)
-    // The page's Publish button: the review opens, then a notification asks; its Publish button confirms
-    // (the harness waits for it to appear).
-    const publishing = editor.receive(file, { type: 'publish' });
-    await click({ selector: '.notifications-toasts .monaco-button:has-text("Publish")' });
-    await publishing;
+    await editor.receive(file, { type: 'setTitle', title: `Reviewed ${Date.now()}` });
+    assert.ok(await doc.save());
+    // The page's Publish button opens the review; nothing is sent until it is confirmed.
+    await editor.receive(file, { type: 'publish' });
+    assert.equal((await publishesOf()).length, before.length, 'the review alone publishes nothing');
+    assert.match(
+      editor.stateOf(doc).review?.summary ?? '',
+      /title changed/,
+      'the page shows the open review',
+    );
+    // The page's own "Publish These Changes" confirms that review.
+    await editor.receive(file, { type: 'publishReviewed' });
     const after = await publishesOf();
     assert.equal(after.length, before.length + 1, 'one publish went out');
     const history = editor.stateOf(doc).history;
     assert.equal(history.length, historyBefore + 1);
     assert.equal(history[history.length - 1]!.versionNumber, after[after.length - 1]!.versionNumber);
+    assert.equal(editor.stateOf(doc).review, undefined, 'the review ended');
   });
 
   it('shows the editor at two breakpoints (screenshots)', async () => {

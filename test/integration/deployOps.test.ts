@@ -143,6 +143,55 @@ describe('deployment operations', function () {
       }
     });
 
+    it('asks for the branch in a picker of the deployment’s branches by name, "Other…" last', async () => {
+      const branches = (await (
+        await fetch(`${base}/build/api/v1/deployments/1/branches?first=100`, {
+          headers: { authorization: `Bearer ${admin}` },
+        })
+      ).json()) as { items: { name: string }[] };
+      const names = branches.items.map((b) => b.name);
+      assert.ok(names.includes('staging'), 'the sandbox deployment has a staging branch');
+      // Picked from the list (files kept for review: nothing is committed).
+      let s = ex.script(['staging', 'Keep the generated files for review (do not commit)']);
+      let job = await run('dbtSync', { deploymentId: 1 });
+      assert.deepEqual(s.offered.get('Start dbt Sync (1/2)'), ['Default branch', ...names, 'Other…']);
+      assert.equal(job?.status, 'COMPLETED');
+      let runsNow = await runs(1);
+      assert.ok(runsNow.some((n) => n.data.syncJobId === job.syncJobId && n.data.branchName === 'staging'));
+      // "Other…" asks for a new branch's name, refusing one with spaces.
+      s = ex.script(['Other…', 'dbt new', 'dbt-new', 'Keep the generated files for review (do not commit)']);
+      job = await run('dbtSync', { deploymentId: 1 });
+      assert.deepEqual(s.refusals, ['A branch name has no spaces.']);
+      runsNow = await runs(1);
+      assert.ok(runsNow.some((n) => n.data.syncJobId === job.syncJobId && n.data.branchName === 'dbt-new'));
+    });
+
+    it('still offers the default branch and Other… when the branches cannot be listed, saying why', async () => {
+      await fetch(`${base}/__sandbox/faults`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({
+          family: 'platform',
+          method: 'GET',
+          route: '/branches',
+          status: 403,
+          times: 1,
+        }),
+      });
+      try {
+        // A name with a space is refused under the box; the script then ends (Escape).
+        const s = ex.script(['no such branch']);
+        assert.equal(await run('dbtSync', { deploymentId: 1 }), undefined, 'dismissed: nothing started');
+        assert.deepEqual(s.offered.get('Start dbt Sync (1/2)'), ['Default branch', 'Other…']);
+        assert.match(
+          s.rows.get('Start dbt Sync (1/2)')[0].detail,
+          /The deployment's branches could not be listed: .*403|forbidden|permission/i,
+        );
+      } finally {
+        await fetch(`${base}/__sandbox/faults`, { method: 'DELETE' });
+      }
+    });
+
     it('cancels a running sync on the server from its row', async () => {
       const started = run('dbtSync', { deploymentId: 1, branchName: 'slow' });
       const row = await waitFor('the running sync in the list', async () =>

@@ -261,7 +261,19 @@ describe('explorer', function () {
       names,
       [...names].sort((a, b) => a.localeCompare(b)),
     );
-    assert.match(String(ex.view.description), /sort name/);
+    assert.match(String(ex.view.description), /sorted by name \(A→Z\)/);
+
+    // The picker reads in words, with a direction; Z→A reaches the server as sortDirection DESC.
+    const p = ex.script(['Name (Z→A)']);
+    await vscode.commands.executeCommand(`${C}sortReports`, { deploymentId: DEP });
+    assert.ok(p.offered.get('Sort Reports').includes('Updated (newest first)'));
+    assert.ok(!p.offered.get('Sort Reports').some((l: string) => /^(createdAt|updatedAt|name)$/.test(l)));
+    const desc = (await loadAll(await list('reports'))).items.map((n: Node) => String(n.data.name));
+    assert.deepEqual(
+      desc,
+      [...desc].sort((a, b) => b.localeCompare(a)),
+    );
+    assert.match(String(ex.view.description), /sorted by name \(Z→A\)/);
 
     await vscode.commands.executeCommand(`${C}clearReportsQuery`, { deploymentId: DEP });
     assert.equal(ex.view.description, undefined);
@@ -301,7 +313,11 @@ describe('explorer', function () {
       items.map((n: Node) => n.data.id),
       expected.map((n) => n.id),
     );
-    assert.match(String(ex.view.description), /dashboard 1001, recipient 1/);
+    // The dashboard by its name, never "dashboard 1001".
+    const wb1001 = (await platform(`/v1/deployments/${DEP}/workbooks/1001`)) as any;
+    const title = wb1001.publishedDashboard?.title ?? wb1001.name;
+    assert.ok(String(ex.view.description).includes(`dashboard “${title}”, recipient 1`), ex.view.description);
+    assert.doesNotMatch(String(ex.view.description), /dashboard 1001/);
     // Arguments are held to the same rules: refused, list unchanged.
     const r = await vscode.commands.executeCommand(`${C}filterNotifications`, {
       deploymentId: DEP,
@@ -432,7 +448,7 @@ describe('explorer', function () {
       );
     });
 
-    it('creates a notification through the multi-step input', async () => {
+    it('creates a notification through the short multi-step input and its summary form', async () => {
       const node = await list('notifications');
       const p = ex.script([
         '0',
@@ -443,26 +459,44 @@ describe('explorer', function () {
         '08:15',
         'Mars/Base',
         'Europe/Paris',
-        'PNG',
-        '$back', // Back from the filters step to the format step, which is asked again.
-        'PDF',
-        'orders.status equals shipped',
-        'orders.createdAt week',
         ['user2@sandbox.example'],
+        '$back', // Back from the summary to the recipients, which are asked again.
+        ['user2@sandbox.example'],
+        'format',
+        'PNG',
+        'format',
+        'PDF',
+        'filters',
+        'add',
+        'orders.statuss', // refused: not a member, with the closest one suggested
+        'orders.status',
+        'equals',
+        'shipped',
+        'done',
+        'grains',
+        'orders.createdAt week',
+        'emails',
         'not-an-email',
         'ann@example.com',
         'confirm',
       ]);
       const created: any = await vscode.commands.executeCommand(`${C}createNotification`, node);
       assert.ok(created?.id, `created (asked ${p.asked.join(' / ')}; refused ${p.refusals.join(' / ')})`);
-      assert.equal(p.refusals.length, 4, p.refusals.join(' | '));
-      assert.match(p.asked[0], /dashboard \(Step 1 of 10\)/);
-      assert.equal(
-        p.asked.filter((a: string) => /: format/.test(a)).length,
-        2,
-        'format asked again after Back',
+      assert.equal(p.refusals.length, 5, p.refusals.join(' | '));
+      assert.match(
+        p.refusals[3],
+        /"orders\.statuss" is not a member of this deployment\. Did you mean orders\.status\?/,
       );
-      assert.match(p.asked.at(-1), /summary \(Step 11 of 11\)/);
+      assert.match(p.asked[0], /dashboard \(Step 1 of 6\)/);
+      // The schedule reads in words.
+      assert.ok(p.offered.get('Create Notification: schedule').includes('Every day at…'));
+      assert.ok(!p.offered.get('Create Notification: schedule').includes('DAILY'));
+      assert.equal(
+        p.asked.filter((a: string) => /: recipients/.test(a)).length,
+        2,
+        'recipients asked again after Back',
+      );
+      assert.match(p.asked.at(-1), /summary \(Step 7 of 7\)/);
       const listed = (await allPages(`/v1/deployments/${DEP}/notifications?dashboardId=1005`)).find(
         (n) => n.id === created.id,
       );

@@ -72,6 +72,12 @@ export async function pageText(selector: string): Promise<string | undefined> {
   return res ? ((await res.json()) as { text: string }).text : undefined;
 }
 
+/** How many visible workbench elements match `selector` (undefined without UI control). */
+export async function pageCount(selector: string): Promise<number | undefined> {
+  const res = await post('/count', { selector });
+  return res ? ((await res.json()) as { count: number }).count : undefined;
+}
+
 /** What part of the window a screenshot keeps: the elements matching a selector, or a rectangle. */
 export type ScreenshotCrop =
   { selector: string } | { clip: { x: number; y: number; width: number; height: number } };
@@ -105,6 +111,17 @@ export function webviewClick(selector: string): Promise<boolean> {
   return control('/webview-click', { selector });
 }
 
+/** The text of the first element matching `selector` in a webview ('' if none; undefined without UI control). */
+export async function webviewText(selector: string): Promise<string | undefined> {
+  const res = await post('/webview-text', { selector });
+  return res ? ((await res.json()) as { text: string }).text : undefined;
+}
+
+/** Types `text` into the first field matching `selector` in a webview, then tabs out of it. */
+export function webviewFill(selector: string, text: string): Promise<boolean> {
+  return control('/webview-fill', { selector, text });
+}
+
 /** Focuses the first element matching `selector` in a webview and presses keys there. */
 export function webviewKeys(selector: string, keys: string[]): Promise<boolean> {
   return control('/webview-keys', { selector, keys });
@@ -113,4 +130,37 @@ export function webviewKeys(selector: string, keys: string[]): Promise<boolean> 
 /** Types text into whatever has focus in the workbench (a quick pick, say). */
 export function typeText(text: string): Promise<boolean> {
   return control('/type', { text });
+}
+
+/**
+ * Reverts every unsaved editor (untitled notebooks included) and closes all editors, so a suite's
+ * clean-up never leaves VS Code's "Do you want to save…?" dialog on screen for the next suite. It
+ * walks the tabs, not `visibleNotebookEditors`: a notebook behind another editor is not visible
+ * but still asks when closed.
+ */
+export async function revertAndCloseAll(): Promise<void> {
+  const dirty = () =>
+    vscode.window.tabGroups.all
+      .flatMap((g) => g.tabs)
+      .filter(
+        (t) =>
+          t.isDirty && (t.input instanceof vscode.TabInputNotebook || t.input instanceof vscode.TabInputText),
+      );
+  // Bounded: a tab that cannot be shown or reverted must not loop for ever.
+  for (let i = 0, tabs = dirty(); i < 50 && tabs.length > 0; i++, tabs = dirty()) {
+    const input = tabs[0]!.input;
+    if (input instanceof vscode.TabInputNotebook) {
+      const nb =
+        vscode.workspace.notebookDocuments.find((n) => n.uri.toString() === input.uri.toString()) ??
+        (await vscode.workspace.openNotebookDocument(input.uri));
+      await vscode.window.showNotebookDocument(nb);
+    } else if (input instanceof vscode.TabInputText) {
+      await vscode.window.showTextDocument(input.uri);
+    }
+    await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+  }
+  // Closing an editor still unsaved would leave the save dialog up: fail here, naming it, instead.
+  const left = dirty().map((t) => t.label);
+  if (left.length > 0) throw new Error(`Unsaved editors could not be reverted: ${left.join(', ')}`);
+  await vscode.commands.executeCommand('workbench.action.closeAllEditors');
 }

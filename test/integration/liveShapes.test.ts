@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { PublishedDashboard } from '../../src/api/schemas/platform';
 import type { PublishHistoryEntry } from '../../src/dashboards';
-import { click, getApi, pressKeys, waitFor } from './harness';
+import { getApi, waitFor } from './harness';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- the extension's own objects and sandbox JSON */
 type Node = any;
@@ -93,18 +93,15 @@ describe('live service shapes', function () {
       await waitFor('the dashboard editor page loads', () => editor.isReady(file), 30_000);
       const doc = await vscode.workspace.openTextDocument(file);
       const before = editor.stateOf(doc).history.length;
-      if (!(await pressKeys([]))) this.skip(); // the modal needs UI control (code-server route)
-      // The page's Publish button: the diff opens, then the modal asks; its Publish button confirms.
+      // A change to publish (the file matches what was just published), made in the editor.
+      await editor.receive(file, { type: 'setTitle', title: `Nulls ${Date.now()}` });
+      assert.ok(await doc.save());
+      // The page's Publish button opens the review; its title bar's Publish These Changes confirms.
       let failed: unknown;
-      const publishing = Promise.resolve(editor.receive(file, { type: 'publish' })).catch((e: unknown) => {
+      await Promise.resolve(editor.receive(file, { type: 'publish' })).catch((e: unknown) => {
         failed = e;
       });
-      await click({ selector: '.notifications-toasts .monaco-button:has-text("Publish")' }).catch(
-        (e: unknown) => {
-          throw failed ?? e;
-        },
-      );
-      await publishing;
+      await vscode.commands.executeCommand('dashboardPlatform.dashboards.publishReviewed');
       assert.equal(failed, undefined, 'the editor reported no error');
       const history = editor.stateOf(doc).history;
       assert.equal(history.length, before + 1, 'the editor shows the new version');

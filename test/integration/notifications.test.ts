@@ -5,7 +5,8 @@
 // first, the summary step) in screenshots, light and dark.
 import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { ScriptedPrompter, vscodePrompter, type Prompter } from '../../src/explorer/prompter';
+import { ScriptedPrompter, type Prompter } from '../../src/ui/prompter';
+import { vscodePrompter } from '../../src/ui/vscodePrompter';
 import { getApi, pressKeys, screenshot, waitFor } from './harness';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- the nodes are the extension's own objects */
@@ -155,7 +156,7 @@ describe('notifications lifecycle', function () {
   });
 
   it('edits through the prefilled multi-step input, with Back', async () => {
-    // A daily one (whatever earlier suites created): its prefilled flow starts at 7 steps.
+    // A daily one (whatever earlier suites created): its prefilled flow starts at 4 steps.
     const n = (await rows()).find((x: Node) => /^\S+ \S+ \* \* \*$/.test(String(x.data.cronExpression)));
     assert.ok(n, 'a daily notification is listed');
     const id = n.data.id;
@@ -167,16 +168,19 @@ describe('notifications lifecycle', function () {
       '14',
       '07:30',
       'Europe/Paris',
+      'format',
       'PNG',
+      'filters',
+      'text',
       'orders.status equals returned',
-      '',
+      'done',
       'confirm',
     ]);
     await vscode.commands.executeCommand(`${C}editNotification`, n);
     assert.equal(p.refusals.length, 1, p.refusals.join(' | '));
     // The count follows the answers: MONTHLY adds the day of the month.
-    assert.match(p.asked.at(-1), /summary \(Step 8 of 8\)/);
-    assert.match(p.asked[0], /Edit Notification: schedule \(Step 1 of 7\)/);
+    assert.match(p.asked.at(-1), /summary \(Step 5 of 5\)/);
+    assert.match(p.asked[0], /Edit Notification: schedule \(Step 1 of 4\)/);
     const after = await platform(`/v1/deployments/${DEP}/notifications/${id}`);
     assert.equal(after.cronExpression, '30 7 14 * *');
     assert.equal(after.timezone, 'Europe/Paris');
@@ -218,11 +222,7 @@ describe('notifications lifecycle', function () {
             'Monday',
             '08:15',
             'Europe/Paris',
-            'PDF',
-            'orders.status equals shipped',
-            '',
             ['user2@sandbox.example', 'user3@sandbox.example'],
-            'ann@example.com',
           ],
         ],
       ];

@@ -133,17 +133,17 @@ describe('Polish (issue 14)', function () {
     const before = (await (await fetch(`http://127.0.0.1:${sandbox.port}/__sandbox/state`)).json()) as {
       publishes: unknown[];
     };
-    const publishing = vscode.commands.executeCommand('dashboardPlatform.dashboards.publish', { uri: file });
+    await vscode.commands.executeCommand('dashboardPlatform.dashboards.publish', { uri: file });
     const tab = await waitFor('the review diff opens', () =>
       vscode.window.tabGroups.all
         .flatMap((g) => g.tabs)
         .find((t) => t.input instanceof vscode.TabInputTextDiff && t.label.startsWith('Review:')),
     );
     assert.match(tab.label, /2 widgets moved, theme\.primaryColor changed/);
-    assert.equal(api.dashboards.lastReview?.summary, '2 widgets moved, theme.primaryColor changed');
+    assert.equal(api.dashboards.lastReview?.review.summary, '2 widgets moved, theme.primaryColor changed');
     await screenshot('i14-publish-review', 1500);
-    await click({ selector: '.notifications-toasts .monaco-button:has-text("Publish")' });
-    await publishing;
+    // The decision is the review tab's own title-bar action (Publish These Changes).
+    await vscode.commands.executeCommand('dashboardPlatform.dashboards.publishReviewed');
     const after = (await (await fetch(`http://127.0.0.1:${sandbox.port}/__sandbox/state`)).json()) as {
       publishes: unknown[];
     };

@@ -277,14 +277,17 @@ describe('Polish gallery (issue 14)', function () {
     const adding = Promise.resolve(run('dashboardPlatform.profiles.add'));
     await answer('Profile name', 'Analytics EU');
     await answer('Platform API base URL', sandbox.urls.platform);
-    await answer('Data API URL override', '');
-    await answer('AI agent URL', '');
-    await answer('Default deployment id', String(deploymentId));
-    await quickInputShows('Development');
-    await pressKeys(['Enter']);
     await answer('platform API token (', sandbox.tokens.admin);
-    // A Data API token the sandbox refuses: the check names what fails.
+    // The default deployment is picked by name from the deployments the URL and token list.
+    await quickInputShows('No default deployment');
+    await pressKeys(['Enter']);
+    // A Data API token the sandbox refuses, set from the review: the check names what fails.
+    await quickInputShows('Test the connection and save');
+    await typeText('Data API token');
+    await pressKeys(['Enter']);
     await answer('Data API token (', 'not-a-data-api-token');
+    await quickInputShows('Test the connection and save');
+    await pressKeys(['Enter']);
     await waitFor(
       'the connection check',
       async () => /Analytics EU/.test((await pageText('.monaco-dialog-box')) ?? ''),

@@ -168,20 +168,63 @@ describe('chat webview rendering', () => {
     assert.match(doc.querySelector('.row-count')!.textContent!, /2 of 2 rows/);
   });
 
-  it('appends deltas to one text node and replaces it with the final text', () => {
+  it('appends deltas to the last block and replaces the text with the final text', () => {
     const page = open();
     page.send({ type: 'assistantText', id: 'm1', delta: 'Let ', inProcess: true });
     const content = page.window.document.querySelector('.msg.assistant .content')!;
-    const textNode = content.firstChild;
+    const block = content.firstChild;
+    const textNode = block?.firstChild;
     page.send(
       { type: 'assistantText', id: 'm1', delta: 'me ', inProcess: true },
       { type: 'assistantText', id: 'm1', delta: 'see', inProcess: true },
     );
     assert.equal(content.textContent, 'Let me see');
-    assert.equal(content.firstChild, textNode, 'the same text node is extended, not re-created');
+    assert.equal(content.firstChild, block, 'the same block is extended, not re-created');
+    assert.equal(block?.firstChild, textNode, 'the same text node is extended');
     page.send({ type: 'assistantText', id: 'm1', text: 'Let me check.', inProcess: false });
     assert.equal(content.textContent, 'Let me check.');
     assert.equal(page.window.document.querySelectorAll('.msg.assistant').length, 1);
+  });
+
+  it('streams a long answer into blocks cut after newlines; later deltas touch only the last block', () => {
+    const page = open();
+    const win = page.window;
+    const deltas: string[] = [];
+    for (let i = 0; i < 3000; i++)
+      deltas.push(i % 37 === 0 ? ' end.\n\n' : i % 11 === 0 ? ' é漢😀\n- ' : ` w${i}`);
+    // One line far longer than a block, with no newline in it.
+    deltas.push(...Array.from({ length: 800 }, (_, i) => ` long${i}`), '\n', 'tail');
+    page.send({ type: 'assistantText', id: 'm1', delta: deltas[0]!, inProcess: true });
+    const content = win.document.querySelector('.msg.assistant .content')!;
+    // Each delta may change only the block that was last before it, or blocks it adds.
+    let touchedEarlier = 0;
+    const observer = new win.MutationObserver(() => undefined);
+    observer.observe(content, { subtree: true, childList: true, characterData: true });
+    for (const d of deltas.slice(1)) {
+      const lastBefore = content.lastChild;
+      const allowed = new Set<Node | null>([content, lastBefore]);
+      page.send({ type: 'assistantText', id: 'm1', delta: d, inProcess: true });
+      for (let n = lastBefore?.nextSibling ?? null; n; n = n.nextSibling) allowed.add(n);
+      for (const r of observer.takeRecords()) {
+        const block = r.target.nodeType === 3 ? r.target.parentNode : r.target;
+        if (!allowed.has(block)) touchedEarlier++;
+      }
+    }
+    observer.disconnect();
+    assert.equal(content.textContent, deltas.join(''), 'the text reads exactly as streamed');
+    const blocks = Array.from(content.children);
+    assert.ok(blocks.length >= 5, `the answer is split into blocks (${blocks.length})`);
+    for (const b of blocks.slice(0, -1))
+      assert.ok(b.textContent!.endsWith('\n'), 'a block ends after a newline, so the cut draws nothing');
+    for (const b of blocks) assert.equal(b.className, 'stream-block');
+    const longest = Math.max(
+      ...blocks.flatMap((b) => Array.from(b.childNodes, (n) => n.textContent!.length)),
+    );
+    assert.ok(longest < 2048 + 64, `text nodes stay short (longest ${longest})`);
+    assert.equal(touchedEarlier, 0, 'no delta touched an earlier block');
+    page.send({ type: 'assistantText', id: 'm1', text: 'Short.', inProcess: false });
+    assert.equal(content.textContent, 'Short.');
+    assert.equal(content.children.length, 1);
   });
 
   it('offers Resume after a suspended turn and Retry after an error, and disables input while streaming', () => {
@@ -273,6 +316,48 @@ describe('chat webview rendering', () => {
     const banner = doc.querySelector<HTMLElement>('.banner')!;
     assert.equal(banner.hidden, false);
     assert.match(banner.textContent!, /on the profile "Sandbox"; the active profile is now "Production"/);
+    page.send({ type: 'profile', own: 'Sandbox', active: 'Staging' });
+    assert.match(
+      banner.textContent!,
+      /the active profile is now "Staging"/,
+      'the banner follows each switch',
+    );
+    page.send({ type: 'profile', own: 'Sandbox', active: 'Sandbox' });
+    assert.equal(banner.hidden, true, "back on the chat's own profile: no banner");
+  });
+
+  it('shows a rollup badge with its name and age when a rollup served the query', () => {
+    const page = open();
+    const doc = page.window.document;
+    const builtAt = new Date(Date.now() - 5 * 60_000).toISOString();
+    const tool = (id: string, rollups?: { id: string; builtAt?: string }[]): HostToWebview => ({
+      type: 'toolCall',
+      id,
+      name: 'cubeSqlApi',
+      input: {},
+      sql: 'SELECT 1',
+      result: {
+        schema: [{ name: 'status' }],
+        data: [['shipped']],
+        totalRows: 1,
+        ...(rollups ? { rollups } : {}),
+      },
+    });
+    page.send(
+      { type: 'init', agentName: 'Analyst', allowRemoteImages: false },
+      tool('m1', [{ id: 'orders.orders_by_status', builtAt }]),
+      tool('m2'),
+    );
+    const cards = Array.from(doc.querySelectorAll('details.tool'));
+    assert.equal(
+      cards[0]!.querySelector('.rollup')!.textContent,
+      'Rollup orders.orders_by_status · built 5 min ago',
+    );
+    assert.match(
+      (cards[0]!.querySelector('.rollup') as HTMLElement).title,
+      /pre-aggregation orders\.orders_by_status/,
+    );
+    assert.equal(cards[1]!.querySelector('.rollup'), null, 'no badge when the query read the source tables');
   });
 });
 

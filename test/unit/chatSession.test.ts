@@ -103,6 +103,13 @@ describe('ChatSession', () => {
             data: [['shipped', '10']],
             totalRows: 1,
             vegaSpec: '{"mark":"bar"}',
+            usedPreAggregations: {
+              'dev_pre_aggregations.orders_orders_by_status': {
+                preAggregationId: 'orders.orders_by_status',
+                lastUpdatedAt: 1_790_000_000_000,
+                type: 'rollup',
+              },
+            },
           }),
         },
         isInProcess: false,
@@ -141,6 +148,9 @@ describe('ChatSession', () => {
     assert.equal(tool.sql, 'SELECT status, MEASURE(count) FROM orders GROUP BY 1');
     assert.deepEqual(tool.result?.data, [['shipped', '10']]);
     assert.equal(tool.result?.totalRows, 1);
+    assert.deepEqual(tool.result?.rollups, [
+      { id: 'orders.orders_by_status', builtAt: new Date(1_790_000_000_000).toISOString() },
+    ]);
     assert.deepEqual(ops.at(-1), { type: 'turnEnded', chatId: 'c1' });
     assert.equal(
       fake.requests[0]!.body.sessionSettings &&
@@ -172,6 +182,77 @@ describe('ChatSession', () => {
       ops.slice(-2).map((o) => o.type),
       ['aborted', 'turnEnded'],
     );
+  });
+
+  it('a stopped turn is reported stopped, and stays stopped when the chat is loaded again', async () => {
+    let release: () => void = () => undefined;
+    fake.script = async (_req, res) => {
+      line(res, { id: '__cutoff__', role: 'assistant', sort: 0, state: { chatId: 'c7', isStreaming: true } });
+      line(res, { id: 'm2', role: 'assistant', content: 'Looking', isDelta: true, isInProcess: true });
+      await new Promise<void>((r) => (release = r));
+      res.end();
+    };
+    const ops: HostToWebview[] = [];
+    const ended: [string | undefined, string | undefined][] = [];
+    const client = new AiClient({ baseUrl: fake.url, apiKey: () => Promise.resolve('key-123') });
+    const s = new ChatSession({
+      client,
+      sessionSettings: { externalId: 'tester' },
+      post: (op) => ops.push(op),
+      onTurnEnded: (chatId, _first, stopped) => ended.push([chatId, stopped]),
+    });
+    const turn = s.send('Stop me');
+    while (!ops.some((o) => o.type === 'assistantText')) await new Promise((r) => setTimeout(r, 10));
+    await s.stop();
+    await turn;
+    release();
+    const stoppedId = (fake.requests[0]!.body as { messageId: string }).messageId;
+    assert.deepEqual(ended, [['c7', stoppedId]], 'the stopped turn is named to be kept');
+
+    // The thread as the server keeps it: the question and the partial work, no marker, zero usage.
+    fake.script = (_req, res) => {
+      line(res, {
+        id: '__cutoff__',
+        role: 'assistant',
+        sort: 0,
+        state: { chatId: 'c7', isStreaming: false },
+      });
+      line(res, { id: stoppedId, role: 'user', content: 'Stop me', isDelta: false, sort: 1 });
+      line(res, { id: 'm2', role: 'assistant', content: 'Looking', isDelta: false, sort: 2 });
+      // The server finished the answer before the abort reached it.
+      line(res, {
+        id: 'm3',
+        role: 'assistant',
+        content: 'Late',
+        graphPath: ['final'],
+        isDelta: false,
+        sort: 2,
+      });
+      line(res, { id: '1800000000001-message', role: 'user', content: 'Next', isDelta: false, sort: 3 });
+      line(res, {
+        id: 'm4',
+        role: 'assistant',
+        content: 'Done',
+        graphPath: ['final'],
+        isDelta: false,
+        sort: 4,
+      });
+      line(res, { id: '__usage__', type: 'usage', usage: { llmCalls: 0, totalTokens: 0 } });
+      res.end();
+    };
+    ops.length = 0;
+    await s.load('c7', [stoppedId]);
+    const shown = ops.map((o) => (o.type === 'userMessage' ? `user:${o.text}` : o.type));
+    assert.deepEqual(
+      shown.filter((t) => t !== 'turnStarted' && t !== 'reset'),
+      ['user:Stop me', 'assistantText', 'aborted', 'user:Next', 'final', 'turnEnded'],
+      'stopped after its own turn, the next turn answered, no zero usage line',
+    );
+    // Without the stopped list (another window's chat), nothing is marked.
+    ops.length = 0;
+    await s.load('c7');
+    assert.ok(!ops.some((o) => o.type === 'aborted'));
+    assert.equal(ops.filter((o) => o.type === 'final').length, 2);
   });
 
   it('resumes a suspended turn with the same chatId and messageId', async () => {

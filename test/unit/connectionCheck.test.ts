@@ -3,7 +3,7 @@
 // reports the platform's refusal with its reason; the AI API is said to be not checked.
 import * as assert from 'node:assert/strict';
 import * as Api from '../../src/api';
-import { checkConnection, describeCheck } from '../../src/profiles/connectionCheck';
+import { checkConnection, describeCheck, listDeploymentsFor } from '../../src/profiles/connectionCheck';
 import { startSandbox, type SandboxHandle } from '../../src/sandbox';
 
 describe('Add Profile connection test', function () {
@@ -69,5 +69,43 @@ describe('Add Profile connection test', function () {
       lines.map((l) => l.state),
       ['notChecked', 'notChecked', 'notChecked'],
     );
+  });
+
+  describe('the deployments the default deployment is picked from', () => {
+    const q = (token: string | undefined) => ({ name: 'Check', platformUrl: sb.urls.platform, token });
+
+    it('lists them by name with the typed token', async () => {
+      const r = await listDeploymentsFor(q(sb.tokens.admin), deps);
+      const server = (await (
+        await fetch(`${sb.urls.platform}/v1/deployments?first=100`, {
+          headers: { authorization: `Bearer ${sb.tokens.admin}` },
+        })
+      ).json()) as { items: { id: number; name: string }[] };
+      assert.deepEqual(
+        r.items.map((d) => [d.id, d.name]),
+        server.items.map((d) => [d.id, d.name]),
+      );
+      assert.equal(r.truncated, false);
+    });
+
+    it("uses the profile's environment variable when no token is typed, and says what to do without one", async () => {
+      const r = await listDeploymentsFor(q(undefined), {
+        ...deps,
+        env: { DASHBOARD_PLATFORM_TOKEN_CHECK: sb.tokens.admin },
+      });
+      assert.ok(r.items.length > 0);
+      await assert.rejects(
+        listDeploymentsFor(q(undefined), deps),
+        /no platform token.*DASHBOARD_PLATFORM_TOKEN_CHECK/,
+      );
+    });
+
+    it("throws the platform's refusal for a wrong token, without the token", async () => {
+      await assert.rejects(listDeploymentsFor(q('not-a-token'), deps), (e: Error) => {
+        assert.match(e.message, /401|token|unauthori[sz]ed/i);
+        assert.ok(!e.message.includes('not-a-token'));
+        return true;
+      });
+    });
   });
 });

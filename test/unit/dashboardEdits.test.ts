@@ -179,6 +179,53 @@ describe('dashboard editor edits', () => {
     assert.deepEqual(json.config.widgets[1]!.config, { text: '## Hi', n: [1, 2] });
   });
 
+  it("sets one field of a widget's config (title, text, report), keeping the others, and removes it", () => {
+    const titled = edit({ type: 'setWidgetConfigValue', id: 'b', key: 'text', value: '## Hi' });
+    assert.deepEqual(
+      titled.json.config.widgets[1]!.config,
+      { text: '## Hi' },
+      'a widget without a config gets one',
+    );
+    const picked = edit(
+      { type: 'setWidgetConfigValue', id: 'b', key: 'reportId', value: 10014 },
+      titled.text,
+    );
+    assert.deepEqual(picked.json.config.widgets[1]!.config, { text: '## Hi', reportId: 10014 });
+    assert.deepEqual(changedLines(titled.text, picked.text).length <= 2, true, 'only the new value');
+    const cleared = edit({ type: 'setWidgetConfigValue', id: 'b', key: 'text', value: null }, picked.text);
+    assert.deepEqual(cleared.json.config.widgets[1]!.config, { reportId: 10014 });
+    assert.equal(
+      webviewToHost.safeParse({ type: 'setWidgetConfigValue', id: 'b', key: 'style', value: 'x' }).success,
+      false,
+      'only title, text and reportId',
+    );
+    assert.equal(
+      webviewToHost.safeParse({ type: 'setWidgetConfigValue', id: 'b', key: 'reportId', value: -1 }).success,
+      false,
+    );
+  });
+
+  it("sets a widget's report, with its title in the same edit when the title followed the report", () => {
+    const one = edit({ type: 'setWidgetReport', id: 'a', reportId: 10014, title: 'Orders by Month' });
+    assert.deepEqual(one.json.config.widgets[0]!.config, { reportId: 10014, title: 'Orders by Month' });
+    const kept = edit({ type: 'setWidgetReport', id: 'a', reportId: 10001 }, one.text);
+    assert.deepEqual(kept.json.config.widgets[0]!.config, { reportId: 10001, title: 'Orders by Month' });
+  });
+
+  it('keeps editing a file whose only problem is a value, and fixes that value', () => {
+    const banana = TEXT.replace('"primaryColor": "#123456"', '"primaryColor": "banana"');
+    const parsed = parseDashboardFile(banana);
+    assert.ok(!parsed.ok && parsed.input, 'a value problem leaves the input readable');
+    const moved = editDashboardText(banana, { type: 'moveWidget', id: 'a', x: 1, y: 0, breakpoint: null });
+    assert.equal((JSON.parse(moved.text) as Json).config.widgets[0]!.position.x, 1);
+    const fixed = editDashboardText(moved.text, {
+      type: 'setTheme',
+      path: ['primaryColor'],
+      value: '#ff0000',
+    });
+    assert.ok(parseDashboardFile(fixed.text).ok, 'fixed');
+  });
+
   it('sets and removes theme fields, dropping emptied groups', () => {
     const set = edit({ type: 'setTheme', path: ['dashboard', 'backgroundColor'], value: '#eeeeee' }).json;
     assert.deepEqual(set.config.theme, {

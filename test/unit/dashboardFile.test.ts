@@ -80,6 +80,19 @@ describe('dashboard file', () => {
     assert.equal(p.length, text.length);
   });
 
+  it('reads a file whose only problems are values, and says where they are', () => {
+    const text = JSON.stringify({ workbookId: 1, config: { theme: { primaryColor: 'banana' } } }, null, 2);
+    const r = parseDashboardFile(text);
+    assert.ok(!r.ok);
+    assert.deepEqual(
+      r.problems.map((p) => p.path),
+      [['config', 'theme', 'primaryColor']],
+    );
+    assert.deepEqual(r.input?.config?.theme, { primaryColor: 'banana' }, 'the input as written');
+    const broken = parseDashboardFile('{"workbookId": "x", "config": {"theme": {"primaryColor": "banana"}}}');
+    assert.ok(!broken.ok && broken.input === undefined, 'a broken shape has no input');
+  });
+
   it('formats JSON paths', () => {
     assert.equal(formatPath([]), '');
     assert.equal(formatPath(['config', 'widgets', 2, 'id']), 'config.widgets[2].id');

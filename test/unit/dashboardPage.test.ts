@@ -219,7 +219,7 @@ describe('dashboard editor page', function () {
     el.focus();
     key(page, el, 'ArrowRight');
     key(page, el, 'ArrowDown', { shiftKey: true });
-    key(page, el, 'ArrowLeft'); // already at column 0: nothing to send
+    key(page, el, 'ArrowUp'); // already at row 0: nothing to send
     key(page, el, 'd', { ctrlKey: true });
     key(page, el, 'Delete');
     assert.deepEqual(page.edits(), [
@@ -228,6 +228,31 @@ describe('dashboard editor page', function () {
       { type: 'duplicateWidget', id: 'w1' },
       { type: 'deleteWidget', id: 'w1' },
     ]);
+  });
+
+  it('builds each key and drag on the one before, before the host re-renders the grid', () => {
+    const page = open();
+    page.send({ input: INPUT });
+    const spec = gridSpec(LAYOUT, 'lg', Infinity);
+    const el = widget(page, 'w1');
+    pointer(page, el, 'pointerdown', 0, 0);
+    pointer(page, page.window, 'pointerup', 0, 2 * (spec.rowHeight + spec.margin[1]));
+    // No new state has arrived: the same element takes the next keys.
+    el.focus();
+    key(page, el, 'ArrowDown', { shiftKey: true });
+    key(page, el, 'ArrowUp');
+    key(page, el, 'ArrowRight');
+    key(page, el, 'ArrowLeft');
+    assert.deepEqual(page.edits(), [
+      { type: 'moveWidget', id: 'w1', x: 0, y: 2, breakpoint: null },
+      { type: 'resizeWidget', id: 'w1', w: 6, h: 5, breakpoint: null },
+      { type: 'moveWidget', id: 'w1', x: 0, y: 1, breakpoint: null },
+      { type: 'moveWidget', id: 'w1', x: 1, y: 1, breakpoint: null },
+      { type: 'moveWidget', id: 'w1', x: 0, y: 1, breakpoint: null },
+    ]);
+    const at = boxRect(spec, { x: 0, y: 1, w: 6, h: 5 });
+    assert.equal(el.style.top, `${at.top}px`, 'drawn where the keys put it');
+    assert.equal(el.style.height, `${at.height}px`);
   });
 
   it('edits the selected widget in the inspector: type, own layout, numbers and config JSON', () => {
@@ -342,6 +367,7 @@ describe('dashboard editor page', function () {
     const page = open();
     page.send({
       input: INPUT,
+      locked: true,
       problems: [
         { message: 'workbookId: Invalid input: expected number, received string', line: 1, column: 16 },
       ],
@@ -358,7 +384,11 @@ describe('dashboard editor page', function () {
     key(page, widget(page, 'w1'), 'Delete');
     problems.querySelector<HTMLButtonElement>('button')!.click();
     assert.deepEqual(page.edits(), [{ type: 'reveal', line: 1, column: 16 }]);
-    page.send({ input: null, problems: [{ message: 'Invalid JSON: Expected a value', line: 0, column: 0 }] });
+    page.send({
+      input: null,
+      locked: true,
+      problems: [{ message: 'Invalid JSON: Expected a value', line: 0, column: 0 }],
+    });
     assert.match(problems.textContent!, /nothing to preview yet/);
   });
 
@@ -467,5 +497,151 @@ describe('dashboard editor page', function () {
     assert.match(w('c2').querySelector('.wmeta')!.textContent!, /CHART · Orders/);
     assert.equal(w('c2').querySelector('.wsql'), null);
     assert.equal(w('c3').querySelector('.wnote')!.textContent, 'report 44');
+  });
+
+  const byKey = <T extends Element>(page: Page, key: string): T => {
+    const el = [...page.document.querySelectorAll<HTMLElement>('[data-key]')].find(
+      (e) => e.dataset.key === key,
+    );
+    assert.ok(el, `control ${key}`);
+    return el as unknown as T;
+  };
+
+  it('names widgets by their title, their report, the first words of their text, or their type', () => {
+    const page = open();
+    const widgets = [
+      { id: 'c1', type: 'CHART', position: { x: 0, y: 0, w: 4, h: 4 }, config: { reportId: 10014 } },
+      {
+        id: 't1',
+        type: 'TEXT',
+        position: { x: 4, y: 0, w: 4, h: 2 },
+        config: {
+          text: '\n## **Weekly** [revenue](https://x.example) review for the whole sales team and more\n\nBody',
+        },
+      },
+      { id: 'f1', type: 'TIME_GRAIN', position: { x: 8, y: 0, w: 4, h: 1 }, config: {} },
+    ];
+    page.send({
+      input: { ...INPUT, config: { ...INPUT.config, widgets } },
+      reports: { '10014': { title: 'Orders by Month' } },
+    });
+    const title = (id: string) => widget(page, id).querySelector('.wtitle')!.textContent;
+    assert.equal(title('c1'), 'Orders by Month');
+    assert.equal(title('t1'), 'Weekly revenue review for the whole…');
+    assert.equal(title('f1'), 'Time grain');
+    assert.match(widget(page, 't1').getAttribute('aria-label')!, /^Weekly revenue review/);
+    tab(page, 'dashboard');
+    const list = [...page.document.querySelectorAll('.wlist li')].map((li) => li.textContent);
+    assert.deepEqual(list, [
+      'Orders by Month (CHART)',
+      'Weekly revenue review for the whole… (TEXT)',
+      'Time grain (TIME_GRAIN)',
+    ]);
+  });
+
+  it("edits a widget's title and text as fields and picks its report by name", () => {
+    const page = open();
+    page.send({ input: INPUT, reports: { '3': { title: 'Revenue report' } } });
+    widget(page, 'w1').focus();
+    const report = page.document.querySelector('.reportname')!;
+    assert.equal(report.textContent, 'Revenue report', 'the report is shown by its name');
+    byKey<HTMLButtonElement>(page, 'report:w1').click();
+    change(page, byKey<HTMLInputElement>(page, 'wtitle:w1'), '  Revenue this week ');
+    change(page, byKey<HTMLInputElement>(page, 'wtitle:w1'), '');
+    widget(page, 'w2').focus();
+    assert.equal(page.document.querySelector('[data-key="report:w2"]'), null, 'a TEXT widget has no report');
+    change(page, byKey<HTMLTextAreaElement>(page, 'wtext:w2'), '## Notes\n\nMore');
+    assert.deepEqual(page.edits(), [
+      { type: 'pickReport', id: 'w1' },
+      { type: 'setWidgetConfigValue', id: 'w1', key: 'title', value: 'Revenue this week' },
+      { type: 'setWidgetConfigValue', id: 'w1', key: 'title', value: null },
+      { type: 'setWidgetConfigValue', id: 'w2', key: 'text', value: '## Notes\n\nMore' },
+    ]);
+  });
+
+  it('offers the fixed-set theme fields as dropdowns of the choices the schema gives', () => {
+    const page = open();
+    const styles = ['none', 'solid', 'dashed'];
+    page.send({
+      input: {
+        ...INPUT,
+        config: {
+          ...INPUT.config,
+          theme: { widgets: { border: { style: 'solid' } }, controls: { title: { fontWeight: 'var(--w)' } } },
+        },
+      },
+      themeChoices: { 'widgets.border.style': styles, 'controls.title.fontWeight': ['normal', 'bold'] },
+    });
+    tab(page, 'theme');
+    const style = byKey<HTMLSelectElement>(page, 'theme:widgets.border.style');
+    assert.equal(style.tagName, 'SELECT');
+    assert.deepEqual(
+      [...style.options].map((o) => o.value),
+      ['', ...styles],
+    );
+    assert.equal(style.value, 'solid');
+    const weight = byKey<HTMLSelectElement>(page, 'theme:controls.title.fontWeight');
+    assert.equal(weight.value, 'var(--w)', 'a value the list does not hold stays as it is');
+    assert.equal(byKey<HTMLInputElement>(page, 'theme:widgets.border.width').tagName, 'INPUT');
+    change(page, style, 'dashed');
+    change(page, weight, '');
+    assert.deepEqual(page.edits(), [
+      { type: 'setTheme', path: ['widgets', 'border', 'style'], value: 'dashed' },
+      { type: 'setTheme', path: ['controls', 'title', 'fontWeight'], value: null },
+    ]);
+  });
+
+  it('marks an invalid value at its field and keeps it and the rest of the editor working', () => {
+    const page = open();
+    const bad = {
+      ...INPUT,
+      config: { ...INPUT.config, theme: { ...INPUT.config.theme, primaryColor: 'banana' } },
+    };
+    page.send({
+      input: bad,
+      locked: false,
+      problems: [
+        {
+          message: 'config.theme.primaryColor: "banana" is not a CSS colour such as #5b5fc7.',
+          line: 30,
+          column: 22,
+          path: ['config', 'theme', 'primaryColor'],
+        },
+      ],
+    });
+    tab(page, 'theme');
+    const input = byKey<HTMLInputElement>(page, 'theme:primaryColor');
+    assert.equal(input.value, 'banana', 'the typed value stays (no snapping back)');
+    assert.equal(input.getAttribute('aria-invalid'), 'true');
+    const row = input.closest('.field')!;
+    assert.ok(row.classList.contains('invalid'));
+    assert.equal(
+      row.querySelector('.field-error')!.textContent,
+      '"banana" is not a CSS colour such as #5b5fc7.',
+    );
+    assert.equal(page.document.querySelectorAll('.field.invalid').length, 1, 'only that field');
+    assert.equal(page.document.querySelector<HTMLFieldSetElement>('fieldset.form')!.disabled, false);
+    assert.equal(page.document.querySelector<HTMLInputElement>('.title')!.disabled, false);
+    assert.ok(page.document.querySelector('.resize'), 'widgets can still be resized');
+    assert.match(page.document.querySelector('.problems')!.textContent!, /marked in the inspector/);
+    change(page, byKey<HTMLInputElement>(page, 'theme:widgets.backgroundColor'), '#fff');
+    change(page, input, '#ff0000');
+    assert.deepEqual(page.edits(), [
+      { type: 'setTheme', path: ['widgets', 'backgroundColor'], value: '#fff' },
+      { type: 'setTheme', path: ['primaryColor'], value: '#ff0000' },
+    ]);
+  });
+
+  it("offers the open review's decision, bound to it, while the review is open", () => {
+    const page = open();
+    page.send({ input: INPUT });
+    const bar = page.document.querySelector<HTMLElement>('.reviewbar')!;
+    assert.equal(bar.hidden, true);
+    page.send({ input: INPUT, review: { summary: '2 widgets moved', where: '"Analytics"' } });
+    assert.equal(bar.hidden, false);
+    assert.match(bar.textContent!, /Publish review open → "Analytics": 2 widgets moved\./);
+    byKey<HTMLButtonElement>(page, 'review-publish').click();
+    byKey<HTMLButtonElement>(page, 'review-cancel').click();
+    assert.deepEqual(page.edits(), [{ type: 'publishReviewed' }, { type: 'cancelReview' }]);
   });
 });

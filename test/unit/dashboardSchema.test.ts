@@ -8,9 +8,13 @@ import { join } from 'node:path';
 import { BREAKPOINT_KEYS, PublishDashboardInputSchema, WIDGET_TYPES } from '../../src/api/schemas/platform';
 import {
   DASHBOARD_SCHEMA_PATH,
+  THEME_KEYWORDS,
   dashboardJsonSchema,
   dashboardSchemaText,
+  themeChoicesOf,
 } from '../../src/dashboards/dashboardSchema';
+import { THEME_FIELDS } from '../../src/shared/dashboardEditorProtocol';
+import { isCssValue, themeValueKind, type CssValueKind } from '../../src/shared/cssValues';
 
 const root = join(__dirname, '..', '..', '..');
 
@@ -238,4 +242,23 @@ describe('dashboard JSON Schema', () => {
       assert.equal(jsonAccepts(sample), false, 'JSON Schema rejects');
     });
   }
+
+  it("offers the fixed-set theme fields' keywords as choices, each one a value the pattern accepts", () => {
+    const choices = themeChoicesOf(schema);
+    const fixed = THEME_FIELDS.filter((f) => {
+      const kind = themeValueKind(f.path);
+      return kind !== undefined && THEME_KEYWORDS[kind] !== undefined;
+    }).map((f) => f.path.join('.'));
+    assert.deepEqual(Object.keys(choices).sort(), fixed.sort());
+    assert.deepEqual(choices['widgets.border.style'], [...THEME_KEYWORDS.borderStyle!]);
+    assert.ok(fixed.includes('controls.title.fontWeight'));
+    for (const [kind, words] of Object.entries(THEME_KEYWORDS) as [CssValueKind, string[]][])
+      for (const w of words) assert.ok(isCssValue(kind, w), `${kind} ${w}`);
+    // Examples suggest; they do not close the set (var(--x) and weights like 650 stay valid).
+    const style = at(schema, 'config', 'theme', 'widgets', 'border', 'style');
+    assert.equal(style.enum, undefined);
+    assert.ok(
+      jsonAccepts({ workbookId: 1, config: { theme: { widgets: { title: { fontWeight: '650' } } } } }),
+    );
+  });
 });

@@ -42,7 +42,11 @@ describe('explorer label escaping', () => {
     assert.equal(describeReportQuery({}), '');
     assert.equal(
       describeReportQuery({ search: 'rev\nenue', sortBy: 'name' }),
-      'search "rev enue", sort name',
+      'search "rev enue", sorted by name (A→Z)',
+    );
+    assert.equal(
+      describeReportQuery({ sortBy: 'updatedAt', sortDirection: 'ASC' }),
+      'sorted by updated (oldest first)',
     );
     assert.equal(describeReportQuery({ folderId: 4, externalWorkbookId: 'wb' }), 'folder 4, workbook wb');
   });

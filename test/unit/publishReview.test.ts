@@ -8,7 +8,17 @@ import Ajv from 'ajv';
 import type { PublishDashboardInput } from '../../src/api/schemas/platform';
 import { normaliseDashboardPath, parseDashboardFile } from '../../src/dashboards/dashboardFile';
 import { dashboardJsonSchema } from '../../src/dashboards/dashboardSchema';
-import { detectStyle, publishReview, summariseChanges } from '../../src/dashboards/publishReview';
+import {
+  checkReview,
+  DOCUMENTED_SERVER_FILLS,
+  detectStyle,
+  learnServerFills,
+  publishReview,
+  summariseChanges,
+  withoutServerFills,
+} from '../../src/dashboards/publishReview';
+import { dashboardFromWorkbook } from '../../src/dashboards/dashboardFile';
+import { requireReference, type Json } from '../contract/openapiDocs';
 import { isCssValue, themeProblems } from '../../src/shared/cssValues';
 
 const root = join(__dirname, '..', '..', '..');
@@ -24,17 +34,18 @@ type W = { id: string; position: { x: number; y: number; w: number; h: number } 
 const widgetsOf = (x: PublishDashboardInput) => x.config!.widgets as unknown as W[];
 
 describe('publish review', () => {
-  it('leaves out the description the publish does not send (the service keeps none)', () => {
+  it('shows a description the publish changes, at the top and in the config', () => {
     const local = demo() as PublishDashboardInput & { description?: string };
     assert.ok(local.description, 'the demo file has a description');
-    // What the service returns after a publish: no description at the top or in the config.
     const published = JSON.parse(JSON.stringify(local)) as PublishDashboardInput & { description?: string };
-    delete published.description;
-    delete (published.config as { description?: string }).description;
+    published.description = 'Old words';
+    (published.config as { description?: string }).description = 'Old words';
     const review = publishReview(demoText, local, published);
-    assert.deepEqual(review.changes, []);
-    assert.equal(review.left, review.right);
-    assert.doesNotMatch(review.right, /"description"/);
+    assert.deepEqual(review.changes, ['description changed', 'config.description changed']);
+    assert.match(review.left, /"description": "Old words"/);
+    assert.match(review.right, new RegExp(`"description": "${local.description}"`));
+    // Unchanged, it is no change at all.
+    assert.deepEqual(publishReview(demoText, local, demo()).changes, []);
   });
 
   it('shows no change when only the formatting, key order and widget order differ', () => {
@@ -93,10 +104,115 @@ describe('publish review', () => {
     assert.ok(!review.left.includes('allowEmbed') && !review.left.includes('dashboardId'));
   });
 
+  it('hides what the server fills in for fields the file does not write, and keeps real changes', () => {
+    const local = demo();
+    // What the sandbox (like the service) answers for the demo file: kind and app filled in, and
+    // nulls where the file writes nothing.
+    const published = JSON.parse(JSON.stringify(local)) as PublishDashboardInput;
+    const config = published.config as Record<string, unknown>;
+    Object.assign(config, { kind: 'CLASSIC', app: null });
+    const first = widgetsOf(published)[0] as unknown as Record<string, unknown>;
+    first.config = { ...(first.config as object), filters: null };
+    const review = publishReview(demoText, local, published);
+    assert.deepEqual(review.changes, []);
+    assert.equal(review.left, review.right);
+    assert.doesNotMatch(review.left, /^ {4}"kind"|"app"/m);
+    // The file round trip keeps them: a file that writes them sends and shows them.
+    const written = JSON.parse(JSON.stringify(published)) as PublishDashboardInput;
+    assert.match(publishReview(demoText, written, published).right, /"kind": "CLASSIC"/);
+    // A filled field whose value is not the fill is a change the publish makes (APP → CLASSIC).
+    config.kind = 'APP';
+    assert.deepEqual(publishReview(demoText, local, published).changes, ['config.kind changed']);
+    // A field the user deleted from the file is shown as removed.
+    const trimmed = demo();
+    delete (trimmed.config!.theme as Record<string, unknown>).primaryColor;
+    assert.deepEqual(publishReview(demoText, trimmed, demo()).changes, ['theme.primaryColor changed']);
+  });
+
+  it('counts a null the file writes for a field the answer leaves out as no change', () => {
+    const local = demo();
+    (local.config as Record<string, unknown>).app = null;
+    assert.deepEqual(publishReview(demoText, local, demo()).changes, []);
+    assert.deepEqual(withoutServerFills({ a: 1 }, { a: 1, b: null }, {}), { a: 1, b: null });
+  });
+
+  it('learns the fields a server adds from its publish answer (widgets matched by id)', () => {
+    const sent = { title: 'T', widgets: [{ id: 'a', position: {} }], theme: { primaryColor: '#fff' } };
+    const answer = {
+      title: 'T',
+      kind: 'CLASSIC',
+      app: null,
+      widgets: [{ id: 'a', position: {}, style: {} }],
+      theme: { primaryColor: '#fff', themeId: 'default' },
+    };
+    assert.deepEqual(learnServerFills(sent, answer), {
+      'config.kind': 'CLASSIC',
+      'config.widgets[].style': {},
+      'config.theme.themeId': 'default',
+    });
+    // What is learned hides exactly those values when the file leaves the fields out.
+    const fills = learnServerFills(sent, answer);
+    const left = withoutServerFills({ config: answer }, { config: sent }, fills);
+    assert.deepEqual(left, { config: sent });
+  });
+
+  it('compares with the title and description of the published dashboard', () => {
+    const local = demo();
+    const config = JSON.parse(JSON.stringify(local.config)) as Record<string, unknown>;
+    const workbook = {
+      id: 1001,
+      name: 'Revenue Dashboard',
+      dashboardPublished: config,
+      publishedDashboard: { id: 1001, versionNumber: 2, title: local.title, description: null, config },
+    };
+    const published = dashboardFromWorkbook(workbook, 'published');
+    assert.equal(published.description, null);
+    assert.deepEqual(publishReview(demoText, local, published).changes, ['description changed']);
+  });
+
   it('follows the file style: tabs and expanded arrays', () => {
     const text = JSON.stringify({ a: [1, 2] }, null, '\t');
     assert.deepEqual(detectStyle(text), { indent: '\t', inlineScalarArrays: false });
     assert.deepEqual(detectStyle('{\n    "a": [1, 2]\n}'), { indent: '    ', inlineScalarArrays: true });
+  });
+});
+
+describe('publish review binding', () => {
+  const basis = { text: demoText, publishedVersion: 3, changes: ['2 widgets moved'] };
+  const now = { text: demoText, dirty: false, publishedVersion: 3 };
+
+  it('publishes a review only while the file and the published version are what it compared', () => {
+    assert.deepEqual(checkReview(basis, now), { kind: 'publish' });
+    assert.deepEqual(checkReview(basis, { ...now, text: `${demoText} ` }), {
+      kind: 'stale',
+      why: 'file',
+      detail: 'changed since this review',
+    });
+    assert.deepEqual(checkReview(basis, { ...now, dirty: true }), {
+      kind: 'stale',
+      why: 'file',
+      detail: 'has unsaved changes',
+    });
+    assert.deepEqual(checkReview(basis, { ...now, publishedVersion: 4 }), {
+      kind: 'stale',
+      why: 'published',
+      detail: 'version 3 → 4',
+    });
+    assert.deepEqual(
+      checkReview({ ...basis, publishedVersion: undefined }, { ...now, publishedVersion: 1 }),
+      {
+        kind: 'stale',
+        why: 'published',
+        detail: 'version none → 1',
+      },
+    );
+  });
+
+  it('has nothing to publish for a review without changes, unless it went stale', () => {
+    const empty = { ...basis, changes: [] };
+    assert.deepEqual(checkReview(empty, now), { kind: 'nothing' });
+    // A stale "no changes" review is reviewed again: the new review may find changes.
+    assert.equal(checkReview(empty, { ...now, text: '{}' }).kind, 'stale');
   });
 });
 
@@ -157,5 +273,64 @@ describe('dashboard file names', () => {
     assert.equal(normaliseDashboardPath('/w/sales.dashboard.json.dashboard.json'), '/w/sales.dashboard.json');
     assert.equal(normaliseDashboardPath('/w/sales.json'), '/w/sales.dashboard.json');
     assert.equal(normaliseDashboardPath('/w/sales'), '/w/sales.dashboard.json');
+  });
+});
+
+// The review's noise rules, checked against the published documents (read from ../shared/reference).
+describe('publish review against the published documents', function () {
+  let schemas: Record<string, Json>;
+  before(function () {
+    schemas = requireReference(this).docs.platform.root.components.schemas as Record<string, Json>;
+  });
+  const props = (name: string) => Object.keys((schemas[name]?.properties ?? {}) as object);
+  const nullable = (s: Json) =>
+    Array.isArray(s?.oneOf) && (s.oneOf as Json[]).some((b) => b?.type === 'null');
+
+  it('never shows the fields only the answer has (the published Dashboard against the input)', () => {
+    const answerOnly = props('Dashboard').filter((k) => !props('PublishDashboardInput').includes(k));
+    assert.ok(answerOnly.includes('publicId') && answerOnly.includes('versionNumber'), answerOnly.join());
+    const local = demo();
+    const config = JSON.parse(JSON.stringify(local.config)) as Record<string, unknown>;
+    const dashboard: Record<string, unknown> = {
+      id: local.dashboardId,
+      title: local.title,
+      description: local.description,
+      config,
+    };
+    for (const k of answerOnly) dashboard[k] ??= k === 'reportSnapshots' ? [] : `server ${k}`;
+    const published = dashboardFromWorkbook(
+      { id: 1001, name: 'Revenue Dashboard', dashboardPublished: config, publishedDashboard: dashboard },
+      'published',
+    );
+    const review = publishReview(demoText, local, published);
+    assert.deepEqual(review.changes, []);
+    for (const k of answerOnly) assert.doesNotMatch(review.left, new RegExp(`^  "${k}"`, 'm'), k);
+  });
+
+  it('hides nulls only where the input documents every field as nullable', () => {
+    for (const name of [
+      'PublishDashboardInput',
+      'DashboardConfigInput',
+      'DashboardLayoutInput',
+      'DashboardThemeInput',
+    ]) {
+      const schema = schemas[name]!;
+      const required = new Set((schema.required ?? []) as string[]);
+      for (const [k, v] of Object.entries(schema.properties as Record<string, Json>)) {
+        if (required.has(k)) continue;
+        assert.ok(nullable(v), `${name}.${k} is nullable, so leaving it out and null mean the same`);
+      }
+    }
+    const local = demo();
+    const published = JSON.parse(JSON.stringify(local)) as PublishDashboardInput;
+    for (const k of props('DashboardConfigInput').filter((k) => !(k in local.config!)))
+      (published.config as Record<string, unknown>)[k] = null;
+    assert.deepEqual(publishReview(demoText, local, published).changes, []);
+  });
+
+  it("fills the kind with a value of the documents' enum, the same in the answer and the input", () => {
+    const kind = DOCUMENTED_SERVER_FILLS['config.kind'];
+    assert.ok((schemas.DashboardConfigKind!.enum as string[]).includes(kind as string));
+    assert.deepEqual(schemas.DashboardConfigKind!.enum, schemas.DashboardConfigInputKind!.enum);
   });
 });

@@ -28,6 +28,8 @@ interface Lib {
   ): Record<string, unknown> | undefined;
   granularityOf(values: unknown[], name?: string): string;
   chartColours(doc: Document): { fg: string; grid: string; palette: string[] };
+  seriesPalette(theme: string[], dark: boolean, background?: string): string[];
+  parseColour(v: string): number[] | undefined;
   onThemeChange(doc: Document, redraw: () => void): () => void;
   countText(p: ResultPayload): string;
 }
@@ -36,7 +38,7 @@ function load(): { lib: Lib; doc: Document } {
   const code = buildSync({
     stdin: {
       contents:
-        "export { renderResult, renderError, countText } from './view'; export { buildSpec, granularityOf } from './chart'; export { chartColours, onThemeChange } from '../shared/chartTheme';",
+        "export { renderResult, renderError, countText } from './view'; export { buildSpec, granularityOf } from './chart'; export { chartColours, onThemeChange, seriesPalette, parseColour } from '../shared/chartTheme';",
       resolveDir: path.join(root, 'webview', 'renderer'),
       loader: 'ts',
     },
@@ -270,6 +272,73 @@ describe('notebook renderer', () => {
     // A saved choice that no longer fits the columns falls back to the default chart.
     const stale = lib.buildSpec(monthly(), colours, { type: 'bar', x: 'gone', y: ['revenue'] })!;
     assert.equal((stale.mark as { type: string }).type, 'line');
+  });
+
+  it('puts measures of different magnitudes on two axes, each titled and formatted by its measure', () => {
+    const mixed: ResultPayload = {
+      version: 1,
+      source: 'load',
+      columns: [
+        { name: 'orders.created_at.month', kind: 'time' },
+        { name: 'orders.total_amount', kind: 'number', measure: true, title: 'Revenue', format: 'currency' },
+        { name: 'orders.count', kind: 'number', measure: true, title: 'Orders' },
+      ],
+      rows: Array.from({ length: 12 }, (_, i) => [
+        `2025-${String(i + 1).padStart(2, '0')}-01T00:00:00.000`,
+        250_000 + i * 1000,
+        800 + i,
+      ]),
+      totalRows: 12,
+    };
+    type Layer = {
+      mark: { type: string };
+      encoding: { y: { title: string; axis: { format?: string; orient?: string } } };
+    };
+    const spec = lib.buildSpec(mixed)!;
+    const layers = spec.layer as Layer[];
+    assert.ok(layers, 'two layers, not one shared axis');
+    assert.deepEqual(plain(spec.resolve), { scale: { y: 'independent' } });
+    assert.deepEqual(
+      plain(
+        layers.map((l) => [l.encoding.y.title, l.encoding.y.axis.format ?? '', l.encoding.y.axis.orient]),
+      ),
+      [
+        ['Revenue ($)', '$~s', 'left'],
+        ['Orders', '', 'right'],
+      ],
+    );
+    // Bars keep bars on the left; the small measure is a line on its own axis.
+    const bars = lib.buildSpec(mixed, undefined, {
+      type: 'bar',
+      x: 'orders.created_at.month',
+      y: ['orders.total_amount', 'orders.count'],
+    })!;
+    assert.deepEqual(plain((bars.layer as Layer[]).map((l) => l.mark.type)), ['bar', 'line']);
+
+    // Similar magnitudes share one axis, titled by the measures (never "Value").
+    const similar = { ...mixed, rows: mixed.rows.map((r) => [r[0], r[2], Number(r[2]) * 2]) };
+    const one = lib.buildSpec(similar)!;
+    assert.equal(one.layer, undefined);
+    assert.equal((one.encoding as { y: { title: string } }).y.title, 'Revenue · Orders');
+    // One currency measure: its title with the unit, labels as money.
+    const single = lib.buildSpec(payload(10))!;
+    const y = (single.encoding as { y: { title: string; axis: { format: string } } }).y;
+    assert.deepEqual([y.title, y.axis.format], ['amount ($)', '$~s']);
+  });
+
+  it('series colours are opaque and stand out from the background in light and dark themes', () => {
+    const dark = lib.seriesPalette(['#3794ff', 'rgba(234, 92, 0, 0.33)', '#89d185'], true, '#1e1e1e');
+    assert.equal(dark[1], '#ea5c00', 'a translucent theme colour is used opaque');
+    assert.ok(
+      dark.every((c) => /^#[0-9a-f]{6}$/.test(c)),
+      dark.join(),
+    );
+    assert.ok(dark.length >= 6, 'missing colours come from the theme kind');
+    // A colour too close to the background is replaced by the theme kind's own.
+    const light = lib.seriesPalette(['#fafafa', '#c75300'], false, '#ffffff');
+    assert.notEqual(light[0], '#fafafa');
+    assert.equal(light[1], '#c75300');
+    assert.deepEqual(plain(lib.parseColour('#ea5c0054')), [234, 92, 0, 0x54 / 255]);
   });
 
   it('offers a chooser whose changes are reported and redraw the chart', async () => {

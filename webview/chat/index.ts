@@ -196,8 +196,11 @@ function apply(msg: HostToWebview): void {
       target.classList.toggle('dev', msg.dev);
       break;
     case 'profile':
-      profileBanner.textContent = `This chat is on the profile "${msg.own}"; the active profile is now "${msg.active}". Questions here still go to ${title.textContent ?? 'this agent'} on "${msg.own}". Open a new chat for "${msg.active}".`;
-      profileBanner.hidden = false;
+      // Back on this chat's own profile: nothing to warn about.
+      profileBanner.hidden = msg.own === msg.active;
+      profileBanner.textContent = profileBanner.hidden
+        ? ''
+        : `This chat is on the profile "${msg.own}"; the active profile is now "${msg.active}". Questions here still go to ${title.textContent ?? 'this agent'} on "${msg.own}". Open a new chat for "${msg.active}".`;
       break;
     case 'assistantText':
       transcript.assistantText(msg);
@@ -268,6 +271,7 @@ function inspect(): TranscriptView {
       rowCount: card.querySelector('.row-count')?.textContent ?? undefined,
       tableRows: card.querySelectorAll('table.result tbody tr').length,
       hasChart: card.querySelector('.chart svg, .chart canvas') !== null,
+      rollup: card.querySelector('.rollup')?.textContent ?? undefined,
     })),
     notices: texts('.notice'),
     header: `${title.textContent ?? ''} ${profile.textContent ?? ''} ${target.textContent ?? ''}`.trim(),

@@ -1,6 +1,8 @@
 // The chat transcript as a set of small views keyed by message id. Each host operation touches
-// only the element it names: a delta appends to one text node, a tool call fills one card.
+// only the element it names: a delta appends to the last block of its message, a tool call fills
+// one card.
 import { toCsv, type HostToWebview, type ToolResult } from '../../src/shared/chatProtocol';
+import { rollupBadgeText } from '../../src/shared/notebookOutput';
 import { drawChart, parseSpec, rowsToValues } from './chart';
 import { renderMarkdown } from '../shared/markdown';
 
@@ -28,12 +30,70 @@ function icon(name: string): HTMLElement {
   return el('span', `codicon codicon-${name}`);
 }
 
+/** A block holds about this many characters before the streamed text moves on to a new one. */
+const BLOCK_CHARS = 2048;
+
+/**
+ * The streamed text of one message as a run of blocks, cut after a newline once a block holds
+ * BLOCK_CHARS: appending a delta touches only the last block, so its cost does not grow with the
+ * message (one growing text node cost more per delta the longer the answer). Under `pre-wrap` a
+ * block ending in a newline draws exactly the lines the same text draws in one node, so the cut is
+ * invisible. A line longer than a block goes on in a new text node of the same block (adjacent
+ * text nodes draw as one line).
+ */
+class StreamedText {
+  private node: Text | undefined;
+  private block: HTMLElement | undefined;
+  private nodeChars = 0;
+  private blockChars = 0;
+  /** The whole text so far (a rope: appending is cheap, and only a full replacement compares it). */
+  text = '';
+
+  constructor(private readonly container: HTMLElement) {}
+
+  append(delta: string): void {
+    this.text += delta;
+    for (let i = 0; i < delta.length;) {
+      const nl = delta.indexOf('\n', i);
+      const end = nl < 0 ? delta.length : nl + 1;
+      this.write(delta.slice(i, end));
+      i = end;
+      if (nl >= 0 && this.blockChars >= BLOCK_CHARS) this.block = undefined;
+    }
+  }
+
+  replace(text: string): void {
+    this.container.replaceChildren();
+    this.block = undefined;
+    this.text = '';
+    this.append(text);
+  }
+
+  private write(piece: string): void {
+    if (!this.block) {
+      this.block = el('div', 'stream-block');
+      this.container.append(this.block);
+      this.node = undefined;
+      this.blockChars = 0;
+    }
+    if (!this.node || this.nodeChars >= BLOCK_CHARS) {
+      this.node = document.createTextNode(piece);
+      this.block.append(this.node);
+      this.nodeChars = piece.length;
+    } else {
+      this.node.appendData(piece);
+      this.nodeChars += piece.length;
+    }
+    this.blockChars += piece.length;
+  }
+}
+
 class AssistantView {
   readonly root = el('div', 'msg assistant');
   private readonly thinkingBlock = el('details', 'thinking');
   private readonly thinkingText = document.createTextNode('');
   private readonly body = el('div', 'content streaming');
-  private readonly text = document.createTextNode('');
+  private readonly streamed = new StreamedText(this.body);
 
   constructor() {
     const summary = el('summary');
@@ -42,7 +102,6 @@ class AssistantView {
     pre.append(this.thinkingText);
     this.thinkingBlock.append(summary, pre);
     this.thinkingBlock.hidden = true;
-    this.body.append(this.text);
     this.root.append(this.thinkingBlock, this.body);
   }
 
@@ -52,12 +111,12 @@ class AssistantView {
       this.thinkingBlock.hidden = op.thinking.length === 0;
     }
     if (op.text !== undefined) {
-      if (this.text.data !== op.text) this.text.data = op.text;
+      if (this.streamed.text !== op.text) this.streamed.replace(op.text);
     } else if (op.delta) {
-      this.text.appendData(op.delta);
+      this.streamed.append(op.delta);
     }
     this.root.classList.toggle('in-process', op.inProcess);
-    this.body.hidden = this.text.data.length === 0;
+    this.body.hidden = this.streamed.text.length === 0;
   }
 
   finish(markdown: string, allowRemoteImages: boolean): void {
@@ -190,7 +249,20 @@ export class Transcript {
     const rows = result.data ?? [];
     const out: HTMLElement[] = [];
     const total = result.totalRows ?? rows.length;
-    out.push(el('div', 'row-count', `${Math.min(rows.length, MAX_TABLE_ROWS)} of ${total} rows`));
+    const count = el('div', 'row-count', `${Math.min(rows.length, MAX_TABLE_ROWS)} of ${total} rows`);
+    const meta = el('div', 'result-meta');
+    meta.append(count);
+    // Served from a rollup: say which, and how old its data is (as the notebook does).
+    for (const r of result.rollups ?? []) {
+      const badge = el('span', 'rollup', `Rollup ${rollupBadgeText(r, Date.now())}`);
+      badge.setAttribute('role', 'status');
+      badge.title =
+        `Answered from the pre-aggregation ${r.id}` +
+        (r.builtAt ? `, built ${new Date(r.builtAt).toLocaleString()}` : '') +
+        '. Its data is as fresh as its last build.';
+      meta.append(badge);
+    }
+    out.push(meta);
 
     const spec = parseSpec(result.vegaSpec);
     if (spec) {

@@ -1,6 +1,7 @@
 // The inspector's Dashboard, Theme, Layout and History tabs: description and embedding; every theme
-// field with a colour picker beside each colour; row height, margins, padding, and columns and
-// widths per breakpoint; this file's publishes.
+// field with a colour picker beside each colour and a dropdown for the fixed-set ones (border
+// styles, font weights), a bad value marked at its field; row height, margins, padding, and columns
+// and widths per breakpoint; this file's publishes.
 import { EDITOR_BREAKPOINTS, THEME_FIELDS } from '../../src/shared/dashboardEditorProtocol';
 import {
   DEFAULT_BREAKPOINTS,
@@ -8,8 +9,20 @@ import {
   DEFAULT_MARGIN,
   DEFAULT_ROW_HEIGHT,
 } from '../../src/shared/dashboardGrid';
-import { button, field, getPath, h, hexColour, num, numberInput, rec, str, textInput } from './dom';
-import { section, widgetList, type InspectorContext } from './inspectorContext';
+import {
+  button,
+  field,
+  getPath,
+  h,
+  hexColour,
+  markInvalid,
+  num,
+  numberInput,
+  rec,
+  str,
+  textInput,
+} from './dom';
+import { problemAt, section, widgetList, type InspectorContext } from './inspectorContext';
 
 export function dashboardTab(ctx: InspectorContext): HTMLElement[] {
   const input = ctx.input;
@@ -49,7 +62,10 @@ export function themeTab(ctx: InspectorContext): HTMLElement[] {
     const value = str(getPath(theme, f.path)) ?? '';
     const send = (v: string) =>
       ctx.post({ type: 'setTheme', path: [...f.path], value: v.trim() === '' ? null : v.trim() });
-    const text = textInput(`theme:${key}`, value, send, f.colour ? '#rrggbb or any CSS colour' : '');
+    const choices = ctx.themeChoices[key];
+    const text = choices
+      ? choiceSelect(`theme:${key}`, value, choices, send)
+      : textInput(`theme:${key}`, value, send, f.colour ? '#rrggbb or any CSS colour' : '');
     const controls: HTMLElement[] = [text];
     if (f.colour) {
       const hex = hexColour(value);
@@ -61,7 +77,10 @@ export function themeTab(ctx: InspectorContext): HTMLElement[] {
       controls.unshift(picker);
     }
     const list = groups.get(groupName(f.path)) ?? [];
-    list.push(field(f.label, ...controls));
+    const row = field(f.label, ...controls);
+    const problem = problemAt(ctx, ['config', 'theme', ...f.path]);
+    if (problem) markInvalid(row, text, problem);
+    list.push(row);
     groups.set(groupName(f.path), list);
   }
   return [
@@ -71,6 +90,26 @@ export function themeTab(ctx: InspectorContext): HTMLElement[] {
     }),
     ...[...groups].map(([name, fields]) => section(name, ...fields)),
   ];
+}
+
+/**
+ * A dropdown of a fixed-set field's choices (from the JSON Schema), with "(not set)" first. A value
+ * the list does not hold (var(--x), a weight of 650, or a bad one) stays selected as it is.
+ */
+function choiceSelect(
+  key: string,
+  value: string,
+  choices: readonly string[],
+  send: (v: string) => void,
+): HTMLSelectElement {
+  const sel = h('select');
+  sel.dataset.key = key;
+  sel.append(h('option', { value: '', textContent: '(not set)' }));
+  if (value && !choices.includes(value)) sel.append(h('option', { value, textContent: value }));
+  for (const c of choices) sel.append(h('option', { value: c, textContent: c }));
+  sel.value = value;
+  sel.addEventListener('change', () => send(sel.value));
+  return sel;
 }
 
 export function layoutTab(ctx: InspectorContext): HTMLElement[] {

@@ -152,3 +152,17 @@ export function restoreFocus(mark: FocusMark | undefined): void {
     }
   }
 }
+
+/**
+ * Marks a field's control invalid and shows why under it. The value stays as the user typed it (the
+ * file holds it too), so nothing snaps back; the message drops the path the file's problem starts
+ * with (the field's label names it).
+ */
+export function markInvalid(fieldEl: HTMLElement, control: HTMLElement, message: string): void {
+  fieldEl.classList.add('invalid');
+  control.setAttribute('aria-invalid', 'true');
+  const id = `${control.id || `c-${Math.random().toString(36).slice(2)}`}-error`;
+  const text = message.replace(/^[\w.[\]]+: /, '');
+  fieldEl.append(h('div', { className: 'field-error', id, textContent: text }));
+  control.setAttribute('aria-describedby', id);
+}

@@ -58,6 +58,48 @@ export function previewWidgets(config: Rec, bp: EditorBreakpoint): PreviewWidget
   return out;
 }
 
+/**
+ * The first words of a widget's markdown text, as plain text (headings, emphasis and link syntax
+ * dropped), cut at a word near `max` characters.
+ */
+export function textTitle(text: string, max = 40): string | undefined {
+  for (const raw of text.split('\n')) {
+    const line = raw
+      .replace(/^\s*(?:#{1,6}\s+|[-*+>]\s+|\d+[.)]\s+)+/, '')
+      .replace(/!?\[([^\]]*)\]\([^)]*\)/g, '$1')
+      .replace(/<[^>]*>/g, '')
+      .replace(/[*_`~]+/g, '')
+      .replace(/\s+/g, ' ')
+      .trim();
+    if (!line) continue;
+    if (line.length <= max) return line;
+    const cut = line.slice(0, max);
+    return `${cut.includes(' ') ? cut.slice(0, cut.lastIndexOf(' ')) : cut}…`;
+  }
+  return undefined;
+}
+
+/**
+ * What a widget is called: its own title, else its report's name, else (a TEXT widget) the first
+ * words of its text, else its type; the id only when there is nothing else.
+ */
+export function widgetTitle(
+  w: { id: string; type?: string; config: Rec },
+  reports: Record<string, EditorReport>,
+): string {
+  const id = w.config.reportId;
+  const report = typeof id === 'number' || typeof id === 'string' ? reports[String(id)] : undefined;
+  const text = str(w.config.text) ?? str(w.config.content) ?? str(w.config.markdown);
+  const own = str(w.config.title)?.trim();
+  return (
+    (own || undefined) ??
+    report?.title ??
+    (text !== undefined ? textTitle(text) : undefined) ??
+    (w.type ? `${w.type[0]}${w.type.slice(1).toLowerCase().replace(/_/g, ' ')}` : undefined) ??
+    w.id
+  );
+}
+
 let dragging = false;
 /** Whether a drag or resize is under way (the page holds re-renders until it ends). */
 export function isDragging(): boolean {
@@ -220,9 +262,10 @@ export function renderGrid(
     el.dataset.id = w.id;
     el.dataset.key = `widget:${w.id}`;
     el.setAttribute('role', 'button');
+    const name = widgetTitle(w, reports);
     el.setAttribute(
       'aria-label',
-      `${str(w.config.title) ?? w.id}, ${w.type ?? 'widget'}, ${w.box.w} by ${w.box.h} at column ${w.box.x}, row ${w.box.y}`,
+      `${name}, ${w.type ?? 'widget'}, ${w.box.w} by ${w.box.h} at column ${w.box.x}, row ${w.box.y}`,
     );
     el.classList.toggle('selected', w.id === selected);
     el.classList.toggle('flagged', flagged.has(w.id));
@@ -236,10 +279,7 @@ export function renderGrid(
     const reportId = w.config.reportId;
     const report =
       typeof reportId === 'number' || typeof reportId === 'string' ? reports[String(reportId)] : undefined;
-    const title = h('div', {
-      className: 'wtitle',
-      textContent: str(w.config.title) ?? report?.title ?? w.id,
-    });
+    const title = h('div', { className: 'wtitle', textContent: name });
     Object.assign(title.style, control ? t.controlTitle : t.widgetTitle);
     const meta = h('div', {
       className: 'wmeta',
@@ -263,6 +303,17 @@ export function renderGrid(
   return { spec, warnings };
 }
 
+/** Sets an element's position and size to a grid box. */
+function placeAt(spec: GridSpec, target: HTMLElement, box: GridBox): void {
+  const r = boxRect(spec, box);
+  Object.assign(target.style, {
+    left: `${r.left}px`,
+    top: `${r.top}px`,
+    width: `${r.width}px`,
+    height: `${r.height}px`,
+  });
+}
+
 function wireDrag(
   el: HTMLElement,
   handle: HTMLElement,
@@ -283,15 +334,7 @@ function wireDrag(
     const from = boxRect(spec, w.box);
     const ghost = h('div', { className: 'ghost' });
     el.parentElement?.append(ghost);
-    const place = (target: HTMLElement, box: GridBox) => {
-      const r = boxRect(spec, box);
-      Object.assign(target.style, {
-        left: `${r.left}px`,
-        top: `${r.top}px`,
-        width: `${r.width}px`,
-        height: `${r.height}px`,
-      });
-    };
+    const place = (target: HTMLElement, box: GridBox) => placeAt(spec, target, box);
     place(ghost, w.box);
     const target = (ev: PointerEvent) =>
       mode === 'move'
@@ -319,8 +362,11 @@ function wireDrag(
       const box = ev.type === 'pointercancel' ? w.box : target(ev);
       // Stay at the snapped cell until the host's new state re-renders the grid.
       place(el, box);
-      if (box.x !== w.box.x || box.y !== w.box.y) actions.move(w.id, box);
-      else if (box.w !== w.box.w || box.h !== w.box.h) actions.resize(w.id, box);
+      const from = w.box;
+      // Keys pressed before that re-render start from here, not from the box before the drag.
+      w.box = box;
+      if (box.x !== from.x || box.y !== from.y) actions.move(w.id, box);
+      else if (box.w !== from.w || box.h !== from.h) actions.resize(w.id, box);
     };
     window.addEventListener('pointermove', onMove);
     window.addEventListener('pointerup', onUp);
@@ -331,6 +377,13 @@ function wireDrag(
 }
 
 function wireKeys(el: HTMLElement, w: PreviewWidget, spec: GridSpec, actions: GridActions): void {
+  // Shows a keyed box at once and makes it the base of the next key: a key pressed before the
+  // host's re-render (key repeat, a quick second key) must not undo the one before it.
+  const keyed = (box: GridBox): GridBox => {
+    w.box = box;
+    placeAt(spec, el, box);
+    return box;
+  };
   el.addEventListener('keydown', (e) => {
     const steps: Record<string, [number, number]> = {
       ArrowLeft: [-1, 0],
@@ -345,11 +398,11 @@ function wireKeys(el: HTMLElement, w: PreviewWidget, spec: GridSpec, actions: Gr
       if (e.shiftKey) {
         const w2 = Math.min(Math.max(1, b.w + step[0]), Math.max(1, spec.cols - b.x));
         const h2 = Math.max(1, b.h + step[1]);
-        if (w2 !== b.w || h2 !== b.h) actions.resize(w.id, { ...b, w: w2, h: h2 });
+        if (w2 !== b.w || h2 !== b.h) actions.resize(w.id, keyed({ ...b, w: w2, h: h2 }));
       } else {
         const x = Math.min(Math.max(0, b.x + step[0]), Math.max(0, spec.cols - b.w));
         const y = Math.max(0, b.y + step[1]);
-        if (x !== b.x || y !== b.y) actions.move(w.id, { ...b, x, y });
+        if (x !== b.x || y !== b.y) actions.move(w.id, keyed({ ...b, x, y }));
       }
     } else if (e.key === 'Delete' || e.key === 'Backspace') {
       e.preventDefault();

@@ -1,6 +1,7 @@
 // The dashboard editor's page: a toolbar (title, breakpoint, add widget, publish, open as text),
-// the problems of the text while it is invalid (the last valid preview stays, editing pauses), the
-// grid preview at the chosen breakpoint and the inspector. The page keeps only view state
+// the open publish review's decision, the problems of the text while it is invalid (a broken shape
+// keeps the last valid preview and pauses editing; a bad value is marked at its field and the rest
+// stays editable), the grid preview at the chosen breakpoint and the inspector. The page keeps only view state
 // (breakpoint, selection, tab, unapplied config drafts); every edit is a message to the host,
 // which edits the document and sends the new state back.
 import {
@@ -47,13 +48,15 @@ let pending = false;
 
 const root = document.getElementById('root')!;
 const toolbar = h('div', { className: 'toolbar' });
+const reviewBar = h('div', { className: 'reviewbar' });
+reviewBar.setAttribute('role', 'status');
 const problems = h('div', { className: 'problems' });
 problems.setAttribute('role', 'alert');
 const info = h('div', { className: 'info' });
 const canvas = h('div', { className: 'canvas' });
 const inspector = h('aside', { className: 'inspector' });
 const main = h('div', { className: 'main' }, h('div', { className: 'stage' }, info, canvas), inspector);
-root.append(toolbar, problems, main);
+root.append(toolbar, reviewBar, problems, main);
 
 function saveView(): void {
   vscode.setState({ ...view, drafts: Object.fromEntries(drafts) });
@@ -121,6 +124,26 @@ function renderToolbar(input: Record<string, unknown> | undefined, editable: boo
   toolbar.replaceChildren(title, bps, add, publish, text);
 }
 
+/** While this file's publish review is open, its decision is offered here too (bound to that review). */
+function renderReview(): void {
+  const r = state?.review;
+  reviewBar.hidden = !r;
+  if (!r) return reviewBar.replaceChildren();
+  reviewBar.replaceChildren(
+    h('span', { textContent: `Publish review open → ${r.where}: ${r.summary}.` }),
+    button('Publish These Changes', () => post({ type: 'publishReviewed' }), {
+      icon: 'cloud-upload',
+      key: 'review-publish',
+      title: 'Publish exactly what the open review shows',
+    }),
+    button('Cancel', () => post({ type: 'cancelReview' }), {
+      secondary: true,
+      key: 'review-cancel',
+      title: 'Close the review without publishing',
+    }),
+  );
+}
+
 function renderProblems(): void {
   const list = state?.problems ?? [];
   problems.hidden = list.length === 0;
@@ -138,9 +161,11 @@ function renderProblems(): void {
   }
   problems.replaceChildren(
     h('strong', {
-      textContent: state?.input
-        ? 'The file has problems. The preview shows the last valid version; editing resumes when they are fixed.'
-        : 'The file has problems, so there is nothing to preview yet.',
+      textContent: !state?.input
+        ? 'The file has problems, so there is nothing to preview yet.'
+        : state.locked
+          ? 'The file has problems. The preview shows the last valid version; editing resumes when they are fixed.'
+          : 'Some values are not valid (marked in the inspector); fix them before publishing.',
     }),
     items,
   );
@@ -153,8 +178,11 @@ function renderSide(): void {
     input: state.input,
     breakpoint: view.breakpoint,
     selected: view.selected,
-    editable: state.problems.length === 0,
+    editable: !state.locked,
     history: state.history,
+    problems: state.problems,
+    reports: state.reports,
+    themeChoices: state.themeChoices,
     tab: view.tab,
     drafts,
     post: (m) => {
@@ -182,7 +210,7 @@ function renderCanvas(): void {
     return canvas.replaceChildren();
   }
   const config = rec(state.input.config);
-  const editable = state.problems.length === 0;
+  const editable = !state.locked;
   const { spec, warnings } = renderGrid(
     canvas,
     config,
@@ -224,8 +252,9 @@ function render(): void {
   }
   pending = false;
   const focus = markFocus();
-  const editable = !!state?.input && state.problems.length === 0;
+  const editable = !!state?.input && !state.locked;
   renderToolbar(state?.input ?? undefined, editable);
+  renderReview();
   renderProblems();
   const widgets = rec(state?.input?.config).widgets;
   if (view.selected && !(Array.isArray(widgets) && widgets.some((w) => rec(w).id === view.selected))) {

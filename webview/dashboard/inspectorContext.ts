@@ -3,10 +3,12 @@
 import type {
   EditorBreakpoint,
   EditorHistoryEntry,
+  EditorProblem,
+  EditorReport,
   WebviewToHost,
 } from '../../src/shared/dashboardEditorProtocol';
-import { h, rec, str, type Rec } from './dom';
-import { previewWidgets } from './grid';
+import { h, rec, type Rec } from './dom';
+import { previewWidgets, widgetTitle } from './grid';
 
 export const TABS = ['widget', 'dashboard', 'theme', 'layout', 'history'] as const;
 export type Tab = (typeof TABS)[number];
@@ -24,6 +26,12 @@ export interface InspectorContext {
   selected: string | undefined;
   editable: boolean;
   history: EditorHistoryEntry[];
+  /** The file's problems (those with a path mark their field). */
+  problems: EditorProblem[];
+  /** The widgets' reports by id (names from the server). */
+  reports: Record<string, EditorReport>;
+  /** The choices of the theme's fixed-set fields, by path under the theme. */
+  themeChoices: Record<string, string[]>;
   tab: Tab;
   /** Unapplied config JSON per widget id (kept across re-renders). */
   drafts: Map<string, string>;
@@ -47,7 +55,7 @@ export function widgetList(ctx: InspectorContext): HTMLElement {
     const b = h('button', {
       type: 'button',
       className: 'link',
-      textContent: `${str(w.config.title) ?? w.id} (${w.type ?? 'widget'})`,
+      textContent: `${widgetTitle(w, ctx.reports)} (${w.type ?? 'widget'})`,
     });
     b.dataset.key = `list:${w.id}`;
     b.addEventListener('click', () => {
@@ -57,4 +65,10 @@ export function widgetList(ctx: InspectorContext): HTMLElement {
     list.append(h('li', {}, b));
   }
   return list;
+}
+
+/** The message of the problem at `path` (a JSON path in the file), if there is one. */
+export function problemAt(ctx: InspectorContext, path: readonly (string | number)[]): string | undefined {
+  const key = JSON.stringify(path);
+  return ctx.problems.find((p) => p.path && JSON.stringify(p.path) === key)?.message;
 }

@@ -1,9 +1,12 @@
-// The inspector's Widget tab: the selected widget's type, its layout numbers at the breakpoint
-// (its own layout there or its main position), its config JSON (located syntax errors, drafts kept
-// until applied), Duplicate and Delete; or, with nothing selected, how to select and the list.
+// The inspector's Widget tab: the selected widget's title, its text (TEXT widgets) or its report
+// (by name, changed with a searchable picker), its type, its layout numbers at the breakpoint (its
+// own layout there or its main position), its config JSON under "Config (JSON)" (located syntax
+// errors, drafts kept until applied), Duplicate and Delete; or, with nothing selected, how to
+// select and the list.
 import { EDITOR_WIDGET_TYPES } from '../../src/shared/dashboardEditorProtocol';
 import { button, field, h, num, numberInput, rec, str, textInput, type Rec } from './dom';
 import { section, widgetList, type InspectorContext } from './inspectorContext';
+import { widgetTitle } from './grid';
 
 /** Line and column (1-based) of a JSON.parse error, from the position V8 reports. */
 function jsonErrorAt(text: string, message: string): string {
@@ -16,8 +19,8 @@ function jsonErrorAt(text: string, message: string): string {
 }
 
 export function widgetTab(ctx: InspectorContext): HTMLElement[] {
-  const config = rec(ctx.input.config);
-  const widgets = Array.isArray(config.widgets) ? config.widgets.map(rec) : [];
+  const dashboard = rec(ctx.input.config);
+  const widgets = Array.isArray(dashboard.widgets) ? dashboard.widgets.map(rec) : [];
   const w = widgets.find((x) => x.id === ctx.selected);
   if (!w || typeof w.id !== 'string') {
     return [
@@ -65,7 +68,44 @@ export function widgetTab(ctx: InspectorContext): HTMLElement[] {
       { min: k === 'w' || k === 'h' ? 1 : 0, integer: true },
     );
 
-  const current = JSON.stringify(rec(w.config), null, 2);
+  const config = rec(w.config);
+  const preview = { id, ...(typeof w.type === 'string' ? { type: w.type } : {}), config };
+  const setValue = (key: 'title' | 'text' | 'reportId', value: string | number | null) =>
+    ctx.post({ type: 'setWidgetConfigValue', id, key, value });
+  const title = textInput(`wtitle:${id}`, str(config.title) ?? '', (v) =>
+    setValue('title', v.trim() || null),
+  );
+  title.placeholder = widgetTitle({ ...preview, config: { ...config, title: undefined } }, ctx.reports);
+  title.setAttribute('aria-label', 'Widget title');
+
+  const isText = w.type === 'TEXT';
+  const content: HTMLElement[] = [];
+  if (isText) {
+    const text = h('textarea', { value: str(config.text) ?? '', rows: 5, spellcheck: true });
+    text.dataset.key = `wtext:${id}`;
+    text.setAttribute('aria-label', 'Text (markdown)');
+    text.addEventListener('change', () => setValue('text', text.value === '' ? null : text.value));
+    content.push(field('Text (markdown)', text));
+  }
+  const reportId = config.reportId;
+  if (!isText && w.type !== 'DIVIDER' && w.type !== 'SPACER') {
+    const known = typeof reportId === 'number' || typeof reportId === 'string';
+    const report = known ? ctx.reports[String(reportId)] : undefined;
+    const name = h('span', {
+      className: report ? 'reportname' : 'reportname hint',
+      textContent: report ? report.title : known ? `Report ${reportId} (name not loaded)` : 'No report',
+      title: known ? `report id ${reportId}` : '',
+    });
+    const choose = button(known ? 'Change…' : 'Choose…', () => ctx.post({ type: 'pickReport', id }), {
+      icon: 'search',
+      secondary: true,
+      key: `report:${id}`,
+      title: 'Pick the report this widget shows (search by name)',
+    });
+    content.push(field('Report', name, choose));
+  }
+
+  const current = JSON.stringify(config, null, 2);
   const draft = ctx.drafts.get(id);
   const area = h('textarea', { value: draft ?? current, rows: 10, spellcheck: false });
   area.dataset.key = `config:${id}`;
@@ -115,9 +155,26 @@ export function widgetTab(ctx: InspectorContext): HTMLElement[] {
     { secondary: true },
   );
 
+  const advanced = h(
+    'details',
+    { className: 'advanced', open: draft !== undefined && draft !== current },
+    h('summary', { textContent: 'Config (JSON)' }),
+    area,
+    error,
+    h(
+      'div',
+      { className: 'row' },
+      button('Apply', apply, { title: 'Apply the config (Ctrl/Cmd+Enter)', key: `apply:${id}` }),
+      discard,
+      status,
+    ),
+  );
+
   return [
     section(
-      `Widget ${id}`,
+      widgetTitle(preview, ctx.reports),
+      field('Title', title),
+      ...content,
       field('Type', type, types),
       field(
         `Own layout at ${bp}`,
@@ -137,19 +194,9 @@ export function widgetTab(ctx: InspectorContext): HTMLElement[] {
         field('w', coord('w')),
         field('h', coord('h')),
       ),
+      h('p', { className: 'hint', textContent: `Widget id ${id}` }),
     ),
-    section(
-      'Config (JSON)',
-      area,
-      error,
-      h(
-        'div',
-        { className: 'row' },
-        button('Apply', apply, { title: 'Apply the config (Ctrl/Cmd+Enter)', key: `apply:${id}` }),
-        discard,
-        status,
-      ),
-    ),
+    advanced,
     h(
       'div',
       { className: 'row' },

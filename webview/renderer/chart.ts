@@ -65,6 +65,30 @@ function categoryAxis(labels: string[], width: number): Record<string, unknown> 
 
 const KEY = (i: number) => `c${i}`;
 
+/** The axis label format of a measure's format hint (d3-format, compact): $250k, 12%, 1.2k. */
+export function numberFormat(format: string | undefined): string | undefined {
+  if (format === 'currency') return '$~s';
+  if (format === 'percent') return '.0%';
+  return undefined;
+}
+
+/** A measure's axis title: its title, with its unit when the annotation gives one. */
+export function measureTitle(title: string, format: string | undefined): string {
+  return `${title}${format === 'currency' ? ' ($)' : format === 'percent' ? ' (%)' : ''}`;
+}
+
+/**
+ * Measures in two groups by magnitude: those within 10x of the largest, and the rest. One shared
+ * axis would draw the small ones as a flat line at 0 (order counts beside revenue).
+ */
+export function magnitudeGroups(maxima: number[]): [number[], number[]] {
+  const top = Math.max(0, ...maxima.map((m) => Math.abs(m)));
+  const big: number[] = [];
+  const small: number[] = [];
+  maxima.forEach((m, k) => (top > 0 && Math.abs(m) * 10 < top ? small : big).push(k));
+  return [big, small];
+}
+
 export function buildSpec(
   p: ResultPayload,
   colours?: ChartColours,
@@ -89,7 +113,20 @@ export function buildSpec(
   });
   const temporal = xcol.kind === 'time';
   const many = c.y.length > 1;
-  const yTitle = many ? 'Value' : title(c.y[0]!);
+  const formatOf = (name: string) => p.columns[idx(name)]?.format;
+  /** The y axis of some measures: titled by them, labels formatted by their shared format. */
+  const yAxisOf = (ks: number[], orient?: 'left' | 'right') => {
+    const formats = [...new Set(ks.map((k) => formatOf(c.y[k]!)))];
+    const format = formats.length === 1 ? formats[0] : undefined;
+    const label = numberFormat(format);
+    return {
+      title:
+        ks.length === 1
+          ? measureTitle(title(c.y[ks[0]!]!), format)
+          : measureTitle(ks.map((k) => title(c.y[k]!)).join(' · '), format),
+      axis: { ...(label ? { format: label } : {}), ...(orient ? { orient } : {}) },
+    };
+  };
   const grain = temporal
     ? granularityOf(
         rows.map((r) => r[xi]),
@@ -128,6 +165,53 @@ export function buildSpec(
     colour = { field: 's', type: 'nominal', title: title(c.series!) };
   }
   const stacked = c.type === 'bar' || c.type === 'area';
+  const xEnc = {
+    field: 'x',
+    type: temporal ? 'temporal' : 'nominal',
+    title: title(c.x),
+    axis: xAxis,
+    ...timeUnit,
+    ...(temporal ? {} : { sort: many || si >= 0 ? null : '-y' }),
+  };
+  const frame = {
+    $schema: 'https://vega.github.io/schema/vega-lite/v5.json',
+    data: { values },
+    width: 'container',
+    height: 260,
+    ...(colours ? { config: vegaThemeConfig(colours) } : { background: 'transparent' }),
+  };
+  // Measures of different magnitudes: the small ones get their own scale on a right-hand axis.
+  const maxima = c.y.map((_, k) =>
+    values.reduce(
+      (m, v) => Math.max(m, Math.abs(typeof v[KEY(k)] === 'number' ? (v[KEY(k)] as number) : 0)),
+      0,
+    ),
+  );
+  const [left, right] = magnitudeGroups(maxima);
+  if (many && si < 0 && right.length > 0) {
+    const layer = (ks: number[], orient: 'left' | 'right', type: string) => ({
+      transform: [
+        { fold: ks.map(KEY), as: ['m', 'v'] },
+        {
+          calculate: `[${ks.map((k) => JSON.stringify(measureNames[k])).join(',')}][indexof([${ks.map((k) => JSON.stringify(KEY(k))).join(',')}], datum.m)]`,
+          as: 'measure',
+        },
+      ],
+      mark: { type, tooltip: true, ...(type === 'line' ? { point: rows.length <= 60 } : {}) },
+      encoding: {
+        x: xEnc,
+        y: { field: 'v', type: 'quantitative', ...yAxisOf(ks, orient), stack: null },
+        color: { field: 'measure', type: 'nominal', title: 'Measure' },
+        ...(type === 'bar' && !temporal ? { xOffset: { field: 'measure', type: 'nominal' } } : {}),
+      },
+    });
+    return {
+      ...frame,
+      // The chosen type on the left; the right-hand measures as lines, so bars never hide them.
+      layer: [layer(left, 'left', c.type), layer(right, 'right', c.type === 'bar' ? 'line' : c.type)],
+      resolve: { scale: { y: 'independent' } },
+    };
+  }
   return {
     $schema: 'https://vega.github.io/schema/vega-lite/v5.json',
     data: { values },
@@ -145,7 +229,7 @@ export function buildSpec(
       y: {
         field: yField,
         type: 'quantitative',
-        title: yTitle,
+        ...yAxisOf(c.y.map((_, k) => k)),
         // Grouped bars beside each other by category; stacked bars over time and stacked areas.
         ...(colour && stacked && (temporal || c.type === 'area') ? {} : { stack: null }),
       },

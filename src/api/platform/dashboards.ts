@@ -2,7 +2,8 @@
 // The response is read tolerantly: once the server answered 200 the dashboard IS published, so no
 // field of the answer (nulls anywhere the documents allow them, new fields, new statuses) may turn
 // that into an error. The request is built strictly: only fields the published
-// PublishDashboardInput declares are sent, each checked before sending.
+// PublishDashboardInput declares are sent (the description included, spec 4.2 and 2.6), each
+// checked before sending.
 import { z } from 'zod';
 import { BREAKPOINT_KEYS, WIDGET_TYPES, type PublishDashboardInput } from '../schemas/dashboard';
 import { id, maybe, parseInput, positiveId, type PlatformTransport } from './transport';
@@ -59,6 +60,7 @@ const freeObject = nullable(z.record(z.string(), z.unknown()));
 
 export const DashboardConfigWireSchema = z.strictObject({
   app: freeObject,
+  description: str,
   kind: nullable(z.enum(['CLASSIC', 'APP'])),
   layout: nullable(
     z.strictObject({
@@ -119,12 +121,19 @@ export const PublishDashboardWireSchema = z.strictObject({
   dashboardId: nullable(int),
   allowEmbed: nullable(z.boolean()),
   title: str,
+  description: str,
   config: nullable(DashboardConfigWireSchema),
 });
 export type PublishDashboardWire = z.infer<typeof PublishDashboardWireSchema>;
 
-/** Fields of the dashboard file the service does not take (kept in the file, not sent). */
-const FILE_ONLY = new Set(['description']);
+/** The top-level fields of the published PublishDashboardInput, in the documents' order. */
+export const PUBLISH_INPUT_FIELDS = [
+  'workbookId',
+  'dashboardId',
+  'allowEmbed',
+  'title',
+  'description',
+] as const;
 
 function pick(from: Record<string, unknown>, keys: readonly string[]): Record<string, unknown> {
   const out: Record<string, unknown> = {};
@@ -133,17 +142,13 @@ function pick(from: Record<string, unknown>, keys: readonly string[]): Record<st
 }
 
 /**
- * The publish body from a dashboard file's input: the declared fields only (`description`, which
- * the file keeps for people, is left out), then checked strictly so a field the service would
- * refuse is named before anything is sent.
+ * The publish body from a dashboard file's input: the declared fields only (the description at the
+ * top and in the config included), then checked strictly so a field the service would refuse is
+ * named before anything is sent.
  */
 export function publishBody(input: PublishDashboardInput): PublishDashboardWire {
-  const top = pick(input as Record<string, unknown>, ['workbookId', 'dashboardId', 'allowEmbed', 'title']);
-  const config = input.config as Record<string, unknown> | undefined;
-  if (config !== undefined) {
-    const rest = Object.fromEntries(Object.entries(config).filter(([k]) => !FILE_ONLY.has(k)));
-    top.config = rest;
-  }
+  const top = pick(input as Record<string, unknown>, PUBLISH_INPUT_FIELDS);
+  if (input.config !== undefined) top.config = input.config;
   return parseInput(PublishDashboardWireSchema, top, 'Dashboard not published');
 }
 

@@ -14,6 +14,15 @@ const ADMIN = 'needs the admin role. Use a token of an admin user.';
 const itemPath = (deploymentId: number, notificationId: number) =>
   `/v1/deployments/${positiveId(deploymentId, 'deploymentId')}/notifications/${positiveId(notificationId, 'notificationId')}`;
 
+/**
+ * A filter sent back exactly as the service sent it (`{ kept: filter }`): a set given replaces the
+ * stored one, so the filters an edit did not touch go back with their flags (`caseSensitive`, …),
+ * fields and operators this extension does not know. Only filters read from the service qualify;
+ * new or changed ones are validated against the published input.
+ */
+const KeptFilterSchema = z.strictObject({ kept: z.looseObject({ member: z.string().min(1) }) });
+export type KeptFilter = z.infer<typeof KeptFilterSchema>;
+
 /** Any subset of the schedule; omitted fields stay as they are; lists given replace the stored ones. */
 export const UpdateNotificationInputSchema = z
   .strictObject({
@@ -28,7 +37,10 @@ export const UpdateNotificationInputSchema = z
     notificationEnabled: z.boolean().optional(),
     notificationAiSummary: z.boolean().optional(),
     notificationFormat: z.enum(NOTIFICATION_FORMATS).optional(),
-    filters: z.array(DashboardFilterInputSchema).optional(),
+    filters: z
+      .array(z.union([KeptFilterSchema, DashboardFilterInputSchema]))
+      .transform((fs) => fs.map((f) => ('kept' in f ? f.kept : f)))
+      .optional(),
     timeGrains: z.array(DashboardTimeGrainInputSchema).optional(),
   })
   .superRefine((v, ctx) => {

@@ -62,6 +62,8 @@ export interface ReportListQuery extends PageParams {
   folderId?: number;
   externalWorkbookId?: string;
   sortBy?: ReportSort;
+  /** Published with sortBy; the service's default is ascending names and newest dates first. */
+  sortDirection?: 'ASC' | 'DESC';
 }
 
 const deploymentPath = (deploymentId: number) =>
@@ -88,11 +90,11 @@ export async function listReports(
       'Reports sorted by lastViewedAt cannot be paged with a cursor: only the first page is available. Sort by name, createdAt or updatedAt to page.',
     );
   }
-  const { first, after, search, folderId, externalWorkbookId, sortBy } = q;
+  const { first, after, search, folderId, externalWorkbookId, sortBy, sortDirection } = q;
   return t.list(
     `${deploymentPath(deploymentId)}/reports`,
     ReportSchema,
-    { first, after, search, folderId, externalWorkbookId, sortBy },
+    { first, after, search, folderId, externalWorkbookId, sortBy, sortDirection },
     { signal },
   );
 }

@@ -152,7 +152,7 @@ export const DashboardConfigSchema = z
       .string()
       .nullable()
       .optional()
-      .describe('Dashboard description (kept in the file; the service does not take it).'),
+      .describe('Dashboard description (published with the dashboard).'),
     layout: LayoutSchema.nullable().optional(),
     settings: z
       .record(z.string(), z.unknown())
@@ -179,11 +179,7 @@ export const PublishDashboardInputSchema = z
       .optional()
       .describe('Whether the published dashboard may be embedded.'),
     title: z.string().nullable().optional().describe('Title of the published dashboard.'),
-    description: z
-      .string()
-      .nullable()
-      .optional()
-      .describe('Description, kept in the file for people (the service does not take it).'),
+    description: z.string().nullable().optional().describe('Description of the published dashboard.'),
     config: DashboardConfigSchema.nullable()
       .optional()
       .describe('The dashboard config; omit it to publish the saved draft.'),

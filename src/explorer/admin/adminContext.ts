@@ -2,7 +2,7 @@
 // to find the subject of a command (the node a menu passes, the selection, else a picker).
 import type * as vscode from 'vscode';
 import { scimUserLabel, type ScimUser } from '../../api/platform/admin/scim';
-import { platformUserId } from '../../api/platform/admin/users';
+import { emailsOf, knownPlatformId, rememberPlatformId } from './platformIds';
 import { UserCancelled } from '../../log';
 import type { Services } from '../../services';
 import type { ExplorerProvider } from '../explorerProvider';
@@ -10,7 +10,7 @@ import type { JsonDocumentProvider } from '../jsonDocumentProvider';
 import { plainText } from '../labels';
 import type { Item } from '../loaders';
 import type { ExplorerNode, NodeKind } from '../nodes/types';
-import type { Choice } from '../prompter';
+import type { Choice } from '../../ui/prompter';
 import { ancestor, asNode, type TargetContext } from '../targets';
 
 export interface AdminDeps {
@@ -29,16 +29,33 @@ export function subjectNode(deps: AdminDeps, arg: unknown, kind: NodeKind): Expl
   return sel ? ancestor(sel, kind) : undefined;
 }
 
+export { knownPlatformId } from './platformIds';
+
+export function rememberPlatformUser(email: string | undefined, id: number | undefined): void {
+  if (email && id !== undefined) rememberPlatformId([email], id);
+}
+
 /**
- * The users API's numeric id of a SCIM user; when SCIM gives none, a clear error naming the user
- * and what needs the id (`needs`, e.g. "the users API needs").
+ * The platform user id the users, roles and attribute-value APIs need for a SCIM user. Where the
+ * tenant's SCIM ids are platform ids (numbers) that is the id; else the id the platform answered
+ * for the same e-mail. Past that the published documents offer no way: SCIM ids and `externalId`
+ * are not platform ids, and the platform API publishes no user list or look-up by e-mail. Then the
+ * user is asked for the id (the console shows it), with that said; cancelling cancels.
  */
-export function numericUserId(u: ScimUser, needs: string): number {
-  const id = platformUserId(u.id);
-  if (id === undefined)
-    throw new Error(
-      `The user "${plainText(scimUserLabel(u))}" has no numeric user id in SCIM, which ${needs}.`,
-    );
+export async function platformIdOf(deps: AdminDeps, u: ScimUser, needs: string): Promise<number> {
+  const known = knownPlatformId(u);
+  if (known !== undefined) return known;
+  const name = plainText(scimUserLabel(u));
+  const typed = await deps.targets.prompter().input({
+    title: `Platform user id of ${name}`,
+    prompt:
+      `${needs} the platform user id (a number). This tenant's SCIM ids are not platform ids, and ` +
+      'the platform API has no look-up by e-mail or externalId: type the id from the console’s Users page.',
+    validate: (v) =>
+      /^[1-9]\d*$/.test(v.trim()) ? undefined : 'A platform user id is a whole number from 1.',
+  });
+  const id = Number(typed.trim());
+  rememberPlatformId(emailsOf(u), id);
   return id;
 }
 

@@ -9,8 +9,9 @@ const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== 
 const icon = (name: string, color?: string) =>
   new vscode.ThemeIcon(name, color ? new vscode.ThemeColor(color) : undefined);
 
+/** A user under Administration: its menus follow its state (an active user can only be deactivated). */
 export function adminUserLook(u: Item): Look {
-  return { ...userLook(u), contextValue: 'dp.user.admin' };
+  return { ...userLook(u), contextValue: `dp.user.admin.${u['active'] === false ? 'inactive' : 'active'}` };
 }
 
 export function scimGroupLook(g: Item): Look {

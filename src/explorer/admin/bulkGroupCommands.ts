@@ -9,7 +9,7 @@ import { plainText } from '../labels';
 import type { Item } from '../loaders';
 import { ExplorerNode } from '../nodes/types';
 import { asArgs } from '../targets';
-import { confirmRemoval, numericUserId, pickItem, subjectNode, type AdminDeps } from './adminContext';
+import { confirmRemoval, knownPlatformId, pickItem, subjectNode, type AdminDeps } from './adminContext';
 
 const PICK = 200;
 
@@ -89,11 +89,16 @@ export class BulkGroupCommands {
     if (users.length > 15) lines.push(`… and ${users.length - 15} more`);
     const what = users.length === 1 ? label(users[0]!) : `${users.length} users`;
     await confirmRemoval(this.deps, `${b.verb} ${what}?`, `${lines.join('\n')}\n\n${b.detail}`, b.verb);
-    const byId = new Map(users.map((u) => [numericUserId(u, 'the users API needs'), u]));
-    const ids = [...byId.keys()];
     const admin = await this.admin();
     const succeeded: string[] = [];
     const failed: string[] = [];
+    if (users.some((u) => knownPlatformId(u) === undefined)) {
+      // SCIM ids that are not platform ids: one SCIM request per user (the bulk API takes platform ids).
+      await this.bulkThroughScim(action, users, succeeded, failed);
+      return this.bulkDone(b, what, users.length, succeeded, failed);
+    }
+    const byId = new Map(users.map((u) => [knownPlatformId(u)!, u]));
+    const ids = [...byId.keys()];
     for (let i = 0; i < ids.length; i += 100) {
       const chunk = ids.slice(i, i + 100);
       try {
@@ -118,13 +123,52 @@ export class BulkGroupCommands {
         throw e;
       }
     }
+    return this.bulkDone(b, what, ids.length, succeeded, failed);
+  }
+
+  private bulkDone(
+    b: (typeof BULK)[BulkUserAction],
+    what: string,
+    total: number,
+    succeeded: string[],
+    failed: string[],
+  ): { succeeded: string[]; failed: string[] } {
     this.deps.provider.refresh(this.roots.users);
     if (failed.length > 0)
       throw new Error(
-        `${b.verb}: ${succeeded.length} of ${ids.length} ${b.past}; not ${b.past}: ${failed.join('; ')}`,
+        `${b.verb}: ${succeeded.length} of ${total} ${b.past}; not ${b.past}: ${failed.join('; ')}`,
       );
     void vscode.window.showInformationMessage(`${what} ${b.past}.`);
     return { succeeded, failed };
+  }
+
+  /** The bulk action as one SCIM request per user, in order; each outcome is reported. */
+  private async bulkThroughScim(
+    action: BulkUserAction,
+    users: ScimUser[],
+    succeeded: string[],
+    failed: string[],
+  ): Promise<void> {
+    const admin = await this.admin();
+    const label = (u: ScimUser) => plainText(scimUserLabel(u));
+    for (const u of users) {
+      try {
+        if (!u.id) throw new Error('no SCIM id');
+        if (action === 'DELETE') await admin.deleteScimUser(u.id);
+        else await admin.setScimUserActive(u.id, action === 'ACTIVATE');
+        succeeded.push(label(u));
+      } catch (e) {
+        if (isApiError(e) && e.kind === 'unknownOutcome') {
+          this.deps.provider.refresh(this.roots.users);
+          throw new ApiError(
+            'unknownOutcome',
+            `It is unknown whether ${label(u)} was ${BULK[action].past}${succeeded.length ? ` (${succeeded.join(', ')} ${succeeded.length === 1 ? 'was' : 'were'})` : ''}: ${e.message} Refresh Users to see.`,
+            e.check ? { check: e.check } : {},
+          );
+        }
+        failed.push(`${label(u)}: ${plainText(e instanceof Error ? e.message : String(e))}`);
+      }
+    }
   }
 
   // ---- SCIM groups

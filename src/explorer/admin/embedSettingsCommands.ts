@@ -22,6 +22,39 @@ export interface EmbedSessionRecord {
   url: string;
 }
 
+const SETTING_LABELS: Record<keyof TenantSettingsInput, string> = {
+  auditLogEnabled: 'Audit log',
+  hasSupportAccess: 'Support access',
+  useAIBIUserInterface: 'AI BI user interface',
+  maintenanceWindowEnabled: 'Maintenance window',
+  maintenanceWindowDay: 'Maintenance window day',
+  maintenanceWindowTime: 'Maintenance window time',
+  oidcEnabled: 'OIDC',
+};
+const SETTING_HINTS: Record<keyof TenantSettingsInput, string> = {
+  auditLogEnabled: 'Record who did what in the tenant',
+  hasSupportAccess: 'Let the platform’s support team access the tenant',
+  useAIBIUserInterface: 'Use the AI BI interface for users',
+  maintenanceWindowEnabled: 'Apply upgrades only in the weekly window',
+  maintenanceWindowDay: 'The day of the weekly window',
+  maintenanceWindowTime: 'When the weekly window starts (HH:MM)',
+  oidcEnabled: 'Issue OIDC tokens for warehouse federation',
+};
+const BOOLEAN_SETTINGS = new Set<keyof TenantSettingsInput>([
+  'auditLogEnabled',
+  'hasSupportAccess',
+  'useAIBIUserInterface',
+  'maintenanceWindowEnabled',
+  'oidcEnabled',
+]);
+const WEEKDAYS = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'];
+
+function settingText(key: keyof TenantSettingsInput, v: unknown): string {
+  if (v === undefined || v === null || v === '') return 'not set';
+  if (BOOLEAN_SETTINGS.has(key)) return v === true ? 'on' : 'off';
+  return plainText(v);
+}
+
 export class EmbedSettingsCommands {
   /** Sessions generated in this window, newest first (what Revoke offers). */
   readonly sessions: EmbedSessionRecord[] = [];
@@ -171,44 +204,17 @@ export class EmbedSettingsCommands {
   }
 
   /** Changes one setting (or `{changes}`), shows the difference, and saves after a confirmation. */
+  /**
+   * The tenant settings in one form: a pick listing every setting with its value (changed ones
+   * marked), where choosing a row toggles it or asks for its value (validated), and a Save row
+   * that appears once something changed. Nothing is written until Save; Escape discards.
+   */
   async editTenantSettings(arg?: unknown): Promise<Item> {
     const admin = await this.admin();
     const before = await admin.getTenantSettings();
     let changes = asArgs<{ changes: TenantSettingsInput }>(arg).changes;
-    if (!changes) {
-      const key = await this.prompter.pick(
-        'Tenant setting',
-        TENANT_SETTING_KEYS.map((k) => ({
-          label: k,
-          description: `now ${JSON.stringify(before[k] ?? null)}`,
-          value: k,
-        })),
-      );
-      const now = before[key];
-      const value =
-        typeof now === 'boolean' ||
-        key.endsWith('Enabled') ||
-        key === 'hasSupportAccess' ||
-        key === 'useAIBIUserInterface'
-          ? await this.prompter.pick(key, [
-              { label: 'true', value: true },
-              { label: 'false', value: false },
-            ])
-          : (
-              await this.prompter.input({
-                title: key,
-                prompt: key === 'maintenanceWindowTime' ? 'Time as HH:MM (24 hours).' : 'New value.',
-                value: typeof now === 'string' ? now : '',
-                validate: (v) =>
-                  key === 'maintenanceWindowTime' && !/^\d{2}:\d{2}$/.test(v.trim())
-                    ? 'Use HH:MM.'
-                    : undefined,
-              })
-            ).trim();
-      changes = { [key]: value } as TenantSettingsInput;
-    }
+    if (!changes) changes = await this.tenantSettingsForm(before);
     const after = { ...before, ...changes };
-    await this.showDiff(before, after);
     const changed = Object.keys(changes).filter(
       (k) =>
         JSON.stringify(before[k as keyof typeof before]) !== JSON.stringify(after[k as keyof typeof after]),
@@ -219,15 +225,78 @@ export class EmbedSettingsCommands {
       );
       return before;
     }
-    const ok = await this.prompter.confirm(
-      `Save ${changed.length} tenant setting${changed.length === 1 ? '' : 's'}: ${changed.join(', ')}?`,
-      'The difference is shown in the editor.',
-      'Save',
-    );
-    if (!ok) return before;
+    const profile = this.deps.services.profiles.active()?.profile;
+    if (profile?.production) {
+      await this.showDiff(before, after);
+      const ok = await this.prompter.confirm(
+        `Save ${changed.length} tenant setting${changed.length === 1 ? '' : 's'} on the production profile "${plainText(profile.name)}"?`,
+        'This profile is marked as production: the change applies to live data.',
+        'Save',
+      );
+      if (!ok) return before;
+    }
     const saved = await admin.updateTenantSettings(changes);
-    void vscode.window.showInformationMessage(`Tenant settings saved (${changed.join(', ')}).`);
+    void vscode.window.showInformationMessage(
+      `Tenant settings saved: ${changed.map((k) => SETTING_LABELS[k as keyof TenantSettingsInput] ?? k).join(', ')}.`,
+    );
     return saved;
+  }
+
+  private async tenantSettingsForm(before: Record<string, unknown>): Promise<TenantSettingsInput> {
+    const edited: Record<string, unknown> = {};
+    const value = (k: string) => (k in edited ? edited[k] : before[k]);
+    const isChanged = (k: string) => k in edited && JSON.stringify(edited[k]) !== JSON.stringify(before[k]);
+    type Row = { kind: 'save' } | { kind: 'edit'; key: keyof TenantSettingsInput };
+    for (;;) {
+      const changedKeys = TENANT_SETTING_KEYS.filter(isChanged);
+      const rows = [
+        ...(changedKeys.length > 0
+          ? [
+              {
+                label: `$(check) Save ${changedKeys.length} change${changedKeys.length === 1 ? '' : 's'}`,
+                description: changedKeys.map((k) => SETTING_LABELS[k]).join(', '),
+                id: 'save',
+                value: { kind: 'save' } as Row,
+              },
+            ]
+          : []),
+        ...TENANT_SETTING_KEYS.map((key) => ({
+          label: SETTING_LABELS[key],
+          description: `${settingText(key, value(key))}${isChanged(key) ? `  (was ${settingText(key, before[key])})` : ''}`,
+          detail: SETTING_HINTS[key],
+          id: key,
+          value: { kind: 'edit', key } as Row,
+        })),
+      ];
+      const row = await this.prompter.pick<Row>('Tenant Settings', rows, {
+        placeHolder:
+          changedKeys.length > 0
+            ? 'Change more, or Save (Escape discards the changes)'
+            : 'Pick a setting to change (booleans toggle)',
+      });
+      if (row.kind === 'save')
+        return Object.fromEntries(changedKeys.map((k) => [k, edited[k]])) as TenantSettingsInput;
+      const key = row.key;
+      const now = value(key);
+      if (BOOLEAN_SETTINGS.has(key)) edited[key] = !(now === true);
+      else if (key === 'maintenanceWindowDay') {
+        edited[key] = await this.prompter.pick(
+          SETTING_LABELS[key],
+          WEEKDAYS.map((d) => ({ label: d, value: d })),
+          { active: (d) => d === now },
+        );
+      } else if (key === 'maintenanceWindowTime') {
+        edited[key] = (
+          await this.prompter.input({
+            title: SETTING_LABELS[key],
+            prompt: 'The time the maintenance window starts, HH:MM (24-hour).',
+            value: typeof now === 'string' ? now : '',
+            validate: (v) =>
+              /^([01]\d|2[0-3]):[0-5]\d$/.test(v.trim()) ? undefined : 'Use HH:MM, from 00:00 to 23:59.',
+          })
+        ).trim();
+      }
+    }
   }
 
   private async showDiff(before: unknown, after: unknown): Promise<void> {

@@ -10,14 +10,20 @@ import type { ExplorerNode } from '../nodes/types';
 import { asArgs } from '../targets';
 import {
   confirmRemoval,
-  numericUserId,
   pickItem,
+  platformIdOf,
+  rememberPlatformUser,
   subjectNode,
   type AdminDeps,
   type Reg,
 } from './adminContext';
 
 const PICK = 200;
+
+function scimIdOf(u: ScimUser): string {
+  if (!u.id) throw new Error(`The user "${plainText(scimUserLabel(u))}" has no SCIM id: refresh Users.`);
+  return u.id;
+}
 
 export class UserCommands {
   constructor(private readonly deps: AdminDeps) {}
@@ -67,8 +73,16 @@ export class UserCommands {
     void vscode.commands.executeCommand('setContext', 'dashboardPlatform.admin.usersFiltered', !!filter);
   }
 
-  /** The SCIM user a command acts on: the node, `{userName}` in the arguments, else a pick. */
-  private async user(arg: unknown, title: string): Promise<{ user: ScimUser; node?: ExplorerNode }> {
+  /**
+   * The SCIM user a command acts on: the node, `{userName}` in the arguments, else a pick among the
+   * users `offer` accepts (`none` says why there is nobody to pick).
+   */
+  private async user(
+    arg: unknown,
+    title: string,
+    offer: (u: ScimUser) => boolean = () => true,
+    none = 'There are no users.',
+  ): Promise<{ user: ScimUser; node?: ExplorerNode }> {
     const node = subjectNode(this.deps, arg, 'user');
     if (node?.data) return { user: node.data as ScimUser, node };
     const admin = await this.admin();
@@ -84,10 +98,10 @@ export class UserCommands {
     const picked = await pickItem(
       this.deps,
       title,
-      page.items as Item[],
+      page.items.filter(offer) as Item[],
       (u) => scimUserLabel(u as ScimUser),
       (u) => (u as ScimUser).userName ?? undefined,
-      'There are no users.',
+      none,
     );
     return { user: picked as ScimUser };
   }
@@ -112,14 +126,23 @@ export class UserCommands {
       username: email.trim(),
       ...(firstName.trim() ? { firstName: firstName.trim() } : {}),
     });
+    rememberPlatformUser(created.email ?? email.trim(), Number(created.id));
     this.deps.provider.refresh(this.usersList);
     void vscode.window.showInformationMessage(`User ${plainText(created.email ?? email)} created.`);
     return created;
   }
 
+  /** Activates or deactivates through SCIM (`active`), which takes the SCIM id of any shape. */
   async setActive(arg: unknown, active: boolean): Promise<void> {
-    const { user } = await this.user(arg, active ? 'User to activate' : 'User to deactivate');
+    const { user } = await this.user(
+      arg,
+      active ? 'User to activate' : 'User to deactivate',
+      (u) => (u.active !== false) !== active,
+      active ? 'Every user is active.' : 'No user is active.',
+    );
     const name = plainText(scimUserLabel(user));
+    if ((user.active !== false) === active)
+      throw new Error(`${name} is already ${active ? 'active' : 'inactive'}.`);
     if (!active)
       await confirmRemoval(
         this.deps,
@@ -127,8 +150,7 @@ export class UserCommands {
         `${name} loses access and their sessions end. You can activate the user again later.`,
         'Deactivate',
       );
-    const id = numericUserId(user, 'the users and roles API needs');
-    await (await this.admin()).updateUser(id, { isDeactivated: !active });
+    await (await this.admin()).setScimUserActive(scimIdOf(user), active);
     this.deps.provider.refresh(this.usersList);
     void vscode.window.showInformationMessage(`${name} ${active ? 'activated' : 'deactivated'}.`);
   }
@@ -142,7 +164,7 @@ export class UserCommands {
       'The user is removed from the tenant with their role assignments. This cannot be undone.',
       'Delete',
     );
-    await (await this.admin()).deleteUser(numericUserId(user, 'the users and roles API needs'));
+    await (await this.admin()).deleteScimUser(scimIdOf(user));
     this.deps.provider.refresh(this.usersList);
     void vscode.window.showInformationMessage(`User ${name} deleted.`);
   }
@@ -176,9 +198,15 @@ export class UserCommands {
         `${name} loses what "${rname}" grants.`,
         'Remove Role',
       );
-      await admin.removeRole(Number(role['id']), numericUserId(user, 'the users and roles API needs'));
+      await admin.removeRole(
+        Number(role['id']),
+        await platformIdOf(this.deps, user, 'Removing a role needs'),
+      );
     } else {
-      await admin.assignRole(Number(role['id']), numericUserId(user, 'the users and roles API needs'));
+      await admin.assignRole(
+        Number(role['id']),
+        await platformIdOf(this.deps, user, 'Assigning a role needs'),
+      );
     }
     void vscode.window.showInformationMessage(
       op === 'assign' ? `Role "${rname}" assigned to ${name}.` : `Role "${rname}" removed from ${name}.`,
@@ -209,7 +237,18 @@ export class UserCommands {
     const gid = String(group['id']);
     const memberNode = subjectNode(this.deps, arg, 'adminItem');
     if (op === 'add') {
-      const { user } = await this.user(a.userName ? { userName: a.userName } : {}, `User to add to ${gname}`);
+      // Only users who are not members yet are offered (members are named by SCIM id).
+      const members = new Set(
+        ((Array.isArray(group['members']) ? group['members'] : []) as Item[]).map((m) => String(m['value'])),
+      );
+      const { user } = await this.user(
+        a.userName ? { userName: a.userName } : {},
+        `User to add to ${gname}`,
+        (u) => !members.has(String(u.id)),
+        `Every user is already a member of ${gname}.`,
+      );
+      if (members.has(String(user.id)))
+        throw new Error(`${plainText(scimUserLabel(user))} is already a member of ${gname}.`);
       await admin.changeGroupMembers(gid, { add: [String(user.id)] });
       void vscode.window.showInformationMessage(`${plainText(scimUserLabel(user))} added to ${gname}.`);
     } else {

@@ -13,7 +13,7 @@ import { plainText } from '../labels';
 import type { Item } from '../loaders';
 import type { ExplorerNode } from '../nodes/types';
 import { asArgs } from '../targets';
-import { confirmRemoval, numericUserId, pickItem, subjectNode, type AdminDeps } from './adminContext';
+import { confirmRemoval, pickItem, platformIdOf, subjectNode, type AdminDeps } from './adminContext';
 import { BulkGroupCommands } from './bulkGroupCommands';
 import { valueText } from './usersNodes';
 
@@ -185,7 +185,7 @@ export class UsersCommands {
       clear ? 'User whose value to clear' : 'User to set a value for',
     );
     const admin = await this.admin();
-    const userId = numericUserId(user, 'attribute values need');
+    const userId = await platformIdOf(this.deps, user, 'Attribute values need');
     const uname = plainText(scimUserLabel(user));
     const a = asArgs<{ attribute: string; value: string }>(arg);
     const valueNode = subjectNode(this.deps, arg, 'attributeValue');

@@ -10,6 +10,7 @@ import { safeTooltip, workbookLook, type Look } from '../nodes/render';
 import { ExplorerNode, type TreeContext } from '../nodes/types';
 import { WorkspaceItemNode } from '../nodes/workspaceNodes';
 import { adminUserLook } from './adminLooks';
+import { knownPlatformId } from './platformIds';
 import type { EmbedAccessSource } from './adminLoaders';
 
 const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
@@ -60,11 +61,26 @@ export function attributeValueLook(v: Item): Look {
   };
 }
 
-/** A user row that expands to the user's attribute values (fetched when expanded). */
+/**
+ * A user row that expands to the user's attribute values (fetched when expanded). Attribute values
+ * are keyed by the platform user id: where the SCIM id is not one (the documents type it as any
+ * string, their example is a UUID), the row is a leaf and its tooltip says why.
+ */
 export function adminUserItem(ctx: TreeContext): ItemNodeFactory {
   return (list, u) => {
     const scimId = String(u['id'] ?? '');
-    const userId = /^[1-9]\d*$/.test(scimId) ? Number(scimId) : undefined;
+    const userId = knownPlatformId(u);
+    if (userId === undefined) {
+      return new ItemNode('user', list, u, (i) => {
+        const look = adminUserLook(i);
+        return {
+          ...look,
+          tooltip: safeTooltip(
+            `${look.tooltip.value}\n\nAttribute values: Set User Attribute Value… asks for the platform user id once (SCIM ids here are not platform ids).`,
+          ),
+        };
+      });
+    }
     return new ListNode(
       ctx,
       `${list.id}/user:${scimId}`,

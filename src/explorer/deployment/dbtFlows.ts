@@ -2,6 +2,7 @@
 // it runs; show the log of any run (following it while it runs); cancel a running one on the server;
 // open a finished run's result and generated files read-only.
 import * as vscode from 'vscode';
+import type { Branch } from '../../api/platform/build/common';
 import type { DbtSyncJob } from '../../api/platform/dbtSync';
 import { FINISHED } from '../../api/platform/dbtSync';
 import { withCheckCommand } from '../../api/http';
@@ -16,6 +17,14 @@ import { isRunningSync, relativeTime } from './render';
 export const DBT_CHANNEL = 'Dashboard Platform: dbt sync';
 export const DBT_SCHEME = 'dashboard-platform-dbt';
 const POLL_MS = 700;
+
+/** Why a typed branch name cannot be sent (the documents take any non-empty name). */
+function branchNameProblem(text: string): string | undefined {
+  const t = text.trim();
+  if (!t) return 'Enter a branch name, or pick "Default branch".';
+  if (/\s/.test(t)) return 'A branch name has no spaces.';
+  return undefined;
+}
 
 /** Read-only documents of generated files: `dashboard-platform-dbt:/<dep>/<job>/<path>`. */
 export class GeneratedFiles implements vscode.TextDocumentContentProvider {
@@ -43,17 +52,73 @@ export class DbtFlows {
     private readonly files: GeneratedFiles,
   ) {}
 
+  /**
+   * The Cube branch the generated cubes go to, picked from the deployment's branches (build API;
+   * the client has no GitHub branches call, and dbt sync names a Cube branch, not a dbt one): the
+   * service's default first, then each branch by name, then "Other…" for a new one. A list that
+   * cannot be read is said in the picker, which still offers the default and Other….
+   */
+  private async askBranch(deploymentId: number): Promise<string> {
+    const o = this.ops;
+    type Pick = { branch: string } | 'other';
+    let branches: Branch[] = [];
+    let problem: string | undefined;
+    try {
+      branches = await (await o.deps.services.clients.build()).allBranches(deploymentId);
+    } catch (e) {
+      problem = e instanceof Error ? e.message : String(e);
+    }
+    const picked = await o.prompter.pick<Pick>(
+      'Start dbt Sync (1/2)',
+      [
+        {
+          label: 'Default branch',
+          description: 'the one the service picks (its answer names it)',
+          ...(problem
+            ? { detail: `The deployment's branches could not be listed: ${plainText(problem, 300)}` }
+            : {}),
+          id: '',
+          value: { branch: '' },
+        },
+        ...branches.map((b) => ({
+          label: plainText(b.name),
+          description: [
+            b.parentBranch ? `from ${plainText(b.parentBranch)}` : '',
+            b.isStagingEnvironmentEnabled ? 'staging environment on' : '',
+          ]
+            .filter(Boolean)
+            .join(' · '),
+          id: b.name,
+          value: { branch: b.name },
+        })),
+        { label: 'Other…', description: 'a new branch, named next', id: 'other', value: 'other' },
+      ],
+      {
+        placeHolder: 'Cube branch to write the generated cubes to (type to search, or a new name)',
+        typed: {
+          validate: branchNameProblem,
+          value: (text) => ({ branch: text.trim() }),
+          hint: 'A new branch: the sync creates it',
+        },
+      },
+    );
+    if (picked !== 'other') return picked.branch;
+    return (
+      await o.prompter.input({
+        title: 'Start dbt Sync (1/2): other branch',
+        prompt: 'Name of the Cube branch to write the generated cubes to (the sync creates it).',
+        placeHolder: 'dbt-sync/my-change',
+        validate: branchNameProblem,
+      })
+    ).trim();
+  }
+
   /** Start a dbt sync (branch, and where its files go), then follow it with its log streaming. */
   async start(arg?: unknown): Promise<DbtSyncJob> {
     const o = this.ops;
     const deploymentId = await resolveDeploymentId(o.targets, arg);
     const args = asArgs<{ branchName: string; output: 'branch' | 'files' }>(arg);
-    const branch =
-      args.branchName ??
-      (await o.prompter.input({
-        title: 'Start dbt Sync (1/2)',
-        prompt: 'Cube branch to write the generated cubes to (empty for the default branch).',
-      }));
+    const branch = args.branchName ?? (await this.askBranch(deploymentId));
     const output =
       args.output ??
       (args.branchName !== undefined

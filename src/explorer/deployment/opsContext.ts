@@ -5,7 +5,7 @@ import * as vscode from 'vscode';
 import type { ExplorerActions } from '../explorerActions';
 import type { ExplorerCommandDeps } from '../explorerCommands';
 import { plainText } from '../labels';
-import type { Prompter } from '../prompter';
+import type { Prompter } from '../../ui/prompter';
 import type { TargetContext } from '../targets';
 
 export class OpsContext implements vscode.Disposable {

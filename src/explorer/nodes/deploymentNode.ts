@@ -123,7 +123,7 @@ export class DeploymentNode extends ExplorerNode {
         contextValue += '.queried';
       }
       if (spec.kind === 'notifications' && !isEmptyFilter(s.notificationFilter)) {
-        description = describeFilter(s.notificationFilter!);
+        description = s.notificationFilterText ?? describeFilter(s.notificationFilter!);
         contextValue += '.filtered';
       }
       return {

@@ -42,12 +42,25 @@ export class ItemNode extends ExplorerNode {
   }
 }
 
+/** The command a click on a report or workbook runs (it opens the item). */
+export const OPEN_ITEM_COMMAND = 'dashboardPlatform.explorer.openItem';
+
+/** A report or workbook that opens on click (a report's read-only SQL, a workbook's dashboard). */
+export class OpenableItemNode extends ItemNode {
+  override toTreeItem(): vscode.TreeItem {
+    const t = super.toTreeItem();
+    t.command = { command: OPEN_ITEM_COMMAND, title: 'Open', arguments: [this] };
+    return t;
+  }
+}
+
 function leaf(kind: NodeKind, look: (i: Item) => Look): ItemNodeFactory {
   return (list, item) => new ItemNode(kind, list, item, look);
 }
 
 export const environmentItem = leaf('environment', environmentLook);
-export const reportItem = leaf('report', reportLook);
+export const reportItem: ItemNodeFactory = (list, item) =>
+  new OpenableItemNode('report', list, item, reportLook);
 export const workbookItem = leaf('workbook', workbookLook);
 export const envVarItem = leaf('envVar', envVarLook);
 export const userItem = leaf('user', userLook);

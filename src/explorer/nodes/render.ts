@@ -212,6 +212,15 @@ function scimEmail(u: Item): string | undefined {
 }
 
 /** A SCIM user: its userName, with the person's name and an inactive mark. */
+/** A SCIM user's roles (RFC 7643 `roles`: values, or their display names), comma-separated. */
+function scimRoles(u: Item): string | undefined {
+  if (!Array.isArray(u['roles'])) return undefined;
+  const names = (u['roles'] as unknown[])
+    .map((r) => (r && typeof r === 'object' ? ((r as Item)['display'] ?? (r as Item)['value']) : r))
+    .filter((n): n is string => typeof n === 'string' && n !== '');
+  return names.length > 0 ? names.join(', ') : 'none';
+}
+
 export function userLook(u: Item): Look {
   const name = (u['name'] ?? {}) as Item;
   const person = [str(name['givenName']), str(name['familyName'])].filter(Boolean).join(' ');
@@ -229,6 +238,7 @@ export function userLook(u: Item): Look {
         ['name', person],
         ['e-mail', email],
         ['external id', u['externalId']],
+        ['roles', scimRoles(u)],
         [
           'active',
           u['active'] === undefined || u['active'] === null ? undefined : u['active'] ? 'yes' : 'no',

@@ -36,12 +36,17 @@ export class ErrorNode extends ExplorerNode {
     super(`${parent.id}/~error`, parent);
   }
   toTreeItem(): vscode.TreeItem {
-    const item = new vscode.TreeItem(plainText(this.message, 300), vscode.TreeItemCollapsibleState.None);
+    // Retryable: "Retry" leads the row, so it shows at any width (the message is the description
+    // and the tooltip); the row's inline action and a click retry too.
+    const item = new vscode.TreeItem(
+      this.retryable ? 'Retry' : plainText(this.message, 300),
+      vscode.TreeItemCollapsibleState.None,
+    );
     item.id = this.id;
     item.iconPath = new vscode.ThemeIcon('error', new vscode.ThemeColor('errorForeground'));
     item.tooltip = plainText(this.message, 2000);
     if (this.retryable) {
-      item.description = 'Retry';
+      item.description = plainText(this.message, 300);
       item.contextValue = 'dp.error';
       item.command = { command: ExplorerCommand.retry, title: 'Retry', arguments: [this.parent] };
     } else {

@@ -5,21 +5,14 @@ import * as vscode from 'vscode';
 import type { Item } from '../loaders';
 import { displayName, plainText, tooltipLines } from '../labels';
 import { ListNode, type ItemNodeFactory } from './listNode';
-import { ItemNode } from './itemNodes';
+import { ItemNode, OpenableItemNode } from './itemNodes';
 import { ago, reportLook, safeTooltip, when, workbookLook } from './render';
 import type { TreeContext } from './types';
 
-/** The command a click on a workspace report or workbook runs (it opens the item). */
-export const OPEN_ITEM_COMMAND = 'dashboardPlatform.explorer.openItem';
+export { OPEN_ITEM_COMMAND } from './itemNodes';
 
-/** A report or workbook that opens on click. */
-export class WorkspaceItemNode extends ItemNode {
-  override toTreeItem(): vscode.TreeItem {
-    const t = super.toTreeItem();
-    t.command = { command: OPEN_ITEM_COMMAND, title: 'Open', arguments: [this] };
-    return t;
-  }
-}
+/** A report or workbook of the workspace tree: it opens on click. */
+export class WorkspaceItemNode extends OpenableItemNode {}
 
 function folderPresentation(item: Item, shared: boolean) {
   const updated = ago(item['updatedAt']);

@@ -14,7 +14,8 @@ import type { ExplorerNode } from '../nodes/types';
 import { asArgs, listFirst, resolveItem, type TargetContext } from '../targets';
 import { DASHBOARD_NAME, dashboardName, resolveDashboardNames } from './dashboardNames';
 import { describeFilters, notificationDashboard, notificationSchedule } from './notificationLook';
-import { draftOf, pickDraft } from './schedule';
+import { draftOf, editChanges, pickDraft } from './schedule';
+import { memberChoices } from './members';
 
 export class NotificationActions {
   constructor(
@@ -80,16 +81,21 @@ export class NotificationActions {
   async edit(arg?: unknown) {
     const { deploymentId, id, notification: n, node } = await this.target(arg);
     const given = asArgs<NotificationDraft>(arg);
+    const start = draftOf(n);
     const { draft } = await askNotificationDraft(
       this.targets.prompter(),
       pickDraft(given, false),
-      { timezones: timezoneChoices },
+      { timezones: timezoneChoices, members: () => memberChoices(this.deps.services, deploymentId) },
       'edit',
-      draftOf(n),
+      start,
       notificationDashboard(n),
     );
+    const changes = editChanges(start, draft);
+    if (Object.keys(changes).length === 0) {
+      void vscode.window.showInformationMessage('Nothing changed: the notification is as it was.');
+      return n;
+    }
     await this.confirmWrite(`Change the notification "${notificationSchedule(n)}"`);
-    const { dashboardId: _a, dashboardPublicId: _b, ...changes } = draft;
     const updated = await (
       await this.targets.client()
     )

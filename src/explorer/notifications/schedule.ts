@@ -33,6 +33,7 @@ export function draftOf(n: Item): NotificationDraft {
       member: String(f['member']),
       ...(typeof f['operator'] === 'string' ? { operator: f['operator'] } : {}),
       ...(f['value'] !== undefined && f['value'] !== null ? { value: f['value'] } : {}),
+      stored: f,
     }));
   if (Array.isArray(n['timeGrains']))
     d.timeGrains = (n['timeGrains'] as Item[]).map((g) => ({
@@ -94,6 +95,50 @@ const DRAFT_KEYS: (keyof NotificationDraft)[] = [
   'filters',
   'timeGrains',
 ];
+
+const SCHEDULE_FIELDS: (keyof NotificationDraft)[] = [
+  'scheduleType',
+  'hour',
+  'minute',
+  'dayOfWeek',
+  'dayOfMonth',
+  'customCron',
+];
+
+const same = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
+
+/**
+ * What an edit sends: only what changed from `start` (the notification as read). The schedule goes
+ * as a whole when any part of it changed; a filter set that changed replaces the stored one, with
+ * every filter the user left as it was sent back as stored (`{ kept }`), so its flags and unknown
+ * operator survive; an unchanged set is not sent at all.
+ */
+export function editChanges(start: NotificationDraft, draft: NotificationDraft): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  if (SCHEDULE_FIELDS.some((k) => !same(start[k], draft[k]))) {
+    for (const k of SCHEDULE_FIELDS) if (draft[k] !== undefined) out[k] = draft[k];
+  }
+  if (!same(start.timezone, draft.timezone) && draft.timezone !== undefined) out.timezone = draft.timezone;
+  if (!same(start.notificationFormat, draft.notificationFormat) && draft.notificationFormat !== undefined)
+    out.notificationFormat = draft.notificationFormat;
+  const before = start.filters ?? [];
+  const after = draft.filters ?? [];
+  const unchanged =
+    before.length === after.length && before.every((f, i) => after[i] === f || same(after[i], f));
+  if (!unchanged)
+    out.filters = after.map((f) =>
+      f.stored
+        ? { kept: f.stored }
+        : {
+            member: f.member,
+            ...(f.operator !== undefined ? { operator: f.operator } : {}),
+            ...(f.value !== undefined ? { value: f.value } : {}),
+          },
+    );
+  if (!same(start.timeGrains, draft.timeGrains) && draft.timeGrains !== undefined)
+    out.timeGrains = draft.timeGrains;
+  return out;
+}
 
 /** The draft fields given in a command's arguments (the dashboard too, unless an edit). */
 export function pickDraft(args: Partial<NotificationDraft>, withDashboard = true): NotificationDraft {

@@ -1,7 +1,10 @@
-// Report and workbook actions: open (a click), the report's SQL in a SQL editor and saved back,
+// Report and workbook actions: open (a click: a report's read-only SQL preview), its SQL to edit
+// and save back,
 // create, refresh, disconnect from a spreadsheet, Open in Notebook; workbooks created, re-slugged,
 // upserted by slug, and their embed access shown and changed.
 import * as vscode from 'vscode';
+import { ApiError } from '../../api/errors';
+import { UserCancelled } from '../../log';
 import { dashboardConfigOf, publishedDashboardOf } from '../../api/platform/workbookShapes';
 import type { ExplorerCommandDeps } from '../explorerCommands';
 import { displayName, plainText } from '../labels';
@@ -10,14 +13,12 @@ import { ExplorerNode } from '../nodes/types';
 import { asArgs, listFirst, resolveDeploymentId, resolveItem, type TargetContext } from '../targets';
 import { PLATFORM_SQL_LANGUAGE } from '../../shared/platformSql';
 import type { WorkspaceActions } from './workspaceActions';
+import { REPORT_DRAFT_SCHEME, reportRefOf, reportUri, type ReportSource } from '../reportDocuments';
 
 /** The command of the notebook feature that opens a new query notebook (with cells when given). */
 const NOTEBOOK_NEW = 'dashboardPlatform.notebook.new';
 
 export class ItemActions {
-  /** Untitled SQL documents opened from a report, so "Save SQL to Report" knows where they go. */
-  private readonly sqlDocs = new Map<string, { deploymentId: number; reportId: number; name: string }>();
-
   constructor(
     private readonly deps: ExplorerCommandDeps,
     private readonly targets: TargetContext,
@@ -37,30 +38,54 @@ export class ItemActions {
     return resolveItem(this.targets, arg, 'workbook', 'workbookId', listFirst.workbooks);
   }
 
-  /** A click: a report opens its SQL, a workbook its dashboard. */
+  /** A click: a report opens its read-only SQL preview, a workbook its dashboard. */
   async openItem(arg?: unknown): Promise<vscode.TextDocument> {
     const node = arg instanceof ExplorerNode ? arg : undefined;
     if (node?.kind === 'workbook') return this.openDashboard(arg);
-    return this.openReportSql(arg);
+    return this.previewReport(arg);
   }
 
-  /** The report's SQL in a SQL editor (fetched, so it is the current text). */
-  async openReportSql(arg?: unknown): Promise<vscode.TextDocument> {
-    const { deploymentId, item } = await this.report(arg);
-    const report = (await (await this.targets.client()).getReport(deploymentId, Number(item['id']))) as Item;
-    const sql = typeof report['sqlQuery'] === 'string' ? report['sqlQuery'] : '';
-    // The platform's SQL dialect (as in notebooks), not VS Code's generic "SQL"/"MS SQL" mode.
-    const doc = await vscode.workspace.openTextDocument({
-      language: PLATFORM_SQL_LANGUAGE,
-      content: sql || `-- The report "${displayName(report)}" has no SQL query.\n`,
-    });
-    this.sqlDocs.set(doc.uri.toString(), {
-      deploymentId,
-      reportId: Number(report['id']),
-      name: displayName(report),
-    });
-    await vscode.window.showTextDocument(doc, { preview: false });
+  /** The report a command acts on: a preview or draft document's URI (editor title), else as usual. */
+  private reportOf(arg: unknown) {
+    const ref = arg instanceof vscode.Uri ? reportRefOf(arg) : undefined;
+    return this.report(ref ? { deploymentId: ref.deploymentId, reportId: ref.reportId } : arg);
+  }
+
+  /** How the report documents read and save (reportDocuments.ts). */
+  reportSource(): ReportSource {
+    return {
+      read: async (ref) => {
+        const r = (await (await this.targets.client()).getReport(ref.deploymentId, ref.reportId)) as Item;
+        return { name: displayName(r), sql: typeof r['sqlQuery'] === 'string' ? r['sqlQuery'] : '' };
+      },
+      write: async (ref, name, sql) => {
+        await this.writeSql({ deploymentId: ref.deploymentId, id: ref.reportId, name }, sql);
+      },
+    };
+  }
+
+  /** Opens a document of the report (re-read from the server), in the platform's SQL dialect. */
+  private async showReport(arg: unknown, draft: boolean): Promise<vscode.TextDocument> {
+    const { deploymentId, item } = await this.reportOf(arg);
+    const ref = { deploymentId, reportId: Number(item['id']) };
+    const entry = await this.deps.reports.refresh(ref);
+    let doc = await vscode.workspace.openTextDocument(reportUri(ref, entry.name, draft));
+    // The platform's SQL dialect (as in notebooks), not VS Code's generic "SQL" mode.
+    if (doc.languageId !== PLATFORM_SQL_LANGUAGE)
+      doc = await vscode.languages.setTextDocumentLanguage(doc, PLATFORM_SQL_LANGUAGE);
+    // The preview is a preview tab (the next click replaces it); a draft stays.
+    await vscode.window.showTextDocument(doc, { preview: !draft });
     return doc;
+  }
+
+  /** The report's SQL, read-only, in a tab named after the report (fetched, so it is current). */
+  previewReport(arg?: unknown): Promise<vscode.TextDocument> {
+    return this.showReport(arg, false);
+  }
+
+  /** The report's SQL to edit: saving the document (Ctrl+S) saves it to the report. */
+  openReportSql(arg?: unknown): Promise<vscode.TextDocument> {
+    return this.showReport(arg, true);
   }
 
   /** A workbook's dashboard (the published one, else the draft), read-only. */
@@ -80,23 +105,41 @@ export class ItemActions {
   }
 
   /**
-   * Saves the active editor's text as the SQL of its report (the one it was opened from, else a
-   * picked report): `{sql}` in the arguments replaces the editor.
+   * Saves SQL to a report: an edit document of a report is saved (its save is this flow); else the
+   * active editor's text (or `{sql}` in the arguments) goes to the report it names or a picked one.
    */
   async saveReportSql(arg?: unknown) {
     const editor = vscode.window.activeTextEditor;
-    const from = editor ? this.sqlDocs.get(editor.document.uri.toString()) : undefined;
     const args = asArgs<{ sql: string }>(arg);
-    const target =
-      from && !(arg instanceof ExplorerNode) && asArgs(arg).reportId === undefined
-        ? { deploymentId: from.deploymentId, id: from.reportId, name: from.name }
-        : await this.report(arg).then((r) => ({
-            deploymentId: r.deploymentId,
-            id: Number(r.item['id']),
-            name: displayName(r.item),
-          }));
+    const draft =
+      arg instanceof vscode.Uri
+        ? vscode.workspace.textDocuments.find((d) => d.uri.toString() === arg.toString())
+        : editor?.document;
+    if (
+      draft &&
+      draft.uri.scheme === REPORT_DRAFT_SCHEME &&
+      args.sql === undefined &&
+      !(arg instanceof ExplorerNode)
+    ) {
+      if (!draft.isDirty) {
+        void vscode.window.showInformationMessage('The report already has this SQL: nothing to save.');
+        return undefined;
+      }
+      // The file system's write asks, saves and reports; the buffer stays dirty if it fails.
+      if (!(await draft.save())) throw new Error('The SQL was not saved to the report.');
+      return undefined;
+    }
+    const target = await this.report(arg).then((r) => ({
+      deploymentId: r.deploymentId,
+      id: Number(r.item['id']),
+      name: displayName(r.item),
+    }));
     const sql = args.sql ?? editor?.document.getText() ?? '';
-    if (sql.trim() === '') throw new Error('Open the SQL to save in an editor first (the editor is empty).');
+    return this.writeSql(target, sql);
+  }
+
+  private async writeSql(target: { deploymentId: number; id: number; name: string }, sql: string) {
+    if (sql.trim() === '') throw new Error('A report needs SQL: the text to save is empty.');
     await this.confirmWrite(`Save the SQL of report "${target.name}"`);
     const updated = await (
       await this.targets.client()
@@ -193,7 +236,7 @@ export class ItemActions {
 
   /** The report's SQL as a new SQL cell of a query notebook on the report's deployment. */
   async openInNotebook(arg?: unknown) {
-    const { deploymentId, item } = await this.report(arg);
+    const { deploymentId, item } = await this.reportOf(arg);
     const report = (await (await this.targets.client()).getReport(deploymentId, Number(item['id']))) as Item;
     const sql = typeof report['sqlQuery'] === 'string' ? report['sqlQuery'] : '';
     if (!sql.trim()) throw new Error(`The report "${displayName(report)}" has no SQL query to open.`);
@@ -240,14 +283,42 @@ export class ItemActions {
         validate: (v) => (v.trim() === '' ? 'Enter a slug.' : undefined),
       }));
     await this.confirmWrite(`Change the slug of "${displayName(item)}" to "${plainText(slug)}"`);
-    await (
-      await this.targets.client()
-    ).updateWorkbook(deploymentId, Number(item['id']), {
-      slug: slug.trim(),
-      ...(args.slugTakeover ? { slugTakeover: true } : {}),
-    });
+    const client = await this.targets.client();
+    const write = (takeover: boolean) =>
+      client.updateWorkbook(deploymentId, Number(item['id']), {
+        slug: slug.trim(),
+        ...(takeover ? { slugTakeover: true } : {}),
+      });
+    try {
+      await write(args.slugTakeover === true);
+    } catch (e) {
+      // 409: another workbook holds the slug. Taking it over is the user's decision, in a modal.
+      if (!(e instanceof ApiError && e.status === 409) || args.slugTakeover !== undefined) throw e;
+      const holder = await this.slugHolder(deploymentId, slug.trim(), Number(item['id']));
+      const ok = await this.prompter.confirm(
+        `The slug "${plainText(slug.trim())}" belongs to ${holder ? `the workbook "${holder}"` : 'another workbook'}. Take it over?`,
+        `${holder ? `"${holder}"` : 'That workbook'} loses its slug, and dashboards as code that use it will point to "${displayName(item)}".`,
+        'Take Over Slug',
+      );
+      if (!ok) throw new UserCancelled();
+      await write(true);
+    }
     this.workspace.refreshDeployment(deploymentId);
     return slug.trim().toLowerCase();
+  }
+
+  /** The name of the workbook holding `slug` (first pages only), for the takeover question. */
+  private async slugHolder(deploymentId: number, slug: string, self: number): Promise<string | undefined> {
+    const norm = (v: unknown) => (typeof v === 'string' ? v.trim().toLowerCase() : undefined);
+    try {
+      const page = await (await this.targets.client()).listWorkbooks(deploymentId, { first: 200 });
+      const w = (page.items as Item[]).find(
+        (x) => Number(x['id']) !== self && norm(x['slug']) === norm(slug),
+      );
+      return w ? displayName(w) : undefined;
+    } catch {
+      return undefined;
+    }
   }
 
   /** Creates the workbook with a slug, or renames the one holding it (idempotent). */

@@ -1,11 +1,12 @@
-// The sandbox's AI agent: a deterministic agent that streams a plausible turn over the sample
-// model (thinking deltas, a meta tool call, a SQL tool call run on the real engine with a Vega-Lite
-// spec, a final answer, usage), with abort, a suspended turn that resumes, and an error line.
+// The sandbox's AI agent: a deterministic agent that answers the question asked from the model it
+// reads on the sandbox's own Data API (planner.ts matches the question to /v1/meta; the planned
+// query runs through /v1/load) and streams the turn in the wire format (thinking deltas, a meta tool
+// call, a SQL tool call with rows, a Vega-Lite spec and the rollup that served it, the answer derived
+// from the rows, usage), with abort, a suspended turn that resumes, and an error line.
 //
 // `activeBranchName` (with `isDefaultBranch` false) runs the turn on that data-model branch: the
-// meta tool lists the branch's compiled members and the SQL tool rewrites measures by its model; a
-// branch that is not running (no dev mode, no staging environment) answers the published
-// "BadRequestError: Bad branch" error line.
+// agent reads that branch's dev-mode Data API; a branch that is not running (no dev mode, no staging
+// environment) answers the published "BadRequestError: Bad branch" error line.
 //
 // Triggers in the question: "approval" suspends the turn (resend the same chatId + messageId, with
 // or without input, to resume); "error" sends a mid-stream error line; "N deltas" (e.g. "5000
@@ -13,16 +14,20 @@
 // from the request that started it: the same messageId reattaches to it while it runs. A turn's
 // content is in turn.ts; this file holds the routes, the threads and the runs.
 import { randomUUID } from 'node:crypto';
-import type { DataEngine } from '../data/engine';
 import { Model } from '../data/model';
 import type { Router } from '../http';
 import type { SandboxState } from '../state';
+import type { AgentData } from './dataApi';
+import type { Catalog } from './planner';
 import { AbortError, turnSteps } from './turn';
 import { emptyUsage, MODEL, type Chat, type Line, type Run } from './types';
 
 export interface AiDeps {
-  engine: DataEngine;
+  /** The agent's deployment's Data API (meta and load), as the hosted agent reads it. */
+  data: AgentData;
   state: SandboxState;
+  /** The agent's clock (tests fix it; relative date ranges end the day before). */
+  now?: () => Date;
   /** Pause between streamed events (ms). */
   eventDelayMs?: number;
   /** How long a turn whose listeners all went away keeps running for a reattach (ms, default 1000). */
@@ -44,6 +49,37 @@ export function registerAiRoutes(router: Router, deps: AiDeps): { chats: Map<str
   const chats = new Map<string, Chat>();
   const delay = deps.eventDelayMs ?? 25;
   const graceMs = deps.reattachGraceMs ?? 1000;
+  // Values of small string dimensions, per branch and member (a value list is read once).
+  const valueCache = new Map<string, Promise<string[] | undefined>>();
+  const values = async (catalog: Catalog, branch: string | undefined, signal: AbortSignal) => {
+    const out = new Map<string, string[]>();
+    const dims = catalog.cubes.flatMap((c) =>
+      c.dimensions.filter((d) => d.type === 'string' && !/(^|_)id$/.test(d.short)),
+    );
+    await Promise.all(
+      dims.map(async (d) => {
+        const key = `${branch ?? ''}|${d.name}`;
+        let list = valueCache.get(key);
+        if (!list) {
+          // More than 50 values is not a category a question names by value.
+          list = deps.data
+            .load({ dimensions: [d.name], limit: 51 }, branch, signal)
+            .then((r) => {
+              const vs = r.data.map((row) => row[d.name]).filter((v): v is string => typeof v === 'string');
+              return vs.length > 50 ? [] : vs;
+            })
+            .catch(() => {
+              valueCache.delete(key);
+              return undefined;
+            });
+          valueCache.set(key, list);
+        }
+        const vs = await list;
+        if (vs?.length) out.set(d.name, vs);
+      }),
+    );
+    return out;
+  };
 
   router.add('ai', 'POST', '/chat/stream-chat-state', async (ctx) => {
     const body = (ctx.body ?? {}) as Record<string, unknown>;
@@ -84,7 +120,6 @@ export function registerAiRoutes(router: Router, deps: AiDeps): { chats: Map<str
       typeof body.activeBranchName === 'string' && body.activeBranchName && body.isDefaultBranch === false
         ? body.activeBranchName
         : undefined;
-    let model: Model | undefined;
     if (branch !== undefined && (body.input !== undefined || body.messageId !== undefined)) {
       const m = deps.modelFor ? await deps.modelFor(AGENT_DEPLOYMENT, branch) : undefined;
       if (m && !(m instanceof Model))
@@ -92,7 +127,6 @@ export function registerAiRoutes(router: Router, deps: AiDeps): { chats: Map<str
           { error: `BadRequestError: Bad branch "${branch}": ${m.error}` },
           { id: '__usage__', type: 'usage', usage: emptyUsage() },
         ]);
-      model = m;
     }
     const chatId = body.chatId as string | undefined;
     const messageId = body.messageId as string | undefined;
@@ -121,7 +155,7 @@ export function registerAiRoutes(router: Router, deps: AiDeps): { chats: Map<str
       // Resume the suspended turn (input may be omitted).
       const question = chat.suspended.question;
       chat.suspended = undefined;
-      return ctx.ndjson(listen(start(chat, question, messageId, true, model, branch), ctx.signal));
+      return ctx.ndjson(listen(start(chat, question, messageId, true, branch), ctx.signal));
     }
     if (input === undefined) return ctx.ndjson(stateLines(chat!));
     if (chat && messageId !== undefined && chat.messages.some((m) => m.id === messageId)) {
@@ -134,7 +168,7 @@ export function registerAiRoutes(router: Router, deps: AiDeps): { chats: Map<str
     }
     // A request for another message ends a pending suspended turn.
     chat.suspended = undefined;
-    const run = start(chat, input, messageId ?? `${Date.now()}-message`, false, model, branch);
+    const run = start(chat, input, messageId ?? `${Date.now()}-message`, false, branch);
     await ctx.ndjson(listen(run, ctx.signal));
   });
 
@@ -175,14 +209,7 @@ export function registerAiRoutes(router: Router, deps: AiDeps): { chats: Map<str
   }
 
   /** Starts a turn in the background; its lines are buffered in the run for every listener. */
-  function start(
-    chat: Chat,
-    question: string,
-    messageId: string,
-    resuming: boolean,
-    model?: Model,
-    branch?: string,
-  ): Run {
+  function start(chat: Chat, question: string, messageId: string, resuming: boolean, branch?: string): Run {
     const run: Run = {
       messageId,
       lines: [],
@@ -204,7 +231,7 @@ export function registerAiRoutes(router: Router, deps: AiDeps): { chats: Map<str
     };
     void (async () => {
       try {
-        const lines = turn(chat, question, messageId, resuming, run.controller.signal, model, branch);
+        const lines = turn(chat, question, messageId, resuming, run.controller.signal, branch);
         for await (const line of lines) {
           run.lines.push(line);
           notify();
@@ -262,12 +289,11 @@ export function registerAiRoutes(router: Router, deps: AiDeps): { chats: Map<str
     messageId: string,
     resuming: boolean,
     signal: AbortSignal,
-    model?: Model,
     branch?: string,
   ): AsyncGenerator<Line> {
     const usage = emptyUsage();
     try {
-      const on = { engine: deps.engine, delay, model, branch };
+      const on = { data: deps.data, delay, branch, now: deps.now ?? (() => new Date()), values };
       yield* turnSteps(on, chat, question, messageId, resuming, signal, usage);
     } catch (e) {
       if (!(e instanceof AbortError)) throw e;

@@ -1,10 +1,12 @@
-// One turn of the sandbox AI agent: the plan for a question (the SQL, the Vega-Lite chart and the
-// answer over the result), and the lines the turn streams (thinking, the meta and SQL tool calls run
-// on the real engine, the answer in deltas, or a suspension or an error line when asked).
-import type { SqlValue } from 'sql.js';
-import type { DataEngine } from '../data/engine';
-import { rewriteMeasures } from '../data/index';
-import type { Model } from '../data/model';
+// One turn of the sandbox AI agent: thinking, the meta tool call (the model from /v1/meta, and what
+// the question matched in it), the SQL tool call (the planned semantic query run on the sandbox's
+// Data API, shown in its SQL API form with rows, a chart and the rollup that served it) and the
+// answer derived from the result, in deltas; or a refusal that says what it can answer instead; or a
+// suspension or an error line when asked.
+import type { Meta } from '../../api/schemas/data';
+import { answerText, refusalText, sqlOf, toolResult } from './answer';
+import { DataApiError, type AgentData } from './dataApi';
+import { catalogOf, exampleQuestions, loadQuery, planQuestion, type Catalog, type Plan } from './planner';
 import type { Chat, Line, Usage } from './types';
 
 const AGENT_NODE = 'cube_data_analyst_agent';
@@ -12,68 +14,18 @@ const AGENT_NODE = 'cube_data_analyst_agent';
 /** Thrown inside a turn when its signal aborts. */
 export class AbortError extends Error {}
 
-interface Plan {
-  sql: string;
-  chart: Record<string, unknown>;
-  answer: (rows: SqlValue[][], total: number) => string;
-}
-
-function plan(question: string): Plan {
-  const q = question.toLowerCase();
-  if (/revenue|amount|sales/.test(q) && /month|trend|time/.test(q)) {
-    return {
-      sql: "SELECT strftime('%Y-%m', created_at) AS month, MEASURE(total_amount) AS revenue FROM orders WHERE created_at >= '2025-11-01' GROUP BY 1 ORDER BY 1",
-      chart: {
-        mark: { type: 'line', point: true },
-        encoding: {
-          x: { field: 'month', type: 'ordinal', title: 'Month' },
-          y: { field: 'revenue', type: 'quantitative', title: 'Revenue' },
-        },
-      },
-      answer: (rows) =>
-        `Revenue over the last 12 months, by month:\n\n| Month | Revenue |\n|---|---:|\n${rows.map((r) => `| ${String(r[0])} | ${Number(r[1]).toLocaleString('en-US', { maximumFractionDigits: 0 })} |`).join('\n')}\n\nThe best month was **${String(rows.reduce((a, b) => (Number(b[1]) > Number(a[1]) ? b : a), rows[0] ?? ['-', 0])[0])}**.`,
-    };
-  }
-  if (/product|category/.test(q)) {
-    return {
-      sql: 'SELECT p.category AS category, COUNT(*) AS orders FROM orders o JOIN products p ON p.id = o.product_id GROUP BY 1 ORDER BY 2 DESC',
-      chart: {
-        mark: 'bar',
-        encoding: {
-          x: { field: 'category', type: 'nominal', sort: '-y' },
-          y: { field: 'orders', type: 'quantitative' },
-        },
-      },
-      answer: (rows) =>
-        `Orders by product category:\n\n${rows.map((r) => `- **${String(r[0])}**: ${String(r[1])}`).join('\n')}`,
-    };
-  }
-  if (/customer|country|city/.test(q)) {
-    return {
-      sql: 'SELECT country, MEASURE(customers.count) AS customers FROM customers GROUP BY 1 ORDER BY 2 DESC',
-      chart: {
-        mark: 'bar',
-        encoding: {
-          y: { field: 'country', type: 'nominal', sort: '-x' },
-          x: { field: 'customers', type: 'quantitative' },
-        },
-      },
-      answer: (rows) =>
-        `Customers by country: ${rows.map((r) => `${String(r[0])} (${String(r[1])})`).join(', ')}.`,
-    };
-  }
-  return {
-    sql: 'SELECT status, MEASURE(count) AS orders FROM orders GROUP BY 1 ORDER BY 2 DESC',
-    chart: {
-      mark: 'bar',
-      encoding: {
-        x: { field: 'status', type: 'nominal', sort: '-y' },
-        y: { field: 'orders', type: 'quantitative', title: 'Orders' },
-      },
-    },
-    answer: (rows, total) =>
-      `There are ${total} order statuses:\n\n| Status | Orders |\n|---|---:|\n${rows.map((r) => `| ${String(r[0])} | ${String(r[1])} |`).join('\n')}`,
-  };
+export interface TurnDeps {
+  data: AgentData;
+  delay: number;
+  branch?: string;
+  /** The agent's clock (relative dates end the day before). */
+  now: () => Date;
+  /** Values of the model's small string dimensions (for filters), cached by the caller. */
+  values: (
+    catalog: Catalog,
+    branch: string | undefined,
+    signal: AbortSignal,
+  ) => Promise<Map<string, string[]>>;
 }
 
 function chunks(text: string, n: number): string[] {
@@ -84,7 +36,7 @@ function chunks(text: string, n: number): string[] {
 }
 
 export async function* turnSteps(
-  deps: { engine: DataEngine; delay: number; model?: Model; branch?: string },
+  deps: TurnDeps,
   chat: Chat,
   question: string,
   messageId: string,
@@ -112,7 +64,6 @@ export async function* turnSteps(
   };
   yield { id: '__cutoff__', role: 'assistant', sort: 0, state: { chatId: chat.id, isStreaming: true } };
   const bench = /(\d+)\s+deltas/i.exec(question);
-  const p = plan(question);
 
   if (resuming) {
     // The thread so far, then the rest of the suspended turn.
@@ -173,33 +124,66 @@ export async function* turnSteps(
     }
   }
 
-  if (!bench) {
+  let answer: string;
+  if (bench) {
+    answer = 'x'.repeat(Number(bench[1]));
+  } else {
     await wait(deps.delay);
     check();
-    // On a dev branch the agent reads that branch's model (what its dev-mode Data API serves).
-    const metaResult = deps.model
-      ? {
-          branch: deps.branch,
-          cubes: deps.model.cubes.map((c) => ({
-            name: c.name,
-            measures: c.measures.map((m) => `${c.name}.${m.name}`),
-            dimensions: c.dimensions.map((d) => `${c.name}.${d.name}`),
-          })),
-        }
-      : {
-          cubes: [
-            { name: 'orders', measures: ['orders.count', 'orders.total_amount', 'orders.avg_amount'] },
-            { name: 'customers', dimensions: ['customers.city', 'customers.country', 'customers.segment'] },
-            { name: 'products', dimensions: ['products.name', 'products.category'] },
-          ],
-        };
+    // The model the agent answers from: the dev branch's when one is named (its dev-mode Data API).
+    let meta: Meta | undefined;
+    let metaError: string | undefined;
+    try {
+      meta = await deps.data.meta(deps.branch, signal);
+    } catch (e) {
+      check();
+      metaError = e instanceof Error ? e.message : String(e);
+    }
+    check();
+    const catalog = meta ? catalogOf(meta) : undefined;
+    let plan: Plan | { kind: 'refusal'; reason: string } | undefined;
+    if (catalog) {
+      const values = await deps.values(catalog, deps.branch, signal).catch(() => new Map<string, string[]>());
+      check();
+      const now = deps.now();
+      const today = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
+      plan = planQuestion(question, catalog, { today, values });
+    }
     yield record({
       id: `${messageId}-tool-meta`,
       role: 'assistant',
       toolCall: {
         name: 'cubeMetaApi',
         input: JSON.stringify({ searchQuery: question.slice(0, 80) }),
-        result: JSON.stringify(metaResult),
+        result: JSON.stringify(
+          catalog
+            ? {
+                ...(deps.branch !== undefined ? { branch: deps.branch } : {}),
+                cubes: catalog.cubes.map((c) => ({
+                  name: c.name,
+                  title: c.title,
+                  measures: c.measures.map((m) => m.name),
+                  dimensions: c.dimensions.map((d) => d.name),
+                })),
+                ...(plan?.kind === 'plan'
+                  ? {
+                      matched: {
+                        measures: plan.measures.map((m) => m.name),
+                        dimensions: plan.dimensions.map((d) => d.name),
+                        ...(plan.time ? { timeDimension: plan.time.dimension.name } : {}),
+                        ...(plan.filters.length
+                          ? {
+                              filters: plan.filters.map(
+                                (f) => `${f.member.name} ${f.operator} ${f.values.join(', ')}`,
+                              ),
+                            }
+                          : {}),
+                      },
+                    }
+                  : {}),
+              }
+            : { error: metaError ?? 'The data model could not be read.' },
+        ),
       },
       graphPath: [AGENT_NODE, 'tools'],
       isInProcess: false,
@@ -207,47 +191,39 @@ export async function* turnSteps(
     });
     usage.llmCalls++;
     usage.inputTokens += 800;
+
+    if (!catalog || !plan) {
+      answer = `I could not read the data model, so I cannot answer: ${metaError ?? 'no model'}.`;
+    } else if (plan.kind === 'refusal') {
+      answer = refusalText(plan.reason, catalog, exampleQuestions(catalog));
+    } else {
+      const sql = sqlOf(plan, catalog);
+      let result: Record<string, unknown>;
+      try {
+        const loaded = await deps.data.load(loadQuery(plan), deps.branch, signal);
+        result = toolResult(plan, loaded);
+        answer = answerText(plan, loaded);
+      } catch (e) {
+        check();
+        const message = e instanceof Error ? e.message : String(e);
+        result = { error: message };
+        answer = `The query failed${e instanceof DataApiError ? ` (${e.status})` : ''}: ${message}`;
+      }
+      await wait(deps.delay);
+      check();
+      yield record({
+        id: `${messageId}-tool-sql`,
+        role: 'assistant',
+        toolCall: { name: 'cubeSqlApi', input: JSON.stringify({ sql }), result: JSON.stringify(result) },
+        graphPath: [AGENT_NODE, 'tools'],
+        isInProcess: false,
+        sort: ++chat.sort,
+      });
+      usage.llmCalls++;
+      usage.inputTokens += 1500;
+    }
   }
 
-  const sql = p.sql;
-  let result: Record<string, unknown>;
-  let rows: SqlValue[][] = [];
-  try {
-    const all = deps.engine.all(rewriteMeasures(sql, deps.model));
-    rows = all.rows.slice(0, 100);
-    result = {
-      schema: all.columns.map((name, i) => ({
-        name,
-        column_type: typeof all.rows[0]?.[i] === 'number' ? 'Float64' : 'String',
-      })),
-      data: rows.map((r) => r.map((v) => (v === null ? null : String(v)))),
-      totalRows: all.rows.length,
-      vegaSpec: JSON.stringify({
-        $schema: 'https://vega.github.io/schema/vega-lite/v5.json',
-        ...p.chart,
-      }),
-    };
-  } catch (e) {
-    result = { error: e instanceof Error ? e.message : String(e) };
-  }
-  if (!bench) {
-    await wait(deps.delay);
-    check();
-    yield record({
-      id: `${messageId}-tool-sql`,
-      role: 'assistant',
-      toolCall: { name: 'cubeSqlApi', input: JSON.stringify({ sql }), result: JSON.stringify(result) },
-      graphPath: [AGENT_NODE, 'tools'],
-      isInProcess: false,
-      sort: ++chat.sort,
-    });
-    usage.llmCalls++;
-    usage.inputTokens += 1500;
-  }
-
-  const answer = bench
-    ? 'x'.repeat(Number(bench[1]))
-    : p.answer(rows, Number(result.totalRows ?? rows.length));
   const finalId = `${messageId}-answer`;
   const parts = bench ? answer.split('') : chunks(answer, 12);
   let acc = '';

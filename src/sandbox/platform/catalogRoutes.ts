@@ -216,8 +216,14 @@ export function registerCatalogRoutes(router: Router, deps: PlatformDeps): void 
         );
       const prev = w.publishedDashboard as Record<string, unknown> | null;
       const draft = w.dashboardDraft as Record<string, unknown>;
-      const config = input.config ?? draft;
+      // Like the service, the stored config gets the fields a publish leaves out: the kind (APP
+      // when an app source is given) and the app source (none).
+      const config = input.config
+        ? { kind: input.config.app ? 'APP' : 'CLASSIC', app: null, ...input.config }
+        : draft;
       const versionNumber = ((prev?.versionNumber as number | undefined) ?? 0) + 1;
+      const reportNameOf = (id: number) =>
+        (d.reports.get(dep.id) ?? []).find((r) => r.id === id)?.name as string | undefined;
       const reportIds = ((config.widgets as { config?: { reportId?: unknown } | null }[] | null) ?? [])
         .map((x) => x.config?.reportId)
         .filter((x): x is number => typeof x === 'number');
@@ -235,8 +241,9 @@ export function registerCatalogRoutes(router: Router, deps: PlatformDeps): void 
           id: d.nextId(),
           reportId,
           versionNumber: 1,
-          name: `report-${reportId}`,
-          title: i % 3 === 2 ? null : `Report ${reportId}`,
+          // The report's own name at publish time; some titles null, as the documents allow.
+          name: reportNameOf(reportId) ?? `report-${reportId}`,
+          title: i % 3 === 2 ? null : (reportNameOf(reportId) ?? `Report ${reportId}`),
           description: null,
           kind: i % 2 ? 'table' : 'vega',
           meta: null,
@@ -314,6 +321,10 @@ function publishInputProblem(body: unknown): string | undefined {
   for (const f of ['title', 'description'] as const)
     if (body[f] !== undefined && body[f] !== null && typeof body[f] !== 'string')
       return `${f}: string or null`;
+  if (isObject(body.config))
+    for (const f of ['title', 'description'] as const)
+      if (body.config[f] !== undefined && body.config[f] !== null && typeof body.config[f] !== 'string')
+        return `config.${f}: string or null`;
   if (body.allowEmbed !== undefined && body.allowEmbed !== null && typeof body.allowEmbed !== 'boolean')
     return 'allowEmbed: boolean or null';
   if (body.dashboardId !== undefined && body.dashboardId !== null && !Number.isInteger(body.dashboardId))

@@ -236,7 +236,11 @@ export function seedPlatform(seed = 42, notificationsInFirstDeployment = 230): P
     const workbooks: Row[] = [];
     for (let i = 0; i < 25; i++) {
       const title = `${SUBJECTS[i % SUBJECTS.length]} Dashboard${i >= SUBJECTS.length ? ` ${Math.floor(i / SUBJECTS.length) + 1}` : ''}`;
-      const config = dashboardConfig(title, r, i % 4 === 3);
+      // Widget n shows "<subject n> <cut n>", the report at 13 * n in the seeded naming order.
+      const config = dashboardConfig(title, r, i % 4 === 3, (n) => {
+        const k = (13 * (n % SUBJECTS.length)) % reports.length;
+        return reports[k]!.id as number;
+      });
       const published = i % 3 !== 2;
       const id = did * 1000 + i + 1;
       workbooks.push({
@@ -288,12 +292,30 @@ export function seedPlatform(seed = 42, notificationsInFirstDeployment = 230): P
       const wb = workbooks[i % workbooks.length]!;
       const weekly = i % 4 === 0;
       const id = did * 100_000 + i + 1;
+      // Some filters carry the flags the documents define: an edit that does not touch them must
+      // keep them.
       const filters =
         i % 5 === 0
-          ? [{ member: 'orders.status', operator: 'equals', value: 'shipped' }]
+          ? [{ member: 'orders.status', operator: 'equals', value: 'shipped', caseSensitive: true }]
           : i % 5 === 1
             ? [{ member: 'customers.segment', operator: 'is_empty', value: null }]
-            : null;
+            : i % 5 === 2
+              ? [
+                  {
+                    member: 'orders.created_at',
+                    operator: 'between',
+                    value: ['2026-01-01', '2026-03-31'],
+                    startInclusive: true,
+                    endInclusive: false,
+                  },
+                  {
+                    member: 'orders.status',
+                    operator: 'not_equals',
+                    value: 'Cancelled',
+                    caseSensitive: false,
+                  },
+                ]
+              : null;
       notifications.push({
         id,
         dashboardId: wb.id,

@@ -54,7 +54,13 @@ function pack(
  * A `DashboardConfig`. With `nulls`, leaves the documents allow to be null are null (a widget's
  * style and smallest layout, the row height, theme leaves), so readers meet them.
  */
-export function dashboardConfig(title: string, r: () => number, nulls = false): Record<string, unknown> {
+export function dashboardConfig(
+  title: string,
+  r: () => number,
+  nulls = false,
+  /** The id of the report widget `i` places (a report of the deployment, named like its title). */
+  reportIdOf: (i: number) => number = (i) => i + 1,
+): Record<string, unknown> {
   const types = ['CHART', 'CHART', 'TEXT', 'FILTER', 'CHART', 'TIME_GRAIN', 'CHART', 'DIVIDER'];
   const count = 4 + Math.floor(r() * 4);
   const sizes = Array.from({ length: count }, (_, i) => ({
@@ -87,7 +93,8 @@ export function dashboardConfig(title: string, r: () => number, nulls = false): 
         type === 'TEXT'
           ? { text: `## ${title}` }
           : {
-              reportId: 1 + Math.floor(r() * 50),
+              // The draw is kept so every later seeded value stays what it was.
+              reportId: (r(), reportIdOf(i)),
               title: `${SUBJECTS[i % SUBJECTS.length]} ${CUTS[i % CUTS.length]}`,
             },
       style: nulls && i % 2 === 1 ? null : {},

@@ -167,9 +167,9 @@ describe('chat participant stream against the sandbox agent', function () {
     assert.equal(first.error, undefined);
     const text = md.join('');
     assert.match(text, /\*\*Tool: [^*]+\*\*/);
-    assert.match(text, /```sql\nSELECT p\.category/);
-    assert.match(text, /\| category \| orders \|/);
-    assert.match(text, /Orders by product category:/);
+    assert.match(text, /```sql\nSELECT products\.category AS category, MEASURE\(orders\.total_amount\)/);
+    assert.match(text, /\| category \| total_amount \|/);
+    assert.match(text, /\*\*\w+\*\* has the highest total amount: \*\*\$[\d,]+\*\*/);
     assert.ok(md.length > 2, 'the answer arrives in several pieces');
 
     md.length = 0;

@@ -346,7 +346,7 @@ describe('clients against the sandbox', function () {
       assert.ok(result.data.length > 0 && result.totalRows >= result.data.length);
       assert.ok(JSON.parse(result.vegaSpec).mark);
       const final = events.find((e) => e.type === 'final');
-      assert.ok(final && final.type === 'final' && /order statuses/.test(final.message.content ?? ''));
+      assert.ok(final && final.type === 'final' && /\| Status \| Count \|/.test(final.message.content ?? ''));
     });
 
     it('aborts a running turn and records the abort', async () => {

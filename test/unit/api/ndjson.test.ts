@@ -159,4 +159,51 @@ describe('api/ndjson', () => {
     const e = await protocolError(() => parseAll(bytes, []));
     assert.match(e.message, /UTF-8/);
   });
+
+  it('keeps a U+FFFD that is in the data, and rejects invalid bytes split across chunks', async () => {
+    const good = enc.encode('{"a":"x\uFFFDy"}\n{"b":"漢"}\n');
+    for (let cut = 1; cut < good.length; cut++) {
+      assert.deepEqual(await parseAll(good, [cut]), [
+        { value: { a: 'x\uFFFDy' }, line: 1 },
+        { value: { b: '漢' }, line: 2 },
+      ]);
+    }
+    // A lead byte of a 3-byte character followed by ASCII: invalid wherever the chunk ends.
+    const bad = new Uint8Array([...enc.encode('{"a":1}\n{"b":"'), 0xe6, 0x41, ...enc.encode('"}\n')]);
+    for (let cut = 1; cut < bad.length; cut++) {
+      const e = await protocolError(() => parseAll(bad, [cut]));
+      assert.equal(e.line, 2, `cut at ${cut}`);
+      assert.match(e.message, /invalid UTF-8 on line 2/);
+    }
+  });
+
+  it('splits CRLF across chunks, keeps empty lines counted, and parses a final line without newline', async () => {
+    const bytes = enc.encode('{"a":1}\r\n\r\n{"b":"é"}\r\n{"c":3}');
+    for (let cut = 1; cut < bytes.length; cut++) {
+      assert.deepEqual(await parseAll(bytes, [cut, cut + 3]), [
+        { value: { a: 1 }, line: 1 },
+        { value: { b: 'é' }, line: 3 },
+        { value: { c: 3 }, line: 4 },
+      ]);
+    }
+  });
+
+  it('refuses an oversize line spread over many chunks before holding it whole', async () => {
+    const long = `{"data":"${'x'.repeat(5000)}"}`;
+    const cuts = Array.from({ length: 100 }, (_, i) => i * 50);
+    const seen: number[] = [];
+    let given = 0;
+    async function* counting(): AsyncGenerator<Uint8Array> {
+      for await (const c of chunked(enc.encode(`{"a":1}\n${long}\n`), cuts)) {
+        given += c.length;
+        yield c;
+      }
+    }
+    const e = await protocolError(async () => {
+      for await (const l of ndjsonLines(counting(), { maxLineBytes: 1000 })) seen.push(l.line);
+    });
+    assert.equal(e.line, 2);
+    assert.deepEqual(seen, [1]);
+    assert.ok(given < 1200, `stopped reading at the limit (read ${given} bytes)`);
+  });
 });

@@ -61,13 +61,15 @@ describe('api/platform families', () => {
     const body = publishBody({
       workbookId: 3,
       title: 'T',
-      description: 'file only',
-      config: { title: 'T', description: 'file only', layout: { rowHeight: null }, widgets: null },
+      description: 'Weekly numbers',
+      config: { title: 'T', description: 'Weekly numbers', layout: { rowHeight: null }, widgets: null },
     });
+    // The documents' PublishDashboardInput and DashboardConfigInput both take the description.
     assert.deepEqual(body, {
       workbookId: 3,
       title: 'T',
-      config: { title: 'T', layout: { rowHeight: null }, widgets: null },
+      description: 'Weekly numbers',
+      config: { title: 'T', description: 'Weekly numbers', layout: { rowHeight: null }, widgets: null },
     });
     assert.throws(
       () => publishBody({ workbookId: 3, config: { layout: { rowHeight: 10, gap: 2 } } as never }),

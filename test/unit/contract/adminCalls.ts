@@ -1,5 +1,7 @@
 // The administration routes of the sandbox as the sandbox contract suite drives them: every route
 // with an admin token, the admin-only ones also refused to the member token, and error cases.
+import { scimUserId } from '../../../src/sandbox/platform/admin/scimRoutes';
+
 export interface AdminCall {
   method: string;
   path: string;
@@ -46,8 +48,8 @@ export function adminCalls(): AdminCall[] {
       body: {
         schemas: ['urn:ietf:params:scim:api:messages:2.0:PatchOp'],
         Operations: [
-          { op: 'add', path: 'members', value: [{ value: '9' }] },
-          { op: 'remove', path: 'members[value eq "5"]' },
+          { op: 'add', path: 'members', value: [{ value: scimUserId(9) }] },
+          { op: 'remove', path: `members[value eq "${scimUserId(5)}"]` },
         ],
       },
       status: 200,

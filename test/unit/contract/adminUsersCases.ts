@@ -6,6 +6,7 @@ import * as assert from 'node:assert/strict';
 import type { Page, PlatformClient } from '../../../src/api';
 import type { Exchange } from '../../contract/contractServers';
 import type { AdminCall } from './adminCalls';
+import { scimUserId } from '../../../src/sandbox/platform/admin/scimRoutes';
 
 /** The shape of clientOperations' OperationCase, for the platform client only (no import cycle). */
 interface OperationCase {
@@ -101,6 +102,21 @@ export const ADMIN_USERS_OPERATIONS: OperationCase[] = [
     },
   },
   {
+    name: 'admin.setScimUserActive',
+    operation: 'PATCH /scim/v2/Users/{id}',
+    run: (c) => c.platform.admin.setScimUserActive('2819c223-7f76-453a-919d-413861904646', false),
+    check: (result, sent) => {
+      assert.deepEqual(arr(sentBody(sent).Operations), [{ op: 'replace', path: 'active', value: false }]);
+      same('id')(result, sent);
+    },
+  },
+  {
+    name: 'admin.deleteScimUser',
+    operation: 'DELETE /scim/v2/Users/{id}',
+    run: (c) => c.platform.admin.deleteScimUser('2819c223-7f76-453a-919d-413861904646'),
+    check: (result) => assert.equal(result, undefined),
+  },
+  {
     name: 'admin.deleteScimGroup',
     operation: 'DELETE /scim/v2/Groups/{id}',
     run: (c) => c.platform.admin.deleteScimGroup('g-1'),
@@ -154,6 +170,29 @@ export function adminUsersCalls(): AdminCall[] {
     { method: 'POST', path: V, body: { userId: '4', userAttributeId: '902', value: 'seven' }, status: 400 },
     { method: 'POST', path: V, body: { userId: '2', userAttributeId: '901' }, status: 200 },
     { method: 'POST', path: V, body: { userId: '4', userAttributeId: '999', value: 'x' }, status: 404 },
+    // SCIM users by their SCIM id (a UUID)
+    { method: 'GET', path: `/api/scim/v2/Users/${scimUserId(4)}`, status: 200 },
+    { method: 'GET', path: '/api/scim/v2/Users/4', status: 404 },
+    {
+      method: 'PATCH',
+      path: `/api/scim/v2/Users/${scimUserId(4)}`,
+      body: {
+        schemas: ['urn:ietf:params:scim:api:messages:2.0:PatchOp'],
+        Operations: [{ op: 'replace', path: 'active', value: false }],
+      },
+      status: 200,
+    },
+    {
+      method: 'PATCH',
+      path: `/api/scim/v2/Users/${scimUserId(4)}`,
+      body: {
+        schemas: ['urn:ietf:params:scim:api:messages:2.0:PatchOp'],
+        Operations: [{ op: 'replace', path: 'active', value: true }],
+      },
+      status: 200,
+    },
+    { method: 'DELETE', path: `/api/scim/v2/Users/${scimUserId(11)}`, status: 204 },
+    { method: 'DELETE', path: `/api/scim/v2/Users/${scimUserId(11)}`, status: 404 },
     // SCIM groups
     {
       method: 'POST',

@@ -74,15 +74,15 @@ function checkSame(...keys: string[]) {
 const D = 7;
 const base = '/api/v1/deployments/{deploymentId}';
 
-/** The dashboard a user publishes: a file's input, with the description the service does not take. */
+/** The dashboard a user publishes: a file's input, its description at the top and in the config. */
 const dashboardInput = {
   workbookId: 11,
   dashboardId: 3,
   title: 'Revenue',
-  description: 'Kept in the file only',
+  description: 'Weekly numbers',
   config: {
     title: 'Revenue',
-    description: 'Kept in the file only',
+    description: 'Weekly numbers',
     layout: {
       breakpoints: { lg: 1200, md: 996, sm: 768, xs: 480, xxs: 0 },
       cols: { lg: 12, md: 10, sm: 6, xs: 4, xxs: 2 },

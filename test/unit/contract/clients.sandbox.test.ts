@@ -91,7 +91,7 @@ describe('clients contract: the clients against the sandbox through the validati
     const published = await platform.publishDashboard(d, wb.id, {
       workbookId: wb.id,
       title: 'Contract',
-      description: 'not sent',
+      description: 'Contract description',
       config: {
         title: 'Contract',
         widgets: [{ id: 'w1', type: 'TEXT', position: { x: 0, y: 0, w: 4, h: 2 }, config: { text: 'Hi' } }],

@@ -200,9 +200,15 @@ describe('faults: the fault matrix (every sandbox fault x every client operation
     await platform.ops.waitForDashboardExport(1, exportJob.jobId, { intervalMs: 5 });
     const folderId = (await platform.listFolders(1, { first: 1 })).items[0]!.id;
     const roleId = (await platform.admin.listRoles()).items[0]!.id;
-    const userId = Number((await platform.listUsers()).items[0]!.id);
+    // Roles take a platform user id; SCIM ids are not those (the documents type them as strings,
+    // UUIDs in the example), so the user is created through /v1/users, which answers its id.
+    const created = await platform.admin.createUser({ email: 'matrix@example.com', username: 'matrix' });
+    const userId = created.id;
+    assert.ok(
+      Number.isInteger(userId) && userId > 0,
+      'the platform answered the created user its numeric id',
+    );
     const environmentId = String((await platform.listEnvironments(1)).items[0]!.id);
-    assert.ok(userId > 0, 'a seeded user with a numeric id');
 
     const reads: Op[] = [
       ...platformReads(platform, {

@@ -2,6 +2,7 @@
 // cursor-paged recipients with {type, id} removal and created/updated/unchanged add results, SCIM
 // users, nulls where the documents allow them.
 import * as assert from 'node:assert/strict';
+import { scimUserId } from '../../../src/sandbox/platform/admin/scimRoutes';
 import { startSandbox, type SandboxHandle } from '../../../src/sandbox';
 
 interface Recipient {
@@ -143,8 +144,10 @@ describe('sandbox: published behaviours', function () {
     );
     assert.deepEqual(
       (one.body!.Resources as { id: string }[]).map((u) => u.id),
-      ['5'],
+      [scimUserId(5)],
     );
+    // SCIM ids have the document's shape (a UUID), not the platform's numeric user ids.
+    assert.match(scimUserId(5), /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-a[0-9a-f]{3}-[0-9a-f]{12}$/);
     // /v1/users is published for POST only (create): a GET is refused as a method, not served.
     assert.equal((await api('GET', '/v1/users')).status, 405);
   });

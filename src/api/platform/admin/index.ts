@@ -35,6 +35,12 @@ export class AdminApi {
   deleteScimGroup(groupId: string, signal?: AbortSignal) {
     return scim.deleteScimGroup(this.t, groupId, signal);
   }
+  setScimUserActive(userId: string, active: boolean, signal?: AbortSignal) {
+    return scim.setScimUserActive(this.t, userId, active, signal);
+  }
+  deleteScimUser(userId: string, signal?: AbortSignal) {
+    return scim.deleteScimUser(this.t, userId, signal);
+  }
 
   // user attributes and their values per user
   listUserAttributes(

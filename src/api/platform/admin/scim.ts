@@ -222,3 +222,45 @@ export function scimUserLabel(u: ScimUser): string {
   const person = [u.name?.givenName, u.name?.familyName].filter(Boolean).join(' ');
   return person || u.userName || u.emails?.[0]?.value || '(unnamed user)';
 }
+
+// ---- one user (SCIM ids are strings, a UUID in the document's example)
+
+const UserPatchInput = z.strictObject({
+  schemas: z.tuple([z.literal('urn:ietf:params:scim:api:messages:2.0:PatchOp')]),
+  Operations: z
+    .array(z.strictObject({ op: z.literal('replace'), path: z.literal('active'), value: z.boolean() }))
+    .length(1),
+});
+
+/**
+ * Activates or deactivates a user by its SCIM id (a PatchOp replacing `active`, as the document's
+ * example does): works whatever shape the tenant's SCIM ids have.
+ */
+export function setScimUserActive(t: PlatformTransport, id: string, active: boolean, signal?: AbortSignal) {
+  const body = parseInput(
+    UserPatchInput,
+    {
+      schemas: ['urn:ietf:params:scim:api:messages:2.0:PatchOp'],
+      Operations: [{ op: 'replace', path: 'active', value: active }],
+    },
+    active ? 'Activating a user' : 'Deactivating a user',
+  );
+  return t.write('PATCH', `/scim/v2/Users/${scimId(id, 'user')}`, body, ScimUserSchema, {
+    signal,
+    action: active ? 'Activating a user' : 'Deactivating a user',
+    forbiddenHint: `Changing SCIM users ${ADMIN_HINT}`,
+    check: { hint: 'Refresh Users to see whether the user is active.' },
+    messages: { notFound: 'The user no longer exists: refresh Users.' },
+  });
+}
+
+/** De-provisions (deletes) a user by its SCIM id. */
+export async function deleteScimUser(t: PlatformTransport, id: string, signal?: AbortSignal): Promise<void> {
+  await t.writeNoContent('DELETE', `/scim/v2/Users/${scimId(id, 'user')}`, {
+    signal,
+    action: 'Deleting a user',
+    forbiddenHint: `Deleting SCIM users ${ADMIN_HINT}`,
+    check: { hint: 'Refresh Users to see whether the user was deleted.' },
+    messages: { notFound: 'The user no longer exists: refresh Users.' },
+  });
+}

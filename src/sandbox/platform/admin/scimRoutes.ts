@@ -1,10 +1,29 @@
 // SCIM 2.0 (`/api/scim/v2/...`): Users and Groups with 1-based startIndex/count paging, the
 // `eq` filters the documents show, group membership through PatchOp, errors in the SCIM shape
 // (RFC 7644 3.12: `detail`, `status` as a string). Admin only, like the live service.
+import { createHash } from 'node:crypto';
 import type { RequestContext, Router } from '../../http';
 import { issueId } from '../../state';
 import { isAdmin, type PlatformDeps } from '../common';
 import type { AdminState } from './adminState';
+
+/**
+ * A user's SCIM id: a UUID, as the SCIM document's example (`2819c223-7f76-453a-919d-413861904646`)
+ * and unlike the platform's numeric user ids, so a client that takes one for the other fails here
+ * as it would on a live tenant. Derived from the platform id, so it is stable across restarts.
+ */
+export function scimUserId(userId: number): string {
+  const h = createHash('sha256').update(`sandbox-scim-user:${userId}`).digest('hex');
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-a${h.slice(17, 20)}-${h.slice(20, 32)}`;
+}
+
+/**
+ * The identity provider's id of a user provisioned through SCIM (`externalId`, set by the
+ * provisioning client): the sandbox's even-numbered users came from one, the rest were invited.
+ */
+export function scimExternalId(userId: number): string | undefined {
+  return userId % 2 === 0 ? `00u${String(userId).padStart(6, '0')}okta` : undefined;
+}
 
 /** A SCIM error body (RFC 7644 section 3.12). */
 export function scimError(
@@ -50,27 +69,42 @@ export function registerScimRoutes(router: Router, deps: PlatformDeps, admin: Ad
         ? fn(ctx)
         : scimError(ctx, 403, 'SCIM needs the admin role: use a token of an admin user.');
 
-  const userResource = (u: (typeof d.users)[number]) => ({
-    schemas: ['urn:ietf:params:scim:schemas:core:2.0:User'],
-    id: String(u.id),
-    userName: String(u.email),
-    name: { givenName: String(u.firstName), familyName: String(u.lastName ?? '') },
-    emails: [{ value: String(u.email), primary: true }],
-    active: !admin.deactivated.includes(u.id),
-    meta: {
-      resourceType: 'User',
-      created: String(u.createdAt),
-      lastModified: String(u.createdAt),
-      location: `/api/scim/v2/Users/${u.id}`,
-    },
-  });
+  const userOf = (scimId: string) => d.users.find((u) => scimUserId(u.id) === scimId);
+  const roleNames = (u: (typeof d.users)[number]) => [
+    ...(u.role === 'admin' ? ['Admin'] : []),
+    ...(admin.roleAssignments[String(u.id)] ?? [])
+      .map((id) => admin.roles.find((r) => r.id === id)?.name)
+      .filter((n): n is string => n !== undefined),
+  ];
+  const userResource = (u: (typeof d.users)[number]) => {
+    const externalId = scimExternalId(u.id);
+    const roles = roleNames(u);
+    return {
+      schemas: ['urn:ietf:params:scim:schemas:core:2.0:User'],
+      id: scimUserId(u.id),
+      ...(externalId ? { externalId } : {}),
+      userName: String(u.email),
+      name: { givenName: String(u.firstName), familyName: String(u.lastName ?? '') },
+      emails: [{ value: String(u.email), primary: true }],
+      active: !admin.deactivated.includes(u.id),
+      // RFC 7643 4.1.2 `roles`: what the user holds (the built-in Admin role and custom roles).
+      ...(roles.length > 0 ? { roles: roles.map((value) => ({ value, display: value })) } : {}),
+      meta: {
+        resourceType: 'User',
+        created: String(u.createdAt),
+        lastModified: String(u.createdAt),
+        location: `/api/scim/v2/Users/${scimUserId(u.id)}`,
+      },
+    };
+  };
   const groupResource = (g: AdminState['groups'][number]) => ({
     schemas: ['urn:ietf:params:scim:schemas:core:2.0:Group'],
     id: g.id,
     displayName: g.displayName,
-    members: g.members.map((value) => {
-      const u = d.users.find((x) => String(x.id) === value);
-      return { value, display: u ? String(u.email) : value };
+    // Stored by platform id; SCIM names members by their SCIM ids.
+    members: g.members.map((uid) => {
+      const u = d.users.find((x) => String(x.id) === uid);
+      return { value: u ? scimUserId(u.id) : uid, display: u ? String(u.email) : uid };
     }),
     meta: { resourceType: 'Group', location: `/api/scim/v2/Groups/${g.id}` },
   });
@@ -102,6 +136,69 @@ export function registerScimRoutes(router: Router, deps: PlatformDeps, admin: Ad
       }
       await list(ctx, rows, userResource);
     }),
+  );
+  const withUser =
+    (fn: (ctx: RequestContext, u: (typeof d.users)[number]) => Promise<void>) =>
+    (ctx: RequestContext): Promise<void> => {
+      const u = userOf(ctx.params.id ?? '');
+      return u ? fn(ctx, u) : scimError(ctx, 404, `User ${ctx.params.id} not found.`);
+    };
+  router.add(
+    'platform',
+    'GET',
+    '/scim/v2/Users/:id',
+    guard(withUser((ctx, u) => ctx.json(200, userResource(u)))),
+  );
+  const setActive = (u: (typeof d.users)[number], active: boolean) => {
+    admin.deactivated = admin.deactivated.filter((x) => x !== u.id);
+    if (!active) admin.deactivated.push(u.id);
+  };
+  router.add(
+    'platform',
+    'PATCH',
+    '/scim/v2/Users/:id',
+    guard(
+      withUser(async (ctx, u) => {
+        const body = (ctx.body ?? {}) as { schemas?: unknown; Operations?: unknown };
+        if (!Array.isArray(body.Operations) || body.Operations.length === 0)
+          return scimError(
+            ctx,
+            400,
+            'Operations must be a non-empty array of PatchOp operations.',
+            'invalidSyntax',
+          );
+        let active: boolean | undefined;
+        for (const raw of body.Operations as Record<string, unknown>[]) {
+          const op = String(raw.op ?? '').toLowerCase();
+          const path = typeof raw.path === 'string' ? raw.path : '';
+          const v = path ? raw.value : (raw.value as { active?: unknown } | undefined)?.active;
+          if (op !== 'replace' || (path !== 'active' && path !== '') || typeof v !== 'boolean')
+            return scimError(
+              ctx,
+              400,
+              `Unsupported operation ${op} on "${path}": replace active with true or false.`,
+              'invalidPath',
+            );
+          active = v;
+        }
+        if (active === false && u.id === 1) return scimError(ctx, 403, 'You cannot deactivate yourself.');
+        if (active !== undefined) setActive(u, active);
+        await ctx.json(200, userResource(u));
+      }),
+    ),
+  );
+  router.add(
+    'platform',
+    'DELETE',
+    '/scim/v2/Users/:id',
+    guard(
+      withUser(async (ctx, u) => {
+        if (u.id === 1) return scimError(ctx, 400, 'You cannot delete yourself.');
+        d.users.splice(d.users.indexOf(u), 1);
+        for (const g of admin.groups) g.members = g.members.filter((m) => m !== String(u.id));
+        await ctx.noContent();
+      }),
+    ),
   );
   router.add(
     'platform',
@@ -142,12 +239,13 @@ export function registerScimRoutes(router: Router, deps: PlatformDeps, admin: Ad
       const b = (ctx.body ?? {}) as { displayName?: unknown; members?: unknown };
       const problem = nameProblem(b.displayName);
       if (problem) return scimError(ctx, problem.status, problem.detail, problem.scimType);
-      const members = Array.isArray(b.members)
+      const given = Array.isArray(b.members)
         ? (b.members as { value?: unknown }[]).map((m) => String(m?.value ?? ''))
         : [];
-      const unknown = members.find((id) => !d.users.some((u) => String(u.id) === id));
+      const unknown = given.find((id) => !userOf(id));
       if (unknown !== undefined)
         return scimError(ctx, 400, `No user with id "${unknown}" to add to the group.`, 'invalidValue');
+      const members = given.map((id) => String(userOf(id)!.id));
       const g = {
         id: `g-${issueId(deps.state, 'scimGroup', 1_000_001)}`,
         displayName: String(b.displayName).trim(),
@@ -201,20 +299,21 @@ export function registerScimRoutes(router: Router, deps: PlatformDeps, admin: Ad
         if (op === 'add' && path === 'members' && Array.isArray(raw.value)) {
           for (const m of raw.value as { value?: unknown }[]) {
             const id = String(m?.value ?? '');
-            if (!d.users.some((u) => String(u.id) === id))
+            const u = userOf(id);
+            if (!u)
               return scimError(
                 ctx,
                 400,
                 `No user with id "${id}" to add to ${g.displayName}.`,
                 'invalidValue',
               );
-            if (!next.includes(id)) next.push(id);
+            if (!next.includes(String(u.id))) next.push(String(u.id));
           }
         } else if (op === 'remove' && path.startsWith('members')) {
           const v = eqFilter(path.replace(/^members\[(.*)\]$/, '$1'), 'value');
           if (v === undefined)
             return scimError(ctx, 400, 'Remove members with path members[value eq "<id>"].', 'invalidPath');
-          const i = next.indexOf(v);
+          const i = next.indexOf(String(userOf(v)?.id ?? ''));
           if (i >= 0) next.splice(i, 1);
         } else if (op === 'replace' && (path === 'displayName' || path === '')) {
           const v = path ? raw.value : (raw.value as { displayName?: unknown } | undefined)?.displayName;

@@ -1,17 +1,10 @@
-// The questions the explorer's flows ask, behind one small interface: VS Code's quick input in the
-// product (searchable, paged pickers with a step count and Back, src/ui/pickers.ts), a scripted
-// answerer in the integration tests (which still runs every `validate`, so the rules of a flow are
-// tested where the user meets them, and can press Back with the answer BACK).
-import * as vscode from 'vscode';
+// The questions a flow asks, behind one small interface (no `vscode` here, so flows and their
+// scripted answers run in plain Node too): VS Code's quick input in the product
+// (src/ui/vscodePrompter.ts: searchable, paged pickers with a step count and Back), a scripted
+// answerer in the tests (which still runs every `validate`, so the rules of a flow are tested where
+// the user meets them, and can press Back with the answer BACK).
 import { UserCancelled } from '../log';
-import { showInput, showPicker } from '../ui/pickers';
-import {
-  GoBack,
-  type Choice,
-  type PageOfChoices,
-  type PickOptions,
-  type StepInfo,
-} from '../ui/quickInputTypes';
+import { GoBack, type Choice, type PageOfChoices, type PickOptions, type StepInfo } from './quickInputTypes';
 
 export { GoBack, type Choice, type PageOfChoices, type PickOptions, type StepInfo };
 
@@ -38,22 +31,8 @@ export interface Prompter {
   confirm(message: string, detail: string, action: string): Promise<boolean>;
 }
 
-const options = <T>(o: string | PickOptions<T> | undefined): PickOptions<T> =>
+export const pickOptions = <T>(o: string | PickOptions<T> | undefined): PickOptions<T> =>
   typeof o === 'string' ? { placeHolder: o } : (o ?? {});
-
-export const vscodePrompter: Prompter = {
-  input: (q) => showInput(q),
-  async pick(title, choices, o) {
-    const [v] = await showPicker(title, choices, options(o));
-    if (v === undefined) throw new UserCancelled();
-    return v;
-  },
-  pickMany: (title, choices, o) => showPicker(title, choices, { ...options(o), many: true }),
-  async confirm(message, detail, action) {
-    const answer = await vscode.window.showWarningMessage(message, { modal: true, detail }, action);
-    return answer === action;
-  },
-};
 
 /** The scripted answer that presses Back. */
 export const BACK = '$back';
@@ -71,6 +50,8 @@ export class ScriptedPrompter implements Prompter {
   readonly asked: string[] = [];
   /** The choices offered at each pick, by title (tests check names and order). */
   readonly offered = new Map<string, string[]>();
+  /** The same rows with their descriptions and details (what the user reads beside each label). */
+  readonly rows = new Map<string, { label: string; description?: string; detail?: string }[]>();
   constructor(
     private readonly answers: Answer[],
     private readonly confirmAnswer = true,
@@ -87,7 +68,7 @@ export class ScriptedPrompter implements Prompter {
   }
 
   async pick<T>(title: string, choices: Choice<T>[], o?: string | PickOptions<T>): Promise<T> {
-    const opts = options(o);
+    const opts = pickOptions(o);
     this.ask(title, opts.step);
     for (;;) {
       const a = this.next(opts.step);
@@ -95,6 +76,10 @@ export class ScriptedPrompter implements Prompter {
       this.offered.set(
         title,
         all.map((c) => c.label),
+      );
+      this.rows.set(
+        title,
+        all.map(({ label, description, detail }) => ({ label, description, detail })),
       );
       const c = all.find((x) => x.label === a || x.id === a || String(x.value) === a);
       if (c) return c.value;

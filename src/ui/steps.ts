@@ -1,7 +1,7 @@
 // Runs the steps of a multi-step input: each step knows whether it applies to the answers so far,
 // is shown as "step n of m" (m counts the steps that apply now, so it follows the answers), and
 // Back returns to the step answered before, with the earlier answer as its default.
-import { GoBack, type StepInfo } from '../../ui/quickInputTypes';
+import { GoBack, type StepInfo } from './quickInputTypes';
 
 export interface Step<S> {
   applies?(state: S): boolean;

@@ -1,0 +1,37 @@
+// The API bundle loads in the background after activation, never on its path.
+import * as assert from 'node:assert/strict';
+import * as path from 'node:path';
+import { preloadModule } from '../../src/lazyModule';
+
+const apiFile = path.resolve(__dirname, '..', '..', 'src', 'api', 'index.js');
+
+describe('preloadModule', () => {
+  it('loads the module only when the scheduled time comes, not during the call', () => {
+    delete require.cache[apiFile];
+    const scheduled: { run: () => void; ms: number }[] = [];
+    preloadModule('src/api/index.ts', 1500, (run, ms) => {
+      scheduled.push({ run, ms });
+      return undefined;
+    });
+    assert.equal(scheduled.length, 1);
+    assert.equal(scheduled[0]!.ms, 1500);
+    assert.equal(require.cache[apiFile], undefined, 'nothing loaded on the caller’s path');
+    scheduled[0]!.run();
+    assert.ok(require.cache[apiFile], 'loaded in the background');
+  });
+
+  it('loads nothing once cancelled (the extension deactivated first)', () => {
+    delete require.cache[apiFile];
+    let run: (() => void) | undefined;
+    const cancel = preloadModule('src/api/index.ts', 10, (r) => ((run = r), undefined));
+    cancel();
+    run!();
+    assert.equal(require.cache[apiFile], undefined);
+  });
+
+  it('leaves a load failure to the first real use', () => {
+    let run: (() => void) | undefined;
+    preloadModule('src/does/not/exist.ts', 10, (r) => ((run = r), undefined));
+    assert.doesNotThrow(() => run!());
+  });
+});
