@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // `npm test`: every check the project has, in order, each one's output streamed: type check,
-// lint, format check, build, unit tests (plain Node) and the integration suites inside a real
+// lint, format check, tests that cannot fail (test-quality), build, unit tests (plain Node) and
+// the integration suites inside a real
 // VS Code (code-server in headless Chromium). Later steps still run after a failure so the summary
 // is complete; the exit code is non-zero when anything failed. The last line reads
 // "N passed, N failed, N skipped": tests passed; tests failed plus failed non-test steps; tests
@@ -43,6 +44,9 @@ const steps = [
   { name: 'typecheck (webviews)', cmd: 'npx', args: ['tsc', '-p', 'tsconfig.webview.json', '--noEmit'] },
   { name: 'lint', cmd: 'npx', args: ['eslint', '--max-warnings', '0', '.'] },
   { name: 'format', cmd: 'npx', args: ['prettier', '--check', '.'] },
+  // Tests that cannot fail (assertions that may never run, self-comparisons, swallowed failures,
+  // skips always taken): scripts/test-quality.mjs.
+  { name: 'test quality', cmd: 'node', args: ['scripts/test-quality.mjs'] },
   { name: 'build', cmd: 'node', args: ['esbuild.mjs'] },
   {
     name: 'unit tests',

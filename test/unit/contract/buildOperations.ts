@@ -46,8 +46,13 @@ export const BUILD_OPERATIONS: BuildOperationCase[] = [
     run: (b) => b.listFiles(D, { branchName: BRANCH, withContent: true }),
     check: (result) => {
       const files = result as ModelFile[];
-      assert.ok(Array.isArray(files));
-      for (const f of files) assert.equal(typeof f.path, 'string');
+      // The tree is flattened to files, each with its path.
+      assert.deepEqual(
+        files.filter((f) => typeof f.path !== 'string' || f.path === ''),
+        [],
+        'every file has a path',
+      );
+      assert.equal(new Set(files.map((f) => f.path)).size, files.length, 'no file listed twice');
     },
   },
   {

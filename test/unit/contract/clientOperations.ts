@@ -566,9 +566,16 @@ export const CLIENT_OPERATIONS: OperationCase[] = [
         return { events, error };
       }
     },
-    check: (result) => {
+    check: (result, sent) => {
       const { events, error } = result as { events: ChatEvent[]; error?: unknown };
-      assert.ok(Array.isArray(events));
+      // Every message event is one the service sent (by id); a stream that ended cleanly ended
+      // with a terminal line or a complete answer, each of which is an event.
+      const ids = new Set(servedLines(sent).map((l) => l.id));
+      if (error === undefined) assert.ok(events.length > 0, 'a complete answer yields events');
+      const messages = events.flatMap((e) =>
+        'message' in e && typeof e.message === 'object' ? [e.message] : [],
+      );
+      assert.equal(messages.filter((m) => !ids.has(m.id)).length, 0, 'only messages that were served');
       if (error !== undefined) {
         assert.ok(error instanceof ApiError, `a typed error, not ${String(error)}`);
         assert.equal(error.kind, 'protocol');

@@ -402,8 +402,96 @@ describe('contract: every sandbox route speaks the published documents', functio
     assert.deepEqual(unpublished, []);
   });
 
-  it('answers every route with what the documents publish', async () => {
+  /** GET `path` (as `auth`): status and JSON body (undefined when not JSON). */
+  async function get(path: string, auth: Call['auth']): Promise<{ status: number; body: unknown }> {
+    const res = await fetch(`${proxy.url}${path}`, { headers: header(auth) });
+    return { status: res.status, body: parseJson(await res.text()) };
+  }
+
+  /** The published GET of the resource a write touched, when there is one. */
+  function readable(pathname: string): boolean {
+    const family = familyOf(pathname);
+    return !!family && family !== 'data' && family !== 'ai' && !!ref.match(family, 'GET', pathname);
+  }
+
+  /**
+   * Reads a successful write back: a deleted resource is gone (404), an updated or created one
+   * holds every scalar field that was sent (fields the read does not carry are not compared; a
+   * read that carries none of them counts as not read back).
+   */
+  async function readBack(
+    c: Call,
+    path: string,
+    createdPath: string | undefined,
+    body: unknown,
+  ): Promise<{ ok: boolean; why?: string; skipped?: string }> {
+    const pathname = path.split('?')[0]!;
+    if (c.method === 'DELETE') {
+      if (body !== undefined) return { ok: false, skipped: 'a removal from a list, sent as a body' };
+      if (!readable(pathname)) return { ok: false, skipped: 'no published read' };
+      const r = await get(pathname, c.auth);
+      if (r.status === 405) return { ok: false, skipped: 'no read served at this path' };
+      // A DELETE of a job (a dbt sync) cancels it: the job stays readable and says it was cancelled
+      // (the status API knows no CANCELLED: it reads FAILED with the reason).
+      const status = (r.body as { status?: unknown } | undefined)?.status;
+      if (r.status === 200 && typeof status === 'string')
+        return /cancel/i.test(JSON.stringify(r.body))
+          ? { ok: true }
+          : { ok: false, why: `read as ${status}, not cancelled, after the cancel` };
+      // Named by its query (`?branchName=`): the list at the path no longer names it.
+      const named = [...new URL(path, 'http://x').searchParams.values()].filter((v) => v.length > 5);
+      if (named.length) {
+        const text = JSON.stringify(r.body ?? '');
+        const left = named.filter((v) => text.includes(JSON.stringify(v)));
+        return left.length
+          ? { ok: false, why: `${left.join(', ')} still listed after the delete` }
+          : { ok: true };
+      }
+      return r.status === 404
+        ? { ok: true }
+        : { ok: false, why: `still readable (${r.status}) after the delete` };
+    }
+    const target =
+      createdPath && readable(createdPath) ? createdPath : readable(pathname) ? pathname : undefined;
+    if (!target) return { ok: false, skipped: 'no published read' };
+    if (!body || typeof body !== 'object' || Array.isArray(body))
+      return { ok: false, skipped: 'nothing sent to compare' };
+    const r = await get(target, c.auth);
+    if (r.status !== 200) return { ok: false, why: `GET ${target}: ${r.status}` };
+    // What was sent: the body's own fields, or each object of the list it carries ({files: […]}).
+    const sentObjects = sentItems(body as Record<string, unknown>);
+    // What was read: one resource, or a list of them (items/data/Resources/files or a bare array).
+    const readObjects = listOf(r.body);
+    let compared = false;
+    const differ: string[] = [];
+    for (const want of sentObjects) {
+      // The same resource by its identity when it has one (a list holds others), else any overlap.
+      const idKey = ['id', 'name', 'path', 'externalId', 'displayName'].find((k) => k in want);
+      const candidates = readObjects.filter((have) =>
+        idKey && idKey in have ? have[idKey] === want[idKey] : Object.keys(want).some((k) => k in have),
+      );
+      if (!candidates.length) {
+        if (idKey && readObjects.some((have) => idKey in have))
+          differ.push(`no ${idKey} ${JSON.stringify(want[idKey])} among ${readObjects.length} read`);
+        continue;
+      }
+      compared = true;
+      // A secret reads back masked ("[ENCRYPTED]"), as the documents say: not compared.
+      const masked = (v: unknown) => typeof v === 'string' && /^\[(ENCRYPTED|REDACTED)\]$|^\*+$/.test(v);
+      const matches = (have: Record<string, unknown>) =>
+        Object.entries(want).every(([k, v]) => !(k in have) || masked(have[k]) || have[k] === v);
+      if (!candidates.some(matches))
+        differ.push(`${JSON.stringify(want)} not in ${JSON.stringify(candidates.slice(0, 2))}`);
+    }
+    if (differ.length) return { ok: false, why: `GET ${target}: ${differ.join('; ')}` };
+    return compared ? { ok: true } : { ok: false, skipped: `GET ${target} carries none of the fields sent` };
+  }
+
+  it('answers every route with what the documents publish, and shows each write in a read after it', async () => {
     const list = calls(sb);
+    const readBackOk: string[] = [];
+    const readBackBad: string[] = [];
+    const notReadBack: string[] = [];
     const statuses: string[] = [];
     const captured: Record<string, string> = {};
     for (const c of list) {
@@ -432,8 +520,22 @@ describe('contract: every sandbox route speaks the published documents', functio
       if (jobId) captured.jobId = jobId;
       if (res.status !== c.status)
         statuses.push(`${c.method} ${c.path}: ${res.status}, expected ${c.status}`);
+      else if (c.status < 300 && c.method !== 'GET') {
+        const createdPath = c.capture && created ? `${path.split('?')[0]}/${created}` : undefined;
+        const r = await readBack(c, path, createdPath, c.raw === undefined ? c.body : undefined);
+        (r.ok ? readBackOk : r.why ? readBackBad : notReadBack).push(
+          `${c.method} ${c.path}${r.why ? `: ${r.why}` : r.ok ? '' : ` (${r.skipped})`}`,
+        );
+      }
     }
     assert.deepEqual(statuses, []);
+    // Every write the sandbox took shows in the read that follows it.
+    assert.deepEqual(readBackBad, [], 'writes a read afterwards does not show');
+    console.log(
+      `      ${readBackOk.length} writes read back; ${notReadBack.length} not (no published read of the same resource, or nothing sent to compare):\n` +
+        notReadBack.map((l) => `        ${l}`).join('\n'),
+    );
+    assert.ok(readBackOk.length >= 30, `writes read back: ${readBackOk.length}`);
     // Requests the suite sends on purpose to get an error are allowed to be invalid.
     const deliberate = list.filter((c) => c.status >= 400).map((c) => `${c.method} ${c.path}`);
     assert.ok(captured.syncJobId, 'dbt sync started');
@@ -462,6 +564,40 @@ describe('contract: every sandbox route speaks the published documents', functio
     );
   });
 });
+
+type Obj = Record<string, unknown>;
+const isObj = (v: unknown): v is Obj => !!v && typeof v === 'object' && !Array.isArray(v);
+/** The scalar fields of an object. */
+const scalars = (o: Obj): Obj =>
+  Object.fromEntries(Object.entries(o).filter(([, v]) => v === null || typeof v !== 'object'));
+
+/** A sent body as the objects a read should show: its scalar fields, or the objects of its list field. */
+function sentItems(body: Obj): Obj[] {
+  const own = scalars(body);
+  if (Object.keys(own).length) return [own];
+  const list = Object.values(body).find((v) => Array.isArray(v) && v.every(isObj)) as Obj[] | undefined;
+  return (list ?? []).map(scalars).filter((o) => Object.keys(o).length > 0);
+}
+
+/** A read as the objects it carries: a list's items (also nested in `data`), or the resource itself. */
+function listOf(read: unknown): Obj[] {
+  if (Array.isArray(read)) return read.filter(isObj);
+  if (!isObj(read)) return [];
+  for (const k of ['items', 'data', 'Resources', 'files', 'variables']) {
+    const v = read[k];
+    if (Array.isArray(v)) return v.filter(isObj);
+    if (isObj(v)) return listOf(v);
+  }
+  return [read];
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
 
 /** A path with its parameters blanked, to compare a route pattern with a published template. */
 function shape(k: string): string {
