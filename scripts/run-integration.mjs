@@ -236,6 +236,11 @@ async function main() {
     workspace: opened,
     tmp,
     env: { DP_TEST_CONFIG: configPath },
+    // VS Code for the Web auto-saves 1 s after an edit by default. The suites save explicitly, and
+    // a TextDocument.save() that reaches VS Code while that auto-save runs its save participants is
+    // refused as a save from a participant: it answers false, then the auto-save writes the file.
+    // Off, as on the desktop, so what a suite asserts about its own save is deterministic.
+    settings: { 'files.autoSave': 'off' },
   });
   cleanups.push(() => server.stop());
 

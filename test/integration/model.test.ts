@@ -52,6 +52,13 @@ describe('data model in the editor', function () {
   this.timeout(240_000);
 
   before(async () => {
+    // Auto-save (VS Code for the Web's default) racing a suite's own save makes save() answer
+    // false while the auto-save writes; the integration runner turns it off (run-integration.mjs).
+    assert.equal(
+      vscode.workspace.getConfiguration('files').get('autoSave'),
+      'off',
+      'files.autoSave is off in integration runs',
+    );
     const api = await getApi();
     await api.services.profiles.switchTo('Sandbox');
     await api.sandbox();
