@@ -21,6 +21,7 @@ import {
   type ServerFills,
 } from './publishReview';
 import { REVIEW_SCHEME, ReviewTabs, type ReviewRecord } from './reviewTabs';
+import { saveFirst, type NextSave } from './saveFirst';
 import type { Services } from '../services';
 import type { AttachThreadArgs, EditArgs, PublishArgs, PublishHistoryEntry } from './dashboardArgs';
 import {
@@ -318,7 +319,7 @@ export class DashboardsFeature implements vscode.Disposable {
     { text: string; input: PublishDashboardInput; deploymentId: number; deploymentName?: string } | undefined
   > {
     const doc = await vscode.workspace.openTextDocument(uri);
-    if (doc.isDirty) await doc.save();
+    await saveFirst(doc, nextSaveOf(doc), fileName(uri));
     const parsed = parseDashboardFile(doc.getText());
     if (!parsed.ok) {
       this.diagnostics.set(uri, problemDiagnostics(doc, parsed.problems));
@@ -587,3 +588,24 @@ export function createDashboardsFeature(services: Services): {
   const feature = new DashboardsFeature(services);
   return { feature, disposables: [feature, ...feature.commands()] };
 }
+
+/** This document's next save (VS Code's save event), or the end of `ms`. */
+function nextSaveOf(doc: vscode.TextDocument): NextSave {
+  return (ms) => {
+    let done: () => void = () => undefined;
+    const saved = new Promise<void>((resolve) => (done = resolve));
+    const timer = setTimeout(done, ms);
+    const sub = vscode.workspace.onDidSaveTextDocument((d) => {
+      if (d.uri.toString() === doc.uri.toString()) done();
+    });
+    return {
+      saved,
+      dispose: () => {
+        clearTimeout(timer);
+        sub.dispose();
+      },
+    };
+  };
+}
+
+const fileName = (uri: vscode.Uri) => uri.path.slice(uri.path.lastIndexOf('/') + 1);
