@@ -208,6 +208,8 @@ export class UserCommands {
         await platformIdOf(this.deps, user, 'Assigning a role needs'),
       );
     }
+    // The user's row lists its roles (SCIM `roles`): fetch the users again so it shows the change.
+    this.deps.provider.refresh(this.usersList);
     void vscode.window.showInformationMessage(
       op === 'assign' ? `Role "${rname}" assigned to ${name}.` : `Role "${rname}" removed from ${name}.`,
     );

@@ -61,6 +61,29 @@ export async function contextMenu(rowSelector: string): Promise<string> {
   });
 }
 
+/**
+ * Opens the context menu of a row whose click runs a command (a notification opens its details in
+ * an editor, which takes the focus, so Shift+F10 after a click opens the editor's menu): the row is
+ * selected and focused through the view (as arrow keys would), then Shift+F10 as a keyboard user.
+ */
+export async function contextMenuOfSelected<T>(
+  view: vscode.TreeView<T>,
+  node: T,
+  rowSelector: string,
+): Promise<string> {
+  await view.reveal(node, { select: true, focus: true });
+  await waitFor(
+    'the row selected and focused',
+    async () => ((await pageText(`${rowSelector}.selected.focused`)) ?? '') !== '' || undefined,
+    30_000,
+  );
+  await pressKeys(['Shift+F10']);
+  return waitFor('the context menu', async () => {
+    const t = (await pageText(MENU)) ?? '';
+    return t.trim() !== '' ? t : undefined;
+  });
+}
+
 /** Clicks an entry of the open context menu by its exact title. */
 export async function chooseMenu(title: string): Promise<void> {
   await click({ selector: `${MENU} .action-menu-item:has(.action-label:text-is(${JSON.stringify(title)}))` });

@@ -7,7 +7,15 @@
 import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { getApi, pressKeys, screenshot, waitFor } from '../harness';
-import { chooseMenu, contextMenu, expand, openExplorerFresh, row, rowText } from './explorerView';
+import {
+  chooseMenu,
+  contextMenu,
+  contextMenuOfSelected,
+  expand,
+  openExplorerFresh,
+  row,
+  rowText,
+} from './explorerView';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- the nodes are the extension's own objects */
 type Node = any;
@@ -133,7 +141,8 @@ describe('journey: schedule and edit a notification', function () {
     const node = await notificationNode(createdId!);
     await expand('Notifications');
     const label = String(node.toTreeItem().label);
-    const menu = await contextMenu(row(label));
+    // A click on the row would open the notification's details (its command), not select it.
+    const menu = await contextMenuOfSelected(ex.view, node, row(label));
     assert.match(menu, /Edit Notification…/);
     const p = ex.script(['DAILY', '08:30', 'Europe/Paris', 'confirm']);
     await chooseMenu('Edit Notification…');
