@@ -77,6 +77,8 @@ export class DashboardEditorProvider implements vscode.CustomTextEditorProvider 
   private readonly open = new Map<string, Set<OpenEditor>>();
   /** The widgets' reports per document, loaded once per editor opening and after a publish. */
   private readonly reports = new Map<string, Record<string, EditorReport>>();
+  /** Per document, the end of its queue of edits from the page. */
+  private readonly editing = new Map<string, Promise<unknown>>();
 
   constructor(
     private readonly extensionUri: vscode.Uri,
@@ -170,7 +172,24 @@ export class DashboardEditorProvider implements vscode.CustomTextEditorProvider 
     });
   }
 
-  private async applyEdit(
+  /**
+   * Applies the page's edits to a document one at a time. VS Code refuses an edit made against a
+   * version of the document that an earlier, still pending edit has changed, so two quick keys
+   * (or key repeat) would otherwise lose every edit but the first.
+   */
+  private applyEdit(document: vscode.TextDocument, message: WebviewToHost): Promise<string | undefined> {
+    const key = document.uri.toString();
+    const run = (this.editing.get(key) ?? Promise.resolve()).then(() => this.applyEditNow(document, message));
+    // A failed edit is reported by its own caller; the next one still runs.
+    const end = run.catch(() => undefined);
+    this.editing.set(key, end);
+    void end.then(() => {
+      if (this.editing.get(key) === end) this.editing.delete(key);
+    });
+    return run;
+  }
+
+  private async applyEditNow(
     document: vscode.TextDocument,
     message: WebviewToHost,
   ): Promise<string | undefined> {

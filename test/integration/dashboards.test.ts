@@ -186,6 +186,14 @@ describe('dashboards as code', function () {
       }[];
     };
   };
+  /** Reverts the file's unsaved edits, from whichever editor is active. */
+  const restore = async (doc: vscode.TextDocument) => {
+    await vscode.commands.executeCommand('workbench.action.files.revert');
+    if (doc.isDirty) {
+      await vscode.window.showTextDocument(doc);
+      await vscode.commands.executeCommand('workbench.action.files.revert');
+    }
+  };
   const openEditor = async () => {
     // A failed test may leave the file dirty: revert it so closing never waits on a save prompt.
     const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === file.toString());
@@ -284,32 +292,64 @@ describe('dashboards as code', function () {
 
   it('moves and resizes a widget with a real drag and the keyboard in the page', async function () {
     const doc = await openEditor();
-    const before = json(doc);
-    const w = before.config.widgets[1]!;
-    const lg = w.responsiveLayouts?.lg ?? w.position;
-    const rowHeight = before.config.layout?.rowHeight ?? 150;
-    const marginY = before.config.layout?.margin?.[1] ?? 10;
-    // The widgets' report previews arrive after the page opens and re-render it: wait for them so
-    // the drag and the keys act on the final widgets.
-    await api.dashboards.editor.reportsLoaded.get(doc.uri.toString());
-    await api.dashboards.editor.showBreakpoint(doc, 'lg');
-    const dragged = await webviewDrag(`.widget[data-id="${w.id}"]`, 0, 2 * (rowHeight + marginY));
-    if (!dragged) this.skip(); // no Playwright in this route
-    const key = w.responsiveLayouts?.lg ? 'lg' : undefined;
-    const boxOf = () => {
+    try {
+      const before = json(doc);
+      const w = before.config.widgets[1]!;
+      const lg = w.responsiveLayouts?.lg ?? w.position;
+      const rowHeight = before.config.layout?.rowHeight ?? 150;
+      const marginY = before.config.layout?.margin?.[1] ?? 10;
+      // The widgets' report previews arrive after the page opens and re-render it: wait for them so
+      // the drag and the keys act on the final widgets.
+      await api.dashboards.editor.reportsLoaded.get(doc.uri.toString());
+      await api.dashboards.editor.showBreakpoint(doc, 'lg');
+      const dragged = await webviewDrag(`.widget[data-id="${w.id}"]`, 0, 2 * (rowHeight + marginY));
+      if (!dragged) this.skip(); // no Playwright in this route
+      const key = w.responsiveLayouts?.lg ? 'lg' : undefined;
+      const boxOf = () => {
+        const now = json(doc).config.widgets.find((x) => x.id === w.id)!;
+        return key ? now.responsiveLayouts![key]! : now.position;
+      };
+      await waitFor('the drag moved the widget two rows down', () => boxOf().y === lg.y + 2, 10_000);
+      assert.equal(boxOf().x, lg.x);
+      await webviewKeys(`.widget[data-id="${w.id}"]`, ['Shift+ArrowDown', 'ArrowUp']);
+      await waitFor(
+        'the keys resized and moved it',
+        () => boxOf().h === lg.h + 1 && boxOf().y === lg.y + 1,
+        10_000,
+      );
+      assert.ok(doc.isDirty);
+    } finally {
+      // Even when it fails: a moved widget left in the file would cover others in later tests.
+      await restore(doc);
+    }
+  });
+
+  it('applies edits the page sends together, each on the one before, none refused', async () => {
+    const doc = await openEditor();
+    try {
+      const w = json(doc).config.widgets[0]!;
+      // Sent at once, as quick keys are: the second arrives while VS Code applies the first.
+      await Promise.all([
+        api.dashboards.editor.receive(file, {
+          type: 'resizeWidget',
+          id: w.id,
+          w: w.position.w,
+          h: w.position.h + 1,
+          breakpoint: null,
+        }),
+        api.dashboards.editor.receive(file, {
+          type: 'moveWidget',
+          id: w.id,
+          x: w.position.x,
+          y: w.position.y + 1,
+          breakpoint: null,
+        }),
+      ]);
       const now = json(doc).config.widgets.find((x) => x.id === w.id)!;
-      return key ? now.responsiveLayouts![key]! : now.position;
-    };
-    await waitFor('the drag moved the widget two rows down', () => boxOf().y === lg.y + 2, 10_000);
-    assert.equal(boxOf().x, lg.x);
-    await webviewKeys(`.widget[data-id="${w.id}"]`, ['Shift+ArrowDown', 'ArrowUp']);
-    await waitFor(
-      'the keys resized and moved it',
-      () => boxOf().h === lg.h + 1 && boxOf().y === lg.y + 1,
-      10_000,
-    );
-    assert.ok(doc.isDirty);
-    await vscode.commands.executeCommand('workbench.action.files.revert');
+      assert.deepEqual(now.position, { ...w.position, y: w.position.y + 1, h: w.position.h + 1 });
+    } finally {
+      await restore(doc);
+    }
   });
 
   it('lists the problems of invalid text in the Problems panel and keeps the last valid preview', async () => {
