@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { scimUserId } from '../../src/sandbox/platform/admin/scimRoutes';
-import { waitFor } from './harness';
+import { waitFor, revertAndCloseAll } from './harness';
 import { closeAdminSuite, openAdminSuite } from './adminSuite';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- the nodes are the extension's own objects */
@@ -254,7 +254,7 @@ describe('Admin users', function () {
       await waitFor('the workbook opened', () =>
         vscode.window.activeTextEditor?.document.getText().includes(String(target.name)) ? true : undefined,
       );
-      await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+      await revertAndCloseAll();
     });
   });
 

@@ -5,7 +5,7 @@ import * as vscode from 'vscode';
 import type { ChatPanel } from '../../src/chat/chatPanel';
 import type { TranscriptView } from '../../src/shared/chatProtocol';
 import type { ExtensionApi } from '../../src/extension';
-import { getApi, screenshot, waitFor } from './harness';
+import { getApi, screenshot, waitFor, revertAndCloseAll } from './harness';
 
 interface SandboxInfo {
   port: number;
@@ -50,7 +50,7 @@ describe('chat panel', function () {
   });
 
   afterEach(async () => {
-    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await revertAndCloseAll();
   });
 
   it('answers a question with streamed text, a SQL tool card with rows and a chart, the final answer and usage', async () => {

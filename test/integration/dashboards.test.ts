@@ -6,7 +6,15 @@ import * as vscode from 'vscode';
 import type { PublishedDashboard } from '../../src/api/schemas/platform';
 import type { PublishHistoryEntry } from '../../src/dashboards';
 import type { ExtensionApi } from '../../src/extension';
-import { getApi, screenshot, waitFor, webviewClick, webviewDrag, webviewKeys } from './harness';
+import {
+  getApi,
+  screenshot,
+  waitFor,
+  webviewClick,
+  webviewDrag,
+  webviewKeys,
+  revertAndCloseAll,
+} from './harness';
 
 interface SandboxState {
   publishes: { deploymentId: number; workbookId: number; versionNumber: number; title: string }[];
@@ -38,7 +46,7 @@ describe('dashboards as code', function () {
   });
 
   after(async () => {
-    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await revertAndCloseAll();
     await vscode.workspace.fs.delete(file).then(undefined, () => undefined);
   });
 
@@ -201,7 +209,7 @@ describe('dashboards as code', function () {
       await vscode.window.showTextDocument(open);
       await vscode.commands.executeCommand('workbench.action.files.revert');
     }
-    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await revertAndCloseAll();
     await vscode.commands.executeCommand('dashboardPlatform.dashboards.openEditor', file);
     await waitFor('the dashboard editor page loads', () => api.dashboards.editor.isReady(file), 30_000);
     return vscode.workspace.openTextDocument(file);

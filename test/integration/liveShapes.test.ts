@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { PublishedDashboard } from '../../src/api/schemas/platform';
 import type { PublishHistoryEntry } from '../../src/dashboards';
-import { getApi, waitFor } from './harness';
+import { getApi, waitFor, revertAndCloseAll } from './harness';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- the extension's own objects and sandbox JSON */
 type Node = any;
@@ -35,7 +35,7 @@ describe('live service shapes', function () {
   });
 
   after(async () => {
-    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await revertAndCloseAll();
   });
 
   describe('a publish answered with nulls', () => {
@@ -58,7 +58,7 @@ describe('live service shapes', function () {
     });
 
     after(async () => {
-      await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+      await revertAndCloseAll();
       await vscode.workspace.fs.delete(file).then(undefined, () => undefined);
     });
 
@@ -87,7 +87,7 @@ describe('live service shapes', function () {
     });
 
     it('is reported as success by the dashboard editor', async function () {
-      await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+      await revertAndCloseAll();
       await vscode.commands.executeCommand('dashboardPlatform.dashboards.openEditor', file);
       const editor = api.dashboards.editor;
       await waitFor('the dashboard editor page loads', () => editor.isReady(file), 30_000);

@@ -5,7 +5,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { getApi, pressKeys, screenshot, typeText, waitFor } from './harness';
+import { getApi, pressKeys, screenshot, typeText, waitFor, revertAndCloseAll } from './harness';
 import {
   ERROR_MIME,
   RESULT_MIME,
@@ -92,7 +92,7 @@ describe('query notebooks', function () {
       await vscode.window.showNotebookDocument(editor.notebook);
       await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
     }
-    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await revertAndCloseAll();
   });
 
   it('opens the sample notebook and runs its SQL and JSON cells', async () => {
@@ -309,7 +309,7 @@ describe('query notebooks', function () {
       await new Promise((r) => setTimeout(r, 1000));
       const opened = vscode.workspace.notebookDocuments.find((d) => d.uri.fsPath === file);
       assert.equal(opened, undefined, 'no notebook document was created for the corrupt file');
-      await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+      await revertAndCloseAll();
       assert.equal(fs.readFileSync(file, 'utf8'), text);
     } finally {
       fs.rmSync(file, { force: true });

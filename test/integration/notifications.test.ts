@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { ScriptedPrompter, type Prompter } from '../../src/ui/prompter';
 import { vscodePrompter } from '../../src/ui/vscodePrompter';
-import { getApi, pressKeys, screenshot, waitFor } from './harness';
+import { getApi, pressKeys, screenshot, waitFor, revertAndCloseAll } from './harness';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- the nodes are the extension's own objects */
 type Node = any;
@@ -135,7 +135,7 @@ describe('notifications lifecycle', function () {
     assert.equal(details.dashboard.id, n.data.dashboardId);
     assert.ok(typeof details.dashboard.name === 'string' && !/^dashboard #/.test(details.dashboard.name));
     assert.equal(details.recipients.length, count);
-    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await revertAndCloseAll();
   });
 
   it('pauses and resumes a notification', async () => {

@@ -11,7 +11,16 @@ import type { ExtensionApi } from '../../src/extension';
 import { TargetStatus } from '../../src/notebook/targetStatus';
 import type { TranscriptView } from '../../src/shared/chatProtocol';
 import { RESULT_MIME, type ResultPayload } from '../../src/shared/notebookOutput';
-import { click, getApi, pressKeys, screenshot, waitFor, webviewClick, webviewKeys } from './harness';
+import {
+  click,
+  getApi,
+  pressKeys,
+  screenshot,
+  waitFor,
+  webviewClick,
+  webviewKeys,
+  revertAndCloseAll,
+} from './harness';
 
 const CONTROLLER = {
   id: 'dashboard-platform-notebook-controller',
@@ -82,7 +91,7 @@ describe('Polish (issue 14)', function () {
       await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
     }
     await vscode.commands.executeCommand('notifications.clearAll');
-    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await revertAndCloseAll();
   });
 
   after(async () => {
@@ -389,7 +398,7 @@ describe('Polish (issue 14)', function () {
       false,
     );
     await screenshot('i14-walkthrough', 2000);
-    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await revertAndCloseAll();
 
     const nb = await vscode.workspace.openNotebookDocument(
       'dashboard-platform-notebook',

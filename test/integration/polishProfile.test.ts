@@ -12,7 +12,7 @@ import {
   type ErrorPayload,
   type ResultPayload,
 } from '../../src/shared/notebookOutput';
-import { click, getApi, pressKeys, screenshot, typeText, waitFor } from './harness';
+import { click, getApi, pressKeys, screenshot, typeText, waitFor, revertAndCloseAll } from './harness';
 
 const NOTEBOOK_TYPE = 'dashboard-platform-notebook';
 const CONTROLLER = {
@@ -84,7 +84,7 @@ describe('Polish: notebook profile and report SQL', function () {
       await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
     }
     await vscode.commands.executeCommand('notifications.clearAll');
-    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await revertAndCloseAll();
   });
 
   after(async () => {

@@ -7,7 +7,7 @@
 // object). Light and dark screenshots.
 import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { click, getApi, pressKeys, screenshot, typeText, waitFor } from '../harness';
+import { click, getApi, pressKeys, screenshot, typeText, waitFor, revertAndCloseAll } from '../harness';
 import { expand, openExplorerFresh, row } from './explorerView';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- the nodes are the extension's own objects */
@@ -48,7 +48,7 @@ describe('journey: browse and open', function () {
   before(async function () {
     api = await getApi();
     if (!(await pressKeys([]))) this.skip(); // the journey needs UI control (code-server route)
-    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await revertAndCloseAll();
     await vscode.commands.executeCommand('dashboardPlatform.sandbox.use');
     const sb = await api.sandbox.start();
     base = `http://127.0.0.1:${sb.port}`;

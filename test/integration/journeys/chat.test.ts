@@ -9,7 +9,15 @@ import * as vscode from 'vscode';
 import type { ChatPanel } from '../../../src/chat/chatPanel';
 import type { TranscriptView } from '../../../src/shared/chatProtocol';
 import type { ExtensionApi } from '../../../src/extension';
-import { getApi, pressKeys, screenshot, typeText, waitFor, webviewClick } from '../harness';
+import {
+  getApi,
+  pressKeys,
+  screenshot,
+  typeText,
+  waitFor,
+  webviewClick,
+  revertAndCloseAll,
+} from '../harness';
 
 interface SandboxInfo {
   port: number;
@@ -63,14 +71,14 @@ describe('journey: chat, stop, reopen', function () {
     sandbox = (await api.sandbox()) as unknown as SandboxInfo;
     agentUrl = sandbox.urls.ai[0]!.url;
     await setTheme('Default Light Modern');
-    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await revertAndCloseAll();
   });
 
   after(async () => {
     await setTheme('Default Light Modern');
     await api.services.profiles.switchTo('Sandbox');
     await api.services.profiles.remove(OTHER_PROFILE).catch(() => undefined);
-    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await revertAndCloseAll();
   });
 
   it('clicks a starter and sees the answer to it: its numbers, a chart and the rollup that served it', async () => {

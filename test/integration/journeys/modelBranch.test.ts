@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { ERROR_MIME, RESULT_MIME, type ResultPayload } from '../../../src/shared/notebookOutput';
-import { click, getApi, pageText, screenshot, waitFor } from '../harness';
+import { click, getApi, pageText, screenshot, waitFor, revertAndCloseAll } from '../harness';
 import { journey, keep, phase, reloadWindow } from './journey';
 
 const NOTEBOOK_TYPE = 'dashboard-platform-notebook';
@@ -154,7 +154,7 @@ journey('Journey: model branch, edit, validate, query, window reload, merge', [
   phase('query the branch from a notebook cell', () => {
     it('a notebook on the dev branch answers with the new measure', async () => {
       assertMeasureRows(await queryOnBranch(branchName(), 'journeys/model-branch-query'));
-      await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+      await revertAndCloseAll();
     });
   }),
 
@@ -217,7 +217,7 @@ journey('Journey: model branch, edit, validate, query, window reload, merge', [
       const main = await openModel('main').catch(() => undefined);
       if (main)
         await vscode.commands.executeCommand('dashboardPlatform.model.switchBranch', main.root, 'main');
-      await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+      await revertAndCloseAll();
     });
 
     it('asks in a modal, then the sandbox is back to its sample data', async () => {

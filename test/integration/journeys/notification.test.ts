@@ -6,7 +6,7 @@
 // script (every validation still runs); the tree, its menus and its rows are the real ones.
 import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { getApi, pressKeys, screenshot, waitFor } from '../harness';
+import { getApi, pressKeys, screenshot, waitFor, revertAndCloseAll } from '../harness';
 import {
   chooseMenu,
   contextMenu,
@@ -56,7 +56,7 @@ describe('journey: schedule and edit a notification', function () {
     api = await getApi();
     ex = api.explorer;
     if (!(await pressKeys([]))) this.skip(); // the journey needs UI control (code-server route)
-    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await revertAndCloseAll();
     await vscode.commands.executeCommand('dashboardPlatform.sandbox.use');
     const sb = await api.sandbox.start();
     base = `http://127.0.0.1:${sb.port}`;

@@ -23,6 +23,7 @@ import {
   webviewClick,
   webviewFill,
   webviewText,
+  revertAndCloseAll,
 } from '../harness';
 
 const DEPLOYMENT = 1;
@@ -95,7 +96,7 @@ describe('journey: edit, review, publish, history', function () {
     port = ((await api.sandbox()) as unknown as { port: number }).port;
     ui = await pressKeys([]);
     await setTheme('Default Light Modern');
-    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await revertAndCloseAll();
     // A teammate's file: the published dashboard as the server has it, less the fields the server
     // fills in itself (kind, app), which people do not write.
     const client = await api.services.clients.platform();
@@ -127,7 +128,7 @@ describe('journey: edit, review, publish, history', function () {
       await vscode.window.showTextDocument(open);
       await vscode.commands.executeCommand('workbench.action.files.revert');
     }
-    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await revertAndCloseAll();
     await vscode.workspace.fs.delete(file).then(undefined, () => undefined);
     await setTheme('Default Light Modern');
   });
