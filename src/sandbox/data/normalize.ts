@@ -4,6 +4,7 @@
 // the default `limit` (10,000) and `rowLimit`, empty arrays for absent dimensions, filters and
 // time dimensions, `order` as `[{id, desc}]`, `dimensions` of the form cube.member.granularity
 // moved to time dimensions, filter values as strings, and date ranges resolved against the clock.
+import { LOAD_FILTER_OPERATORS } from '../../api/schemas/data';
 import { resolveDateRange, validTimezone } from './dates';
 import { EngineError, RequestError } from './userError';
 
@@ -18,33 +19,9 @@ export const CACHE_MODES = [
 export const DEFAULT_LIMIT = 10_000;
 export const MAX_LIMIT = 50_000;
 
-// The operators the engine's query schema accepts (the wire format's plus legacy ones).
-const OPERATORS = new Set([
-  'equals',
-  'notEquals',
-  'contains',
-  'notContains',
-  'startsWith',
-  'notStartsWith',
-  'endsWith',
-  'notEndsWith',
-  'in',
-  'notIn',
-  'gt',
-  'gte',
-  'lt',
-  'lte',
-  'set',
-  'notSet',
-  'inDateRange',
-  'notInDateRange',
-  'onTheDate',
-  'beforeDate',
-  'beforeOrOnDate',
-  'afterDate',
-  'afterOrOnDate',
-  'measureFilter',
-]);
+// The operators the engine's query schema accepts: the wire format's, plus the legacy ones it still
+// takes.
+const OPERATORS = new Set<string>([...LOAD_FILTER_OPERATORS, 'in', 'notIn', 'onTheDate']);
 
 const ID = /^[a-zA-Z0-9_]+\.[a-zA-Z0-9_]+$/;
 const DIMENSION = /^[a-zA-Z0-9_]+\.[a-zA-Z0-9_]+(\.[a-zA-Z0-9_]+)?$/;
