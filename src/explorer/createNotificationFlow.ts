@@ -368,46 +368,20 @@ export async function askNotificationDraft(
                 id: 'confirm',
                 value: 'confirm',
               },
-              ...(has('notificationFormat')
-                ? []
-                : [
-                    {
-                      label: 'Format',
-                      description: (st.d.notificationFormat ?? 'pdf').toUpperCase(),
-                      id: 'format',
-                      value: 'format' as Row,
-                    },
-                  ]),
-              ...(has('filters')
-                ? []
-                : [
-                    {
-                      label: 'Filters',
-                      description: filtersText(st.d.filters) || 'none',
-                      id: 'filters',
-                      value: 'filters' as Row,
-                    },
-                  ]),
-              ...(has('timeGrains')
-                ? []
-                : [
-                    {
-                      label: 'Time grains',
-                      description: grainsText(st.d.timeGrains) || 'none',
-                      id: 'grains',
-                      value: 'grains' as Row,
-                    },
-                  ]),
-              ...(mode === 'create'
-                ? [
-                    {
-                      label: 'Other e-mails',
-                      description: st.emails.join(', ') || 'none',
-                      id: 'emails',
-                      value: 'emails' as Row,
-                    },
-                  ]
-                : []),
+              ...optionalRow(
+                !has('notificationFormat'),
+                'Format',
+                (st.d.notificationFormat ?? 'pdf').toUpperCase(),
+                'format',
+              ),
+              ...optionalRow(!has('filters'), 'Filters', filtersText(st.d.filters) || 'none', 'filters'),
+              ...optionalRow(
+                !has('timeGrains'),
+                'Time grains',
+                grainsText(st.d.timeGrains) || 'none',
+                'grains',
+              ),
+              ...optionalRow(mode === 'create', 'Other e-mails', st.emails.join(', ') || 'none', 'emails'),
             ],
             { placeHolder: 'Review, change a row, then confirm (or go Back)', step },
           );
@@ -615,4 +589,9 @@ function summaryLines(st: State, recipients: string[], mode: 'create' | 'edit'):
         : `to ${recipients.length <= 3 ? recipients.join(', ') : `${recipients.length} recipients`}`,
     );
   return lines;
+}
+
+/** A row of the summary form, offered only when `shown` (its part was not already asked for). */
+function optionalRow<R extends string>(shown: boolean, label: string, description: string, value: R) {
+  return shown ? [{ label, description, id: value, value }] : [];
 }
