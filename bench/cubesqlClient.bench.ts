@@ -35,6 +35,8 @@ interface Result {
   rows: number;
   ms: number;
   cpuMs: number;
+  /** Of cpuMs, the part in the kernel (for a network reader: mostly copying from the socket). */
+  sysMs: number;
   peakRssMb: number;
   /** Peak heap right after a forced GC while reading: what the reader keeps alive. */
   liveHeapMb: number;
@@ -132,6 +134,7 @@ async function child(mode: Mode, url: string, bodyFile: string): Promise<void> {
     rows,
     ms,
     cpuMs: (cpu.user + cpu.system) / 1000,
+    sysMs: cpu.system / 1000,
     peakRssMb: peakRss / MB,
     liveHeapMb: liveHeap / MB,
   };

@@ -1,11 +1,19 @@
-// A 1,000,000-row cubesql result from the sandbox to a rendered first screen of rows, two ways in
-// the same run:
-//   streamed  — the controller's path: CubeSqlAccumulator (row cap) + output payload built from the
-//               first batch, serialized as the output item would be, and the renderer's first screen
-//               drawn in jsdom; the rest of the stream is then counted under the cap (parseRows);
-//   whole body — every row collected first, then one payload of all rows, then the first screen.
-// Prints time to first rows, total time and peak heap for each, and the ratios.
-// Run: npx tsc -p tsconfig.json && node --expose-gc out/bench/notebookFirstRows.bench.js [--rows N]
+// A 1,000,000-row cubesql answer to the notebook's first rendered screen of rows, two ways that keep
+// the same data: the controller's row cap (10,000 rows kept, the rest counted by the byte scan), the
+// same accumulator, the same output payload serialized as the output item is, and the renderer's
+// table drawn in jsdom. They differ only in when the rows are drawn:
+//   streamed   the controller's path: the first screen drawn from the first batch, the rest of the
+//              answer then read and the final output drawn
+//   loadAll    (baseline) the whole answer read first with the same cap and the same retained rows,
+//              then the one output drawn
+// The answer's bytes are captured from the sandbox once and served by a replay server in a process
+// of its own; each run is a fresh process; the two are alternated over the repetitions, and every
+// figure is a median with its spread (ratios within a repetition).
+//
+//   node --expose-gc out/bench/notebookFirstRows.bench.js [--rows 1000000] [--reps 5] [--body file]
+import { fork } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { buildSync } from 'esbuild';
@@ -14,19 +22,31 @@ import { DataClient } from '../src/api/dataClient';
 import { startSandbox } from '../src/sandbox';
 import { CubeSqlAccumulator } from '../src/notebook/results';
 import type { ResultPayload } from '../src/shared/notebookOutput';
+import { LoadMeter, arg, argText, fmt, median, rotation, spread } from './benchArgs';
+import { captureCubesql, startReplayProcess } from './replay';
 
 const root = path.resolve(__dirname, '..', '..');
-const ROWS = (() => {
-  const i = process.argv.indexOf('--rows');
-  return i >= 0 ? Number(process.argv[i + 1]) : 1_000_000;
-})();
 const CAP = 10_000;
 const SQL = 'SELECT id, status, created_at, amount FROM orders';
+const MODES = ['streamed', 'loadAll'] as const;
+type Mode = (typeof MODES)[number];
+
+interface Result {
+  mode: Mode;
+  rows: number;
+  firstRowsMs: number;
+  totalMs: number;
+  cpuMs: number;
+  /** Heap growth at its peak over the heap before the query. */
+  peakHeapMb: number;
+  rendered: number;
+}
 
 type Render = (p: ResultPayload) => number;
 
-function renderer(): Render {
-  const code = buildSync({
+/** The notebook renderer (webview/renderer) as one script for jsdom. */
+function rendererScript(): string {
+  return buildSync({
     stdin: {
       contents: "export { renderResult } from './view';",
       resolveDir: path.join(root, 'webview', 'renderer'),
@@ -40,12 +60,15 @@ function renderer(): Render {
     target: 'es2022',
     logLevel: 'silent',
   }).outputFiles[0]!.text;
+}
+
+function renderer(script: string): Render {
   const dom = new JSDOM('<!doctype html><body></body>', {
     runScripts: 'outside-only',
     pretendToBeVisual: true,
     virtualConsole: new VirtualConsole(),
   });
-  dom.window.eval(code);
+  dom.window.eval(script);
   const R = (
     dom.window as unknown as {
       R: {
@@ -84,22 +107,13 @@ class Peak {
   }
 }
 
-function gc(): void {
+async function child(mode: Mode, url: string, scriptFile: string): Promise<Result> {
+  const render = renderer(fs.readFileSync(scriptFile, 'utf8'));
+  const client = new DataClient({ baseUrl: url, token: async () => 'replay' });
   (globalThis as { gc?: () => void }).gc?.();
-}
-
-interface Figures {
-  firstRowsMs: number;
-  totalMs: number;
-  peakHeapMb: number;
-  rendered: number;
-  rows: number;
-}
-
-async function streamed(client: DataClient, render: Render): Promise<Figures> {
-  gc();
   const base = process.memoryUsage().heapUsed;
   const peak = new Peak();
+  const cpu0 = process.cpuUsage();
   const t0 = performance.now();
   const acc = new CubeSqlAccumulator(CAP);
   let first = -1;
@@ -107,67 +121,124 @@ async function streamed(client: DataClient, render: Render): Promise<Figures> {
   for await (const chunk of client.cubesql(SQL, { parseRows: CAP })) {
     acc.add(chunk);
     peak.sample();
-    if (first < 0 && acc.rows.length > 0) {
+    if (mode === 'streamed' && first < 0 && acc.rows.length > 0) {
       rendered = render(acc.payload(true, performance.now() - t0));
       first = performance.now() - t0;
     }
   }
-  render(acc.payload(false, performance.now() - t0));
+  const last = render(acc.payload(false, performance.now() - t0));
   const totalMs = performance.now() - t0;
-  return { firstRowsMs: first, totalMs, peakHeapMb: (peak.stop() - base) / 1e6, rendered, rows: acc.total };
-}
-
-async function wholeBody(client: DataClient, render: Render): Promise<Figures> {
-  gc();
-  const base = process.memoryUsage().heapUsed;
-  const peak = new Peak();
-  const t0 = performance.now();
-  const acc = new CubeSqlAccumulator(Number.MAX_SAFE_INTEGER);
-  for await (const chunk of client.cubesql(SQL)) {
-    acc.add(chunk);
-    peak.sample();
+  if (first < 0) {
+    first = totalMs;
+    rendered = last;
   }
-  const rendered = render(acc.payload(false, performance.now() - t0));
-  const first = performance.now() - t0;
+  const cpu = process.cpuUsage(cpu0);
+  const peakHeap = peak.stop();
+  await client.close();
+  if (acc.rows.length !== Math.min(CAP, acc.total)) throw new Error(`${mode} kept ${acc.rows.length} rows`);
   return {
-    firstRowsMs: first,
-    totalMs: first,
-    peakHeapMb: (peak.stop() - base) / 1e6,
-    rendered,
+    mode,
     rows: acc.total,
+    firstRowsMs: first,
+    totalMs,
+    cpuMs: (cpu.user + cpu.system) / 1000,
+    peakHeapMb: (peakHeap - base) / 1e6,
+    rendered,
   };
 }
 
-async function main(): Promise<void> {
-  const tStart = performance.now();
-  const sandbox = await startSandbox({ rows: ROWS });
-  console.log(
-    `sandbox with ${ROWS.toLocaleString('en-US')} orders ready in ${((performance.now() - tStart) / 1000).toFixed(1)} s`,
-  );
-  const client = new DataClient({
-    baseUrl: sandbox.urls.dataApi,
-    token: async () => sandbox.tokens.dataApi,
-    cacheKey: '1',
+function measure(mode: Mode, url: string, scriptFile: string): Promise<Result> {
+  return new Promise((resolve, reject) => {
+    const cp = fork(__filename, ['--child', mode, url, scriptFile], {
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+      execArgv: ['--expose-gc'],
+    });
+    let result: Result | undefined;
+    cp.on('message', (m) => (result = m as Result));
+    cp.on('error', reject);
+    cp.on('exit', (code) => (result ? resolve(result) : reject(new Error(`${mode} exited with ${code}`))));
   });
-  const render = renderer();
+}
+
+async function bodyOf(rows: number): Promise<Buffer> {
+  const given = argText('body');
+  if (given) return fs.readFileSync(given);
+  const sandbox = await startSandbox({ rows });
   try {
-    const s = await streamed(client, render);
-    const w = await wholeBody(client, render);
-    const fmt = (f: Figures) =>
-      `first rows ${f.firstRowsMs.toFixed(0)} ms, all ${f.rows.toLocaleString('en-US')} rows ${f.totalMs.toFixed(0)} ms, peak heap +${f.peakHeapMb.toFixed(0)} MB, ${f.rendered} row elements`;
-    console.log(`streamed (cap ${CAP.toLocaleString('en-US')}): ${fmt(s)}`);
-    console.log(`whole body:             ${fmt(w)}`);
-    console.log(
-      `ratios (whole body / streamed): time to first rows ×${(w.firstRowsMs / s.firstRowsMs).toFixed(1)}, peak heap ×${(w.peakHeapMb / Math.max(1, s.peakHeapMb)).toFixed(1)}`,
-    );
-    if (s.rows !== ROWS || w.rows !== ROWS)
-      throw new Error(`expected ${ROWS} rows, got ${s.rows} / ${w.rows}`);
+    return await captureCubesql(sandbox.urls.dataApi, sandbox.tokens.dataApi, SQL);
   } finally {
     await sandbox.close();
   }
 }
 
-main().catch((e) => {
-  console.error(e);
-  process.exit(1);
-});
+async function main(): Promise<void> {
+  const rows = arg('rows', 1_000_000);
+  const reps = arg('reps', 5);
+  const load = new LoadMeter();
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'dp-bench-first-rows-'));
+  const bodyFile = path.join(dir, 'answer.ndjson');
+  const scriptFile = path.join(dir, 'renderer.js');
+  fs.writeFileSync(bodyFile, await bodyOf(rows));
+  fs.writeFileSync(scriptFile, rendererScript());
+  const replay = await startReplayProcess(bodyFile);
+  const results: Result[] = [];
+  try {
+    for (let r = 0; r < reps; r++)
+      for (const mode of rotation(MODES, r)) results.push(await measure(mode, replay.url, scriptFile));
+  } finally {
+    await replay.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+  for (const x of results) if (x.rows !== rows) throw new Error(`${x.mode} read ${x.rows} rows, not ${rows}`);
+  const of = (m: Mode): Result[] => results.filter((x) => x.mode === m);
+  const [s, w] = [of('streamed'), of('loadAll')];
+  console.log(
+    `\nnotebook cell, ${fmt(rows)} rows (${SQL}) from a replay server in its own process, cap ${fmt(CAP)} rows kept, ${reps} repetitions alternated, Node ${process.version}, ${load.text()}\n`,
+  );
+  console.log(
+    '| mode      | first rows ms, median (min to max) | all rows ms                 | CPU ms                      | peak heap MB | row elements |',
+  );
+  console.log(
+    '|-----------|-------------------------------------|-----------------------------|-----------------------------|--------------|--------------|',
+  );
+  for (const [name, xs] of [
+    ['streamed', s],
+    ['loadAll', w],
+  ] as const)
+    console.log(
+      `| ${name.padEnd(9)} | ${spread(xs.map((x) => x.firstRowsMs)).padEnd(35)} | ${spread(xs.map((x) => x.totalMs)).padEnd(27)} | ${spread(xs.map((x) => x.cpuMs)).padEnd(27)} | ${fmt(median(xs.map((x) => x.peakHeapMb)), 1).padStart(12)} | ${String(median(xs.map((x) => x.rendered))).padStart(12)} |`,
+    );
+  console.log(
+    `\nfirst rows, streamed vs loadAll (the whole answer read with the same cap and rows kept, then drawn): ${spread(
+      s.map((x, i) => w[i]!.firstRowsMs / x.firstRowsMs),
+      1,
+      'x',
+    )} sooner`,
+  );
+  console.log(
+    `all rows, streamed vs loadAll: ${spread(
+      s.map((x, i) => w[i]!.totalMs / x.totalMs),
+      2,
+      'x',
+    )} (the cost of drawing the first screen early)`,
+  );
+  console.log(`\n${load.stop()}`);
+}
+
+if (process.argv[2] === '--child') {
+  child(process.argv[3] as Mode, process.argv[4]!, process.argv[5]!).then(
+    (r) => {
+      process.send?.(r);
+      process.exit(0);
+    },
+    (e: unknown) => {
+      console.error(e);
+      process.exit(1);
+    },
+  );
+} else {
+  main().catch((e: unknown) => {
+    console.error(e);
+    process.exit(1);
+  });
+}

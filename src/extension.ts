@@ -11,6 +11,7 @@ import * as vscode from 'vscode';
 import { COMMANDS } from './commands';
 import { registerCommand } from './commandRunner';
 import { preloadModule } from './lazyModule';
+import type * as Api from './api';
 import { KnownSecrets, createRedactingLog } from './log';
 import { createClients, registerProfileShell } from './profileShell';
 import { trackProfileContext } from './profiles/profileContext';
@@ -85,7 +86,12 @@ export function activate(context: vscode.ExtensionContext): Promise<ExtensionApi
   return registerFeatures(services, clients, sandbox).then((features) => {
     // The HTTP stack and zod (dist/api.js) load once activation is over, while the user looks
     // around, so the first query does not pay for them.
-    const cancelPreload = preloadModule('src/api/index.ts', API_PRELOAD_DELAY_MS);
+    const cancelPreload = preloadModule<typeof Api>(
+      'src/api/index.ts',
+      API_PRELOAD_DELAY_MS,
+      setTimeout,
+      (api) => api.warmUp(),
+    );
     context.subscriptions.push({ dispose: cancelPreload });
     log.info(
       `Dashboard Platform activated in ${(performance.now() - t0).toFixed(0)} ms (${firstMs.toFixed(0)} ms before activate() returned; ${features.stepsMs.map((ms) => ms.toFixed(1)).join(', ')} ms for the later steps)`,

@@ -34,20 +34,24 @@ function readBundles(): Record<string, string> {
 }
 
 /**
- * Loads `src` in the background `delayMs` after the call (never on the caller's path): the first
- * use then finds it loaded, so a session's first query costs what its second does. A failure is
- * left to the first use, which reports it. The returned function cancels a load not yet started.
+ * Loads `src` in the background `delayMs` after the call (never on the caller's path), then runs
+ * `warm` on its exports (code that the first use would otherwise compile on its clock): the first
+ * use then finds it loaded and compiled, so a session's first query costs what its second does. A
+ * failure is left to the first use, which reports it. The returned function cancels a load not yet
+ * started.
  */
-export function preloadModule(
+export function preloadModule<T>(
   src: string,
   delayMs: number,
   schedule: (run: () => void, ms: number) => { unref?(): unknown } | undefined = setTimeout,
+  warm?: (mod: T) => unknown,
 ): () => void {
   let cancelled = false;
   const timer = schedule(() => {
     if (cancelled) return;
     try {
-      lazyModule(src);
+      const mod = lazyModule<T>(src);
+      if (warm) void Promise.resolve(warm(mod)).catch(() => undefined);
     } catch {
       // The first real use loads it again and reports the error where the user is.
     }

@@ -14,3 +14,4 @@ export * from './schemas/platform';
 export * from './notificationQuery';
 export * from './platformClient';
 export * from './buildClient';
+export { warmUp } from './warmUp';

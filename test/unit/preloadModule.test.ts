@@ -29,6 +29,32 @@ describe('preloadModule', () => {
     assert.equal(require.cache[apiFile], undefined);
   });
 
+  it('runs the warm-up on the loaded module, in the background, and swallows its failure', async () => {
+    let run: (() => void) | undefined;
+    const warmed: unknown[] = [];
+    preloadModule<{ warmUp: unknown }>(
+      'src/api/index.ts',
+      10,
+      (r) => ((run = r), undefined),
+      (api) => {
+        warmed.push(api.warmUp);
+      },
+    );
+    assert.equal(warmed.length, 0, 'nothing warmed on the caller’s path');
+    run!();
+    assert.equal(warmed.length, 1);
+    assert.equal(typeof warmed[0], 'function', 'the warm-up gets the module’s exports');
+    let failing: (() => void) | undefined;
+    preloadModule(
+      'src/api/index.ts',
+      10,
+      (r) => ((failing = r), undefined),
+      () => Promise.reject(new Error('x')),
+    );
+    assert.doesNotThrow(() => failing!());
+    await new Promise((r) => setImmediate(r));
+  });
+
   it('leaves a load failure to the first real use', () => {
     let run: (() => void) | undefined;
     preloadModule('src/does/not/exist.ts', 10, (r) => ((run = r), undefined));

@@ -1,6 +1,6 @@
 // Network settings: which proxy a URL goes through (settings first, then the environment), the
 // no-proxy rules, loopback detection and the trusted CA set.
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import type * as Tls from 'node:tls';
 
 /** Node's default trusted roots; node:tls is required on first use, not when the bundle loads. */
@@ -129,7 +129,7 @@ export function buildCa(settings: NetworkSettings = {}, env: Env = process.env):
   if (nodeExtra) files.push(nodeExtra);
   for (const f of files) {
     try {
-      extras.push(readFileSync(f, 'utf8'));
+      extras.push(readCaFile(f));
     } catch (e) {
       warnings.push(`Could not read the CA certificate file ${f}: ${(e as Error).message}`);
     }
@@ -141,6 +141,21 @@ export function buildCa(settings: NetworkSettings = {}, env: Env = process.env):
   const valid = extras.filter((p) => p.includes('-----BEGIN CERTIFICATE-----'));
   if (valid.length === 0) return { warnings };
   return { ca: [...rootCertificates(), ...valid], warnings };
+}
+
+/**
+ * CA files as last read, by path. Each client's dispatcher asks for its CA list, and with
+ * NODE_EXTRA_CA_CERTS pointing at a system bundle (hundreds of KB) reading and hashing it again
+ * was most of a session's first-query overhead. Read again once the file's size or mtime changes.
+ */
+const caFiles = new Map<string, { mtimeMs: number; size: number; text: string }>();
+function readCaFile(f: string): string {
+  const st = statSync(f);
+  const hit = caFiles.get(f);
+  if (hit && hit.mtimeMs === st.mtimeMs && hit.size === st.size) return hit.text;
+  const text = readFileSync(f, 'utf8');
+  caFiles.set(f, { mtimeMs: st.mtimeMs, size: st.size, text });
+  return text;
 }
 
 /** A stable key for settings that change how connections are made (for sharing dispatchers). */
@@ -160,11 +175,16 @@ export function networkKey(
   ]);
 }
 
+/** The last text hashed and its hash: the same extra CAs are keyed again for every client. */
+let lastHash: { text: string; hash: string } | undefined;
+
 function hashText(s: string): string {
+  if (lastHash?.text === s) return lastHash.hash;
   let h = 0x811c9dc5;
   for (let i = 0; i < s.length; i++) {
     h ^= s.charCodeAt(i);
     h = Math.imul(h, 0x01000193);
   }
-  return (h >>> 0).toString(16);
+  lastHash = { text: s, hash: (h >>> 0).toString(16) };
+  return lastHash.hash;
 }

@@ -2,7 +2,7 @@
 // self-signed certificate is generated here with openssl and trusted through extraCaCerts.
 import * as assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import * as http from 'node:http';
 import * as https from 'node:https';
 import * as net from 'node:net';
@@ -12,7 +12,13 @@ import { z } from 'zod';
 import { isApiError, type ApiError } from '../../../src/api/errors';
 import { HttpClient } from '../../../src/api/http';
 import { DispatcherRegistry } from '../../../src/api/net/agents';
-import { buildCa, matchesNoProxy, resolveProxy, type NetworkSettings } from '../../../src/api/net/network';
+import {
+  buildCa,
+  matchesNoProxy,
+  networkKey,
+  resolveProxy,
+  type NetworkSettings,
+} from '../../../src/api/net/network';
 import { rejection } from './helpers';
 
 const TOKEN = 'proxy-test-token-123456';
@@ -252,5 +258,24 @@ describe('api/net: proxy and CA certificates', function () {
     const some = buildCa({ extraCaCerts: [certPem], extraCaCertFiles: ['/nonexistent/ca.pem'] }, {});
     assert.ok(some.ca && some.ca.length > 1 && some.ca.includes(certPem));
     assert.match(some.warnings.join(), /nonexistent/);
+  });
+
+  it('reads a CA file again once it changes (the file is kept between clients, not forever)', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'dp-ca-'));
+    try {
+      const file = join(dir, 'extra.pem');
+      writeFileSync(file, certPem);
+      const first = buildCa({ extraCaCertFiles: [file] }, {});
+      assert.ok(first.ca?.includes(certPem));
+      // Another certificate in the same file: a second client must trust it, not the old one.
+      const other = certPem.replace('-----END CERTIFICATE-----', '-----END CERTIFICATE-----\n# rotated');
+      writeFileSync(file, other);
+      const second = buildCa({ extraCaCertFiles: [file] }, {});
+      assert.ok(second.ca?.includes(other), 'the changed file is read again');
+      assert.notEqual(networkKey({}, undefined, first.ca), networkKey({}, undefined, second.ca));
+      assert.equal(networkKey({}, undefined, second.ca), networkKey({}, undefined, [...second.ca!]));
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -1,0 +1,50 @@
+// The stand-in for VS Code's \`vscode\` module that the benchmarks running dist/extension.js in plain
+// Node use (activation, firstCall): the real API's top-level members, inert.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+
+const root = path.resolve(__dirname, '..', '..');
+
+/**
+ * A plain object with the real API's top-level members (esbuild's interop copies own keys, as it does
+ * from the real one); each member is a constructible, callable no-op whose properties are the same;
+ * lists are empty; the configuration holds three profiles.
+ */
+export const STUB = `
+const LISTS = new Set(['notebookDocuments', 'textDocuments', 'workspaceFolders', 'visibleTextEditors', 'visibleNotebookEditors', 'all', 'tabs']);
+const handler = {
+  get: (t, k) => (LISTS.has(k) ? [] : k === 'prototype' ? {} : k === Symbol.toPrimitive ? () => '' : k === Symbol.iterator ? function* () {} : k === 'then' ? undefined : f),
+  apply: () => f,
+  construct: () => f,
+  set: () => true,
+  defineProperty: () => true,
+};
+const f = new Proxy(function () {}, handler);
+const profiles = [
+  { name: 'Prod EU', platformUrl: 'https://acme.example.com/api', production: true, agents: [{ label: 'Sales', url: 'https://ai.example.com/api/v1/public/acme/agents/42' }] },
+  { name: 'Staging', platformUrl: 'https://staging.example.com/api', environment: 'staging' },
+  { name: 'Local', platformUrl: 'http://127.0.0.1:4000/api', defaultDeploymentId: 1 },
+];
+const config = new Proxy(function () {}, { ...handler, get: (t, k) => (k === 'get' ? (key, d) => (key === 'profiles' ? profiles : key === 'activeProfile' ? 'Prod EU' : d) : handler.get(t, k)) });
+const workspace = new Proxy(function () {}, { ...handler, get: (t, k) => (k === 'getConfiguration' ? () => config : handler.get(t, k)) });
+const api = { __profiles: profiles };
+for (const n of NAMES) api[n] = n === 'workspace' ? workspace : f;
+module.exports = api;
+`;
+/** The vscode API's top-level members (from its typings) and any other member the extension uses. */
+export function vscodeNames(): string[] {
+  const names = new Set<string>();
+  const typings = fs.readFileSync(path.join(root, 'node_modules', '@types', 'vscode', 'index.d.ts'), 'utf8');
+  for (const m of typings.matchAll(/^\texport (?:namespace|class|enum|function|const|let|var) (\w+)/gm))
+    names.add(m[1]!);
+  const walk = (d: string) => {
+    for (const e of fs.readdirSync(d, { withFileTypes: true })) {
+      const p = path.join(d, e.name);
+      if (e.isDirectory()) walk(p);
+      else if (p.endsWith('.ts'))
+        for (const m of fs.readFileSync(p, 'utf8').matchAll(/vscode\.([A-Za-z]+)/g)) names.add(m[1]!);
+    }
+  };
+  walk(path.join(root, 'src'));
+  return [...names];
+}
