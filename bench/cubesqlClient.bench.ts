@@ -4,6 +4,9 @@
 //   limit           JSON.parse per line of the same bytes already in memory (no network, nothing
 //                   kept): the most any reader of this format can do on this machine
 //   client          DataClient.cubesql, every row parsed and handed over as it arrives
+//   reader          the client's NDJSON reader (ndjsonLines) over the same bytes in memory, in the
+//                   64 KiB pieces the replay server writes: the client without the network, which
+//                   shows how much of the gap to the limit is the socket and HTTP, not the parse
 //   official        @cubejs-client/core cubeSql() over the same replay server (whole body)
 //   officialStream  @cubejs-client/core cubeSqlStream() over the same replay server (row by row)
 //   cell            a notebook cell: the controller's accumulator, 10,000 rows kept, the rest counted
@@ -19,12 +22,13 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import cubejs from '@cubejs-client/core';
 import { DataClient } from '../src/api/dataClient';
+import { ndjsonLines } from '../src/api/ndjson';
 import { startSandbox } from '../src/sandbox';
 import { CubeSqlAccumulator } from '../src/notebook/results';
 import { LoadMeter, arg, argText, fmt, median, rotation, spread } from './benchArgs';
 import { captureCubesql, repeatRows, startReplayProcess } from './replay';
 
-const MODES = ['limit', 'client', 'official', 'officialStream', 'cell', 'cellParseAll'] as const;
+const MODES = ['limit', 'reader', 'client', 'official', 'officialStream', 'cell', 'cellParseAll'] as const;
 type Mode = (typeof MODES)[number];
 const SQL = 'SELECT * FROM orders';
 const CAP = 10_000;
@@ -67,6 +71,21 @@ function limit(body: Buffer): number {
       if (++lines % 200 === 0) sample(lines % 1000 === 0);
     }
     start = nl + 1;
+  }
+  return rows;
+}
+
+/** The client's NDJSON reader over bytes in memory, fed in the replay server's write size. */
+async function reader(body: Buffer): Promise<number> {
+  async function* pieces(): AsyncGenerator<Uint8Array> {
+    for (let off = 0; off < body.length; off += 64 * 1024) yield body.subarray(off, off + 64 * 1024);
+  }
+  let rows = 0;
+  let lines = 0;
+  for await (const { value } of ndjsonLines(pieces())) {
+    const v = value as { data?: unknown[] };
+    if (v.data) rows += v.data.length;
+    if (++lines % 200 === 0) sample(lines % 1000 === 0);
   }
   return rows;
 }
@@ -116,16 +135,18 @@ async function official(url: string, stream: boolean): Promise<number> {
 
 async function child(mode: Mode, url: string, bodyFile: string): Promise<void> {
   // The limit's bytes are read before the clock starts: it measures parsing alone.
-  const body = mode === 'limit' ? fs.readFileSync(bodyFile) : undefined;
+  const body = mode === 'limit' || mode === 'reader' ? fs.readFileSync(bodyFile) : undefined;
   sample(true);
   const cpu0 = process.cpuUsage();
   const t0 = process.hrtime.bigint();
   const rows =
     mode === 'limit'
       ? limit(body!)
-      : mode === 'official' || mode === 'officialStream'
-        ? await official(url, mode === 'officialStream')
-        : await client(url, mode);
+      : mode === 'reader'
+        ? await reader(body!)
+        : mode === 'official' || mode === 'officialStream'
+          ? await official(url, mode === 'officialStream')
+          : await client(url, mode);
   const ms = Number(process.hrtime.bigint() - t0) / 1e6;
   const cpu = process.cpuUsage(cpu0);
   sample();
@@ -241,6 +262,13 @@ function report(
   console.log('');
   console.log(
     `client vs the limit (JSON.parse per line in memory): wall ${ratio('client', 'limit', 'ms')}; CPU ${ratio('client', 'limit', 'cpuMs')}`,
+  );
+  console.log(
+    `reader (the client's NDJSON reader, bytes in memory) vs the limit: CPU ${ratio('reader', 'limit', 'cpuMs')}; client vs reader (what the socket and HTTP cost): CPU ${ratio('client', 'reader', 'cpuMs')}`,
+  );
+  const sys = (mode: Mode): number => median(of(mode).map((x) => x.sysMs));
+  console.log(
+    `kernel CPU (median): client ${fmt(sys('client'))} ms, reader ${fmt(sys('reader'))} ms, limit ${fmt(sys('limit'))} ms`,
   );
   console.log(
     `client vs official cubeSql(): wall ${ratio('client', 'official', 'ms')}; CPU ${ratio('client', 'official', 'cpuMs')}`,

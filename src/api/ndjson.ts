@@ -86,11 +86,14 @@ export async function* linePieces(body: AsyncIterable<Uint8Array>): AsyncGenerat
 /**
  * The pieces of the current line kept until its end, bounded by the maximum line length. Pieces are
  * kept as views, never copied: a chunk read from a stream belongs to its reader (Node's streams
- * hand each chunk over and never write into it again).
+ * hand each chunk over and never write into it again). A line of several pieces is joined into one
+ * buffer kept from line to line (grown to the longest line seen): a new buffer per joined line was
+ * an allocation of the line's size outside the heap each time, and the collections it set off.
  */
 export class LineJoiner {
   private parts: Uint8Array[] = [];
   private size = 0;
+  private scratch: Buffer | undefined;
   constructor(private readonly max: number) {}
 
   get empty(): boolean {
@@ -104,9 +107,23 @@ export class LineJoiner {
     this.parts.push(bytes);
   }
 
-  /** The kept pieces as one line (copied once when there are several); the joiner is then empty. */
+  /**
+   * The kept pieces as one line; the joiner is then empty. A joined line is a view of the joiner's
+   * buffer, valid until the next take() (callers decode it at once).
+   */
   take(): Uint8Array {
-    const out = this.parts.length === 1 ? this.parts[0]! : Buffer.concat(this.parts, this.size);
+    let out: Uint8Array;
+    if (this.parts.length === 1) out = this.parts[0]!;
+    else {
+      if (!this.scratch || this.scratch.length < this.size)
+        this.scratch = Buffer.allocUnsafeSlow(Math.max(this.size, (this.scratch?.length ?? 0) * 2));
+      let off = 0;
+      for (const p of this.parts) {
+        this.scratch.set(p, off);
+        off += p.length;
+      }
+      out = this.scratch.subarray(0, this.size);
+    }
     this.parts = [];
     this.size = 0;
     return out;
