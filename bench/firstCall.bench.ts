@@ -9,18 +9,19 @@
 //              before the preload (the call loads dist/api.js itself); the baseline
 // The two are alternated over the repetitions; medians with their spread; load printed.
 //
-//   node out/bench/firstCall.bench.js [--reps 9] [--rows 1000]    (after `node esbuild.mjs`)
+//   node out/bench/firstCall.bench.js [--reps 9] [--rows 1000] [--dist dir]    (after `node esbuild.mjs`)
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { startSandbox } from '../src/sandbox';
-import { LoadMeter, arg, rotation, spread } from './benchArgs';
+import { LoadMeter, arg, argText, rotation, spread } from './benchArgs';
 import { captureCubesql, startReplayProcess } from './replay';
 import { STUB, vscodeNames } from './vscodeStub';
 
 const root = path.resolve(__dirname, '..', '..');
-const startup = path.join(root, 'dist', 'extension.js');
+/** --dist DIR runs another build (e.g. the commit before) through the same probe. */
+const startup = path.join(argText('dist') ?? path.join(root, 'dist'), 'extension.js');
 const SQL = 'SELECT id, status, amount FROM orders';
 const MODES = ['preloaded', 'cold'] as const;
 type Mode = (typeof MODES)[number];
