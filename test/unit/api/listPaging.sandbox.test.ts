@@ -118,8 +118,9 @@ describe('every list pages to its last page, and takes an empty page (sandbox ov
       const whole: unknown[] = [];
       for await (const item of paginate((after) => c.list(clients, { first: 200, after }))) whole.push(item);
       assert.ok(whole.length >= 2, `the sandbox has at least two ${c.name} to page through`);
-      // About four pages, the last one partial where the count allows it.
-      const first = Math.max(1, Math.ceil(whole.length / 4) + (whole.length > 4 ? 1 : 0));
+      // One item a page for short lists (the last page starts at the last item: an off-by-one in
+      // a SCIM startIndex shows there); about four pages, the last one partial, for long ones.
+      const first = whole.length <= 15 ? 1 : Math.ceil(whole.length / 4) + 1;
       const before = count(c);
       const afters: (string | undefined)[] = [];
       const paged: unknown[] = [];
