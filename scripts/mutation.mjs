@@ -54,6 +54,7 @@ export const AREAS = {
       `${U}/api/paging.test.js`,
       `${U}/api/listPaging.sandbox.test.js`,
       `${U}/explorerPaging.test.js`,
+      `${U}/explorerPagingRules.test.js`,
       `${U}/api/platformFamilies.test.js`,
     ],
   },
