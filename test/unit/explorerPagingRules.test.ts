@@ -169,6 +169,22 @@ describe('explorer paging state: loading, reset and stale answers', () => {
   });
 });
 
+describe('explorer paging state: dispose', () => {
+  it('drops what was loaded and aborts the request in flight', async () => {
+    const s = manual();
+    const list = new PagedList(s.fetch, { pageSize: 2 });
+    const p = list.ensureLoaded();
+    s.calls[0]!.resolve(page([1, 2], 'c2'));
+    await p;
+    const more = list.loadMore();
+    list.dispose();
+    assert.equal(s.calls[1]!.args.signal?.aborted, true);
+    s.calls[1]!.resolve(page([3]));
+    await more;
+    assert.deepEqual([list.snapshot().status, list.snapshot().items], ['idle', []]);
+  });
+});
+
 describe('explorer paging state: a single-page list says when there may be more', () => {
   const once = async (items: number[], endCursor?: string) => {
     const list = new PagedList<number>(async () => page(items, endCursor), {
