@@ -144,6 +144,7 @@ describe('every list pages to its last page, and takes an empty page (sandbox ov
 
     it(`${c.name}: an empty page is an empty list, in each shape the list may take`, async () => {
       const empties = c.empties ?? EMPTIES;
+      assert.ok(empties.length >= 3, 'each empty shape is tried');
       for (const [body, check] of empties) {
         sb.faults.add({
           family: 'platform',
