@@ -41,6 +41,13 @@ const nodeEntries = {
     outfile: 'dist/sandboxWorker.js',
     external: [],
   },
+  // The worker thread Export Results parses, formats and writes rows in (src/notebook/exportRunner.ts),
+  // so a large export never parses on the extension host's thread.
+  'export-worker': {
+    entryPoints: ['src/notebook/exportWorker.ts'],
+    outfile: 'dist/exportWorker.js',
+    external: [],
+  },
   // The MCP server (stdio), spawned by VS Code or run on its own; see src/mcp/server.ts.
   mcp: { entryPoints: ['src/mcp/server.ts'], outfile: 'dist/mcp.js', external: [] },
 };

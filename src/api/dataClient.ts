@@ -14,8 +14,8 @@ import {
 } from './http';
 import type { ApiLogger } from './log';
 import type { DispatcherRegistry } from './net/agents';
-import { ndjsonLines } from './ndjson';
-import { scanLines } from './rowScan';
+import { ndjsonLines, type NdjsonLine } from './ndjson';
+import { scanLines, type CountedLine } from './rowScan';
 import {
   CONTINUE_WAIT,
   CubeSqlRequestSchema,
@@ -77,7 +77,19 @@ export interface CubeSqlOptions {
    * yielded as `{type: 'count'}` (see rowScan.ts). Unset: every row is parsed.
    */
   parseRows?: number;
+  /**
+   * Reads each response body instead of the client's own parser (Export Results hands the bytes to
+   * a worker thread that writes the rows and answers only counts). Called once per request sent;
+   * lines it answers are interpreted exactly as parsed ones, `counted` lines as `{type: 'count'}`.
+   */
+  lines?: CubeSqlLineReader;
 }
+
+/** A reader of a cubesql body: its lines, parsed, or (data lines) counted. */
+export type CubeSqlLineReader = (
+  body: AsyncIterable<Uint8Array>,
+  opts: { maxLineBytes?: number },
+) => AsyncIterable<NdjsonLine | CountedLine>;
 
 /** Rows past `parseRows`, counted but not parsed. */
 export interface CubeSqlCount {
@@ -244,7 +256,7 @@ export class DataClient {
    */
   cubesql(
     sql: string,
-    opts: CubeSqlOptions & { parseRows: number },
+    opts: CubeSqlOptions & ({ parseRows: number } | { lines: CubeSqlLineReader }),
   ): AsyncGenerator<CubeSqlChunk | CubeSqlCount>;
   cubesql(sql: string, opts?: CubeSqlOptions): AsyncGenerator<CubeSqlChunk>;
   async *cubesql(sql: string, opts: CubeSqlOptions = {}): AsyncGenerator<CubeSqlChunk | CubeSqlCount> {
@@ -288,8 +300,9 @@ export class DataClient {
         // Past opts.parseRows parsed rows, data lines are counted instead of parsed.
         let parsedRows = 0;
         const parseRows = opts.parseRows;
-        const source =
-          parseRows === undefined
+        const source = opts.lines
+          ? opts.lines(res.body, { maxLineBytes: this.opts.maxLineBytes })
+          : parseRows === undefined
             ? ndjsonLines(res.body, { maxLineBytes: this.opts.maxLineBytes })
             : scanLines(res.body, {
                 maxLineBytes: this.opts.maxLineBytes,

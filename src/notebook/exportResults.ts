@@ -1,70 +1,12 @@
 // "Export Results": re-runs the cell's query and streams the FULL result (no row cap) to a CSV or
-// JSON file, with progress and cancel.
-import * as fs from 'node:fs';
+// JSON file, with progress and cancel. The rows are parsed and written in a worker thread
+// (exportRunner.ts, exportWorker.ts).
 import * as vscode from 'vscode';
 import { exportFileName } from './exportName';
 import type { DataClient } from '../api/dataClient';
-import type { LoadQuery } from '../api/schemas/data';
-import { csvCell } from '../shared/notebookOutput';
-import { loadPayload } from './results';
+import { exportQuery, type ExportFormat } from './exportRunner';
 
-export type ExportFormat = 'csv' | 'json';
-
-/** Streams a query's full result to `file`. Returns the number of rows written. */
-export async function exportQuery(
-  client: DataClient,
-  kind: 'sql' | 'json',
-  text: string,
-  file: string,
-  format: ExportFormat,
-  opts: { signal?: AbortSignal; onRows?(n: number): void } = {},
-): Promise<number> {
-  const out = fs.createWriteStream(file, { encoding: 'utf8' });
-  const write = (s: string) =>
-    new Promise<void>((resolve, reject) => {
-      if (out.write(s)) resolve();
-      else out.once('drain', resolve).once('error', reject);
-    });
-  let n = 0;
-  let names: string[] = [];
-  const writeRow = async (r: unknown[]) => {
-    if (format === 'csv') await write(r.map(csvCell).join(',') + '\r\n');
-    else
-      await write(
-        (n === 0 ? '\n' : ',\n') + JSON.stringify(Object.fromEntries(names.map((c, i) => [c, r[i] ?? null]))),
-      );
-    n++;
-  };
-  try {
-    if (format === 'json') await write('[');
-    if (kind === 'sql') {
-      for await (const chunk of client.cubesql(text, { signal: opts.signal })) {
-        if (chunk.type === 'schema') {
-          names = chunk.schema.map((c) => c.name);
-          if (format === 'csv') await write(names.map(csvCell).join(',') + '\r\n');
-        } else {
-          for (const r of chunk.rows) await writeRow(r);
-          opts.onRows?.(n);
-        }
-      }
-    } else {
-      const res = await client.load(JSON.parse(text) as LoadQuery, { signal: opts.signal });
-      const p = loadPayload(res, Number.MAX_SAFE_INTEGER);
-      names = p.columns.map((c) => c.name);
-      if (format === 'csv') await write(names.map(csvCell).join(',') + '\r\n');
-      for (const r of p.rows) await writeRow(r);
-      opts.onRows?.(n);
-    }
-    if (format === 'json') await write(n === 0 ? ']\n' : '\n]\n');
-  } finally {
-    await new Promise<void>((resolve) => out.end(resolve));
-  }
-  if (opts.signal?.aborted) {
-    fs.rmSync(file, { force: true });
-    throw new vscode.CancellationError();
-  }
-  return n;
-}
+export type { ExportFormat } from './exportRunner';
 
 /** The command: picks the cell (argument or the selected one), the target file, and runs with progress. */
 export async function exportResultsCommand(

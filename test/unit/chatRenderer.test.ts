@@ -227,6 +227,77 @@ describe('chat webview rendering', () => {
     assert.equal(content.children.length, 1);
   });
 
+  it('a streamed delta writes only text: no class, visibility or layout read per delta', async () => {
+    const page = open();
+    const win = page.window;
+    const doc = win.document;
+    page.send({ type: 'assistantText', id: 'm1', delta: 'First', inProcess: true });
+    const log = doc.querySelector<HTMLElement>('main.transcript')!;
+    // Count what each later delta does besides appending text.
+    let toggles = 0;
+    let hiddenWrites = 0;
+    let layoutReads = 0;
+    const toggle = win.DOMTokenList.prototype.toggle;
+    win.DOMTokenList.prototype.toggle = function (this: DOMTokenList, ...a: [string, boolean?]) {
+      toggles++;
+      return toggle.apply(this, a);
+    };
+    const hidden = Object.getOwnPropertyDescriptor(win.HTMLElement.prototype, 'hidden')!;
+    Object.defineProperty(win.HTMLElement.prototype, 'hidden', {
+      ...hidden,
+      set(this: HTMLElement, v: boolean) {
+        hiddenWrites++;
+        hidden.set!.call(this, v);
+      },
+    });
+    Object.defineProperty(log, 'scrollHeight', {
+      get: () => {
+        layoutReads++;
+        return 0;
+      },
+    });
+    try {
+      for (let i = 0; i < 50; i++) {
+        page.send({ type: 'assistantText', id: 'm1', delta: ` word${i}`, inProcess: true });
+        await Promise.resolve(); // the page's mutation observer runs here, as between messages
+      }
+    } finally {
+      win.DOMTokenList.prototype.toggle = toggle;
+      Object.defineProperty(win.HTMLElement.prototype, 'hidden', hidden);
+    }
+    assert.equal(toggles, 0, 'no class written per delta');
+    assert.equal(hiddenWrites, 0, 'no visibility written per delta');
+    assert.ok(
+      layoutReads <= 1,
+      `the scroll height is read once a frame, not per delta (${layoutReads} reads)`,
+    );
+    await new Promise((r) => win.requestAnimationFrame(r));
+    await new Promise((r) => win.requestAnimationFrame(r));
+    assert.ok(layoutReads >= 1, 'a following transcript is kept at its end once a frame');
+    const content = doc.querySelector('.msg.assistant .content')!;
+    assert.equal(content.textContent, 'First' + Array.from({ length: 50 }, (_, i) => ` word${i}`).join(''));
+    // The state still follows the host: the end of the turn shows, and a full text replaces it.
+    page.send({ type: 'assistantText', id: 'm1', text: 'Done.', inProcess: false });
+    assert.equal(doc.querySelector('.msg.assistant.in-process'), null);
+    assert.equal(content.textContent, 'Done.');
+    page.send({ type: 'assistantText', id: 'm1', text: '', inProcess: false });
+    assert.equal((content as HTMLElement).hidden, true, 'an empty message hides its body');
+  });
+
+  it('after the final answer, the same full text again leaves the rendered markdown in place', () => {
+    const page = open();
+    const doc = page.window.document;
+    page.send(
+      { type: 'assistantText', id: 'm1', delta: 'Revenue was **up**.', inProcess: true },
+      { type: 'final', id: 'm1', markdown: 'Revenue was **up**.' },
+      { type: 'assistantText', id: 'm1', text: 'Revenue was **up**.', inProcess: false },
+    );
+    const content = doc.querySelector('.msg.assistant .content')!;
+    assert.equal(content.querySelector('strong')?.textContent, 'up', 'still the markdown');
+    page.send({ type: 'assistantText', id: 'm1', text: 'Changed.', inProcess: false });
+    assert.equal(content.textContent, 'Changed.');
+  });
+
   it('offers Resume after a suspended turn and Retry after an error, and disables input while streaming', () => {
     const page = open();
     const doc = page.window.document;

@@ -46,17 +46,38 @@ class StreamedText {
   private block: HTMLElement | undefined;
   private nodeChars = 0;
   private blockChars = 0;
-  /** The whole text so far (a rope: appending is cheap, and only a full replacement compares it). */
-  text = '';
+  /**
+   * Characters streamed so far. The text itself is not kept beside the DOM: a string grown by
+   * every delta made garbage per delta that the collector paid for in proportion to the answer.
+   */
+  length = 0;
+  /** The text as it was when the final answer took the blocks' place (see keep()). */
+  private kept: string | undefined;
 
   constructor(private readonly container: HTMLElement) {}
 
+  /** The whole text, read from the blocks (only a full replacement compares it). */
+  get text(): string {
+    return this.kept ?? this.container.textContent ?? '';
+  }
+
+  /** Remembers the text before the container's children are replaced by something else. */
+  keep(): void {
+    this.kept = this.text;
+  }
+
   append(delta: string): void {
-    this.text += delta;
-    for (let i = 0; i < delta.length;) {
-      const nl = delta.indexOf('\n', i);
+    this.length += delta.length;
+    if (this.kept !== undefined) this.kept += delta;
+    let nl = delta.indexOf('\n');
+    // Most deltas hold no newline: written whole, no piece made.
+    if (nl < 0) {
+      this.write(delta);
+      return;
+    }
+    for (let i = 0; i < delta.length; nl = delta.indexOf('\n', i)) {
       const end = nl < 0 ? delta.length : nl + 1;
-      this.write(delta.slice(i, end));
+      this.write(i === 0 && end === delta.length ? delta : delta.slice(i, end));
       i = end;
       if (nl >= 0 && this.blockChars >= BLOCK_CHARS) this.block = undefined;
     }
@@ -65,7 +86,8 @@ class StreamedText {
   replace(text: string): void {
     this.container.replaceChildren();
     this.block = undefined;
-    this.text = '';
+    this.length = 0;
+    this.kept = undefined;
     this.append(text);
   }
 
@@ -94,6 +116,9 @@ class AssistantView {
   private readonly thinkingText = document.createTextNode('');
   private readonly body = el('div', 'content streaming');
   private readonly streamed = new StreamedText(this.body);
+  /** What the page shows now: a delta changes the classes and visibility only when they change. */
+  private inProcess: boolean | undefined;
+  private bodyHidden: boolean | undefined;
 
   constructor() {
     const summary = el('summary');
@@ -115,16 +140,25 @@ class AssistantView {
     } else if (op.delta) {
       this.streamed.append(op.delta);
     }
-    this.root.classList.toggle('in-process', op.inProcess);
-    this.body.hidden = this.streamed.text.length === 0;
+    if (op.inProcess !== this.inProcess) {
+      this.inProcess = op.inProcess;
+      this.root.classList.toggle('in-process', op.inProcess);
+    }
+    const hidden = this.streamed.length === 0;
+    if (hidden !== this.bodyHidden) {
+      this.bodyHidden = hidden;
+      this.body.hidden = hidden;
+    }
   }
 
   finish(markdown: string, allowRemoteImages: boolean): void {
+    this.streamed.keep();
     this.body.classList.remove('streaming');
     this.body.classList.add('final', 'markdown');
     this.body.replaceChildren(renderMarkdown(markdown, window, { allowRemoteImages }));
-    this.body.hidden = false;
+    this.body.hidden = this.bodyHidden = false;
     this.root.classList.remove('in-process');
+    this.inProcess = false;
   }
 }
 
