@@ -110,8 +110,15 @@ export const AREAS = {
     spec: [`${U}/dashboard*.test.js`, `${U}/publishReview.test.js`],
   },
   'agent-guards': {
-    what: "agent tools' guards: workspace paths, read-only, production",
-    mutate: ['src/agents/tools/**/*.ts'],
+    what: "agent tools' guards: workspace paths, input checks, effects, escaped service text",
+    // The guards only: catalog, data and diff are tools like any other (the agents area has them).
+    mutate: [
+      'src/agents/tools/workspacePaths.ts',
+      'src/agents/tools/dashboards.ts',
+      'src/agents/tools/index.ts',
+      'src/agents/tools/types.ts',
+      'src/agents/tools/format.ts',
+    ],
     spec: [`${U}/agents/*.test.js`],
   },
   agents: {
