@@ -20,6 +20,7 @@ import {
 import {
   cellText,
   failureText,
+  fenced,
   markdownTable,
   named,
   quote,
@@ -27,6 +28,7 @@ import {
   resolveDeployment,
   structured,
 } from '../../../src/agents/tools/format';
+import { dashboardFromWorkbook } from '../../../src/dashboards/dashboardFile';
 import {
   PathRefusedError,
   readInside,
@@ -426,6 +428,57 @@ describe('agent tool guards: propose_dashboard_change and publish_dashboard', ()
     });
   });
 
+  it('lists at most five problems of an invalid file, one a line', async () => {
+    const { gateway } = fakeGateway({ profile: { defaultDeploymentId: 1 } });
+    const many = JSON.stringify(
+      { title: 5, description: 6, config: { widgets: [{ id: 1 }, { id: 2 }, { id: 3 }] } },
+      null,
+      2,
+    );
+    const mem = memoryFiles({ 'm.dashboard.json': many, 'd.dashboard.json': DASH });
+    const ctx = { gateway, redact: (s: string) => s, files: mem.access };
+    const pub = await run(ctx, 'publish_dashboard', { file: 'm.dashboard.json' });
+    const pubLines = JSON.parse(pub.text.replace(/^[^"]*/, '')) as string;
+    assert.equal(pubLines.split('\n').length, 6, pubLines);
+    assert.match(pubLines.split('\n')[1]!, /^line 1: workbookId: /);
+    assert.match(pubLines.split('\n')[2]!, /^line 2: title: /);
+    const prop = await run(ctx, 'propose_dashboard_change', { file: 'd.dashboard.json', content: many });
+    const propLines = JSON.parse(prop.text.replace(/^[^"]*/, '')) as string;
+    assert.equal(propLines.split('\n').length, 6, propLines);
+    assert.match(propLines.split('\n')[1]!, /^line 1: workbookId: /);
+  });
+
+  it('a new nested value follows the file’s indentation and line ends (one-line files too)', async () => {
+    const { gateway } = fakeGateway({});
+    const mem = memoryFiles({
+      'four.dashboard.json': '{\n    "workbookId": 1001\n}\n',
+      'crlf.dashboard.json': '{\r\n  "workbookId": 1001\r\n}\r\n',
+      'one.dashboard.json': '{"workbookId": 1001}',
+    });
+    const ctx = { gateway, redact: (s: string) => s, files: mem.access };
+    const nested = (file: string) =>
+      run(ctx, 'propose_dashboard_change', {
+        file,
+        changes: [{ path: ['config'], value: { layout: { columns: 12 } } }],
+      });
+    assert.ok((await nested('four.dashboard.json')).ok);
+    assert.equal(
+      mem.files['four.dashboard.json'],
+      '{\n    "workbookId": 1001,\n    "config": {\n        "layout": {\n            "columns": 12\n        }\n    }\n}\n',
+    );
+    assert.ok((await nested('crlf.dashboard.json')).ok);
+    assert.equal(
+      mem.files['crlf.dashboard.json'],
+      '{\r\n  "workbookId": 1001,\r\n  "config": {\r\n    "layout": {\r\n      "columns": 12\r\n    }\r\n  }\r\n}\r\n',
+    );
+    const one = await nested('one.dashboard.json');
+    assert.ok(one.ok, one.text);
+    assert.match(
+      mem.files['one.dashboard.json']!,
+      /\n {2}"config": \{\n {4}"layout": \{\n {6}"columns": 12\n {4}\}\n {2}\}/,
+    );
+  });
+
   it('summaries say what will run, service text quoted', () => {
     const p = findTool('propose_dashboard_change')!;
     assert.equal(
@@ -502,6 +555,24 @@ describe('agent tool guards: get_dashboard_config', () => {
     );
   });
 
+  it('returns a config of exactly the limit whole, and one character more as the widget list', async () => {
+    const sized = (extra: number) => {
+      const wb = (pad: number) => ({
+        id: 7,
+        name: 'B',
+        dashboardDraft: { widgets: [widget('w', 'x'.repeat(pad))] },
+      });
+      const len = (pad: number) => JSON.stringify(dashboardFromWorkbook(wb(pad) as never), null, 2).length;
+      const pad = 20_000 - len(1) + 1 + extra;
+      assert.equal(len(pad), 20_000 + extra);
+      return fakeGateway({ profile: { defaultDeploymentId: 1 }, workbook: wb(pad) }).gateway;
+    };
+    const at = await run({ gateway: sized(0), redact: (s) => s }, { workbookId: 7 });
+    assert.match(at.output!.text, /: 1 widget\.\n```json\n/);
+    const over = await run({ gateway: sized(1), redact: (s) => s }, { workbookId: 7 });
+    assert.match(over.output!.text, /The config is 20001 characters, too long to return whole/);
+  });
+
   it('says when there is no config yet, and lists only the widgets of a config too long to return', async () => {
     const empty = fakeGateway({ profile: { defaultDeploymentId: 1 }, workbook: { id: 7 } });
     const r = await run({ gateway: empty.gateway, redact: (s) => s }, { workbookId: 7 });
@@ -570,6 +641,16 @@ describe('agent tool guards: input, logs, failures', () => {
     assert.equal(lines[0], '[x] tool list_deployments called (profile "P"): ');
     assert.match(lines[1]!, /^\[x\] tool list_deployments done in (\d+) ms, 1 rows, hasMore false$/);
     assert.ok(Number(/in (\d+) ms/.exec(lines[1]!)![1]) < 1e9, 'a duration, not a timestamp');
+    // A tool that does not page: the line ends with the duration.
+    lines.length = 0;
+    const withBook = fakeGateway({ profile: { defaultDeploymentId: 1 }, workbook: { id: 7 } });
+    await runTool(
+      findTool('get_dashboard_config')!,
+      { gateway: withBook.gateway, redact: (s) => s },
+      { workbookId: 7 },
+      { log, surface: 'x' },
+    );
+    assert.match(lines[1]!, /^\[x\] tool get_dashboard_config done in \d+ ms$/);
   });
 });
 
@@ -577,6 +658,11 @@ describe('agent tool guards: service text reaches the agent as data', () => {
   it('quote escapes what JSON leaves raw, as \\u sequences', () => {
     assert.equal(quote('a\u2028b\u202ec\u0085'), '"a\\u2028b\\u202ec\\u0085"');
     assert.equal(quote('x\ny'), '"x\\ny"');
+  });
+
+  it('fenced: a fence longer than any backtick run in the content', () => {
+    assert.equal(fenced('a'), '```\na\n```');
+    assert.equal(fenced('x ```` y `` z', 'sql'), '`````sql\nx ```` y `` z\n`````');
   });
 
   it('cellText: empty for nothing, JSON for objects, one line, redacted before it is cut', () => {
@@ -687,6 +773,8 @@ describe('agent tool guards: service text reaches the agent as data', () => {
     assert.deepEqual(await resolveDeployment(withDefault, undefined), { id: 2, name: 'B' });
     const one = fakeGateway({ deployments: [{ id: 4, name: 'Only' }] }).gateway;
     assert.deepEqual(await resolveDeployment(one, undefined), { id: 4, name: 'Only' });
+    const unnamed = fakeGateway({ deployments: [{ id: 4 } as never] }).gateway;
+    assert.deepEqual(await resolveDeployment(unnamed, undefined), { id: 4, name: 'deployment 4' });
     const none = fakeGateway({ deployments: [] }).gateway;
     await assert.rejects(
       resolveDeployment(none, undefined),
