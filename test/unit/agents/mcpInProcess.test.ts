@@ -71,7 +71,7 @@ describe('MCP server in process: policy and files', () => {
     if (answer) {
       client.setRequestHandler(ElicitRequestSchema, (req) => {
         asked.push(req.params.message);
-        assert.deepEqual(req.params.requestedSchema.required, ['confirm']);
+        assert.deepEqual('requestedSchema' in req.params && req.params.requestedSchema.required, ['confirm']);
         if (answer === 'accept') return { action: 'accept', content: { confirm: true } };
         if (answer === 'no') return { action: 'accept', content: { confirm: false } };
         return { action: 'decline' };
