@@ -121,9 +121,23 @@ export const AREAS = {
     spec: [`${U}/dashboard*.test.js`, `${U}/publishReview.test.js`],
   },
   'agent-guards': {
-    what: "agent tools' guards: workspace paths, read-only, production",
-    mutate: ['src/agents/tools/**/*.ts'],
-    spec: [`${U}/agents/*.test.js`],
+    what: "agent tools' guards: workspace paths, input checks, effects, escaped service text",
+    // The guards only: catalog, data and diff are tools like any other (the agents area has them).
+    mutate: [
+      'src/agents/tools/workspacePaths.ts',
+      'src/agents/tools/dashboards.ts',
+      'src/agents/tools/index.ts',
+      'src/agents/tools/types.ts',
+      'src/agents/tools/format.ts',
+    ],
+    // In-process suites only: the stdio suites exercise the same code in a spawned server (which
+    // StrykerJS now reaches, see mcp-entry) at seconds a test, hours for this area.
+    spec: [
+      `${U}/agents/toolGuards.test.js`,
+      `${U}/agents/workspacePaths.test.js`,
+      `${U}/agents/tools.test.js`,
+      `${U}/agents/mcpInProcess.test.js`,
+    ],
   },
   agents: {
     what: 'agents: tools, participant, gateway',
@@ -131,9 +145,29 @@ export const AREAS = {
     spec: [`${U}/agents/*.test.js`, `${U}/chat*.test.js`],
   },
   mcp: {
-    what: 'the MCP server and its read-only guard (tests run the bundle rebuilt from these sources)',
-    mutate: ['src/mcp/**/*.ts'],
-    spec: [`${U}/agents/mcp*.test.js`, `${U}/agents/hostileInput.test.js`],
+    what: 'the MCP server: its write policy, files, configuration and stdio transport (in process)',
+    mutate: ['src/mcp/mcpServer.ts', 'src/mcp/config.ts', 'src/mcp/stdioTransport.ts'],
+    spec: [
+      `${U}/agents/mcpInProcess.test.js`,
+      `${U}/agents/mcpTransport.test.js`,
+      `${U}/agents/workspacePaths.test.js`,
+    ],
+    // Not the transport suite's server-process tests (mcp-entry runs them): a mutant that slows the
+    // spawned server costs a minute-long timeout each.
+    grep: '^(?!.*the server process).*$',
+  },
+  'mcp-entry': {
+    what: "the MCP server's entry point, run only as the spawned bundle (dist/mcp.js rebuilt from the sources)",
+    // The suites spawn the bundle built from the mutated sources; test/unit/agents/mcpBundle.ts hands
+    // the server the active mutant and brings its coverage back. Each test starts a process, so
+    // this area is slow: the rest of src/mcp is measured in process by the mcp area.
+    mutate: ['src/mcp/server.ts'],
+    spec: [
+      `${U}/agents/mcpServer.test.js`,
+      `${U}/agents/mcpSafety.test.js`,
+      `${U}/agents/mcpTransport.test.js`,
+      `${U}/agents/hostileInput.test.js`,
+    ],
   },
   explorer: {
     what: 'the explorer tree: labels, filters, paging',
@@ -198,7 +232,7 @@ const reportDir = path.join('reports', 'mutation', areaName ?? 'default');
 const options = area
   ? {
       mutate: area.mutate,
-      mochaOptions: { config: '.mocharc.json', spec: area.spec },
+      mochaOptions: { config: '.mocharc.json', spec: area.spec, ...(area.grep ? { grep: area.grep } : {}) },
       ignoreStatic: !area.static,
       // Reruns only the mutants whose code or tests changed since the last run of this area.
       incremental: !args.includes('--force'),

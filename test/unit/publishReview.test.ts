@@ -334,3 +334,115 @@ describe('publish review against the published documents', function () {
     assert.deepEqual(schemas.DashboardConfigKind!.enum, schemas.DashboardConfigInputKind!.enum);
   });
 });
+
+describe('publish review: summary and texts, exactly', () => {
+  const base = (): PublishDashboardInput =>
+    ({
+      workbookId: 1,
+      title: 'T',
+      config: {
+        theme: { a: '1', b: '1', c: '1', d: '1' },
+        layout: { columns: 12 },
+        widgets: [
+          { id: 'w1', type: 'chart', position: { x: 0, y: 0, w: 2, h: 2 }, config: { title: 'One' } },
+          { id: 'w2', type: 'chart', position: { x: 2, y: 0, w: 2, h: 2 } },
+        ],
+      },
+    }) as unknown as PublishDashboardInput;
+  type Cfg = {
+    theme: Record<string, string>;
+    layout: Record<string, number>;
+    widgets: Record<string, unknown>[];
+  };
+  const cfg = (x: PublishDashboardInput) => x.config as unknown as Cfg;
+
+  it('names up to three changed values of a group, counts more, and shortens a long summary', () => {
+    const local = base();
+    cfg(local).theme = { a: '2', b: '2', c: '2', d: '1' };
+    assert.deepEqual(summariseChanges(base(), local), [
+      'theme.a changed',
+      'theme.b changed',
+      'theme.c changed',
+    ]);
+    cfg(local).theme = { a: '2', b: '2', c: '2', d: '2' };
+    cfg(local).layout = { columns: 6 };
+    (cfg(local) as unknown as Record<string, unknown>).extra = 1;
+    local.title = 'New';
+    const changes = summariseChanges(base(), local);
+    assert.deepEqual(changes, [
+      'title changed',
+      '4 theme values changed',
+      'layout.columns changed',
+      'config.extra changed',
+    ]);
+    const more = base();
+    more.title = 'X';
+    cfg(more).theme = { a: '2', b: '2', c: '2', d: '2' };
+    cfg(more).layout = { columns: 1 };
+    cfg(more).widgets[0]!.position = { x: 9, y: 0, w: 2, h: 2 };
+    (cfg(more) as unknown as Record<string, unknown>).extra = 1;
+    const review = publishReview(JSON.stringify(more, null, 2), more, base());
+    assert.equal(
+      review.summary,
+      'title changed, 1 widget moved, 4 theme values changed, layout.columns changed and 1 more',
+    );
+  });
+
+  it('tells moved, resized and reconfigured widgets apart, responsive boxes included', () => {
+    const local = base();
+    cfg(local).widgets[0]!.config = { title: 'Renamed' };
+    cfg(local).widgets[1]!.responsiveLayouts = { sm: { x: 0, y: 5, w: 2, h: 2 } };
+    assert.deepEqual(summariseChanges(base(), local), [
+      '1 widget moved',
+      '1 widget resized',
+      '1 widget reconfigured',
+    ]);
+    const resized = base();
+    cfg(resized).widgets[1]!.position = { x: 2, y: 0, w: 3, h: 2 };
+    assert.deepEqual(summariseChanges(base(), resized), ['1 widget resized']);
+    const withBoxes = base();
+    cfg(withBoxes).widgets[1]!.responsiveLayouts = { sm: { x: 0, y: 0, w: 2, h: 2 } };
+    const movedBox = JSON.parse(JSON.stringify(withBoxes)) as PublishDashboardInput;
+    (cfg(movedBox).widgets[1]!.responsiveLayouts as Record<string, Record<string, number>>).sm!.y = 1;
+    assert.deepEqual(summariseChanges(withBoxes, movedBox), ['1 widget moved']);
+    // Keys in another order inside a widget are no change.
+    const reordered = base();
+    cfg(reordered).widgets[0] = Object.fromEntries(Object.entries(cfg(reordered).widgets[0]!).reverse());
+    assert.deepEqual(summariseChanges(base(), reordered), []);
+    const one = base();
+    cfg(one).widgets.pop();
+    assert.deepEqual(summariseChanges(undefined, one), ['first publish, 1 widget']);
+    assert.deepEqual(summariseChanges(undefined, { workbookId: 1 } as PublishDashboardInput), [
+      'first publish, 0 widgets',
+    ]);
+  });
+
+  it('writes both sides in one style; nothing published is an empty left side', () => {
+    const local = base();
+    const text = JSON.stringify(local, null, 2);
+    const first = publishReview(text, local, undefined);
+    assert.equal(first.left, '');
+    assert.equal(first.summary, 'first publish, 2 widgets');
+    assert.equal(first.right, `${JSON.stringify(local, null, 2)}\n`);
+    const odd = {
+      workbookId: 1,
+      config: { widgets: [], empty: {}, list: [{ a: 1 }, [1, 'x', null, true]], gone: undefined },
+    };
+    assert.equal(
+      publishReview('{\n\t"a": [1]\n}', odd as unknown as PublishDashboardInput, undefined).right,
+      '{\n\t"workbookId": 1,\n\t"config": {\n\t\t"widgets": [],\n\t\t"empty": {},\n\t\t"list": [\n\t\t\t{\n\t\t\t\t"a": 1\n\t\t\t},\n\t\t\t[1, "x", null, true]\n\t\t]\n\t}\n}\n',
+    );
+  });
+
+  it('orders the published side like the file: its keys first, its widgets by id, the rest after', () => {
+    const local = base();
+    const published = base();
+    const extra = { id: 'w0', type: 'text', position: { x: 0, y: 9, w: 1, h: 1 } };
+    const noId = { type: 'note', position: { x: 0, y: 9, w: 1, h: 1 } };
+    cfg(published).widgets = [noId, extra, cfg(published).widgets[1]!, cfg(published).widgets[0]!] as never;
+    const review = publishReview(JSON.stringify(local, null, 2), local, published);
+    const ids = [...review.left.matchAll(/"(?:id|type)": "(\w+)"/g)].map((m) => m[1]);
+    assert.deepEqual(ids, ['w1', 'chart', 'w2', 'chart', 'note', 'w0', 'text']);
+    assert.deepEqual(review.changes, ['1 widget removed']);
+  });
+});

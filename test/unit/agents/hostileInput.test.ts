@@ -16,7 +16,7 @@ import { forwardTurn } from '../../../src/agents/participantStream';
 import { rootedFiles } from '../../../src/mcp/mcpServer';
 import { startSandbox, type SandboxHandle } from '../../../src/sandbox';
 import { HOSTILE, MARKER, escapes } from './hostileText';
-import { freshMcpBundle } from './mcpBundle';
+import { freshMcpBundle, mutantEnv } from './mcpBundle';
 
 const page = <T>(items: T[]) => ({ items, pageInfo: { hasNextPage: false } });
 
@@ -242,6 +242,7 @@ describe('hostile service text reaches agents only as data', function () {
         stderr: 'ignore',
         env: {
           PATH: process.env.PATH ?? '',
+          ...mutantEnv(),
           DASHBOARD_PLATFORM_URL: sb.urls.platform,
           DASHBOARD_PLATFORM_DATA_API_URL: sb.urls.dataApi,
           DASHBOARD_PLATFORM_TOKEN: sb.tokens.admin,

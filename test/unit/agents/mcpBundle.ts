@@ -45,3 +45,52 @@ export function freshMcpBundle(): Promise<string> {
   }
   return built;
 }
+
+/** What StrykerJS keeps on the global object of an instrumented process. */
+interface StrykerContext {
+  activeMutant?: string;
+  currentTestId?: string;
+  mutantCoverage?: { static: Record<string, number>; perTest: Record<string, Record<string, number>> };
+}
+const stryker = (): StrykerContext | undefined =>
+  (globalThis as { __stryker__?: StrykerContext }).__stryker__;
+const coverageFiles: string[] = [];
+
+/**
+ * Variables to add to a spawned server's environment. Empty in an ordinary run. Under StrykerJS
+ * (`npm run mutation -- mcp`) the bundle holds the mutants, but the server is another process: it
+ * gets the active mutant, and reports what it covered for the spawning test (scripts/mutation-child.cjs),
+ * merged below, so the mutants only the server's process reaches are run, and can be killed.
+ */
+export function mutantEnv(): Record<string, string> {
+  const ns = stryker();
+  if (!ns) return {};
+  const file = path.join(os.tmpdir(), `dp-stryker-cov-${process.pid}-${coverageFiles.length}.json`);
+  coverageFiles.push(file);
+  return {
+    ...(ns.activeMutant !== undefined ? { __STRYKER_ACTIVE_MUTANT__: String(ns.activeMutant) } : {}),
+    ...(ns.currentTestId ? { DP_STRYKER_TEST_ID: ns.currentTestId } : {}),
+    DP_STRYKER_COVERAGE_FILE: file,
+    NODE_OPTIONS: `--require ${JSON.stringify(path.join(root, 'scripts', 'mutation-child.cjs'))}`,
+  };
+}
+
+// After every suite (the servers have been closed): the servers' coverage joins this process's,
+// which StrykerJS reads when the run ends.
+after(async () => {
+  const ns = stryker();
+  if (!ns) return;
+  const into = (ns.mutantCoverage ??= { static: {}, perTest: {} });
+  for (const file of coverageFiles.splice(0)) {
+    // A server closed in the last hook may still be exiting: give it a moment (not an assertion).
+    for (let i = 0; i < 30 && !fs.existsSync(file); i++) await new Promise((r) => setTimeout(r, 100));
+    if (!fs.existsSync(file)) continue;
+    const child = JSON.parse(fs.readFileSync(file, 'utf8')) as NonNullable<StrykerContext['mutantCoverage']>;
+    fs.rmSync(file, { force: true });
+    const add = (to: Record<string, number>, from: Record<string, number> = {}) => {
+      for (const [id, n] of Object.entries(from)) to[id] = (to[id] ?? 0) + n;
+    };
+    add(into.static, child.static);
+    for (const [test, hits] of Object.entries(child.perTest ?? {})) add((into.perTest[test] ??= {}), hits);
+  }
+});

@@ -14,7 +14,7 @@ import { publishedDashboardOf } from '../../../src/api/platform/workbookShapes';
 import { AGENT_TOOLS } from '../../../src/agents/tools';
 import { mcpDecision } from '../../../src/mcp/mcpServer';
 import { startSandbox, type SandboxHandle } from '../../../src/sandbox';
-import { freshMcpBundle } from './mcpBundle';
+import { freshMcpBundle, mutantEnv } from './mcpBundle';
 import { VICTIM, linkedTree } from './linkedTree';
 
 const repo = path.resolve(__dirname, '..', '..', '..', '..');
@@ -44,6 +44,7 @@ describe('MCP server guards (over stdio)', function () {
       stderr: 'ignore',
       env: {
         PATH: process.env.PATH ?? '',
+        ...mutantEnv(),
         DASHBOARD_PLATFORM_URL: sb.urls.platform,
         DASHBOARD_PLATFORM_DATA_API_URL: sb.urls.dataApi,
         DASHBOARD_PLATFORM_TOKEN: sb.tokens.admin,

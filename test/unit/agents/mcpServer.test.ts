@@ -12,7 +12,7 @@ import { ElicitRequestSchema, type CallToolResult } from '@modelcontextprotocol/
 import { PlatformClient } from '../../../src/api';
 import { publishedDashboardOf } from '../../../src/api/platform/workbookShapes';
 import { startSandbox, type SandboxHandle } from '../../../src/sandbox';
-import { freshMcpBundle } from './mcpBundle';
+import { freshMcpBundle, mutantEnv } from './mcpBundle';
 
 const root = path.resolve(__dirname, '..', '..', '..', '..');
 let bundle: string;
@@ -49,6 +49,7 @@ describe('MCP server (over stdio, bundled from the sources)', function () {
       stderr: 'pipe',
       env: {
         PATH: process.env.PATH ?? '',
+        ...mutantEnv(),
         DASHBOARD_PLATFORM_URL: sb.urls.platform,
         DASHBOARD_PLATFORM_DATA_API_URL: sb.urls.dataApi,
         DASHBOARD_PLATFORM_TOKEN: sb.tokens.admin,
@@ -303,7 +304,7 @@ describe('MCP server (over stdio, bundled from the sources)', function () {
     const transport = new StdioClientTransport({
       command: process.execPath,
       args: [bundle, '--sandbox'],
-      env: { PATH: process.env.PATH ?? '' },
+      env: { PATH: process.env.PATH ?? '', ...mutantEnv() },
       stderr: 'ignore',
     });
     const client = new Client({ name: 'dp-test', version: '1.0.0' });
@@ -317,7 +318,7 @@ describe('MCP server (over stdio, bundled from the sources)', function () {
     const transport = new StdioClientTransport({
       command: process.execPath,
       args: [bundle],
-      env: { PATH: process.env.PATH ?? '' },
+      env: { PATH: process.env.PATH ?? '', ...mutantEnv() },
       stderr: 'pipe',
     });
     let err = '';

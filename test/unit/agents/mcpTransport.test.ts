@@ -14,7 +14,7 @@ import {
   idOfOversize,
 } from '../../../src/mcp/stdioTransport';
 import { startSandbox, type SandboxHandle } from '../../../src/sandbox';
-import { freshMcpBundle } from './mcpBundle';
+import { freshMcpBundle, mutantEnv } from './mcpBundle';
 
 type Answer = { id?: string | number; error?: { code: number; message: string }; result?: unknown };
 
@@ -165,12 +165,13 @@ describe('MCP stdio transport: bad messages answered, the session goes on', func
           mode === 'plain'
             ? {
                 PATH: process.env.PATH ?? '',
+                ...mutantEnv(),
                 DASHBOARD_PLATFORM_URL: sb.urls.platform,
                 DASHBOARD_PLATFORM_DATA_API_URL: sb.urls.dataApi,
                 DASHBOARD_PLATFORM_TOKEN: sb.tokens.admin,
                 DASHBOARD_PLATFORM_DATA_API_TOKEN: sb.tokens.dataApi,
               }
-            : { PATH: process.env.PATH ?? '' };
+            : { PATH: process.env.PATH ?? '', ...mutantEnv() };
         const child = spawn(process.execPath, mode === 'plain' ? [bundle] : [bundle, '--sandbox'], { env });
         children.push(child);
         let stderr = '';
