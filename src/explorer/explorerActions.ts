@@ -5,16 +5,16 @@ import * as vscode from 'vscode';
 import { withCheckCommand } from '../api/http';
 import { COMMANDS } from '../commands';
 import { UserCancelled } from '../log';
-import { askNotificationDraft, type NotificationDraft } from './createNotificationFlow';
-import { memberChoices } from './notifications/members';
+import { askNotificationDraft, type NotificationDraft } from '../notifications/createNotificationFlow';
+import { memberChoices } from '../notifications/members';
 import type { ExplorerCommandDeps } from './explorerCommands';
 import { displayName, plainText } from './labels';
 import type { Item } from './loaders';
 import type { ExplorerNode } from './nodes/types';
 import type { Prompter } from '../ui/prompter';
 import { describeAddResult, recipientRemoval } from '../api/platform/notifications';
-import { pickDraft } from './notifications/schedule';
-import { askRecipient, type RecipientInput } from './recipientFlow';
+import { pickDraft } from '../notifications/notificationDraft';
+import { askRecipient, type RecipientInput } from '../notifications/recipientFlow';
 import { dashboardChoices, timezoneChoices, userChoices } from '../ui/pickerSources';
 import {
   ancestor,

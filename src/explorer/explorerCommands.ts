@@ -7,14 +7,14 @@ import type { Services } from '../services';
 import { registerCommand, COMMANDS } from '../commandRunner';
 import type { ExplorerProvider } from './explorerProvider';
 import type { JsonDocumentProvider } from './jsonDocumentProvider';
-import type { ReportDocuments } from './reportDocuments';
+import type { ReportDocuments } from '../workspace/reportDocuments';
 import { displayName, plainText } from './labels';
 import { REPORT_SORTS, type Item, type ReportQuery, type ReportSort } from './loaders';
 import type { DeploymentListKind } from './nodes/deploymentNode';
 import { ListNode } from './nodes/listNode';
 import { LoadMoreNode } from './nodes/statusNodes';
 import type { ExplorerNode } from './nodes/types';
-import { askNotificationFilter } from './notificationFilterFlow';
+import { askNotificationFilter } from '../notifications/notificationFilterFlow';
 import {
   buildNotificationFilter,
   describeFilter,
@@ -29,11 +29,11 @@ import { asArgs, asNode, resolveDeploymentId, type TargetContext } from './targe
 import { sortText } from './reportQuery';
 import { EXPLORER_VIEW_ID } from './ids';
 import { ExplorerActions } from './explorerActions';
-import { registerWorkspaceCommands, type WorkspaceCommands } from './workspace/register';
-import { DeployOps } from './deployment/deployOps';
-import { NotificationActions } from './notifications/notificationActions';
+import { registerWorkspaceCommands, type WorkspaceCommands } from '../workspace/workspaceFeature';
+import { DeployOps } from '../deployments/deploymentsFeature';
+import { NotificationActions } from '../notifications/notificationActions';
 import { dashboardChoices, userChoices } from '../ui/pickerSources';
-import { registerAdminCommands, type AdminCommands } from './admin/adminCommands';
+import { registerAdminCommands, type AdminCommands } from '../admin/adminFeature';
 
 /** The scripted prompter tests answer flows with (here so it loads with the commands). */
 export { ScriptedPrompter } from '../ui/prompter';

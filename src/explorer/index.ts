@@ -11,13 +11,13 @@ import type { ExplorerProvider } from './explorerProvider';
 import type * as ExplorerProviderModule from './explorerProvider';
 import { EXPLORER_VIEW_ID, PAGE_SIZE_SETTING } from './ids';
 import { JSON_SCHEME, JsonDocumentProvider } from './jsonDocumentProvider';
-import { ReportDocuments } from './reportDocuments';
+import { ReportDocuments } from '../workspace/reportDocuments';
 import { offerWalkthroughOnce, WALKTHROUGH_ID } from './firstRun';
 import type { ExplorerNode } from './nodes/types';
 import type { Prompter, ScriptedPrompter } from '../ui/prompter';
 import type * as ExplorerCommandsModule from './explorerCommands';
 import { ExplorerTreeShell } from './treeShell';
-import { WorkspaceDragAndDrop } from './workspace/dragAndDrop';
+import { WorkspaceDragAndDrop } from './dragAndDrop';
 
 /** What the explorer exposes to tests and to other features through the extension's API. */
 export interface ExplorerApi {

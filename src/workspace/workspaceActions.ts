@@ -3,15 +3,15 @@
 // by walking its folder ancestors. Every command takes the clicked node and the multi-selection
 // VS Code passes, an arguments object (tests, other features), or asks with pickers.
 import * as vscode from 'vscode';
-import type { WorkspaceItemRef, WorkspaceType } from '../../api/platformClient';
-import { UserCancelled } from '../../log';
-import type { ExplorerCommandDeps } from '../explorerCommands';
-import { EXPLORER_VIEW_ID } from '../ids';
-import { displayName, plainText } from '../labels';
-import type { Item } from '../loaders';
-import { ListNode } from '../nodes/listNode';
-import { ExplorerNode } from '../nodes/types';
-import { asArgs, resolveDeploymentId, type TargetContext } from '../targets';
+import type { WorkspaceItemRef, WorkspaceType } from '../api/platformClient';
+import { UserCancelled } from '../log';
+import type { ExplorerCommandDeps } from '../explorer/explorerCommands';
+import { EXPLORER_VIEW_ID } from '../explorer/ids';
+import { displayName, plainText } from '../explorer/labels';
+import type { Item } from '../explorer/loaders';
+import { ListNode } from '../explorer/nodes/listNode';
+import { ExplorerNode } from '../explorer/nodes/types';
+import { asArgs, resolveDeploymentId, type TargetContext } from '../explorer/targets';
 
 /** One workspace item a command acts on. */
 export interface Target {

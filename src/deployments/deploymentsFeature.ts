@@ -1,11 +1,11 @@
 // The deployment operations' commands (dbt sync, dashboard export, env variables, health, environment
 // tokens), registered with the explorer's commands (so they load with them, on first use).
 import * as vscode from 'vscode';
-import { registerCommand } from '../../commandRunner';
-import { COMMANDS } from '../../commands';
-import type { ExplorerActions } from '../explorerActions';
-import type { ExplorerCommandDeps } from '../explorerCommands';
-import type { TargetContext } from '../targets';
+import { registerCommand } from '../commandRunner';
+import { COMMANDS } from '../commands';
+import type { ExplorerActions } from '../explorer/explorerActions';
+import type { ExplorerCommandDeps } from '../explorer/explorerCommands';
+import type { TargetContext } from '../explorer/targets';
 import { DBT_SCHEME, DbtFlows, GeneratedFiles } from './dbtFlows';
 import { EnvFlows } from './envFlows';
 import { ExportFlow } from './exportFlow';

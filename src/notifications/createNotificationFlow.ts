@@ -7,7 +7,7 @@
 import { DASHBOARD_FILTER_OPERATORS, NOTIFICATION_FORMATS, SCHEDULE_TYPES } from '../api/schemas/platform';
 import type { PageOfChoices } from '../ui/quickInputTypes';
 import type { DashboardRef, UserRef } from '../ui/pickerSources';
-import { DAYS, describeSchedule, filtersText, grainsText } from './notifications/schedule';
+import { DAYS, describeSchedule, filtersText, grainsText } from './notificationDraft';
 import { runSteps, type Step } from '../ui/steps';
 import type { Prompter } from '../ui/prompter';
 

@@ -2,11 +2,11 @@
 // deployment's name for messages, output channels (their lines also kept for tests), and a pause
 // that ends early on cancellation.
 import * as vscode from 'vscode';
-import type { ExplorerActions } from '../explorerActions';
-import type { ExplorerCommandDeps } from '../explorerCommands';
-import { plainText } from '../labels';
-import type { Prompter } from '../../ui/prompter';
-import type { TargetContext } from '../targets';
+import type { ExplorerActions } from '../explorer/explorerActions';
+import type { ExplorerCommandDeps } from '../explorer/explorerCommands';
+import { plainText } from '../explorer/labels';
+import type { Prompter } from '../ui/prompter';
+import type { TargetContext } from '../explorer/targets';
 
 export class OpsContext implements vscode.Disposable {
   private readonly channels = new Map<string, vscode.OutputChannel>();

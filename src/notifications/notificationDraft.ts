@@ -1,7 +1,7 @@
 // A notification's schedule as the create/edit flow holds it: read back from a stored cron (to
 // prefill "Edit Notification"), and said in words for the flow's summary.
-import type { NotificationDraft } from '../createNotificationFlow';
-import type { Item } from '../loaders';
+import type { NotificationDraft } from './createNotificationFlow';
+import type { Item } from '../explorer/loaders';
 
 export const DAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
 

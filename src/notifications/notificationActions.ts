@@ -2,19 +2,27 @@
 // every recipient), edit its schedule/format/filters (the create flow, prefilled), pause, resume,
 // and delete after a modal confirmation naming its schedule and dashboard.
 import * as vscode from 'vscode';
-import { withCheckCommand } from '../../api/http';
-import { COMMANDS } from '../../commands';
-import { UserCancelled } from '../../log';
-import { timezoneChoices } from '../../ui/pickerSources';
-import { askNotificationDraft, type NotificationDraft } from '../createNotificationFlow';
-import type { ExplorerCommandDeps } from '../explorerCommands';
-import { plainText } from '../labels';
-import type { Item } from '../loaders';
-import type { ExplorerNode } from '../nodes/types';
-import { asArgs, listFirst, resolveItem, type TargetContext } from '../targets';
-import { DASHBOARD_NAME, dashboardName, resolveDashboardNames } from './dashboardNames';
-import { describeFilters, notificationDashboard, notificationSchedule } from './notificationLook';
-import { draftOf, editChanges, pickDraft } from './schedule';
+import { withCheckCommand } from '../api/http';
+import { COMMANDS } from '../commands';
+import { UserCancelled } from '../log';
+import { timezoneChoices } from '../ui/pickerSources';
+import { askNotificationDraft, type NotificationDraft } from './createNotificationFlow';
+import type { ExplorerCommandDeps } from '../explorer/explorerCommands';
+import { plainText } from '../explorer/labels';
+import type { Item } from '../explorer/loaders';
+import type { ExplorerNode } from '../explorer/nodes/types';
+import { asArgs, listFirst, resolveItem, type TargetContext } from '../explorer/targets';
+import {
+  DASHBOARD_NAME,
+  dashboardName,
+  resolveDashboardNames,
+} from '../explorer/notifications/dashboardNames';
+import {
+  describeFilters,
+  notificationDashboard,
+  notificationSchedule,
+} from '../explorer/notifications/notificationLook';
+import { draftOf, editChanges, pickDraft } from './notificationDraft';
 import { memberChoices } from './members';
 
 export class NotificationActions {

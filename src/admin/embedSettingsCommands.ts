@@ -3,13 +3,13 @@
 // diff before saving, OAuth integrations with a write-only client secret, OIDC token configs,
 // the user's own OAuth tokens).
 import * as vscode from 'vscode';
-import { embedPreviewUrl } from '../../api/platform/admin/embed';
-import { TENANT_SETTING_KEYS, type TenantSettingsInput } from '../../api/platform/admin/settings';
-import { publishedDashboardOf } from '../../api/platform/workbookShapes';
-import { COMMANDS } from '../../commands';
-import { plainText } from '../labels';
-import type { Item } from '../loaders';
-import { asArgs, resolveDeploymentId } from '../targets';
+import { embedPreviewUrl } from '../api/platform/admin/embed';
+import { TENANT_SETTING_KEYS, type TenantSettingsInput } from '../api/platform/admin/settings';
+import { publishedDashboardOf } from '../api/platform/workbookShapes';
+import { COMMANDS } from '../commands';
+import { plainText } from '../explorer/labels';
+import type { Item } from '../explorer/loaders';
+import { asArgs, resolveDeploymentId } from '../explorer/targets';
 import { confirmRemoval, pickItem, subjectNode, type AdminDeps, type Reg } from './adminContext';
 
 const PICK = 200;

@@ -1,8 +1,8 @@
 // The Administration commands, registered with the explorer's (lazily loaded) commands so they
 // share its prompter (tests script it) and targets.
 import type * as vscode from 'vscode';
-import type { ExplorerCommandDeps } from '../explorerCommands';
-import type { TargetContext } from '../targets';
+import type { ExplorerCommandDeps } from '../explorer/explorerCommands';
+import type { TargetContext } from '../explorer/targets';
 import type { Reg } from './adminContext';
 import { EmbedSettingsCommands } from './embedSettingsCommands';
 import { SettingsEditCommands } from './settingsEditCommands';

@@ -1,8 +1,8 @@
 // Registers the workspace's commands (one line in ExplorerCommands.register): each handler gets
 // the clicked node and VS Code's multi-selection (the tree allows selecting many).
 import type * as vscode from 'vscode';
-import { COMMANDS, registerCommand } from '../../commandRunner';
-import type { ExplorerCommandDeps, ExplorerCommands } from '../explorerCommands';
+import { COMMANDS, registerCommand } from '../commandRunner';
+import type { ExplorerCommandDeps, ExplorerCommands } from '../explorer/explorerCommands';
 import { ItemActions } from './itemActions';
 import { WorkspaceActions } from './workspaceActions';
 

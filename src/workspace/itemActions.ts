@@ -3,17 +3,17 @@
 // create, refresh, disconnect from a spreadsheet, Open in Notebook; workbooks created, re-slugged,
 // upserted by slug, and their embed access shown and changed.
 import * as vscode from 'vscode';
-import { ApiError } from '../../api/errors';
-import { UserCancelled } from '../../log';
-import { dashboardConfigOf, publishedDashboardOf } from '../../api/platform/workbookShapes';
-import type { ExplorerCommandDeps } from '../explorerCommands';
-import { displayName, plainText } from '../labels';
-import type { Item } from '../loaders';
-import { ExplorerNode } from '../nodes/types';
-import { asArgs, listFirst, resolveDeploymentId, resolveItem, type TargetContext } from '../targets';
-import { PLATFORM_SQL_LANGUAGE } from '../../shared/platformSql';
+import { ApiError } from '../api/errors';
+import { UserCancelled } from '../log';
+import { dashboardConfigOf, publishedDashboardOf } from '../api/platform/workbookShapes';
+import type { ExplorerCommandDeps } from '../explorer/explorerCommands';
+import { displayName, plainText } from '../explorer/labels';
+import type { Item } from '../explorer/loaders';
+import { ExplorerNode } from '../explorer/nodes/types';
+import { asArgs, listFirst, resolveDeploymentId, resolveItem, type TargetContext } from '../explorer/targets';
+import { PLATFORM_SQL_LANGUAGE } from '../shared/platformSql';
 import type { WorkspaceActions } from './workspaceActions';
-import { REPORT_DRAFT_SCHEME, reportRefOf, reportUri, type ReportSource } from '../reportDocuments';
+import { REPORT_DRAFT_SCHEME, reportRefOf, reportUri, type ReportSource } from './reportDocuments';
 
 /** The command of the notebook feature that opens a new query notebook (with cells when given). */
 const NOTEBOOK_NEW = 'dashboardPlatform.notebook.new';
