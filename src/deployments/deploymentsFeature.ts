@@ -1,11 +1,9 @@
-// The deployment operations' commands (dbt sync, dashboard export, env variables, health, environment
-// tokens), registered with the explorer's commands (so they load with them, on first use).
+// Deployment operations, loaded on first use of one of their commands (index.ts registers the
+// shims): dbt sync, dashboard export, env variables, environment tokens, build status and logs.
 import * as vscode from 'vscode';
 import { registerCommand } from '../commandRunner';
 import { COMMANDS } from '../commands';
-import type { ExplorerActions } from '../explorer/explorerActions';
-import type { ExplorerCommandDeps } from '../explorer/explorerCommands';
-import type { TargetContext } from '../explorer/targets';
+import { explorerContext, type ExplorerHost } from '../explorer/context';
 import { DBT_SCHEME, DbtFlows, GeneratedFiles } from './dbtFlows';
 import { EnvFlows } from './envFlows';
 import { ExportFlow } from './exportFlow';
@@ -20,12 +18,8 @@ export class DeployOps {
   readonly health: HealthFlows;
   private readonly files = new GeneratedFiles();
 
-  constructor(
-    private readonly deps: ExplorerCommandDeps,
-    targets: TargetContext,
-    actions: ExplorerActions,
-  ) {
-    this.context = new OpsContext(deps, targets, actions);
+  constructor(private readonly host: ExplorerHost) {
+    this.context = new OpsContext(explorerContext(host));
     this.dbt = new DbtFlows(this.context, this.files);
     this.exports = new ExportFlow(this.context);
     this.env = new EnvFlows(this.context);
@@ -38,27 +32,36 @@ export class DeployOps {
   }
 
   register(): vscode.Disposable[] {
-    const s = this.deps.services;
+    const s = this.host.services;
     const reg = (spec: { id: string; title: string }, fn: (arg?: unknown) => unknown) =>
       registerCommand(s, spec, fn as (...a: never[]) => unknown);
     return [
       this.context,
       this.health,
       vscode.workspace.registerTextDocumentContentProvider(DBT_SCHEME, this.files),
-      reg(COMMANDS.explorerDbtSync, (a) => this.dbt.start(a)),
-      reg(COMMANDS.explorerDbtShowLogs, (a) => this.dbt.showLogs(a)),
-      reg(COMMANDS.explorerDbtCancel, (a) => this.dbt.cancel(a)),
-      reg(COMMANDS.explorerDbtOpenResult, (a) => this.dbt.openResult(a)),
-      reg(COMMANDS.explorerDbtOpenGeneratedFiles, (a) => this.dbt.openGeneratedFiles(a)),
-      reg(COMMANDS.explorerExportDashboard, (a) => this.exports.exportDashboard(a)),
-      reg(COMMANDS.explorerSetEnvVar, (a) => this.env.setEnvVar(a)),
-      reg(COMMANDS.explorerChangeEnvVar, (a) => this.env.changeEnvVar(a)),
-      reg(COMMANDS.explorerRevealEnvVar, (a) => this.env.revealEnvVar(a)),
-      reg(COMMANDS.explorerCreateEnvironmentToken, (a) => this.env.createToken(a)),
-      reg(COMMANDS.explorerShowBuildStatus, (a) => this.health.showBuildStatus(a)),
-      reg(COMMANDS.explorerShowDeploymentLogs, (a) => this.health.showLogs(a)),
-      reg(COMMANDS.explorerFollowDeploymentLogs, (a) => this.health.follow(a)),
-      reg(COMMANDS.explorerStopFollowingLogs, () => this.health.stopFollowing()),
+      reg(COMMANDS.deploymentsDbtSync, (a) => this.dbt.start(a)),
+      reg(COMMANDS.deploymentsDbtShowLogs, (a) => this.dbt.showLogs(a)),
+      reg(COMMANDS.deploymentsDbtCancel, (a) => this.dbt.cancel(a)),
+      reg(COMMANDS.deploymentsDbtOpenResult, (a) => this.dbt.openResult(a)),
+      reg(COMMANDS.deploymentsDbtOpenGeneratedFiles, (a) => this.dbt.openGeneratedFiles(a)),
+      reg(COMMANDS.deploymentsExportDashboard, (a) => this.exports.exportDashboard(a)),
+      reg(COMMANDS.deploymentsSetEnvVar, (a) => this.env.setEnvVar(a)),
+      reg(COMMANDS.deploymentsChangeEnvVar, (a) => this.env.changeEnvVar(a)),
+      reg(COMMANDS.deploymentsRevealEnvVar, (a) => this.env.revealEnvVar(a)),
+      reg(COMMANDS.deploymentsCreateEnvironmentToken, (a) => this.env.createToken(a)),
+      reg(COMMANDS.deploymentsShowBuildStatus, (a) => this.health.showBuildStatus(a)),
+      reg(COMMANDS.deploymentsShowLogs, (a) => this.health.showLogs(a)),
+      reg(COMMANDS.deploymentsFollowLogs, (a) => this.health.follow(a)),
+      reg(COMMANDS.deploymentsStopFollowingLogs, () => this.health.stopFollowing()),
     ];
   }
+}
+
+/** Builds the feature and registers its commands (the lazily loaded entry of src/deployments). */
+export function createDeploymentsFeature(host: ExplorerHost): {
+  feature: DeployOps;
+  disposables: vscode.Disposable[];
+} {
+  const feature = new DeployOps(host);
+  return { feature, disposables: feature.register() };
 }
