@@ -66,6 +66,11 @@ const hostGroups = [
   },
   { name: 'profiles', entries: ['src/profiles/profileCommands.ts'] },
   { name: 'explorer', entries: ['src/explorer/explorerCommands.ts'] },
+  // The features that act on the explorer's rows, each loaded on first use of one of its commands.
+  { name: 'workspace', entries: ['src/workspace/workspaceFeature.ts'] },
+  { name: 'deployments', entries: ['src/deployments/deploymentsFeature.ts'] },
+  { name: 'notifications', entries: ['src/notifications/notificationsFeature.ts'] },
+  { name: 'admin', entries: ['src/admin/adminFeature.ts'] },
   { name: 'notebook', entries: ['src/notebook/notebookFeature.ts'] },
   { name: 'chat', entries: ['src/chat/chatFeature.ts'] },
   { name: 'dashboards', entries: ['src/dashboards/dashboardsFeature.ts'] },

@@ -170,8 +170,8 @@ export const AREAS = {
     ],
   },
   explorer: {
-    what: 'the explorer tree: labels, filters, paging',
-    mutate: ['src/explorer/**/*.ts'],
+    what: 'the explorer tree (labels, filters, paging) and the flows on its rows (notification drafts, admin users)',
+    mutate: ['src/explorer/**/*.ts', 'src/notifications/**/*.ts', 'src/admin/**/*.ts'],
     spec: [`${U}/explorer*.test.js`, `${U}/admin/*.test.js`],
   },
   profiles: {

@@ -43,6 +43,8 @@ const steps = [
   { name: 'typecheck', cmd: 'npx', args: ['tsc', '-p', 'tsconfig.json'] },
   { name: 'typecheck (webviews)', cmd: 'npx', args: ['tsc', '-p', 'tsconfig.webview.json', '--noEmit'] },
   { name: 'lint', cmd: 'npx', args: ['eslint', '--max-warnings', '0', '.'] },
+  // No import circles in src/ and webview/ (type-only imports too): scripts/check-cycles.mjs.
+  { name: 'lint (import circles)', cmd: 'node', args: ['scripts/check-cycles.mjs'] },
   { name: 'format', cmd: 'npx', args: ['prettier', '--check', '.'] },
   // Tests that cannot fail (assertions that may never run, self-comparisons, swallowed failures,
   // skips always taken): scripts/test-quality.mjs.

@@ -1,6 +1,8 @@
 // The one command table. Every command contributed in package.json has exactly one entry here (a
 // unit test checks both directions, titles included); code refers to commands only through it.
-// All commands have `category: "Dashboard Platform"` in the manifest.
+// All commands have `category: "Dashboard Platform"` in the manifest. The features that act on the
+// explorer's rows (explorer, workspace, deployments, notifications, admin) keep the ids
+// 'dashboardPlatform.explorer.…'; each owns the entries whose key starts with its name.
 
 export interface CommandSpec {
   readonly id: string;
@@ -55,34 +57,37 @@ export const COMMANDS = {
     id: 'dashboardPlatform.explorer.clearReportsQuery',
     title: 'Clear Reports Search, Sort and Filters',
   },
-  explorerFilterNotifications: {
+  notificationsFilter: {
     id: 'dashboardPlatform.explorer.filterNotifications',
     title: 'Filter Notifications…',
   },
-  explorerClearNotificationFilter: {
+  notificationsClearFilter: {
     id: 'dashboardPlatform.explorer.clearNotificationFilter',
     title: 'Clear Notifications Filter',
   },
-  explorerDbtSync: { id: 'dashboardPlatform.explorer.dbtSync', title: 'Start dbt Sync…' },
-  explorerDuplicateWorkbook: {
+  deploymentsDbtSync: { id: 'dashboardPlatform.explorer.dbtSync', title: 'Start dbt Sync…' },
+  workspaceDuplicateWorkbook: {
     id: 'dashboardPlatform.explorer.duplicateWorkbook',
     title: 'Duplicate Workbook…',
   },
-  explorerConnectReport: {
+  workspaceConnectReport: {
     id: 'dashboardPlatform.explorer.connectReportToWorkbook',
     title: 'Connect Report to Workbook…',
   },
-  explorerCreateNotification: {
+  notificationsCreate: {
     id: 'dashboardPlatform.explorer.createNotification',
     title: 'Create Notification…',
   },
-  explorerAddRecipient: { id: 'dashboardPlatform.explorer.addRecipient', title: 'Add Recipient…' },
-  explorerRemoveRecipient: { id: 'dashboardPlatform.explorer.removeRecipient', title: 'Remove Recipient…' },
-  explorerDeleteEmbedTenant: {
+  notificationsAddRecipient: { id: 'dashboardPlatform.explorer.addRecipient', title: 'Add Recipient…' },
+  notificationsRemoveRecipient: {
+    id: 'dashboardPlatform.explorer.removeRecipient',
+    title: 'Remove Recipient…',
+  },
+  adminDeleteEmbedTenant: {
     id: 'dashboardPlatform.explorer.deleteEmbedTenant',
     title: 'Delete Embed Tenant…',
   },
-  explorerShowAppConfig: { id: 'dashboardPlatform.explorer.showAppConfig', title: 'Show App Config' },
+  adminShowAppConfig: { id: 'dashboardPlatform.explorer.showAppConfig', title: 'Show App Config' },
   // dashboards as code
   dashboardsEdit: { id: 'dashboardPlatform.dashboards.edit', title: 'Edit Dashboard…' },
   dashboardsPublish: { id: 'dashboardPlatform.dashboards.publish', title: 'Publish Dashboard…' },
@@ -101,92 +106,98 @@ export const COMMANDS = {
     title: 'Attach AI Widget Thread…',
   },
   // workspace
-  explorerOpenItem: { id: 'dashboardPlatform.explorer.openItem', title: 'Open' },
-  explorerOpenReportSql: { id: 'dashboardPlatform.explorer.openReportSql', title: 'Edit Report SQL' },
-  explorerSaveReportSql: { id: 'dashboardPlatform.explorer.saveReportSql', title: 'Save SQL to Report…' },
-  explorerOpenDashboard: { id: 'dashboardPlatform.explorer.openDashboard', title: 'Open Dashboard' },
-  explorerCreateFolder: { id: 'dashboardPlatform.explorer.createFolder', title: 'New Folder…' },
-  explorerRenameItem: { id: 'dashboardPlatform.explorer.renameItem', title: 'Rename…' },
-  explorerMoveItems: { id: 'dashboardPlatform.explorer.moveItems', title: 'Move to Folder…' },
-  explorerDeleteItems: { id: 'dashboardPlatform.explorer.deleteItems', title: 'Delete…' },
-  explorerRevealInExplorer: {
+  workspaceOpenItem: { id: 'dashboardPlatform.explorer.openItem', title: 'Open' },
+  workspaceOpenReportSql: { id: 'dashboardPlatform.explorer.openReportSql', title: 'Edit Report SQL' },
+  workspaceSaveReportSql: { id: 'dashboardPlatform.explorer.saveReportSql', title: 'Save SQL to Report…' },
+  workspaceOpenDashboard: { id: 'dashboardPlatform.explorer.openDashboard', title: 'Open Dashboard' },
+  workspaceCreateFolder: { id: 'dashboardPlatform.explorer.createFolder', title: 'New Folder…' },
+  workspaceRenameItem: { id: 'dashboardPlatform.explorer.renameItem', title: 'Rename…' },
+  workspaceMoveItems: { id: 'dashboardPlatform.explorer.moveItems', title: 'Move to Folder…' },
+  workspaceDeleteItems: { id: 'dashboardPlatform.explorer.deleteItems', title: 'Delete…' },
+  workspaceRevealInExplorer: {
     id: 'dashboardPlatform.explorer.revealInExplorer',
     title: 'Reveal in Explorer',
   },
-  explorerCreateReport: { id: 'dashboardPlatform.explorer.createReport', title: 'New Report…' },
-  explorerRefreshReport: { id: 'dashboardPlatform.explorer.refreshReport', title: 'Refresh Report' },
-  explorerDisconnectReport: {
+  workspaceCreateReport: { id: 'dashboardPlatform.explorer.createReport', title: 'New Report…' },
+  workspaceRefreshReport: { id: 'dashboardPlatform.explorer.refreshReport', title: 'Refresh Report' },
+  workspaceDisconnectReport: {
     id: 'dashboardPlatform.explorer.disconnectReport',
     title: 'Disconnect Report from Workbook…',
   },
-  explorerOpenReportInNotebook: {
+  workspaceOpenReportInNotebook: {
     id: 'dashboardPlatform.explorer.openReportInNotebook',
     title: 'Open in Notebook',
   },
-  explorerCreateWorkbook: { id: 'dashboardPlatform.explorer.createWorkbook', title: 'New Workbook…' },
-  explorerChangeWorkbookSlug: {
+  workspaceCreateWorkbook: { id: 'dashboardPlatform.explorer.createWorkbook', title: 'New Workbook…' },
+  workspaceChangeWorkbookSlug: {
     id: 'dashboardPlatform.explorer.changeWorkbookSlug',
     title: 'Change Workbook Slug…',
   },
-  explorerUpsertWorkbookBySlug: {
+  workspaceUpsertWorkbookBySlug: {
     id: 'dashboardPlatform.explorer.upsertWorkbookBySlug',
     title: 'Create or Update Workbook by Slug…',
   },
-  explorerShowEmbedAccess: { id: 'dashboardPlatform.explorer.showEmbedAccess', title: 'Show Embed Access' },
-  explorerChangeEmbedAccess: {
+  workspaceShowEmbedAccess: { id: 'dashboardPlatform.explorer.showEmbedAccess', title: 'Show Embed Access' },
+  workspaceChangeEmbedAccess: {
     id: 'dashboardPlatform.explorer.changeEmbedAccess',
     title: 'Change Embed Access…',
   },
   // deployops
-  explorerDbtShowLogs: { id: 'dashboardPlatform.explorer.dbtShowLogs', title: 'Show dbt Sync Logs' },
-  explorerDbtCancel: { id: 'dashboardPlatform.explorer.dbtCancel', title: 'Cancel dbt Sync…' },
-  explorerDbtOpenResult: { id: 'dashboardPlatform.explorer.dbtOpenResult', title: 'Open dbt Sync Result' },
-  explorerDbtOpenGeneratedFiles: {
+  deploymentsDbtShowLogs: { id: 'dashboardPlatform.explorer.dbtShowLogs', title: 'Show dbt Sync Logs' },
+  deploymentsDbtCancel: { id: 'dashboardPlatform.explorer.dbtCancel', title: 'Cancel dbt Sync…' },
+  deploymentsDbtOpenResult: { id: 'dashboardPlatform.explorer.dbtOpenResult', title: 'Open dbt Sync Result' },
+  deploymentsDbtOpenGeneratedFiles: {
     id: 'dashboardPlatform.explorer.dbtOpenGeneratedFiles',
     title: 'Open dbt Sync Generated Files…',
   },
-  explorerExportDashboard: {
+  deploymentsExportDashboard: {
     id: 'dashboardPlatform.explorer.exportDashboard',
     title: 'Export Dashboard as PNG or PDF…',
   },
-  explorerSetEnvVar: { id: 'dashboardPlatform.explorer.setEnvVar', title: 'Set Env Variable…' },
-  explorerChangeEnvVar: {
+  deploymentsSetEnvVar: { id: 'dashboardPlatform.explorer.setEnvVar', title: 'Set Env Variable…' },
+  deploymentsChangeEnvVar: {
     id: 'dashboardPlatform.explorer.changeEnvVar',
     title: 'Change Env Variable Value…',
   },
-  explorerRevealEnvVar: { id: 'dashboardPlatform.explorer.revealEnvVar', title: 'Reveal Env Variable Value' },
-  explorerCreateEnvironmentToken: {
+  deploymentsRevealEnvVar: {
+    id: 'dashboardPlatform.explorer.revealEnvVar',
+    title: 'Reveal Env Variable Value',
+  },
+  deploymentsCreateEnvironmentToken: {
     id: 'dashboardPlatform.explorer.createEnvironmentToken',
     title: 'Create Environment Token…',
   },
-  explorerShowBuildStatus: { id: 'dashboardPlatform.explorer.showBuildStatus', title: 'Show Build Status' },
-  explorerShowDeploymentLogs: {
+  deploymentsShowBuildStatus: {
+    id: 'dashboardPlatform.explorer.showBuildStatus',
+    title: 'Show Build Status',
+  },
+  deploymentsShowLogs: {
     id: 'dashboardPlatform.explorer.showDeploymentLogs',
     title: 'Show Deployment Logs',
   },
-  explorerFollowDeploymentLogs: {
+  deploymentsFollowLogs: {
     id: 'dashboardPlatform.explorer.followDeploymentLogs',
     title: 'Follow Deployment Logs',
   },
-  explorerStopFollowingLogs: {
+  deploymentsStopFollowingLogs: {
     id: 'dashboardPlatform.explorer.stopFollowingLogs',
     title: 'Stop Following Deployment Logs',
   },
   // polish
-  explorerOpenNotification: { id: 'dashboardPlatform.explorer.openNotification', title: 'Open Notification' },
-  explorerEditNotification: {
+  notificationsOpen: { id: 'dashboardPlatform.explorer.openNotification', title: 'Open Notification' },
+  notificationsEdit: {
     id: 'dashboardPlatform.explorer.editNotification',
     title: 'Edit Notification…',
   },
-  explorerPauseNotification: {
+  notificationsPause: {
     id: 'dashboardPlatform.explorer.pauseNotification',
     title: 'Pause Notification',
   },
-  explorerResumeNotification: {
+  notificationsResume: {
     id: 'dashboardPlatform.explorer.resumeNotification',
     title: 'Resume Notification',
   },
-  explorerDeleteNotification: {
+  notificationsDelete: {
     id: 'dashboardPlatform.explorer.deleteNotification',
     title: 'Delete Notification…',
   },

@@ -6,7 +6,8 @@
 //
 // The value returned by activate() is the extension API used by the integration tests:
 //   services, sandbox() (+ .start(), .stop(), .current()), statusBarText(), statusBarTooltip(),
-//   explorer, chat, dashboards (the last two load their feature when read).
+//   explorer, chat, dashboards, admin, deployments, workspace, notifications (all but the explorer
+//   load their feature when read).
 import * as vscode from 'vscode';
 import { COMMANDS } from './commands';
 import { registerCommand } from './commandRunner';
@@ -20,6 +21,11 @@ import type { SandboxManager } from './profiles/sandboxProfile';
 import { ProfileStatusBar } from './profiles/statusBar';
 import type { Services } from './services';
 import { createExplorer, type ExplorerApi } from './explorer';
+import { register as registerWorkspace, type WorkspaceFeature } from './workspace';
+import { register as registerDeployments, type DeployOps } from './deployments';
+import { register as registerNotifications } from './notifications';
+import { register as registerAdmin, type AdminCommands } from './admin';
+import type { NotificationActions } from './notifications/notificationActions';
 import { register as registerChat, type ChatFeature } from './chat';
 import { register as registerNotebook } from './notebook';
 import { register as registerDashboards, type DashboardsFeature } from './dashboards';
@@ -49,6 +55,11 @@ export interface ExtensionApi {
   readonly agents: AgentsFeature;
   /** The data model in the editor (mounts, validation, branch status), for the integration tests. */
   readonly model: ModelFeature;
+  /** The features that act on the explorer's rows, for the integration tests. */
+  readonly workspace: WorkspaceFeature;
+  readonly deployments: DeployOps;
+  readonly notifications: NotificationActions;
+  readonly admin: AdminCommands;
 }
 
 /** How long after activation the API bundle is loaded in the background. */
@@ -96,7 +107,7 @@ export function activate(context: vscode.ExtensionContext): Promise<ExtensionApi
     log.info(
       `Dashboard Platform activated in ${(performance.now() - t0).toFixed(0)} ms (${firstMs.toFixed(0)} ms before activate() returned; ${features.stepsMs.map((ms) => ms.toFixed(1)).join(', ')} ms for the later steps)`,
     );
-    const { explorer, chat, dashboards, agents, model } = features;
+    const { explorer, chat, dashboards, agents, model, rows } = features;
     return {
       services,
       sandbox: Object.assign(() => sandbox.start(), {
@@ -118,6 +129,18 @@ export function activate(context: vscode.ExtensionContext): Promise<ExtensionApi
       },
       get model() {
         return model.feature;
+      },
+      get workspace() {
+        return rows.workspace.feature;
+      },
+      get deployments() {
+        return rows.deployments.feature;
+      },
+      get notifications() {
+        return rows.notifications.feature;
+      },
+      get admin() {
+        return rows.admin.feature;
       },
     };
   });
@@ -142,6 +165,21 @@ async function registerFeatures(
   const explorer = await step(
     () => createExplorer(services),
     (e) => e.disposables,
+  );
+  // What a user does to the explorer's rows: each feature registers its own commands' shims.
+  const rows = await step(
+    () => ({
+      workspace: registerWorkspace(explorer.host),
+      deployments: registerDeployments(explorer.host),
+      notifications: registerNotifications(explorer.host),
+      admin: registerAdmin(explorer.host),
+    }),
+    (r) => [
+      ...r.workspace.disposables,
+      ...r.deployments.disposables,
+      ...r.notifications.disposables,
+      ...r.admin.disposables,
+    ],
   );
   await step(
     () => undefined,
@@ -172,7 +210,7 @@ async function registerFeatures(
     () => registerModel(services),
     (m) => m.disposables,
   );
-  return { explorer, chat, dashboards, agents, model, stepsMs };
+  return { explorer, rows, chat, dashboards, agents, model, stepsMs };
 }
 
 export async function deactivate(): Promise<void> {

@@ -60,3 +60,14 @@ export function commandIds(table: Record<string, { id: string }>, prefix: string
     .map((c) => c.id)
     .filter((id) => id.startsWith(prefix));
 }
+
+/**
+ * The command ids of the features that act on the explorer's rows, whose ids all read
+ * 'dashboardPlatform.explorer.…': those of `table` whose key is `feature` followed by a capital
+ * (e.g. 'admin' takes adminCreateUser, not administer…).
+ */
+export function featureCommandIds(table: Record<string, { id: string }>, feature: string): string[] {
+  return Object.entries(table)
+    .filter(([key]) => key.startsWith(feature) && /^[A-Z]/.test(key.slice(feature.length)))
+    .map(([, c]) => c.id);
+}

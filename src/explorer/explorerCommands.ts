@@ -1,87 +1,40 @@
-// The explorer's commands. Each takes the node a menu click passes, or an arguments object (tests,
-// other features), and asks with quick input only for what neither supplies. Failures propagate to
-// the one catch in runCommand (log + "Show Logs"). The write actions are in explorerActions.ts.
+// The explorer's own commands: browsing the tree (refresh, load more, retry, open as JSON, copy
+// ids) and the reports list's server-side search, sort and filter. Each takes the node a menu click
+// passes, or an arguments object (tests, other features), and asks with quick input only for what
+// neither supplies. Failures propagate to the one catch in runCommand (log + "Show Logs"). What a
+// user does to the rows (administration, deployment operations, the workspace, notifications) are
+// features of their own (src/admin, src/deployments, src/workspace, src/notifications).
 import * as vscode from 'vscode';
 import { publishedDashboardOf } from '../api/platform/workbookShapes';
-import type { Services } from '../services';
 import { registerCommand, COMMANDS } from '../commandRunner';
-import type { ExplorerProvider } from './explorerProvider';
-import type { JsonDocumentProvider } from './jsonDocumentProvider';
-import type { ReportDocuments } from './reportDocuments';
+import type { ExplorerContext } from './context';
 import { displayName, plainText } from './labels';
 import { REPORT_SORTS, type Item, type ReportQuery, type ReportSort } from './loaders';
-import type { DeploymentListKind } from './nodes/deploymentNode';
 import { ListNode } from './nodes/listNode';
 import { LoadMoreNode } from './nodes/statusNodes';
-import type { ExplorerNode } from './nodes/types';
-import { askNotificationFilter } from './notificationFilterFlow';
-import {
-  buildNotificationFilter,
-  describeFilter,
-  FILTER_KEYS,
-  isEmptyFilter,
-  type NotificationFilterArgs,
-} from './notificationFilter';
-import { dashboardName, resolveDashboardNames } from './notifications/dashboardNames';
 import type { Prompter } from '../ui/prompter';
-import { vscodePrompter } from '../ui/vscodePrompter';
 import { asArgs, asNode, resolveDeploymentId, type TargetContext } from './targets';
 import { sortText } from './reportQuery';
 import { EXPLORER_VIEW_ID } from './ids';
-import { ExplorerActions } from './explorerActions';
-import { registerWorkspaceCommands, type WorkspaceCommands } from './workspace/register';
-import { DeployOps } from './deployment/deployOps';
-import { NotificationActions } from './notifications/notificationActions';
-import { dashboardChoices, userChoices } from '../ui/pickerSources';
-import { registerAdminCommands, type AdminCommands } from './admin/adminCommands';
 
 /** The scripted prompter tests answer flows with (here so it loads with the commands). */
 export { ScriptedPrompter } from '../ui/prompter';
-
-export interface ExplorerCommandDeps {
-  services: Services;
-  provider: ExplorerProvider;
-  view: vscode.TreeView<ExplorerNode>;
-  json: JsonDocumentProvider;
-  /** The report preview and draft documents (reportDocuments.ts). */
-  reports: ReportDocuments;
-}
+export { explorerContext } from './context';
 
 export class ExplorerCommands {
-  private prompterOverride: Prompter | undefined;
   readonly targets: TargetContext;
-  /** The write actions (explorerActions.ts). */
-  readonly actions: ExplorerActions;
-  /** The workspace's actions (src/explorer/workspace/). */
-  workspace: WorkspaceCommands | undefined;
-  /** dbt sync, exports, env variables, health and environment tokens (deployment/). */
-  readonly deployOps: DeployOps;
-  /** Administration (admin/adminCommands.ts), set by register(). */
-  admin: AdminCommands | undefined;
 
-  constructor(private readonly deps: ExplorerCommandDeps) {
-    this.targets = {
-      client: () => deps.services.clients.platform(),
-      prompter: () => this.prompter,
-      selection: () => deps.view.selection[0],
-    };
-    this.actions = new ExplorerActions(deps, this.targets);
-    this.deployOps = new DeployOps(deps, this.targets, this.actions);
+  constructor(private readonly ctx: ExplorerContext) {
+    this.targets = ctx.targets;
   }
 
   get prompter(): Prompter {
-    return this.prompterOverride ?? vscodePrompter;
-  }
-
-  /** Tests answer the flows' questions with a scripted prompter; undefined restores quick input. */
-  usePrompter(p: Prompter | undefined): void {
-    this.prompterOverride = p;
+    return this.targets.prompter();
   }
 
   register(): vscode.Disposable[] {
-    const s = this.deps.services;
     const reg = (spec: { id: string; title: string }, fn: (arg?: unknown) => unknown) =>
-      registerCommand(s, spec, fn as (...a: never[]) => unknown);
+      registerCommand(this.ctx.services, spec, fn as (...a: never[]) => unknown);
     return [
       reg(COMMANDS.explorerRefresh, (a) => this.refresh(a)),
       reg(COMMANDS.explorerLoadMore, (a) => this.loadMore(a)),
@@ -93,27 +46,13 @@ export class ExplorerCommands {
       reg(COMMANDS.explorerSortReports, (a) => this.sortReports(a)),
       reg(COMMANDS.explorerFilterReports, (a) => this.filterReports(a)),
       reg(COMMANDS.explorerClearReportsQuery, (a) => this.clearReportsQuery(a)),
-      reg(COMMANDS.explorerFilterNotifications, (a) => this.filterNotifications(a)),
-      reg(COMMANDS.explorerClearNotificationFilter, (a) => this.clearNotificationFilter(a)),
-      reg(COMMANDS.explorerDuplicateWorkbook, (a) => this.actions.duplicateWorkbook(a)),
-      reg(COMMANDS.explorerConnectReport, (a) => this.actions.connectReport(a)),
-      reg(COMMANDS.explorerCreateNotification, (a) => this.actions.createNotification(a)),
-      reg(COMMANDS.explorerAddRecipient, (a) => this.actions.addRecipient(a)),
-      reg(COMMANDS.explorerRemoveRecipient, (a) => this.actions.removeRecipient(a)),
-      reg(COMMANDS.explorerDeleteEmbedTenant, (a) => this.actions.deleteEmbedTenant(a)),
-      reg(COMMANDS.explorerShowAppConfig, () => this.showAppConfig()),
-      ...registerWorkspaceCommands(this, this.deps),
-      ...this.deployOps.register(),
-      // polish
-      ...new NotificationActions(this.deps, this.targets, (w) => this.actions.confirmWrite(w)).register(reg),
-      ...registerAdminCommands(this.deps, this.targets, reg, (a) => (this.admin = a)),
     ];
   }
 
   // --- browsing ---------------------------------------------------------------------------------
 
   refresh(arg?: unknown): void {
-    this.deps.provider.refresh(asNode(arg));
+    this.ctx.provider.refresh(asNode(arg));
   }
 
   async loadMore(arg?: unknown): Promise<void> {
@@ -134,19 +73,19 @@ export class ExplorerCommands {
   async openJson(arg?: unknown): Promise<vscode.TextDocument> {
     const given = asArgs<{ title: string; value: unknown }>(arg);
     if (given.value !== undefined)
-      return this.deps.json.show(`args/${given.title ?? 'value'}`, given.title ?? 'value', given.value);
-    const node = asNode(arg) ?? this.deps.view.selection[0];
+      return this.ctx.json.show(`args/${given.title ?? 'value'}`, given.title ?? 'value', given.value);
+    const node = asNode(arg) ?? this.ctx.view.selection[0];
     if (node?.data) {
       const title = `${node.kind}-${displayName(node.data, 'name', 'title', 'email')}`;
-      return this.deps.json.show(node.id, title, node.data);
+      return this.ctx.json.show(node.id, title, node.data);
     }
     const deploymentId = await resolveDeploymentId(this.targets, arg);
     const d = await (await this.targets.client()).getDeployment(deploymentId);
-    return this.deps.json.show(`deployment:${deploymentId}`, `deployment-${deploymentId}`, d);
+    return this.ctx.json.show(`deployment:${deploymentId}`, `deployment-${deploymentId}`, d);
   }
 
   async copy(arg: unknown, field: 'id' | 'publicId'): Promise<string> {
-    const node = asNode(arg) ?? this.deps.view.selection[0];
+    const node = asNode(arg) ?? this.ctx.view.selection[0];
     const data = node?.data;
     // A workbook's public id is that of its published dashboard.
     const published = data ? publishedDashboardOf(data) : undefined;
@@ -170,23 +109,7 @@ export class ExplorerCommands {
 
   private async reportsList(arg: unknown): Promise<ListNode> {
     const deploymentId = await resolveDeploymentId(this.targets, arg);
-    return this.listOf(deploymentId, 'reports');
-  }
-
-  /** The list node of a deployment, loading the deployments list first when it is not shown yet. */
-  async listOf(deploymentId: number, kind: DeploymentListKind): Promise<ListNode> {
-    const p = this.deps.provider;
-    let dep = p.loadedDeployments().find((d) => d.deploymentId === deploymentId);
-    while (!dep) {
-      const list = p.roots.deployments;
-      await list.getChildren();
-      dep = p.loadedDeployments().find((d) => d.deploymentId === deploymentId);
-      const snap = list.paging.snapshot();
-      if (dep || !snap.hasMore) break;
-      await list.loadMore();
-    }
-    if (!dep) throw new Error(`Deployment ${deploymentId} is not in this profile's deployments.`);
-    return dep.list(kind);
+    return this.ctx.listOf(deploymentId, 'reports');
   }
 
   private setReportQuery(list: ListNode, q: ReportQuery): ReportQuery {
@@ -194,7 +117,7 @@ export class ExplorerCommands {
       Object.entries(q).filter(([, v]) => v !== undefined && v !== ''),
     ) as ReportQuery;
     list.setSpec({ ...list.listSpec, reportQuery: clean });
-    this.deps.provider.changedRow(list);
+    this.ctx.provider.changedRow(list);
     return clean;
   }
 
@@ -295,62 +218,7 @@ export class ExplorerCommands {
     const targets =
       node || args.deploymentId !== undefined
         ? [await this.reportsList(arg)]
-        : this.deps.provider.loadedDeployments().map((d) => d.list('reports'));
+        : this.ctx.provider.loadedDeployments().map((d) => d.list('reports'));
     for (const list of targets) this.setReportQuery(list, {});
-  }
-
-  // --- notifications filter --------------------------------------------------------------------
-
-  async filterNotifications(arg?: unknown) {
-    const deploymentId = await resolveDeploymentId(this.targets, arg);
-    const list = await this.listOf(deploymentId, 'notifications');
-    const args = asArgs<NotificationFilterArgs>(arg);
-    const hasArgs = [...FILTER_KEYS, 'dashboard', 'recipient'].some((k) => k in args);
-    let filter;
-    if (hasArgs) {
-      const built = buildNotificationFilter(args);
-      // Refused before any request: the message names the parameters in conflict.
-      if (!built.ok) throw new Error(built.message);
-      filter = built.value;
-    } else {
-      const client = await this.targets.client();
-      filter = await askNotificationFilter(this.prompter, list.listSpec.notificationFilter, {
-        dashboards: () => dashboardChoices(client, deploymentId),
-        users: () => userChoices(client),
-      });
-    }
-    // The row and the view description name the dashboard, not its id.
-    let text: string | undefined;
-    if (!isEmptyFilter(filter)) {
-      const client = await this.targets.client();
-      const id = filter.dashboardId;
-      let name: string | undefined;
-      if (id !== undefined) {
-        await resolveDashboardNames(client, deploymentId, [id]).catch(() => undefined);
-        name = dashboardName(client, deploymentId, id);
-      }
-      text = describeFilter(filter, name);
-    }
-    list.setSpec({ ...list.listSpec, notificationFilter: filter, notificationFilterText: text });
-    this.deps.provider.changedRow(list);
-    return filter;
-  }
-
-  async clearNotificationFilter(arg?: unknown): Promise<void> {
-    const node = asNode(arg);
-    const args = asArgs(arg);
-    const lists =
-      node || args.deploymentId !== undefined
-        ? [await this.listOf(await resolveDeploymentId(this.targets, arg), 'notifications')]
-        : this.deps.provider.loadedDeployments().map((d) => d.list('notifications'));
-    for (const list of lists) {
-      list.setSpec({ ...list.listSpec, notificationFilter: undefined, notificationFilterText: undefined });
-      this.deps.provider.changedRow(list);
-    }
-  }
-
-  async showAppConfig(): Promise<vscode.TextDocument> {
-    const config = await (await this.targets.client()).getAppConfig();
-    return this.deps.json.show('app-config', 'app-config', config);
   }
 }

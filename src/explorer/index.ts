@@ -1,23 +1,24 @@
-// The explorer feature: the tree view of the active profile's platform and its commands. The view
+// The explorer: the tree view of the active profile's platform and its browsing commands. The view
 // is registered at activation with a shell provider: the tree's code (dist/tree.js) loads when
-// VS Code first asks for a row, its loaders reach the HTTP stack on first expand, and the commands,
-// with their flows and write actions, load on first use.
+// VS Code first asks for a row, its loaders reach the HTTP stack on first expand, and the commands
+// load on first use. What a user does to the rows (src/admin, src/deployments, src/workspace,
+// src/notifications) registers itself with the host made here (context.ts).
 import * as vscode from 'vscode';
 import { COMMANDS } from '../commands';
-import { commandIds, LazyFeature, lazyModule } from '../lazy';
+import { featureCommandIds, LazyFeature, lazyModule } from '../lazy';
 import type { Services } from '../services';
+import type { ExplorerHost } from './context';
 import type { ExplorerCommands } from './explorerCommands';
 import type { ExplorerProvider } from './explorerProvider';
 import type * as ExplorerProviderModule from './explorerProvider';
 import { EXPLORER_VIEW_ID, PAGE_SIZE_SETTING } from './ids';
 import { JSON_SCHEME, JsonDocumentProvider } from './jsonDocumentProvider';
-import { ReportDocuments } from './reportDocuments';
 import { offerWalkthroughOnce, WALKTHROUGH_ID } from './firstRun';
 import type { ExplorerNode } from './nodes/types';
 import type { Prompter, ScriptedPrompter } from '../ui/prompter';
 import type * as ExplorerCommandsModule from './explorerCommands';
 import { ExplorerTreeShell } from './treeShell';
-import { WorkspaceDragAndDrop } from './workspace/dragAndDrop';
+import { WorkspaceDragAndDrop } from './dragAndDrop';
 
 /** What the explorer exposes to tests and to other features through the extension's API. */
 export interface ExplorerApi {
@@ -26,12 +27,16 @@ export interface ExplorerApi {
   readonly commands: ExplorerCommands;
   /** The workspace's drag and drop (tests drop through it as the tree would). */
   readonly dragAndDrop: WorkspaceDragAndDrop;
-  /** Answers the flows' questions from `answers` until `restore()` (tests drive flows with it). */
+  /** Answers the questions of every flow that acts on the tree from `answers` (tests drive flows with it). */
   script(answers: (string | number | boolean | undefined | string[])[], confirm?: boolean): ScriptedPrompter;
   usePrompter(p: Prompter | undefined): void;
 }
 
-export function createExplorer(services: Services): { api: ExplorerApi; disposables: vscode.Disposable[] } {
+export function createExplorer(services: Services): {
+  api: ExplorerApi;
+  host: ExplorerHost;
+  disposables: vscode.Disposable[];
+} {
   const tree = new ExplorerTreeShell(() => {
     const mod = lazyModule<typeof ExplorerProviderModule>('src/explorer/explorerProvider.ts');
     return new mod.ExplorerProvider(
@@ -48,18 +53,23 @@ export function createExplorer(services: Services): { api: ExplorerApi; disposab
     dragAndDropController: dragAndDrop,
   });
   const json = new JsonDocumentProvider();
-  // Registered now so report tabs restored with the window read their SQL again.
-  const reports = new ReportDocuments();
+  let prompter: Prompter | undefined;
+  const host: ExplorerHost = {
+    services,
+    view,
+    json,
+    provider: () => tree.provider,
+    prompterOverride: () => prompter,
+  };
   let commandsModule: typeof ExplorerCommandsModule | undefined;
-  const commands = new LazyFeature(commandIds(COMMANDS, 'dashboardPlatform.explorer.'), () => {
-    const mod = (commandsModule = lazyModule<typeof ExplorerCommandsModule>(
-      'src/explorer/explorerCommands.ts',
-    ));
-    const c = new mod.ExplorerCommands({ services, provider: tree.provider, view, json, reports });
+  const loadCommandsModule = () =>
+    (commandsModule ??= lazyModule<typeof ExplorerCommandsModule>('src/explorer/explorerCommands.ts'));
+  const commands = new LazyFeature(featureCommandIds(COMMANDS, 'explorer'), () => {
+    const mod = loadCommandsModule();
+    const c = new mod.ExplorerCommands(mod.explorerContext(host));
     services.context.subscriptions.push(...c.register());
     return c;
   });
-  reports.useSource(async () => commands.get().workspace!.items.reportSource());
   const updateDescription = () => {
     view.description = tree.description();
     // Shows the "clear" entries of the view's title menu only while a search, sort or filter is active.
@@ -74,8 +84,6 @@ export function createExplorer(services: Services): { api: ExplorerApi; disposab
     view,
     json,
     vscode.workspace.registerTextDocumentContentProvider(JSON_SCHEME, json),
-    reports,
-    ...reports.register(),
     commands,
     tree.onDidChangeDescription(updateDescription),
     services.clients.onDidChange(() => tree.refresh()),
@@ -93,15 +101,16 @@ export function createExplorer(services: Services): { api: ExplorerApi; disposab
       return commands.get();
     },
     script(answers, confirm = true) {
-      const c = commands.get();
-      const p = new commandsModule!.ScriptedPrompter(answers, confirm);
-      c.usePrompter(p);
+      const p = new (loadCommandsModule().ScriptedPrompter)(answers, confirm);
+      prompter = p;
       return p;
     },
-    usePrompter: (p) => commands.get().usePrompter(p),
+    usePrompter: (p) => {
+      prompter = p;
+    },
   };
   offerWalkthrough(services);
-  return { api, disposables };
+  return { api, host, disposables };
 }
 
 /** The test host extension that runs the integration suites (installed only for test runs). */

@@ -200,7 +200,7 @@ export function fetcherFor(spec: ListSpec, client: () => Promise<ListingClient>)
         if (!spec.admin) throw new Error('The administration list has no query.');
         return adminFetch(spec.admin, c.admin, p);
       default:
-        return deployOpsFetch(c, spec, page(p), s);
+        return deployOpsFetch(c.ops, spec, page(p), s);
     }
   };
 }

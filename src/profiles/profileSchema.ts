@@ -8,7 +8,7 @@ import {
   normalizeUrl,
   validateAgentUrl,
   validateUrl,
-} from './profileModel';
+} from './profileRules';
 
 const urlField = (what: string, check: (v: string) => string | undefined = (v) => validateUrl(v, what)) =>
   z

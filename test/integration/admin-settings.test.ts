@@ -251,7 +251,7 @@ describe('Admin settings', function () {
         top.map(labelOf).join(', '),
       );
       const before = JSON.stringify((await state()).admin.oidcTokenConfigs);
-      const edit = ex.commands.admin.settingsEdit;
+      const edit = api.admin.settingsEdit;
       // Called directly: the command wrapper would show the error instead of returning it.
       await assert.rejects(
         edit.editOAuthIntegration({ name: 'Snowflake OAuth', changes: {}, clientSecret: '' }),

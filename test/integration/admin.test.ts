@@ -159,7 +159,7 @@ describe('administration', function () {
       assert.equal((await row()).Resources[0].active, false);
       // An inactive user is not deactivated again: the command says so, and its row offers Activate.
       await assert.rejects(
-        ex.commands.admin.users.setActive({ userName: 'it-new@sandbox.example' }, false),
+        api.admin.users.setActive({ userName: 'it-new@sandbox.example' }, false),
         /already inactive/,
       );
       const d = ex.script([]);
@@ -308,7 +308,7 @@ describe('administration', function () {
     it('refuses admin writes with the role needed, leaving the sandbox unchanged', async () => {
       // Called directly: the command wrapper would show the error instead of returning it.
       await assert.rejects(
-        ex.commands.admin.embedSettings.editTenantSettings({ changes: { maintenanceWindowTime: '05:00' } }),
+        api.admin.embedSettings.editTenantSettings({ changes: { maintenanceWindowTime: '05:00' } }),
         /needs the admin role/,
       );
       assert.notEqual((await state()).admin.tenantSettings.maintenanceWindowTime, '05:00');

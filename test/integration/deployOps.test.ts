@@ -32,7 +32,7 @@ async function platform(p: string): Promise<any> {
   return res.json();
 }
 const children = (node?: Node): Promise<Node[]> => ex.provider.getChildren(node);
-const ops = () => ex.commands.deployOps;
+const ops = () => api.deployments;
 const transcript = (channel: string): string[] => ops().transcript(channel);
 
 async function deployment(id: number): Promise<Node> {

@@ -200,7 +200,7 @@ describe('README screenshots', function () {
     const syncs = dep.opsChild('dbtSyncs');
     await ex.provider.getChildren(syncs);
     await ex.view.reveal(syncs, { expand: true, focus: false, select: false });
-    const transcript = () => ex.commands.deployOps.transcript('Dashboard Platform: dbt sync') as string[];
+    const transcript = () => api.deployments.transcript('Dashboard Platform: dbt sync') as string[];
     const before = transcript().length;
     const started = run('dashboardPlatform.explorer.dbtSync', {
       deploymentId: dep.deploymentId,

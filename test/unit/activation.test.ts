@@ -36,6 +36,8 @@ module.exports = {
   workspace: new Proxy(function () {}, { ...handler, get: (t, k) => (k === 'getConfiguration' ? () => config : handler.get(t, k)) }),
   commands: {
     registerCommand: (id) => {
+      // As VS Code does: two features claiming one command id is an error.
+      if (registered.has(id)) throw new Error('command ' + id + ' already exists');
       registered.add(id);
       return { dispose: () => registered.delete(id) };
     },

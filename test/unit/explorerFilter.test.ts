@@ -5,7 +5,7 @@ import {
   parseDashboard,
   parseRecipient,
 } from '../../src/explorer/notificationFilter';
-import { parseFilter, parseTime, validateTimezone } from '../../src/explorer/createNotificationFlow';
+import { parseFilter, parseTime, validateTimezone } from '../../src/notifications/createNotificationFlow';
 
 function refused<T>(r: { ok: true; value: T } | { ok: false; message: string }): string {
   assert.equal(r.ok, false, `expected a refusal, got ${JSON.stringify(r)}`);

@@ -6,8 +6,8 @@ import {
   memberProblem,
   parseFilter,
   parseFilters,
-} from '../../src/explorer/createNotificationFlow';
-import { draftOf, editChanges, filtersText } from '../../src/explorer/notifications/schedule';
+} from '../../src/notifications/createNotificationFlow';
+import { draftOf, editChanges, filtersText } from '../../src/notifications/notificationDraft';
 import { UpdateNotificationInputSchema } from '../../src/api/platform/notificationItem';
 
 const stored = {

@@ -1,7 +1,8 @@
 // What the deployment operations' lists fetch (dbt sync runs, versions, pods, environment tokens):
 // one request a page, like every list of the explorer. No `vscode` and no zod here.
 import type { Page, PageParams } from '../../api/paging';
-import type { Item, ListingClient, ListSpec } from '../loaders';
+
+type Item = Record<string, unknown>;
 
 export type DeployOpsKind = 'dbtSyncs' | 'versions' | 'pods' | 'envTokens';
 
@@ -19,13 +20,19 @@ export interface DeployOpsListing {
   getBuildStatus(deploymentId: number, q?: { branchName?: string }, signal?: AbortSignal): Promise<Item>;
 }
 
+/** The part of a list's spec these lists read (structural: the tree's ListSpec fits). */
+export interface DeployOpsListSpec {
+  kind: string;
+  deploymentId?: number;
+  environmentId?: string;
+}
+
 export function deployOpsFetch(
-  c: ListingClient,
-  spec: ListSpec,
+  ops: DeployOpsListing | undefined,
+  spec: DeployOpsListSpec,
   p: PageParams,
   signal: AbortSignal | undefined,
 ): Promise<Page<Item>> {
-  const ops = c.ops;
   if (!ops) throw new Error('This client has no deployment operations.');
   const d = spec.deploymentId;
   if (d === undefined) throw new Error(`The ${spec.kind} list has no deployment.`);

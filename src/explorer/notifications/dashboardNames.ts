@@ -1,8 +1,15 @@
 // The names of the dashboards notifications point at (a notification carries only `dashboardId`).
 // Read from the deployment's workbooks, page by page until every id asked for is known, once per
 // client and deployment. No `vscode`, no zod: the tree's loaders use it in the startup bundle.
+import type { Page, PageParams } from '../../api/paging';
 import { publishedDashboardOf } from '../../api/platform/workbookShapes';
-import type { Item, ListingClient } from '../loaders';
+
+type Item = Record<string, unknown>;
+
+/** The part of the client read here (structural: the tree's ListingClient and test doubles fit). */
+export interface WorkbookListing {
+  listWorkbooks(deploymentId: number, p?: PageParams, signal?: AbortSignal): Promise<Page<Item>>;
+}
 
 /** Where a listed notification keeps its dashboard's name (a symbol: never shown in its JSON). */
 export const DASHBOARD_NAME = Symbol('dashboardName');
@@ -48,7 +55,7 @@ export function dashboardName(client: object, deploymentId: number, id: unknown)
 
 /** Fetches workbook pages until every id is named (or the list ends). Failures leave names unknown. */
 export async function resolveDashboardNames(
-  client: ListingClient,
+  client: WorkbookListing,
   deploymentId: number,
   ids: number[],
   signal?: AbortSignal,
@@ -75,7 +82,7 @@ export async function resolveDashboardNames(
 
 /** Puts the dashboard's name on each listed notification (under DASHBOARD_NAME). Never fails the page. */
 export async function nameDashboards(
-  client: ListingClient,
+  client: WorkbookListing,
   deploymentId: number,
   notifications: Item[],
   signal?: AbortSignal,

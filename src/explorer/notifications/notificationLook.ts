@@ -45,7 +45,7 @@ export function notificationLook(n: Item, self?: unknown): Look & { command: vsc
       ]),
     ),
     command: {
-      command: COMMANDS.explorerOpenNotification.id,
+      command: COMMANDS.notificationsOpen.id,
       title: 'Open Notification',
       arguments: [self ?? n],
     },

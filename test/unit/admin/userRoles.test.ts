@@ -7,7 +7,7 @@ import * as fs from 'node:fs';
 import Module from 'node:module';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import type * as UserCommandsModule from '../../../src/explorer/admin/userCommands';
+import type * as UserCommandsModule from '../../../src/admin/userCommands';
 import type * as PrompterModule from '../../../src/ui/prompter';
 
 // Any name the loaded modules read from `vscode` is a class (they build icons, items, emitters).
@@ -37,7 +37,7 @@ describe('admin: a role change shows on the user’s row', () => {
       return request === 'vscode' ? file : resolve.call(this, request, ...rest);
     };
     /* eslint-disable @typescript-eslint/no-require-imports */
-    ({ UserCommands } = require('../../../src/explorer/admin/userCommands') as typeof UserCommandsModule);
+    ({ UserCommands } = require('../../../src/admin/userCommands') as typeof UserCommandsModule);
     ({ ScriptedPrompter } = require('../../../src/ui/prompter') as typeof PrompterModule);
     /* eslint-enable @typescript-eslint/no-require-imports */
   });

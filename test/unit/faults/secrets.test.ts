@@ -393,7 +393,7 @@ describe('faults: a secret typed in an admin flow reaches no sink', function () 
     forgetSecrets();
     lines.length = 0;
     log = createRedactingLog(fakeChannel(lines), new KnownSecrets());
-    // What the admin flows do with what the user typed (src/explorer/**: log.addSecret / profiles.rememberSecret).
+    // What the admin flows do with what the user typed (src/admin/**: log.addSecret / profiles.rememberSecret).
     for (const t of TYPED) log.addSecret(t);
   });
   after(() => forgetSecrets());

@@ -13,11 +13,11 @@ import {
   OIDC_SUB_FORMAT,
   type UpdateOAuthIntegrationInput,
   type UpdateOidcTokenConfigInput,
-} from '../../api/platform/admin/integrations';
-import { COMMANDS } from '../../commands';
-import { plainText } from '../labels';
-import type { Item } from '../loaders';
-import { asArgs } from '../targets';
+} from '../api/platform/admin/integrations';
+import { COMMANDS } from '../commands';
+import { plainText } from '../explorer/labels';
+import type { Item } from '../explorer/loaders';
+import { asArgs } from '../explorer/targets';
 import { confirmRemoval, pickItem, subjectNode, type AdminDeps, type Reg } from './adminContext';
 
 const DIFF_SCHEME = 'dashboard-platform-settings-diff';

@@ -1,30 +1,40 @@
 // Report and workbook actions: open (a click: a report's read-only SQL preview), its SQL to edit
-// and save back,
-// create, refresh, disconnect from a spreadsheet, Open in Notebook; workbooks created, re-slugged,
-// upserted by slug, and their embed access shown and changed.
+// and save back, create, refresh, connect to and disconnect from a spreadsheet, Open in Notebook;
+// workbooks created, duplicated, re-slugged, upserted by slug, and their embed access shown and
+// changed.
 import * as vscode from 'vscode';
-import { ApiError } from '../../api/errors';
-import { UserCancelled } from '../../log';
-import { dashboardConfigOf, publishedDashboardOf } from '../../api/platform/workbookShapes';
-import type { ExplorerCommandDeps } from '../explorerCommands';
-import { displayName, plainText } from '../labels';
-import type { Item } from '../loaders';
-import { ExplorerNode } from '../nodes/types';
-import { asArgs, listFirst, resolveDeploymentId, resolveItem, type TargetContext } from '../targets';
-import { PLATFORM_SQL_LANGUAGE } from '../../shared/platformSql';
+import { ApiError } from '../api/errors';
+import { UserCancelled } from '../log';
+import { dashboardConfigOf, publishedDashboardOf } from '../api/platform/workbookShapes';
+import { refreshList, type ExplorerContext } from '../explorer/context';
+import { displayName, plainText } from '../explorer/labels';
+import type { Item } from '../explorer/loaders';
+import { ExplorerNode } from '../explorer/nodes/types';
+import { asArgs, listFirst, resolveDeploymentId, resolveItem } from '../explorer/targets';
+import { PLATFORM_SQL_LANGUAGE } from '../shared/platformSql';
 import type { WorkspaceActions } from './workspaceActions';
-import { REPORT_DRAFT_SCHEME, reportRefOf, reportUri, type ReportSource } from '../reportDocuments';
+import {
+  REPORT_DRAFT_SCHEME,
+  reportRefOf,
+  reportUri,
+  type ReportDocuments,
+  type ReportSource,
+} from './reportDocuments';
 
 /** The command of the notebook feature that opens a new query notebook (with cells when given). */
 const NOTEBOOK_NEW = 'dashboardPlatform.notebook.new';
 
 export class ItemActions {
   constructor(
-    private readonly deps: ExplorerCommandDeps,
-    private readonly targets: TargetContext,
-    private readonly confirmWrite: (what: string) => Promise<void>,
+    private readonly ctx: ExplorerContext,
+    /** The report preview and draft documents (reportDocuments.ts). */
+    private readonly reports: ReportDocuments,
     private readonly workspace: WorkspaceActions,
   ) {}
+
+  private get targets() {
+    return this.ctx.targets;
+  }
 
   private get prompter() {
     return this.targets.prompter();
@@ -68,7 +78,7 @@ export class ItemActions {
   private async showReport(arg: unknown, draft: boolean): Promise<vscode.TextDocument> {
     const { deploymentId, item } = await this.reportOf(arg);
     const ref = { deploymentId, reportId: Number(item['id']) };
-    const entry = await this.deps.reports.refresh(ref);
+    const entry = await this.reports.refresh(ref);
     let doc = await vscode.workspace.openTextDocument(reportUri(ref, entry.name, draft));
     // The platform's SQL dialect (as in notebooks), not VS Code's generic "SQL" mode.
     if (doc.languageId !== PLATFORM_SQL_LANGUAGE)
@@ -93,7 +103,7 @@ export class ItemActions {
     const { deploymentId, item } = await this.workbook(arg);
     const w = (await (await this.targets.client()).getWorkbook(deploymentId, Number(item['id']))) as Item;
     const config = dashboardConfigOf(w, 'published') ?? dashboardConfigOf(w, 'draft') ?? null;
-    return this.deps.json.show(
+    return this.ctx.json.show(
       `dashboard:${deploymentId}:${plainText(w['id'])}`,
       `dashboard-${displayName(w)}`,
       {
@@ -140,7 +150,7 @@ export class ItemActions {
 
   private async writeSql(target: { deploymentId: number; id: number; name: string }, sql: string) {
     if (sql.trim() === '') throw new Error('A report needs SQL: the text to save is empty.');
-    await this.confirmWrite(`Save the SQL of report "${target.name}"`);
+    await this.ctx.confirmWrite(`Save the SQL of report "${target.name}"`);
     const updated = await (
       await this.targets.client()
     ).updateReport(target.deploymentId, target.id, {
@@ -176,7 +186,7 @@ export class ItemActions {
         validate: (v) => (v.trim() === '' ? 'Enter the SQL query.' : undefined),
       }));
     const folderId = folder ? Number(folder['id']) : (args.folderId ?? null);
-    await this.confirmWrite(`Create the report "${plainText(name)}"`);
+    await this.ctx.confirmWrite(`Create the report "${plainText(name)}"`);
     const created = await (
       await this.targets.client()
     ).createReport(deploymentId, {
@@ -191,7 +201,7 @@ export class ItemActions {
 
   async refreshReport(arg?: unknown) {
     const { deploymentId, item } = await this.report(arg);
-    await this.confirmWrite(`Refresh report "${displayName(item)}"`);
+    await this.ctx.confirmWrite(`Refresh report "${displayName(item)}"`);
     const r = await (await this.targets.client()).refreshReport(deploymentId, Number(item['id']));
     this.workspace.refreshDeployment(deploymentId);
     void vscode.window.showInformationMessage(`Refreshed "${displayName(item)}".`);
@@ -228,7 +238,7 @@ export class ItemActions {
           ? { placementId: p['id'] }
           : { externalWorkbookId: String(p['workbookId']), resultLocation: String(p['resultLocation']) };
     }
-    await this.confirmWrite(`Disconnect report "${displayName(item)}" from a workbook`);
+    await this.ctx.confirmWrite(`Disconnect report "${displayName(item)}" from a workbook`);
     const r = await c.disconnectReportFromWorkbook(deploymentId, Number(item['id']), target);
     this.workspace.refreshDeployment(deploymentId);
     return r;
@@ -260,7 +270,7 @@ export class ItemActions {
         validate: (v) => (v.trim() === '' ? 'Enter a name.' : undefined),
       }));
     const folderId = folder ? Number(folder['id']) : (args.folderId ?? null);
-    await this.confirmWrite(`Create the workbook "${plainText(name)}"`);
+    await this.ctx.confirmWrite(`Create the workbook "${plainText(name)}"`);
     const created = await (
       await this.targets.client()
     ).createWorkbook(deploymentId, {
@@ -282,7 +292,7 @@ export class ItemActions {
         value: typeof item['slug'] === 'string' ? item['slug'] : '',
         validate: (v) => (v.trim() === '' ? 'Enter a slug.' : undefined),
       }));
-    await this.confirmWrite(`Change the slug of "${displayName(item)}" to "${plainText(slug)}"`);
+    await this.ctx.confirmWrite(`Change the slug of "${displayName(item)}" to "${plainText(slug)}"`);
     const client = await this.targets.client();
     const write = (takeover: boolean) =>
       client.updateWorkbook(deploymentId, Number(item['id']), {
@@ -339,7 +349,7 @@ export class ItemActions {
         prompt: 'The workbook’s name.',
         validate: (v) => (v.trim() === '' ? 'Enter a name.' : undefined),
       }));
-    await this.confirmWrite(`Create or update the workbook with slug "${plainText(slug)}"`);
+    await this.ctx.confirmWrite(`Create or update the workbook with slug "${plainText(slug)}"`);
     const w = await (
       await this.targets.client()
     ).upsertWorkbookBySlug(deploymentId, slug, { name: name.trim() });
@@ -350,7 +360,7 @@ export class ItemActions {
   async showEmbedAccess(arg?: unknown) {
     const { deploymentId, item } = await this.workbook(arg);
     const access = await (await this.targets.client()).getEmbedAccess(deploymentId, Number(item['id']));
-    await this.deps.json.show(
+    await this.ctx.json.show(
       `embed-access:${deploymentId}:${plainText(item['id'])}`,
       `embed-access-${displayName(item)}`,
       access,
@@ -408,11 +418,83 @@ export class ItemActions {
         input = { embedTenantName: name.trim(), action: 'read' };
       }
     }
-    await this.confirmWrite(`Change the embed access of "${displayName(item)}"`);
+    await this.ctx.confirmWrite(`Change the embed access of "${displayName(item)}"`);
     const updated = await c.updateEmbedAccess(deploymentId, Number(item['id']), input);
     this.workspace.refreshDeployment(deploymentId);
     void vscode.window.showInformationMessage(
       `Embed access of "${displayName(item)}": ${describeAccess(updated)}.`,
+    );
+    return updated;
+  }
+
+  async duplicateWorkbook(arg?: unknown) {
+    const { deploymentId, item } = await resolveItem(
+      this.targets,
+      arg,
+      'workbook',
+      'workbookId',
+      listFirst.workbooks,
+    );
+    const args = asArgs<{ shared: boolean }>(arg);
+    const shared =
+      args.shared ??
+      (await this.prompter.pick('Duplicate Workbook', [
+        { label: 'From my workspace', value: false },
+        { label: 'From the shared workspace', description: 'shared: true', value: true },
+      ]));
+    await this.ctx.confirmWrite(`Duplicate workbook ${displayName(item)}`);
+    const copy = await (
+      await this.targets.client()
+    ).duplicateWorkbook(deploymentId, Number(item['id']), { shared });
+    refreshList(this.ctx, deploymentId, 'workbooks');
+    void vscode.window.showInformationMessage(`Duplicated as "${displayName(copy as Item)}".`);
+    return copy;
+  }
+
+  async connectReport(arg?: unknown) {
+    const { deploymentId, item } = await resolveItem(
+      this.targets,
+      arg,
+      'report',
+      'reportId',
+      listFirst.reports,
+    );
+    const args = asArgs<{ externalWorkbookId: string; resultLocation: string; endResultCell: string }>(arg);
+    const required = (what: string) => (v: string) => (v.trim() === '' ? `Enter the ${what}.` : undefined);
+    const externalWorkbookId =
+      args.externalWorkbookId ??
+      (await this.prompter.input({
+        title: 'Connect Report to Workbook (1/3)',
+        prompt: 'The external workbook (spreadsheet) id.',
+        validate: required('external workbook id'),
+      }));
+    const resultLocation =
+      args.resultLocation ??
+      (await this.prompter.input({
+        title: 'Connect Report to Workbook (2/3)',
+        prompt: 'Where the result starts, e.g. Sheet1!A1.',
+        value: 'Sheet1!A1',
+        validate: required('result location'),
+      }));
+    const endResultCell =
+      args.endResultCell ??
+      (await this.prompter.input({
+        title: 'Connect Report to Workbook (3/3)',
+        prompt: 'The last cell of the result (optional), e.g. D20.',
+      }));
+    await this.ctx.confirmWrite(
+      `Connect report ${displayName(item)} to workbook ${plainText(externalWorkbookId)}`,
+    );
+    const updated = await (
+      await this.targets.client()
+    ).connectReportToWorkbook(deploymentId, Number(item['id']), {
+      externalWorkbookId: externalWorkbookId.trim(),
+      resultLocation: resultLocation.trim(),
+      ...(endResultCell.trim() ? { endResultCell: endResultCell.trim() } : {}),
+    });
+    refreshList(this.ctx, deploymentId, 'reports');
+    void vscode.window.showInformationMessage(
+      `Connected "${displayName(item)}" to ${plainText(externalWorkbookId)}.`,
     );
     return updated;
   }

@@ -4,12 +4,12 @@
 // download that is not a whole PDF/PNG of the asked format is an error and the target is untouched.
 import * as os from 'node:os';
 import * as vscode from 'vscode';
-import type { ExportFormat } from '../../api/platform/dashboardExports';
-import { publishedDashboardOf } from '../../api/platform/workbookShapes';
-import { UserCancelled } from '../../log';
-import { displayName, plainText } from '../labels';
-import type { Item } from '../loaders';
-import { ancestor, asArgs, asNode, resolveDeploymentId } from '../targets';
+import type { ExportFormat } from '../api/platform/dashboardExports';
+import { publishedDashboardOf } from '../api/platform/workbookShapes';
+import { UserCancelled } from '../log';
+import { displayName, plainText } from '../explorer/labels';
+import type { Item } from '../explorer/loaders';
+import { ancestor, asArgs, asNode, resolveDeploymentId } from '../explorer/targets';
 import { abortOn, type OpsContext } from './opsContext';
 
 /** A file name from a dashboard title: letters, digits, dashes. */

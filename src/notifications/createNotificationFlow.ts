@@ -7,41 +7,23 @@
 import { DASHBOARD_FILTER_OPERATORS, NOTIFICATION_FORMATS, SCHEDULE_TYPES } from '../api/schemas/platform';
 import type { PageOfChoices } from '../ui/quickInputTypes';
 import type { DashboardRef, UserRef } from '../ui/pickerSources';
-import { DAYS, describeSchedule, filtersText, grainsText } from './notifications/schedule';
+import {
+  DAYS,
+  describeSchedule,
+  filtersText,
+  grainsText,
+  type DraftFilter,
+  type NotificationDraft,
+  type ScheduleType,
+} from './notificationDraft';
+
 import { runSteps, type Step } from '../ui/steps';
 import type { Prompter } from '../ui/prompter';
 
-export type ScheduleType = (typeof SCHEDULE_TYPES)[number];
 const FORMATS = NOTIFICATION_FORMATS;
 const FILTER_OPERATORS = DASHBOARD_FILTER_OPERATORS;
 /** Operators that compare against nothing. */
 const VALUELESS = new Set(['is_null', 'is_not_null', 'is_empty', 'is_not_empty']);
-
-/**
- * A filter of the draft. `stored`: the filter exactly as the service sent it, kept while the user
- * leaves it as it is, so an edit sends it back with its flags and unknown operator.
- */
-export interface DraftFilter {
-  member: string;
-  operator?: string;
-  value?: unknown;
-  stored?: Record<string, unknown>;
-}
-
-export interface NotificationDraft {
-  dashboardId?: number;
-  dashboardPublicId?: string;
-  scheduleType?: ScheduleType;
-  hour?: number;
-  minute?: number;
-  dayOfWeek?: number;
-  dayOfMonth?: number;
-  customCron?: string;
-  timezone?: string;
-  notificationFormat?: (typeof FORMATS)[number];
-  filters?: DraftFilter[];
-  timeGrains?: { member: string; grain: string }[];
-}
 
 /** "HH:MM" (24 h) -> hour and minute, or a message. */
 export function parseTime(text: string): { hour: number; minute: number } | string {

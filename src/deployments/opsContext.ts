@@ -1,23 +1,23 @@
-// What the deployment operations' flows share: the explorer's targets and write confirmation, the
+// What the deployment operations' flows share: the explorer's context (tree, targets, write
+// confirmation), the
 // deployment's name for messages, output channels (their lines also kept for tests), and a pause
 // that ends early on cancellation.
 import * as vscode from 'vscode';
-import type { ExplorerActions } from '../explorerActions';
-import type { ExplorerCommandDeps } from '../explorerCommands';
-import { plainText } from '../labels';
-import type { Prompter } from '../../ui/prompter';
-import type { TargetContext } from '../targets';
+import type { ExplorerContext } from '../explorer/context';
+import { plainText } from '../explorer/labels';
+import type { Prompter } from '../ui/prompter';
+import type { TargetContext } from '../explorer/targets';
 
 export class OpsContext implements vscode.Disposable {
   private readonly channels = new Map<string, vscode.OutputChannel>();
   /** Every line written to each channel, for the integration tests (never a secret: see `append`). */
   readonly transcripts = new Map<string, string[]>();
 
-  constructor(
-    readonly deps: ExplorerCommandDeps,
-    readonly targets: TargetContext,
-    private readonly actions: ExplorerActions,
-  ) {}
+  readonly targets: TargetContext;
+
+  constructor(readonly deps: ExplorerContext) {
+    this.targets = deps.targets;
+  }
 
   get prompter(): Prompter {
     return this.targets.prompter();
@@ -33,7 +33,7 @@ export class OpsContext implements vscode.Disposable {
 
   /** Asks first on a production profile (throws UserCancelled when declined). */
   confirmWrite(what: string): Promise<void> {
-    return this.actions.confirmWrite(what);
+    return this.deps.confirmWrite(what);
   }
 
   /** The deployment's name as people know it: from the tree, else from the server. */

@@ -1,15 +1,16 @@
 // Administration commands for embedding (preview a published dashboard through an embed session
-// in VS Code's Simple Browser, revoke the session) and account settings (tenant settings with a
+// in VS Code's Simple Browser, revoke the session, delete an embed tenant) and account settings (tenant settings with a
 // diff before saving, OAuth integrations with a write-only client secret, OIDC token configs,
 // the user's own OAuth tokens).
 import * as vscode from 'vscode';
-import { embedPreviewUrl } from '../../api/platform/admin/embed';
-import { TENANT_SETTING_KEYS, type TenantSettingsInput } from '../../api/platform/admin/settings';
-import { publishedDashboardOf } from '../../api/platform/workbookShapes';
-import { COMMANDS } from '../../commands';
-import { plainText } from '../labels';
-import type { Item } from '../loaders';
-import { asArgs, resolveDeploymentId } from '../targets';
+import { embedPreviewUrl } from '../api/platform/admin/embed';
+import { TENANT_SETTING_KEYS, type TenantSettingsInput } from '../api/platform/admin/settings';
+import { publishedDashboardOf } from '../api/platform/workbookShapes';
+import { COMMANDS } from '../commands';
+import { UserCancelled } from '../log';
+import { plainText } from '../explorer/labels';
+import type { Item } from '../explorer/loaders';
+import { asArgs, asNode, resolveDeploymentId } from '../explorer/targets';
 import { confirmRemoval, pickItem, subjectNode, type AdminDeps, type Reg } from './adminContext';
 
 const PICK = 200;
@@ -69,6 +70,7 @@ export class EmbedSettingsCommands {
       }),
       reg(COMMANDS.adminPreviewEmbed, (a) => this.previewEmbed(a)),
       reg(COMMANDS.adminRevokeEmbedSession, (a) => this.revokeSession(a)),
+      reg(COMMANDS.adminDeleteEmbedTenant, (a) => this.deleteEmbedTenant(a)),
       reg(COMMANDS.adminShowTenantSettings, () => this.showTenantSettings()),
       reg(COMMANDS.adminEditTenantSettings, (a) => this.editTenantSettings(a)),
       reg(COMMANDS.adminCreateOAuthIntegration, (a) => this.createOAuthIntegration(a)),
@@ -464,5 +466,38 @@ export class EmbedSettingsCommands {
     void vscode.window.showInformationMessage(
       what === 'token' ? `OAuth token for ${name} revoked.` : `"${name}" deleted.`,
     );
+  }
+
+  async deleteEmbedTenant(arg?: unknown): Promise<boolean> {
+    const args = typeof arg === 'string' ? { name: arg } : asArgs<{ name: string; confirmed: boolean }>(arg);
+    // The tenant: the Administration row it was invoked on, the arguments, else a pick by name.
+    const fromNode = asNode(arg)?.kind === 'embedTenant' ? asNode(arg)?.data?.['name'] : undefined;
+    const name =
+      (typeof fromNode === 'string' ? fromNode : undefined) ??
+      args.name ??
+      String(
+        await this.prompter.pick(
+          'Delete Embed Tenant',
+          (await (await this.deps.targets.client()).admin.listEmbedTenants({ first: 200 })).items.map(
+            (t) => ({
+              label: plainText(t.name),
+              ...(t.displayName ? { description: plainText(t.displayName) } : {}),
+              value: t.name,
+            }),
+          ),
+          'Pick the embed tenant to delete',
+        ),
+      );
+    // Always modal, naming the tenant: this deletes its users, groups and content.
+    const ok = await this.prompter.confirm(
+      `Delete the embed tenant "${plainText(name)}"?`,
+      'This deletes its users, groups, memberships, attributes, policies and content. It cannot be undone.',
+      'Delete',
+    );
+    if (!ok) throw new UserCancelled();
+    await this.deps.confirmWrite(`Delete the embed tenant "${plainText(name)}"`);
+    await (await this.deps.targets.client()).deleteEmbedTenant(name.trim());
+    void vscode.window.showInformationMessage(`Embed tenant "${plainText(name)}" deleted.`);
+    return true;
   }
 }

@@ -1,7 +1,36 @@
-// A notification's schedule as the create/edit flow holds it: read back from a stored cron (to
-// prefill "Edit Notification"), and said in words for the flow's summary.
-import type { NotificationDraft } from '../createNotificationFlow';
-import type { Item } from '../loaders';
+// A notification as the create/edit flow holds it (the draft): read back from a stored
+// notification (to prefill "Edit Notification"), said in words for the flow's summary, and
+// compared with where an edit started so that only what changed is sent.
+import type { NOTIFICATION_FORMATS, SCHEDULE_TYPES } from '../api/schemas/platform';
+import type { Item } from '../explorer/loaders';
+
+export type ScheduleType = (typeof SCHEDULE_TYPES)[number];
+
+/**
+ * A filter of the draft. `stored`: the filter exactly as the service sent it, kept while the user
+ * leaves it as it is, so an edit sends it back with its flags and unknown operator.
+ */
+export interface DraftFilter {
+  member: string;
+  operator?: string;
+  value?: unknown;
+  stored?: Record<string, unknown>;
+}
+
+export interface NotificationDraft {
+  dashboardId?: number;
+  dashboardPublicId?: string;
+  scheduleType?: ScheduleType;
+  hour?: number;
+  minute?: number;
+  dayOfWeek?: number;
+  dayOfMonth?: number;
+  customCron?: string;
+  timezone?: string;
+  notificationFormat?: (typeof NOTIFICATION_FORMATS)[number];
+  filters?: DraftFilter[];
+  timeGrains?: { member: string; grain: string }[];
+}
 
 export const DAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
 

@@ -9,7 +9,7 @@ import {
   parseDashboard,
   parseRecipient,
   type NotificationFilter,
-} from './notificationFilter';
+} from '../explorer/notificationFilter';
 import type { Prompter } from '../ui/prompter';
 
 export interface FilterSources {

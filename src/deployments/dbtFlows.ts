@@ -2,17 +2,17 @@
 // it runs; show the log of any run (following it while it runs); cancel a running one on the server;
 // open a finished run's result and generated files read-only.
 import * as vscode from 'vscode';
-import type { Branch } from '../../api/platform/build/common';
-import type { DbtSyncJob } from '../../api/platform/dbtSync';
-import { FINISHED } from '../../api/platform/dbtSync';
-import { withCheckCommand } from '../../api/http';
-import { COMMANDS } from '../../commands';
-import { plainText } from '../labels';
-import type { Item } from '../loaders';
-import { ListNode } from '../nodes/listNode';
-import { ancestor, asArgs, asNode, resolveDeploymentId } from '../targets';
+import type { Branch } from '../api/platform/build/common';
+import type { DbtSyncJob } from '../api/platform/dbtSync';
+import { FINISHED } from '../api/platform/dbtSync';
+import { withCheckCommand } from '../api/http';
+import { COMMANDS } from '../commands';
+import { plainText } from '../explorer/labels';
+import type { Item } from '../explorer/loaders';
+import { ListNode } from '../explorer/nodes/listNode';
+import { ancestor, asArgs, asNode, resolveDeploymentId } from '../explorer/targets';
 import { abortOn, pause, type OpsContext } from './opsContext';
-import { isRunningSync, relativeTime } from './render';
+import { isRunningSync, relativeTime } from '../explorer/deployment/render';
 
 export const DBT_CHANNEL = 'Dashboard Platform: dbt sync';
 export const DBT_SCHEME = 'dashboard-platform-dbt';

@@ -3,15 +3,15 @@
 // by walking its folder ancestors. Every command takes the clicked node and the multi-selection
 // VS Code passes, an arguments object (tests, other features), or asks with pickers.
 import * as vscode from 'vscode';
-import type { WorkspaceItemRef, WorkspaceType } from '../../api/platformClient';
-import { UserCancelled } from '../../log';
-import type { ExplorerCommandDeps } from '../explorerCommands';
-import { EXPLORER_VIEW_ID } from '../ids';
-import { displayName, plainText } from '../labels';
-import type { Item } from '../loaders';
-import { ListNode } from '../nodes/listNode';
-import { ExplorerNode } from '../nodes/types';
-import { asArgs, resolveDeploymentId, type TargetContext } from '../targets';
+import type { WorkspaceItemRef, WorkspaceType } from '../api/platformClient';
+import { UserCancelled } from '../log';
+import type { ExplorerContext } from '../explorer/context';
+import { EXPLORER_VIEW_ID } from '../explorer/ids';
+import { displayName, plainText } from '../explorer/labels';
+import type { Item } from '../explorer/loaders';
+import { ListNode } from '../explorer/nodes/listNode';
+import { ExplorerNode } from '../explorer/nodes/types';
+import { asArgs, resolveDeploymentId } from '../explorer/targets';
 
 /** One workspace item a command acts on. */
 export interface Target {
@@ -47,14 +47,11 @@ export function nodesOf(arg: unknown, all: unknown): ExplorerNode[] {
 }
 
 export class WorkspaceActions {
-  constructor(
-    private readonly deps: ExplorerCommandDeps,
-    private readonly targets: TargetContext,
-    /** Asks before a write on a production profile (ExplorerActions.confirmWrite). */
-    private readonly confirmWrite: (what: string) => Promise<void>,
-    /** The list node of a deployment (ExplorerCommands.listOf: loads the deployments list as needed). */
-    private readonly listOf: (deploymentId: number, kind: 'workspace') => Promise<ListNode>,
-  ) {}
+  constructor(private readonly ctx: ExplorerContext) {}
+
+  private get targets() {
+    return this.ctx.targets;
+  }
 
   private get prompter() {
     return this.targets.prompter();
@@ -62,10 +59,10 @@ export class WorkspaceActions {
 
   /** Re-fetches the workspace and the flat lists of a deployment that are shown. */
   refreshDeployment(deploymentId: number): void {
-    const dep = this.deps.provider.loadedDeployments().find((d) => d.deploymentId === deploymentId);
+    const dep = this.ctx.provider.loadedDeployments().find((d) => d.deploymentId === deploymentId);
     if (!dep) return;
     for (const kind of ['workspace', 'sharedWorkspace', 'folders', 'reports', 'workbooks'] as const)
-      this.deps.provider.refresh(dep.list(kind));
+      this.ctx.provider.refresh(dep.list(kind));
   }
 
   /** Targets from nodes or `{deploymentId, items: [{type, id, name?}]}`; a pick when neither. */
@@ -170,7 +167,7 @@ export class WorkspaceActions {
         validate: (v) =>
           v.trim() === '' ? 'Enter a name.' : v.length > 255 ? 'At most 255 characters.' : undefined,
       }));
-    await this.confirmWrite(`Create the folder "${plainText(name)}"`);
+    await this.ctx.confirmWrite(`Create the folder "${plainText(name)}"`);
     const folder = await (
       await this.targets.client()
     ).createFolder(deploymentId, {
@@ -194,7 +191,7 @@ export class WorkspaceActions {
         validate: (v) =>
           v.trim() === '' ? 'Enter a name.' : v.length > 255 ? 'At most 255 characters.' : undefined,
       }));
-    await this.confirmWrite(`Rename ${NOUN[t.type]} "${t.name}" to "${plainText(name)}"`);
+    await this.ctx.confirmWrite(`Rename ${NOUN[t.type]} "${t.name}" to "${plainText(name)}"`);
     const c = await this.targets.client();
     if (t.type === 'FOLDER') await c.renameFolder(t.deploymentId, t.id, name.trim());
     else if (t.type === 'REPORT') await c.updateReport(t.deploymentId, t.id, { name: name.trim() });
@@ -229,7 +226,7 @@ export class WorkspaceActions {
       folderId = picked.id;
       where = picked.name;
     }
-    await this.confirmWrite(`Move ${describe(targets)} to ${where}`);
+    await this.ctx.confirmWrite(`Move ${describe(targets)} to ${where}`);
     const c = await this.targets.client();
     const refs: WorkspaceItemRef[] = targets.map((t) => ({ type: t.type, id: t.id }));
     const failed: { type: string; id: number; error?: { message?: string | null } | null }[] = [];
@@ -261,7 +258,7 @@ export class WorkspaceActions {
       'Delete',
     );
     if (!ok) throw new UserCancelled();
-    await this.confirmWrite(`Delete ${describe(targets)}`);
+    await this.ctx.confirmWrite(`Delete ${describe(targets)}`);
     const c = await this.targets.client();
     const failed: { type: string; id: number; error?: { message?: string | null } | null }[] = [];
     const refs: WorkspaceItemRef[] = targets.map((t) => ({ type: t.type, id: t.id }));
@@ -310,11 +307,11 @@ export class WorkspaceActions {
       ...chain.map((id) => ({ kind: 'folder', id })),
       ...(t.type === 'FOLDER' ? [] : [{ kind: NOUN[t.type], id: t.id }]),
     ];
-    const view = this.deps.view;
+    const view = this.ctx.view;
     // VS Code's reveal gives up silently (it only logs) when the tree refreshes while it resolves
     // the node's parents, for example after a write elsewhere: walk again from the fresh lists.
     for (let attempt = 1; ; attempt++) {
-      let list: ListNode = await this.listOf(t.deploymentId, 'workspace');
+      let list: ListNode = await this.ctx.listOf(t.deploymentId, 'workspace');
       let found: ExplorerNode = list;
       for (const step of steps) {
         found = await findIn(list, step.kind, step.id);

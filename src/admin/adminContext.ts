@@ -1,24 +1,18 @@
-// What the Administration commands share: the client, the prompter, the tree, and small helpers
-// to find the subject of a command (the node a menu passes, the selection, else a picker).
+// What the Administration commands share: the explorer's context (client, prompter, tree), and
+// small helpers to find the subject of a command (the node a menu passes, the selection, else a picker).
 import type * as vscode from 'vscode';
-import { scimUserLabel, type ScimUser } from '../../api/platform/admin/scim';
-import { emailsOf, knownPlatformId, rememberPlatformId } from './platformIds';
-import { UserCancelled } from '../../log';
-import type { Services } from '../../services';
-import type { ExplorerProvider } from '../explorerProvider';
-import type { JsonDocumentProvider } from '../jsonDocumentProvider';
-import { plainText } from '../labels';
-import type { Item } from '../loaders';
-import type { ExplorerNode, NodeKind } from '../nodes/types';
-import type { Choice } from '../../ui/prompter';
-import { ancestor, asNode, type TargetContext } from '../targets';
+import { scimUserLabel, type ScimUser } from '../api/platform/admin/scim';
+import { emailsOf, knownPlatformId, rememberPlatformId } from '../explorer/admin/platformIds';
+import { UserCancelled } from '../log';
+import type { ExplorerContext } from '../explorer/context';
+import { plainText } from '../explorer/labels';
+import type { Item } from '../explorer/loaders';
+import type { ExplorerNode, NodeKind } from '../explorer/nodes/types';
+import type { Choice } from '../ui/prompter';
+import { ancestor, asNode } from '../explorer/targets';
 
-export interface AdminDeps {
-  services: Services;
-  provider: ExplorerProvider;
-  json: JsonDocumentProvider;
-  targets: TargetContext;
-}
+/** The explorer's context: the Administration rows live in its tree. */
+export type AdminDeps = ExplorerContext;
 
 /** The node of `kind` the command acts on: the node passed, else the selection. */
 export function subjectNode(deps: AdminDeps, arg: unknown, kind: NodeKind): ExplorerNode | undefined {
@@ -29,7 +23,7 @@ export function subjectNode(deps: AdminDeps, arg: unknown, kind: NodeKind): Expl
   return sel ? ancestor(sel, kind) : undefined;
 }
 
-export { knownPlatformId } from './platformIds';
+export { knownPlatformId } from '../explorer/admin/platformIds';
 
 export function rememberPlatformUser(email: string | undefined, id: number | undefined): void {
   if (email && id !== undefined) rememberPlatformId([email], id);

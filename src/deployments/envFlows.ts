@@ -2,13 +2,13 @@
 // tokens are secrets-like: they are made known to the log's redaction, never logged, never put in
 // a message title or a saved file, and the tree shows them masked.
 import * as vscode from 'vscode';
-import { ENCRYPTED_PLACEHOLDER, ENV_NAME_PATTERN } from '../../api/platform/envVars';
-import { withCheckCommand } from '../../api/http';
-import { COMMANDS } from '../../commands';
-import { displayName, plainText } from '../labels';
-import type { Item } from '../loaders';
-import { ListNode } from '../nodes/listNode';
-import { ancestor, asArgs, asNode, resolveDeploymentId } from '../targets';
+import { ENCRYPTED_PLACEHOLDER, ENV_NAME_PATTERN } from '../api/platform/envVars';
+import { withCheckCommand } from '../api/http';
+import { COMMANDS } from '../commands';
+import { displayName, plainText } from '../explorer/labels';
+import type { Item } from '../explorer/loaders';
+import { ListNode } from '../explorer/nodes/listNode';
+import { ancestor, asArgs, asNode, resolveDeploymentId } from '../explorer/targets';
 import type { OpsContext } from './opsContext';
 
 export class EnvFlows {

@@ -2,13 +2,13 @@
 // pick; one modal naming them; failures reported by name; an answer that never came said to be
 // unknown) and SCIM groups (create, rename, delete after a modal naming the group).
 import * as vscode from 'vscode';
-import { ApiError, isApiError } from '../../api/errors';
-import { scimUserLabel, userNameFilter, type ScimUser } from '../../api/platform/admin/scim';
-import type { BulkUserAction } from '../../api/platform/admin/users';
-import { plainText } from '../labels';
-import type { Item } from '../loaders';
-import { ExplorerNode } from '../nodes/types';
-import { asArgs } from '../targets';
+import { ApiError, isApiError } from '../api/errors';
+import { scimUserLabel, userNameFilter, type ScimUser } from '../api/platform/admin/scim';
+import type { BulkUserAction } from '../api/platform/admin/users';
+import { plainText } from '../explorer/labels';
+import type { Item } from '../explorer/loaders';
+import { ExplorerNode } from '../explorer/nodes/types';
+import { asArgs } from '../explorer/targets';
 import { confirmRemoval, knownPlatformId, pickItem, subjectNode, type AdminDeps } from './adminContext';
 
 const PICK = 200;

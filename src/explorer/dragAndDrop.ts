@@ -2,8 +2,8 @@
 // "Workspace", the root) move there. In the startup bundle (the tree view takes the controller at
 // creation), so it only carries nodes and hands the move to the lazily loaded command.
 import * as vscode from 'vscode';
-import { EXPLORER_VIEW_ID } from '../ids';
-import type { ExplorerNode } from '../nodes/types';
+import { EXPLORER_VIEW_ID } from './ids';
+import type { ExplorerNode } from './nodes/types';
 
 const MIME = `application/vnd.code.tree.${EXPLORER_VIEW_ID.toLowerCase()}`;
 const MOVE_COMMAND = 'dashboardPlatform.explorer.moveItems';

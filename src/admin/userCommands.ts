@@ -1,13 +1,13 @@
 // Administration commands on users, roles and SCIM groups. Users are picked by name (SCIM list,
 // searchable by user name), roles and groups from their lists; every removal is a modal naming it.
 import * as vscode from 'vscode';
-import { scimUserLabel, userNameFilter, type ScimUser } from '../../api/platform/admin/scim';
-import { COMMANDS } from '../../commands';
-import { plainText } from '../labels';
-import type { Item } from '../loaders';
-import { type ListNode } from '../nodes/listNode';
-import type { ExplorerNode } from '../nodes/types';
-import { asArgs } from '../targets';
+import { scimUserLabel, userNameFilter, type ScimUser } from '../api/platform/admin/scim';
+import { COMMANDS } from '../commands';
+import { plainText } from '../explorer/labels';
+import type { Item } from '../explorer/loaders';
+import { type ListNode } from '../explorer/nodes/listNode';
+import type { ExplorerNode } from '../explorer/nodes/types';
+import { asArgs } from '../explorer/targets';
 import {
   confirmRemoval,
   pickItem,

@@ -2,20 +2,16 @@
 // no delete), a user's attribute values (set with an input that fits the type, clear); bulk user
 // actions and SCIM groups are in bulkGroupCommands.ts. Every removal is a modal naming what goes.
 import * as vscode from 'vscode';
-import {
-  ATTRIBUTE_TYPES,
-  parseAttributeValue,
-  type AttributeValue,
-} from '../../api/platform/admin/attributes';
-import { scimUserLabel, userNameFilter, type ScimUser } from '../../api/platform/admin/scim';
-import { COMMANDS } from '../../commands';
-import { plainText } from '../labels';
-import type { Item } from '../loaders';
-import type { ExplorerNode } from '../nodes/types';
-import { asArgs } from '../targets';
+import { ATTRIBUTE_TYPES, parseAttributeValue, type AttributeValue } from '../api/platform/admin/attributes';
+import { scimUserLabel, userNameFilter, type ScimUser } from '../api/platform/admin/scim';
+import { COMMANDS } from '../commands';
+import { plainText } from '../explorer/labels';
+import type { Item } from '../explorer/loaders';
+import type { ExplorerNode } from '../explorer/nodes/types';
+import { asArgs } from '../explorer/targets';
 import { confirmRemoval, pickItem, platformIdOf, subjectNode, type AdminDeps } from './adminContext';
 import { BulkGroupCommands } from './bulkGroupCommands';
-import { valueText } from './usersNodes';
+import { valueText } from '../explorer/admin/usersNodes';
 
 const PICK = 200;
 type Reg2 = (

@@ -6,7 +6,7 @@
 // Both are file systems so a reopened window reads them again from the server. Startup bundle: the
 // client and the write come through callbacks, so nothing heavy loads before a report is opened.
 import * as vscode from 'vscode';
-import { plainText } from './labels';
+import { plainText } from '../explorer/labels';
 
 export const REPORT_SCHEME = 'dashboard-platform-report';
 export const REPORT_DRAFT_SCHEME = 'dashboard-platform-report-draft';

@@ -2,9 +2,9 @@
 // runtime logs tailed into an output channel, optionally followed (polling with the log's cursor)
 // until the user stops it (the notification's Cancel, or Stop Following Logs).
 import * as vscode from 'vscode';
-import type { DeploymentLogLine } from '../../api/platform/health';
-import { plainText } from '../labels';
-import { ancestor, asArgs, asNode, resolveDeploymentId } from '../targets';
+import type { DeploymentLogLine } from '../api/platform/health';
+import { plainText } from '../explorer/labels';
+import { ancestor, asArgs, asNode, resolveDeploymentId } from '../explorer/targets';
 import { abortOn, pause, type OpsContext } from './opsContext';
 
 export const LOGS_CHANNEL = 'Dashboard Platform: Deployment Logs';
