@@ -5,11 +5,17 @@ import * as dbt from './platform/dbtSync';
 import * as exportsApi from './platform/dashboardExports';
 import * as envVars from './platform/envVars';
 import * as tokens from './platform/environmentTokens';
-import * as health from './platform/health';
+import { HEALTH } from './platform/health';
+import { OperationsClient } from './platform/operation';
 import type { PlatformTransport } from './platform/transport';
 
-export class DeploymentOpsClient {
-  constructor(private readonly t: PlatformTransport) {}
+/** The operations of this client that are one call each (their methods are derived from the table). */
+const OPS = { ...HEALTH };
+
+export class DeploymentOpsClient extends OperationsClient(OPS) {
+  constructor(private readonly t: PlatformTransport) {
+    super(t);
+  }
 
   // ---- dbt sync runs
   listDbtSyncs(deploymentId: number, q?: dbt.DbtSyncListQuery, signal?: AbortSignal) {
@@ -45,20 +51,6 @@ export class DeploymentOpsClient {
   // ---- env variables (writes; the list is PlatformClient.listEnvVars)
   setEnvVariables(deploymentId: number, vars: envVars.EnvVariableInput[], signal?: AbortSignal) {
     return envVars.setEnvVariables(this.t, deploymentId, vars, signal);
-  }
-
-  // ---- health
-  getBuildStatus(deploymentId: number, q?: { branchName?: string }, signal?: AbortSignal) {
-    return health.getBuildStatus(this.t, deploymentId, q, signal);
-  }
-  listVersions(deploymentId: number, p?: PageParams, signal?: AbortSignal) {
-    return health.listDeploymentVersions(this.t, deploymentId, p, signal);
-  }
-  listPods(deploymentId: number, p?: PageParams, signal?: AbortSignal) {
-    return health.listDeploymentPods(this.t, deploymentId, p, signal);
-  }
-  getLogs(deploymentId: number, q?: health.DeploymentLogsQuery, signal?: AbortSignal) {
-    return health.getDeploymentLogs(this.t, deploymentId, q, signal);
   }
 
   // ---- environment tokens
