@@ -10,28 +10,16 @@ import { OperationsClient } from './platform/operation';
 import type { PlatformTransport } from './platform/transport';
 
 /** The operations of this client that are one call each (their methods are derived from the table). */
-const OPS = { ...HEALTH };
+const OPS = { ...HEALTH, ...dbt.DBT_RUNS };
 
 export class DeploymentOpsClient extends OperationsClient(OPS) {
   constructor(private readonly t: PlatformTransport) {
     super(t);
   }
 
-  // ---- dbt sync runs
-  listDbtSyncs(deploymentId: number, q?: dbt.DbtSyncListQuery, signal?: AbortSignal) {
-    return dbt.listDbtSyncs(this.t, deploymentId, q, signal);
-  }
-  cancelDbtSync(deploymentId: number, syncJobId: string, signal?: AbortSignal) {
-    return dbt.cancelDbtSync(this.t, deploymentId, syncJobId, signal);
-  }
+  // ---- dbt sync runs (the other calls are derived from the table)
   getDbtSyncLogs(deploymentId: number, syncJobId: string, signal?: AbortSignal) {
     return dbt.getDbtSyncLogs(this.t, deploymentId, syncJobId, signal);
-  }
-  getDbtSyncResult(deploymentId: number, syncJobId: string, signal?: AbortSignal) {
-    return dbt.getDbtSyncResult(this.t, deploymentId, syncJobId, signal);
-  }
-  listDbtSyncGeneratedFiles(deploymentId: number, syncJobId: string, p?: PageParams, signal?: AbortSignal) {
-    return dbt.listDbtSyncGeneratedFiles(this.t, deploymentId, syncJobId, p, signal);
   }
 
   // ---- dashboard exports

@@ -7,6 +7,7 @@
 import type { z } from 'zod';
 import type { QueryValue, RequestOptions } from '../http';
 import type { Page } from '../paging';
+import { ApiError } from '../errors';
 import { definedQuery, parseInput, positiveId, type PlatformTransport } from './transport';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -29,11 +30,13 @@ export interface Operation {
   answer?: z.ZodType;
   /** The answer is a list page of these (read tolerantly: a bad item is set aside, never fatal). */
   item?: z.ZodType;
+  /** Without an answer: resolve to nothing rather than to the status. */
+  nothing?: true;
   /** What is being done, e.g. "Assigning a role" (prefixes generic messages). */
   action?: string;
   /** The 403 sentence; the family's `forbidden(action)` otherwise. */
   forbidden?: string;
-  /** The 404 sentence. */
+  /** The 404 sentence; `{name}` stands for that path parameter's value. */
   notFound?: string;
   /** How the user checks a write whose outcome is unknown. */
   check?: string;
@@ -76,15 +79,19 @@ type TextOf<O> = O extends { text: readonly (infer S)[] } ? S : never;
 type ArgTypes<N extends readonly string[], S> = { [I in keyof N]: N[I] extends S ? string : number };
 type PathArgs<O extends Operation> = ArgTypes<ParamNames<O['path']>, TextOf<O>>;
 type InputArgs<O> = O extends { body: z.ZodType }
-  ? [input: z.input<O['body']>]
+  ? undefined extends z.input<O['body']>
+    ? [input?: z.input<O['body']>]
+    : [input: z.input<O['body']>]
   : O extends { query: z.ZodType }
     ? [query?: z.input<O['query']>]
     : [];
-export type ResultOf<O> = O extends { item: z.ZodType }
-  ? Page<z.output<O['item']>>
-  : O extends { answer: z.ZodType }
-    ? z.output<O['answer']>
-    : number;
+export type ResultOf<O> = O extends { nothing: true }
+  ? void
+  : O extends { item: z.ZodType }
+    ? Page<z.output<O['item']>>
+    : O extends { answer: z.ZodType }
+      ? z.output<O['answer']>
+      : number;
 export type OperationMethod<O extends Operation> = (
   ...args: [...PathArgs<O>, ...InputArgs<O>, signal?: AbortSignal]
 ) => Promise<ResultOf<O>>;
@@ -99,9 +106,19 @@ export function fillPath(op: Operation, args: readonly unknown[], defaults: Fami
   let i = 0;
   return op.path.replace(PARAM, (_, name: string) => {
     const value = args[i++];
-    if (op.text?.includes(name)) return encodeURIComponent(String(value));
-    return String(positiveId(value as number, op.names?.[name] ?? defaults.names?.[name] ?? name));
+    const label = op.names?.[name] ?? defaults.names?.[name] ?? name;
+    if (!op.text?.includes(name)) return String(positiveId(value as number, label));
+    if (value === undefined || value === '') throw new ApiError('validation', `${label} is required.`);
+    return encodeURIComponent(String(value));
   });
+}
+
+/** A message with the path parameters' values in place of `{name}`. */
+function withParams(text: string, path: string, args: readonly unknown[]): string {
+  const names = [...path.matchAll(PARAM)].map((m) => m[1]!);
+  return text.replace(PARAM, (whole, name: string) =>
+    names.includes(name) ? String(args[names.indexOf(name)]) : whole,
+  );
 }
 
 /** The number of path parameters of a template. */
@@ -124,7 +141,7 @@ export async function callOperation(
     signal,
     ...(op.action ? { action: op.action } : {}),
     ...(forbidden ? { forbiddenHint: forbidden } : {}),
-    ...(op.notFound ? { messages: { notFound: op.notFound } } : {}),
+    ...(op.notFound ? { messages: { notFound: withParams(op.notFound, op.path, args) } } : {}),
   };
   const query = op.query
     ? definedQuery(
@@ -147,8 +164,20 @@ export async function callOperation(
   const body = op.body
     ? parseInput(op.body, input, op.refused ?? op.action ?? `${op.method} ${op.path}`)
     : undefined;
-  if (!op.answer) return t.writeNoContent(op.method, path, { ...writeHints, ...(op.body ? { body } : {}) });
+  if (!op.answer) {
+    const status = await t.writeNoContent(op.method, path, { ...writeHints, ...(op.body ? { body } : {}) });
+    return op.nothing ? undefined : status;
+  }
   return t.write(op.method, path, body, op.answer, writeHints);
+}
+
+/** One row called directly (by a function that does more than the call). */
+export function call<O extends Operation>(
+  t: PlatformTransport,
+  op: O,
+  ...args: Parameters<OperationMethod<O>>
+): Promise<ResultOf<O>> {
+  return callOperation(t, op, args) as Promise<ResultOf<O>>;
 }
 
 /** The client of one or more tables: a method per row, typed from the row. */
