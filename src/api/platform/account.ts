@@ -20,11 +20,11 @@ const TENANTS = table(
   {
     deleteEmbedTenant: {
       method: 'DELETE',
-      path: '/v1/embed-tenants/{name}',
+      path: '/v1/embed-tenants/{embedTenantName}',
       kind: 'destroy',
-      text: ['name'],
+      text: ['embedTenantName'],
       check: 'Refresh the explorer to see whether the embed tenant was deleted.',
-      notFound: 'There is no embed tenant named "{name}".',
+      notFound: 'There is no embed tenant named "{embedTenantName}".',
     },
   },
 );

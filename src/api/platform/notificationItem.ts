@@ -47,10 +47,10 @@ export const UpdateNotificationInputSchema = z
   });
 export type UpdateNotificationInput = z.input<typeof UpdateNotificationInputSchema>;
 
-const item = '/v1/deployments/{deploymentId}/notifications/{notificationId}';
+const item = '/v1/deployments/{deploymentId}/notifications/{id}';
 
 export const NOTIFICATION_ITEM = table(
-  {},
+  { names: { id: 'notificationId' } },
   {
     getNotification: {
       method: 'GET',

@@ -211,10 +211,10 @@ export function describeAddResult(r: AddRecipientsResult): string {
 
 const ADMIN = 'needs the admin role. Use a token of an admin user.';
 const list = '/v1/deployments/{deploymentId}/notifications';
-const recipients = `${list}/{notificationId}/recipients`;
+const recipients = `${list}/{id}/recipients`;
 
 export const NOTIFICATIONS = table(
-  {},
+  { names: { id: 'notificationId' } },
   {
     createNotification: {
       method: 'POST',
@@ -240,7 +240,7 @@ export const NOTIFICATIONS = table(
 );
 
 const CALLS = table(
-  {},
+  { names: { id: 'notificationId' } },
   {
     listNotifications: {
       method: 'GET',
