@@ -9,6 +9,7 @@ import type { AgentRef } from './chatEnvironment';
 import { openSqlInNotebook } from './openInNotebook';
 import { COMMANDS } from '../commands';
 import { registerCommand } from '../commandRunner';
+import { agentDescription } from './agentLabel';
 
 export class ChatFeature implements vscode.Disposable {
   private readonly panels = new Set<ChatPanel>();
@@ -140,7 +141,11 @@ export class ChatFeature implements vscode.Disposable {
     }
     if (agents.length === 1) return agents[0];
     const pick = await vscode.window.showQuickPick(
-      agents.map((a) => ({ label: a.name, description: a.url, agent: a })),
+      agents.map((a) => ({
+        label: a.name,
+        description: agentDescription(a.url, !!this.services.profiles.active()?.isSandbox),
+        agent: a,
+      })),
       { title: 'Chat with which agent?' },
     );
     return pick?.agent;

@@ -91,6 +91,12 @@ export class ChatPanel implements vscode.Disposable {
   /** Sends a question as if typed (used by commands and tests). */
   async ask(text: string): Promise<void> {
     await this.ready;
+    await this.sendQuestion(text);
+  }
+
+  private async sendQuestion(text: string): Promise<void> {
+    // The walkthrough's "Ask the AI agent" step completes on a question asked, not on opening the chat.
+    void vscode.commands.executeCommand('setContext', 'dashboardPlatform.chat.asked', true);
     await (await this.ensureSession()).send(text);
   }
 
@@ -168,7 +174,7 @@ export class ChatPanel implements vscode.Disposable {
           void this.sendStarters();
           break;
         case 'send':
-          await (await this.ensureSession()).send(msg.text);
+          await this.sendQuestion(msg.text);
           break;
         case 'stop':
           await this.session?.stop();

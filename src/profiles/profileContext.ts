@@ -1,6 +1,7 @@
 // Context keys for `when` clauses (viewsWelcome, menus):
 //   dashboardPlatform.profileState   'none' | 'signedOut' | 'ready'
 //   dashboardPlatform.hasStoredProfiles, dashboardPlatform.sandboxRunning
+//   dashboardPlatform.sandboxActive  (the walkthrough's "Try the sandbox" step completes on it)
 import * as vscode from 'vscode';
 import type { ProfileService } from './profileService';
 
@@ -30,6 +31,11 @@ export function trackProfileContext(profiles: ProfileService): vscode.Disposable
       'setContext',
       'dashboardPlatform.sandboxRunning',
       !!profiles.sandbox.current,
+    );
+    await vscode.commands.executeCommand(
+      'setContext',
+      'dashboardPlatform.sandboxActive',
+      !!profiles.active()?.isSandbox,
     );
   };
   const run = () => void update();

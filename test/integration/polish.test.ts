@@ -383,7 +383,12 @@ describe('Polish (issue 14)', function () {
     const ext = vscode.extensions.getExtension('dashboard-platform.dashboard-platform')!;
     const walkthroughs = (
       ext.packageJSON as {
-        contributes: { walkthroughs: { id: string; steps: { id: string; media: { markdown: string } }[] }[] };
+        contributes: {
+          walkthroughs: {
+            id: string;
+            steps: { id: string; media: { markdown: string }; completionEvents: string[] }[];
+          }[];
+        };
       }
     ).contributes.walkthroughs;
     assert.deepEqual(
@@ -392,6 +397,11 @@ describe('Polish (issue 14)', function () {
     );
     for (const s of walkthroughs[0]!.steps)
       assert.ok(fs.existsSync(path.join(ext.extensionPath, s.media.markdown)), s.media.markdown);
+    // A step is checked when its goal is reached: the Sandbox profile active however it became so
+    // (the demo activates it without the command), a question asked (not the chat merely opened).
+    const events = new Map(walkthroughs[0]!.steps.map((s) => [s.id, s.completionEvents]));
+    assert.ok(events.get('sandbox')!.includes('onContext:dashboardPlatform.sandboxActive'));
+    assert.deepEqual(events.get('chat'), ['onContext:dashboardPlatform.chat.asked']);
     await vscode.commands.executeCommand(
       'workbench.action.openWalkthrough',
       'dashboard-platform.dashboard-platform#gettingStarted',
