@@ -35,7 +35,12 @@ export const AREAS = {
   'write-outcome': {
     what: 'writes whose outcome is unknown, never blindly retried',
     mutate: ['src/api/net/outcome.ts', 'src/api/net/retry.ts'],
-    spec: [`${U}/api/writeSafety.test.js`, `${U}/api/http.test.js`, `${U}/faults/*.test.js`],
+    spec: [
+      `${U}/api/writeOutcome.test.js`,
+      `${U}/api/writeSafety.test.js`,
+      `${U}/api/http.test.js`,
+      `${U}/faults/*.test.js`,
+    ],
   },
   'api-transport': {
     what: 'the HTTP call, request building, retries, answers, proxies, errors',
@@ -45,7 +50,13 @@ export const AREAS = {
   paging: {
     what: 'cursor paging of every list (client and explorer)',
     mutate: ['src/api/paging.ts', 'src/explorer/pagedList.ts'],
-    spec: [`${U}/api/paging.test.js`, `${U}/explorerPaging.test.js`, `${U}/api/platformFamilies.test.js`],
+    spec: [
+      `${U}/api/paging.test.js`,
+      `${U}/api/listPaging.sandbox.test.js`,
+      `${U}/explorerPaging.test.js`,
+      `${U}/explorerPagingRules.test.js`,
+      `${U}/api/platformFamilies.test.js`,
+    ],
   },
   'api-data': {
     what: 'data and AI API clients, row scanning, NDJSON',

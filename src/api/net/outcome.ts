@@ -52,7 +52,9 @@ export function splitAdvice(message: string): { facts: string; advice: string } 
     (ADVICE.test(kept) ? advice : facts).push(kept);
   }
   const end = (t: string) => t.replace(/[\s.;:,]+$/, '');
-  return { facts: facts.map(end).join('. '), advice: advice.map((a) => `${end(a)}.`).join(' ') };
+  // Advice keeps its own "!" or "?" (never "page!.").
+  const full = (a: string) => end(a).replace(/([^.!?])$/, '$1.');
+  return { facts: facts.map(end).join('. '), advice: advice.map(full).join(' ') };
 }
 
 /** The 'unknownOutcome' error for a failed write: what happened, that it may have taken effect, how to check. */
