@@ -5,27 +5,21 @@ import * as dbt from './platform/dbtSync';
 import * as exportsApi from './platform/dashboardExports';
 import * as envVars from './platform/envVars';
 import * as tokens from './platform/environmentTokens';
-import * as health from './platform/health';
+import { HEALTH } from './platform/health';
+import { OperationsClient } from './platform/operation';
 import type { PlatformTransport } from './platform/transport';
 
-export class DeploymentOpsClient {
-  constructor(private readonly t: PlatformTransport) {}
+/** The operations of this client that are one call each (their methods are derived from the table). */
+const OPS = { ...HEALTH, ...dbt.DBT_RUNS };
 
-  // ---- dbt sync runs
-  listDbtSyncs(deploymentId: number, q?: dbt.DbtSyncListQuery, signal?: AbortSignal) {
-    return dbt.listDbtSyncs(this.t, deploymentId, q, signal);
+export class DeploymentOpsClient extends OperationsClient(OPS) {
+  constructor(private readonly t: PlatformTransport) {
+    super(t);
   }
-  cancelDbtSync(deploymentId: number, syncJobId: string, signal?: AbortSignal) {
-    return dbt.cancelDbtSync(this.t, deploymentId, syncJobId, signal);
-  }
+
+  // ---- dbt sync runs (the other calls are derived from the table)
   getDbtSyncLogs(deploymentId: number, syncJobId: string, signal?: AbortSignal) {
     return dbt.getDbtSyncLogs(this.t, deploymentId, syncJobId, signal);
-  }
-  getDbtSyncResult(deploymentId: number, syncJobId: string, signal?: AbortSignal) {
-    return dbt.getDbtSyncResult(this.t, deploymentId, syncJobId, signal);
-  }
-  listDbtSyncGeneratedFiles(deploymentId: number, syncJobId: string, p?: PageParams, signal?: AbortSignal) {
-    return dbt.listDbtSyncGeneratedFiles(this.t, deploymentId, syncJobId, p, signal);
   }
 
   // ---- dashboard exports
@@ -45,20 +39,6 @@ export class DeploymentOpsClient {
   // ---- env variables (writes; the list is PlatformClient.listEnvVars)
   setEnvVariables(deploymentId: number, vars: envVars.EnvVariableInput[], signal?: AbortSignal) {
     return envVars.setEnvVariables(this.t, deploymentId, vars, signal);
-  }
-
-  // ---- health
-  getBuildStatus(deploymentId: number, q?: { branchName?: string }, signal?: AbortSignal) {
-    return health.getBuildStatus(this.t, deploymentId, q, signal);
-  }
-  listVersions(deploymentId: number, p?: PageParams, signal?: AbortSignal) {
-    return health.listDeploymentVersions(this.t, deploymentId, p, signal);
-  }
-  listPods(deploymentId: number, p?: PageParams, signal?: AbortSignal) {
-    return health.listDeploymentPods(this.t, deploymentId, p, signal);
-  }
-  getLogs(deploymentId: number, q?: health.DeploymentLogsQuery, signal?: AbortSignal) {
-    return health.getDeploymentLogs(this.t, deploymentId, q, signal);
   }
 
   // ---- environment tokens

@@ -193,7 +193,7 @@ export class WorkspaceActions {
       }));
     await this.ctx.confirmWrite(`Rename ${NOUN[t.type]} "${t.name}" to "${plainText(name)}"`);
     const c = await this.targets.client();
-    if (t.type === 'FOLDER') await c.renameFolder(t.deploymentId, t.id, name.trim());
+    if (t.type === 'FOLDER') await c.renameFolder(t.deploymentId, t.id, { name: name.trim() });
     else if (t.type === 'REPORT') await c.updateReport(t.deploymentId, t.id, { name: name.trim() });
     else await c.updateWorkbook(t.deploymentId, t.id, { name: name.trim() });
     this.refreshDeployment(t.deploymentId);

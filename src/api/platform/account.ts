@@ -4,6 +4,7 @@
 import { ApiError } from '../errors';
 import type { Page, PageParams } from '../paging';
 import { listScimUsers, ScimUserSchema, type ScimUser } from './admin/scim';
+import { call, table } from './operation';
 import type { PlatformTransport } from './transport';
 
 // The app config is typed in full with the account settings (admin/appConfig.ts).
@@ -14,17 +15,27 @@ export { ScimUserSchema, type ScimUser } from './admin/scim';
 /** Kept for callers of the old name. */
 export const UserSchema = ScimUserSchema;
 
+const TENANTS = table(
+  {},
+  {
+    deleteEmbedTenant: {
+      method: 'DELETE',
+      path: '/v1/embed-tenants/{embedTenantName}',
+      kind: 'destroy',
+      text: ['embedTenantName'],
+      check: 'Refresh the explorer to see whether the embed tenant was deleted.',
+      notFound: 'There is no embed tenant named "{embedTenantName}".',
+    },
+  },
+);
+
 export async function deleteEmbedTenant(
   t: PlatformTransport,
   name: string,
   signal?: AbortSignal,
 ): Promise<number> {
   if (!name.trim()) throw new ApiError('validation', 'Name the embed tenant to delete.');
-  return t.writeNoContent('DELETE', `/v1/embed-tenants/${encodeURIComponent(name)}`, {
-    signal,
-    check: { hint: 'Refresh the explorer to see whether the embed tenant was deleted.' },
-    messages: { notFound: `There is no embed tenant named "${name}".` },
-  });
+  return call(t, TENANTS.deleteEmbedTenant, name, signal);
 }
 
 /**

@@ -6,7 +6,8 @@
 // checked before sending.
 import { z } from 'zod';
 import { BREAKPOINT_KEYS, WIDGET_TYPES, type PublishDashboardInput } from '../schemas/dashboard';
-import { id, maybe, parseInput, positiveId, type PlatformTransport } from './transport';
+import { call, table } from './operation';
+import { id, maybe, parseInput, type PlatformTransport } from './transport';
 
 export const PUBLISHED_STATUSES = ['draft', 'published', 'archived'] as const;
 
@@ -147,9 +148,13 @@ function pick(from: Record<string, unknown>, keys: readonly string[]): Record<st
  * named before anything is sent.
  */
 export function publishBody(input: PublishDashboardInput): PublishDashboardWire {
+  return parseInput(PublishDashboardWireSchema, publishFields(input), 'Dashboard not published');
+}
+
+function publishFields(input: PublishDashboardInput): Record<string, unknown> {
   const top = pick(input as Record<string, unknown>, PUBLISH_INPUT_FIELDS);
   if (input.config !== undefined) top.config = input.config;
-  return parseInput(PublishDashboardWireSchema, top, 'Dashboard not published');
+  return top;
 }
 
 export const UpdatePublishedAiWidgetThreadInputSchema = z.strictObject({
@@ -159,8 +164,37 @@ export const UpdatePublishedAiWidgetThreadInputSchema = z.strictObject({
 });
 export type UpdatePublishedAiWidgetThreadInput = z.infer<typeof UpdatePublishedAiWidgetThreadInputSchema>;
 
-const workbookPath = (deploymentId: number, workbookId: number) =>
-  `/v1/deployments/${positiveId(deploymentId, 'deploymentId')}/workbooks/${positiveId(workbookId, 'workbookId')}`;
+const workbook = '/v1/deployments/{deploymentId}/workbooks/{workbookId}';
+
+export const DASHBOARDS = table(
+  {},
+  {
+    updateAiWidgetThread: {
+      method: 'POST',
+      path: `${workbook}/dashboard/ai-widget-thread`,
+      kind: 'write',
+      body: UpdatePublishedAiWidgetThreadInputSchema,
+      answer: PublishedDashboardSchema,
+      refused: 'AI widget thread not attached',
+    },
+  },
+);
+
+const PUBLISH = table(
+  {},
+  {
+    publishDashboard: {
+      method: 'POST',
+      path: `${workbook}/publish`,
+      kind: 'write',
+      body: PublishDashboardWireSchema,
+      answer: PublishedDashboardSchema,
+      refused: 'Dashboard not published',
+      action: 'Publishing the dashboard',
+      check: 'Check the publish history before publishing again, so as not to make a duplicate version.',
+    },
+  },
+);
 
 /** Spec 4.2. Never retried: a publish that may have reached the server is reported, not repeated. */
 export async function publishDashboard(
@@ -170,35 +204,6 @@ export async function publishDashboard(
   input: PublishDashboardInput,
   signal?: AbortSignal,
 ): Promise<PublishedDashboard> {
-  const body = publishBody(input);
-  return t.write(
-    'POST',
-    `${workbookPath(deploymentId, workbookId)}/publish`,
-    body,
-    PublishedDashboardSchema,
-    {
-      signal,
-      action: 'Publishing the dashboard',
-      check: {
-        hint: 'Check the publish history before publishing again, so as not to make a duplicate version.',
-      },
-    },
-  );
-}
-
-export async function updateAiWidgetThread(
-  t: PlatformTransport,
-  deploymentId: number,
-  workbookId: number,
-  input: UpdatePublishedAiWidgetThreadInput,
-  signal?: AbortSignal,
-): Promise<PublishedDashboard> {
-  const body = parseInput(UpdatePublishedAiWidgetThreadInputSchema, input, 'AI widget thread not attached');
-  return t.write(
-    'POST',
-    `${workbookPath(deploymentId, workbookId)}/dashboard/ai-widget-thread`,
-    body,
-    PublishedDashboardSchema,
-    { signal },
-  );
+  // Only the declared fields are sent; the row's strict schema names a field the service would refuse.
+  return call(t, PUBLISH.publishDashboard, deploymentId, workbookId, publishFields(input) as never, signal);
 }

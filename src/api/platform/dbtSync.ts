@@ -3,8 +3,8 @@
 import { z } from 'zod';
 import { ApiError } from '../errors';
 import { sleep } from '../http';
-import type { PageParams } from '../paging';
-import { definedQuery, maybe, parseInput, positiveId, readItems, type PlatformTransport } from './transport';
+import { call, table } from './operation';
+import { maybe, PageQuery, readItems, type PlatformTransport } from './transport';
 
 export const StartDbtSyncInputSchema = z.strictObject({
   branchName: z.string().min(1).optional(),
@@ -42,33 +42,6 @@ export interface WaitForDbtSyncOptions {
 
 // CANCELLED is not a published status value, but a server that says it means the run is over.
 export const FINISHED = new Set(['COMPLETED', 'FAILED', 'CANCELLED']);
-const syncPath = (deploymentId: number) =>
-  `/v1/deployments/${positiveId(deploymentId, 'deploymentId')}/dbt-sync`;
-
-export async function startDbtSync(
-  t: PlatformTransport,
-  deploymentId: number,
-  input: StartDbtSyncInput = {},
-  signal?: AbortSignal,
-) {
-  const body = parseInput(StartDbtSyncInputSchema, input, 'dbt sync not started');
-  return t.write('POST', syncPath(deploymentId), body, DbtSyncResponseSchema, {
-    signal,
-    action: 'Starting the dbt sync',
-    check: { hint: 'Look for a running dbt sync job of this deployment before starting another one.' },
-  });
-}
-
-export async function getDbtSyncJob(
-  t: PlatformTransport,
-  deploymentId: number,
-  syncJobId: string,
-  signal?: AbortSignal,
-) {
-  return t.get(`${syncPath(deploymentId)}/${encodeURIComponent(syncJobId)}`, DbtSyncJobSchema, { signal });
-}
-
-/** Polls the job until COMPLETED or FAILED (unknown states count as running). */
 export async function waitForDbtSync(
   t: PlatformTransport,
   deploymentId: number,
@@ -78,7 +51,7 @@ export async function waitForDbtSync(
   const interval = opts.intervalMs ?? 1000;
   const end = Date.now() + (opts.timeoutMs ?? 30 * 60_000);
   for (;;) {
-    const job = await getDbtSyncJob(t, deploymentId, syncJobId, opts.signal);
+    const job = await call(t, DBT.getDbtSyncJob, deploymentId, syncJobId, opts.signal);
     opts.onStatus?.(job);
     if (FINISHED.has(job.status)) return job;
     if (Date.now() + interval > end) {
@@ -134,42 +107,82 @@ export type DbtGeneratedFile = z.infer<typeof DbtGeneratedFileSchema>;
 
 export const DbtSyncCancelSchema = z.looseObject({ message: maybe(z.string()) });
 
-export interface DbtSyncListQuery extends PageParams {
-  status?: string;
-  trigger?: string;
-}
+const sync = '/v1/deployments/{deploymentId}/dbt-sync';
+const job = `${sync}/{syncJobId}`;
 
-const jobPath = (deploymentId: number, syncJobId: string) => {
-  if (!syncJobId) throw new ApiError('validation', 'A dbt sync job id is required.');
-  return `${syncPath(deploymentId)}/${encodeURIComponent(syncJobId)}`;
-};
+export const DBT = table(
+  { names: { syncJobId: 'A dbt sync job id' } },
+  {
+    startDbtSync: {
+      method: 'POST',
+      path: sync,
+      kind: 'write',
+      body: StartDbtSyncInputSchema.default({}),
+      answer: DbtSyncResponseSchema,
+      refused: 'dbt sync not started',
+      action: 'Starting the dbt sync',
+      check: 'Look for a running dbt sync job of this deployment before starting another one.',
+    },
+    getDbtSyncJob: { method: 'GET', path: job, kind: 'read', text: ['syncJobId'], answer: DbtSyncJobSchema },
+  },
+);
 
-/** GET /dbt-sync: past and running syncs, newest first, one page. */
-export async function listDbtSyncs(
-  t: PlatformTransport,
-  deploymentId: number,
-  q: DbtSyncListQuery = {},
-  signal?: AbortSignal,
-) {
-  return t.list(syncPath(deploymentId), DbtSyncRunSchema, definedQuery({ ...q }), {
-    signal,
-    action: 'Listing dbt syncs',
-  });
-}
+/** Past runs and what they left (reached as `platform.ops`). */
+export const DBT_RUNS = table(
+  { names: { syncJobId: 'A dbt sync job id' } },
+  {
+    /** GET /dbt-sync: past and running syncs, newest first, one page. */
+    listDbtSyncs: {
+      method: 'GET',
+      path: sync,
+      kind: 'read',
+      query: PageQuery.extend({ status: z.string().optional(), trigger: z.string().optional() }),
+      item: DbtSyncRunSchema,
+      action: 'Listing dbt syncs',
+    },
+    /** DELETE /dbt-sync/{id}: asks the server to stop a running sync. */
+    cancelDbtSync: {
+      method: 'DELETE',
+      path: job,
+      kind: 'write',
+      text: ['syncJobId'],
+      answer: DbtSyncCancelSchema,
+      action: 'Cancelling the dbt sync',
+      check: 'Look at the sync in the dbt syncs list: it says whether it is still running.',
+    },
+    getDbtSyncResult: {
+      method: 'GET',
+      path: `${job}/result`,
+      kind: 'read',
+      text: ['syncJobId'],
+      answer: DbtSyncResultSchema,
+      notFound: 'This dbt sync has no result (it did not complete, or it is too old).',
+    },
+    /** One page of the files a sync generated without committing them. */
+    listDbtSyncGeneratedFiles: {
+      method: 'GET',
+      path: `${job}/generated-files`,
+      kind: 'read',
+      text: ['syncJobId'],
+      query: PageQuery,
+      item: DbtGeneratedFileSchema,
+    },
+  },
+);
+export type DbtSyncListQuery = z.input<typeof DBT_RUNS.listDbtSyncs.query>;
 
-/** DELETE /dbt-sync/{id}: asks the server to stop a running sync. */
-export async function cancelDbtSync(
-  t: PlatformTransport,
-  deploymentId: number,
-  syncJobId: string,
-  signal?: AbortSignal,
-) {
-  return t.write('DELETE', jobPath(deploymentId, syncJobId), undefined, DbtSyncCancelSchema, {
-    signal,
-    action: 'Cancelling the dbt sync',
-    check: { hint: 'Look at the sync in the dbt syncs list: it says whether it is still running.' },
-  });
-}
+const LOGS = table(
+  { names: { syncJobId: 'A dbt sync job id' } },
+  {
+    getDbtSyncLogs: {
+      method: 'GET',
+      path: `${job}/logs`,
+      kind: 'read',
+      text: ['syncJobId'],
+      answer: LogEnvelopeSchema,
+    },
+  },
+);
 
 /** The whole log of a sync so far (the server sends it in one response). */
 export async function getDbtSyncLogs(
@@ -178,36 +191,6 @@ export async function getDbtSyncLogs(
   syncJobId: string,
   signal?: AbortSignal,
 ): Promise<DbtSyncLogEntry[]> {
-  const env = await t.get(`${jobPath(deploymentId, syncJobId)}/logs`, LogEnvelopeSchema, { signal });
+  const env = await call(t, LOGS.getDbtSyncLogs, deploymentId, syncJobId, signal);
   return readItems(env.items, DbtSyncLogEntrySchema, 'dbt sync log', t.log).items;
-}
-
-export async function getDbtSyncResult(
-  t: PlatformTransport,
-  deploymentId: number,
-  syncJobId: string,
-  signal?: AbortSignal,
-) {
-  return t.get(`${jobPath(deploymentId, syncJobId)}/result`, DbtSyncResultSchema, {
-    signal,
-    messages: { notFound: 'This dbt sync has no result (it did not complete, or it is too old).' },
-  });
-}
-
-/** One page of the files a sync generated without committing them. */
-export async function listDbtSyncGeneratedFiles(
-  t: PlatformTransport,
-  deploymentId: number,
-  syncJobId: string,
-  p: PageParams = {},
-  signal?: AbortSignal,
-) {
-  return t.list(
-    `${jobPath(deploymentId, syncJobId)}/generated-files`,
-    DbtGeneratedFileSchema,
-    { ...p },
-    {
-      signal,
-    },
-  );
 }

@@ -2,8 +2,8 @@
 // the Data API host a deployment publishes (`deploymentUrl`).
 import { z } from 'zod';
 import { ApiError } from '../errors';
-import type { Page, PageParams } from '../paging';
-import { id, maybe, parseInput, positiveId, type PlatformTransport } from './transport';
+import { call, table } from './operation';
+import { id, maybe, PageQuery, type PlatformTransport } from './transport';
 
 export const DeploymentSchema = z.looseObject({
   id,
@@ -52,38 +52,59 @@ export function dataApiUrlOfDeployment(d: Pick<Deployment, 'deploymentUrl'>): st
   return url.toString().replace(/\/+$/, '');
 }
 
-const deploymentPath = (deploymentId: number) =>
-  `/v1/deployments/${positiveId(deploymentId, 'deploymentId')}`;
+const dep = '/v1/deployments/{deploymentId}';
 
-export async function listDeployments(t: PlatformTransport, p: PageParams = {}, signal?: AbortSignal) {
-  return t.list('/v1/deployments', DeploymentSchema, { ...p }, { signal, action: 'Listing deployments' });
-}
+export const DEPLOYMENTS = table(
+  {},
+  {
+    listDeployments: {
+      method: 'GET',
+      path: '/v1/deployments',
+      kind: 'read',
+      query: PageQuery,
+      item: DeploymentSchema,
+      action: 'Listing deployments',
+    },
+    getDeployment: {
+      method: 'GET',
+      path: dep,
+      kind: 'read',
+      answer: DeploymentSchema,
+      notFound: 'Deployment {deploymentId} does not exist, or this token cannot see it.',
+    },
+    listEnvironments: {
+      method: 'GET',
+      path: `${dep}/environments`,
+      kind: 'read',
+      query: PageQuery,
+      item: EnvironmentSchema,
+    },
+    listEnvVars: {
+      method: 'GET',
+      path: `${dep}/env-vars`,
+      kind: 'read',
+      query: PageQuery,
+      item: EnvVarSchema,
+    },
+  },
+);
 
-export async function getDeployment(t: PlatformTransport, deploymentId: number, signal?: AbortSignal) {
-  const d = positiveId(deploymentId, 'deploymentId');
-  return t.get(`/v1/deployments/${d}`, DeploymentSchema, {
-    signal,
-    messages: { notFound: `Deployment ${d} does not exist, or this token cannot see it.` },
-  });
-}
-
-export async function listEnvironments(
-  t: PlatformTransport,
-  deploymentId: number,
-  p: PageParams = {},
-  signal?: AbortSignal,
-): Promise<Page<Environment>> {
-  return t.list(`${deploymentPath(deploymentId)}/environments`, EnvironmentSchema, { ...p }, { signal });
-}
-
-export async function listEnvVars(
-  t: PlatformTransport,
-  deploymentId: number,
-  p: PageParams = {},
-  signal?: AbortSignal,
-) {
-  return t.list(`${deploymentPath(deploymentId)}/env-vars`, EnvVarSchema, { ...p }, { signal });
-}
+const MINT = table(
+  {},
+  {
+    mintDataApiToken: {
+      method: 'POST',
+      path: `${dep}/token`,
+      kind: 'write',
+      body: MintTokenInputSchema,
+      answer: MintTokenResponseSchema,
+      refused: 'Data API token not requested',
+      action: 'Getting a Data API token',
+      check:
+        'A token minted then was never received and expires on its own; nothing needs undoing. Run the query when the service answers again to get a new one.',
+    },
+  },
+);
 
 /** POST /v1/deployments/{id}/token: a Data API token for that deployment, from the platform token. */
 export async function mintDataApiToken(
@@ -95,19 +116,14 @@ export async function mintDataApiToken(
   if (expiresIn !== undefined && !(Number.isInteger(expiresIn) && expiresIn >= 60 && expiresIn <= 86400)) {
     throw new ApiError('validation', `expiresIn must be 60 to 86400 seconds (got ${String(expiresIn)}).`);
   }
-  const body = parseInput(
-    MintTokenInputSchema,
-    expiresIn === undefined ? {} : { expiresIn },
-    'Data API token not requested',
-  );
   // A write: each request mints another token, so it is sent once and never retried; a failure
   // after sending leaves the outcome unknown (a token minted then was never received).
-  const res = await t.write('POST', `${deploymentPath(deploymentId)}/token`, body, MintTokenResponseSchema, {
-    signal: opts.signal,
-    action: 'Getting a Data API token',
-    check: {
-      hint: 'A token minted then was never received and expires on its own; nothing needs undoing. Run the query when the service answers again to get a new one.',
-    },
-  });
+  const res = await call(
+    t,
+    MINT.mintDataApiToken,
+    deploymentId,
+    expiresIn === undefined ? {} : { expiresIn },
+    opts.signal,
+  );
   return res.cubeApiToken;
 }

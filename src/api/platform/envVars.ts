@@ -1,7 +1,8 @@
 // Env variables of a deployment: listing is in deployments.ts; this is the write. PUT upserts by
 // name (variables left out keep their values). Values are secrets-like: never put in messages.
 import { z } from 'zod';
-import { positiveId, parseInput, readItems, type PlatformTransport } from './transport';
+import { call, table } from './operation';
+import { readItems, type PlatformTransport } from './transport';
 import { EnvVarSchema } from './deployments';
 
 /** The masked value the server sends for secret-named variables; sending it back is rejected. */
@@ -25,6 +26,23 @@ const SetResponseSchema = z.looseObject({
   data: z.array(z.unknown()).optional(),
 });
 
+const ENV_VARS = table(
+  {},
+  {
+    setEnvVariables: {
+      method: 'PUT',
+      path: '/v1/deployments/{deploymentId}/env-vars',
+      kind: 'write',
+      // The error names the field, never the value.
+      body: SetEnvVariablesInputSchema,
+      answer: SetResponseSchema,
+      refused: 'Env variables not set',
+      action: 'Setting env variables',
+      check: 'Refresh the Env variables list to see whether the change was saved.',
+    },
+  },
+);
+
 /** PUT /env-vars: upserts `vars`; returns the variables as the server now has them (values masked as sent). */
 export async function setEnvVariables(
   t: PlatformTransport,
@@ -32,18 +50,6 @@ export async function setEnvVariables(
   vars: EnvVariableInput[],
   signal?: AbortSignal,
 ) {
-  // The error names the field, never the value.
-  const body = parseInput(SetEnvVariablesInputSchema, { env_variables: vars }, 'Env variables not set');
-  const res = await t.write(
-    'PUT',
-    `/v1/deployments/${positiveId(deploymentId, 'deploymentId')}/env-vars`,
-    body,
-    SetResponseSchema,
-    {
-      signal,
-      action: 'Setting env variables',
-      check: { hint: 'Refresh the Env variables list to see whether the change was saved.' },
-    },
-  );
+  const res = await call(t, ENV_VARS.setEnvVariables, deploymentId, { env_variables: vars }, signal);
   return readItems(res.items ?? res.data ?? [], EnvVarSchema, 'env variables').items;
 }

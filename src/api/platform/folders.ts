@@ -2,7 +2,8 @@
 // which "Reveal in Explorer" walks to expand the tree down to an item.
 import { z } from 'zod';
 import { ApiError } from '../errors';
-import { maybe, parseInput, positiveId, type PlatformTransport } from './transport';
+import { call, table } from './operation';
+import { maybe, type PlatformTransport } from './transport';
 import { FolderSchema } from './workspace';
 
 /** The published CreateFolderInput: a name (at most 255 characters), at the root or under a parent. */
@@ -15,53 +16,49 @@ export type CreateFolderInput = z.infer<typeof CreateFolderInputSchema>;
 /** The published UpdateFolderInput, the field the extension changes (re-parenting is a move). */
 export const UpdateFolderInputSchema = z.strictObject({ name: z.string().trim().min(1).max(255) });
 
-const foldersPath = (deploymentId: number) =>
-  `/v1/deployments/${positiveId(deploymentId, 'deploymentId')}/folders`;
+const folder = '/v1/deployments/{deploymentId}/folders/{folderId}';
 
-export async function createFolder(
-  t: PlatformTransport,
-  deploymentId: number,
-  input: CreateFolderInput,
-  signal?: AbortSignal,
-) {
-  const body = parseInput(CreateFolderInputSchema, input, 'Folder not created');
-  return t.write('POST', foldersPath(deploymentId), body, FolderSchema, {
-    signal,
-    check: { hint: 'Refresh the workspace to see whether the folder was created before creating it again.' },
-  });
-}
-
-export async function renameFolder(
-  t: PlatformTransport,
-  deploymentId: number,
-  folderId: number,
-  name: string,
-  signal?: AbortSignal,
-) {
-  const body = parseInput(UpdateFolderInputSchema, { name }, 'Folder not renamed');
-  return t.write(
-    'PUT',
-    `${foldersPath(deploymentId)}/${positiveId(folderId, 'folderId')}`,
-    body,
-    FolderSchema,
-    {
-      signal,
-      check: { hint: 'Refresh the workspace to see the folder’s name.' },
+export const FOLDERS = table(
+  {},
+  {
+    createFolder: {
+      method: 'POST',
+      path: '/v1/deployments/{deploymentId}/folders',
+      kind: 'write',
+      body: CreateFolderInputSchema,
+      answer: FolderSchema,
+      refused: 'Folder not created',
+      check: 'Refresh the workspace to see whether the folder was created before creating it again.',
     },
-  );
-}
+    renameFolder: {
+      method: 'PUT',
+      path: folder,
+      kind: 'write',
+      body: UpdateFolderInputSchema,
+      answer: FolderSchema,
+      refused: 'Folder not renamed',
+      check: 'Refresh the workspace to see the folder’s name.',
+    },
+    deleteFolder: {
+      method: 'DELETE',
+      path: folder,
+      kind: 'destroy',
+      check: 'Refresh the workspace to see whether the folder was deleted.',
+    },
+  },
+);
 
-export async function deleteFolder(
-  t: PlatformTransport,
-  deploymentId: number,
-  folderId: number,
-  signal?: AbortSignal,
-): Promise<number> {
-  return t.writeNoContent('DELETE', `${foldersPath(deploymentId)}/${positiveId(folderId, 'folderId')}`, {
-    signal,
-    check: { hint: 'Refresh the workspace to see whether the folder was deleted.' },
-  });
-}
+const ANCESTORS = table(
+  {},
+  {
+    getFolderAncestors: {
+      method: 'GET',
+      path: `${folder}/ancestors`,
+      kind: 'read',
+      answer: z.array(z.unknown()),
+    },
+  },
+);
 
 /** The chain from the workspace root down to (and including) the folder. */
 export async function getFolderAncestors(
@@ -70,11 +67,7 @@ export async function getFolderAncestors(
   folderId: number,
   signal?: AbortSignal,
 ) {
-  const raw = await t.get(
-    `${foldersPath(deploymentId)}/${positiveId(folderId, 'folderId')}/ancestors`,
-    z.array(z.unknown()),
-    { signal },
-  );
+  const raw = await call(t, ANCESTORS.getFolderAncestors, deploymentId, folderId, signal);
   // Tolerant: an entry without an id cannot be expanded, so the chain stops being usable there.
   const chain = raw.map((v) => FolderSchema.safeParse(v));
   const bad = chain.findIndex((c) => !c.success);

@@ -1,8 +1,8 @@
 // A deployment's health: its latest build status, the Cube versions it can run, the pods scheduled
 // for it and the tail of its runtime logs.
 import { z } from 'zod';
-import type { PageParams } from '../paging';
-import { definedQuery, maybe, positiveId, type PlatformTransport } from './transport';
+import { table } from './operation';
+import { maybe, PageQuery } from './transport';
 
 export const BuildStatusSchema = z.looseObject({
   /** e.g. building | success | error; unknown values are shown as they are. */
@@ -44,59 +44,48 @@ export const DeploymentLogLineSchema = z.looseObject({
 });
 export type DeploymentLogLine = z.infer<typeof DeploymentLogLineSchema>;
 
-export interface DeploymentLogsQuery extends PageParams {
-  source?: 'production' | 'dev';
-  pod?: string;
-  container?: string;
-}
+export type DeploymentLogsQuery = z.input<typeof HEALTH.getLogs.query>;
 
-const base = (deploymentId: number) => `/v1/deployments/${positiveId(deploymentId, 'deploymentId')}`;
+const dep = '/v1/deployments/{deploymentId}';
 
-export async function getBuildStatus(
-  t: PlatformTransport,
-  deploymentId: number,
-  q: { branchName?: string } = {},
-  signal?: AbortSignal,
-) {
-  return t.get(`${base(deploymentId)}/build-status`, BuildStatusSchema, {
-    query: definedQuery(q),
-    signal,
-    action: 'Reading the build status',
-  });
-}
-
-export async function listDeploymentVersions(
-  t: PlatformTransport,
-  deploymentId: number,
-  p: PageParams = {},
-  signal?: AbortSignal,
-) {
-  return t.list(`${base(deploymentId)}/versions`, DeploymentVersionSchema, { ...p }, { signal });
-}
-
-export async function listDeploymentPods(
-  t: PlatformTransport,
-  deploymentId: number,
-  p: PageParams = {},
-  signal?: AbortSignal,
-) {
-  return t.list(`${base(deploymentId)}/pods`, DeploymentPodSchema, { ...p }, { signal });
-}
-
-/** One page of the log tail; pass the previous `pageInfo.endCursor` as `after` to read what came since. */
-export async function getDeploymentLogs(
-  t: PlatformTransport,
-  deploymentId: number,
-  q: DeploymentLogsQuery = {},
-  signal?: AbortSignal,
-) {
-  return t.list(
-    `${base(deploymentId)}/logs`,
-    DeploymentLogLineSchema,
-    { ...q },
-    {
-      signal,
+/** A deployment's health, reached as `platform.ops`. */
+export const HEALTH = table(
+  {},
+  {
+    getBuildStatus: {
+      method: 'GET',
+      path: `${dep}/build-status`,
+      kind: 'read',
+      query: z.object({ branchName: z.string().optional() }),
+      answer: BuildStatusSchema,
+      action: 'Reading the build status',
+    },
+    listVersions: {
+      method: 'GET',
+      path: `${dep}/versions`,
+      kind: 'read',
+      query: PageQuery,
+      item: DeploymentVersionSchema,
+    },
+    listPods: {
+      method: 'GET',
+      path: `${dep}/pods`,
+      kind: 'read',
+      query: PageQuery,
+      item: DeploymentPodSchema,
+    },
+    /** One page of the log tail; pass the previous `pageInfo.endCursor` as `after` to read what came since. */
+    getLogs: {
+      method: 'GET',
+      path: `${dep}/logs`,
+      kind: 'read',
+      query: PageQuery.extend({
+        source: z.enum(['production', 'dev']).optional(),
+        pod: z.string().optional(),
+        container: z.string().optional(),
+      }),
+      item: DeploymentLogLineSchema,
       action: 'Reading the deployment logs',
     },
-  );
-}
+  },
+);

@@ -8,11 +8,9 @@ import {
   NotificationSchema,
   SCHEDULE_TYPES,
 } from './notifications';
-import { parseInput, positiveId, type PlatformTransport } from './transport';
+import { table } from './operation';
 
 const ADMIN = 'needs the admin role. Use a token of an admin user.';
-const itemPath = (deploymentId: number, notificationId: number) =>
-  `/v1/deployments/${positiveId(deploymentId, 'deploymentId')}/notifications/${positiveId(notificationId, 'notificationId')}`;
 
 /**
  * A filter sent back exactly as the service sent it (`{ kept: filter }`): a set given replaces the
@@ -49,44 +47,37 @@ export const UpdateNotificationInputSchema = z
   });
 export type UpdateNotificationInput = z.input<typeof UpdateNotificationInputSchema>;
 
-export async function getNotification(
-  t: PlatformTransport,
-  deploymentId: number,
-  notificationId: number,
-  signal?: AbortSignal,
-) {
-  return t.get(itemPath(deploymentId, notificationId), NotificationSchema, {
-    signal,
-    forbiddenHint: `Reading a notification ${ADMIN}`,
-  });
-}
+const item = '/v1/deployments/{deploymentId}/notifications/{id}';
 
-export async function updateNotification(
-  t: PlatformTransport,
-  deploymentId: number,
-  notificationId: number,
-  input: UpdateNotificationInput,
-  signal?: AbortSignal,
-) {
-  const body = parseInput(UpdateNotificationInputSchema, input, 'Notification not changed');
-  return t.write('PUT', itemPath(deploymentId, notificationId), body, NotificationSchema, {
-    signal,
-    action: 'Changing the notification',
-    check: { hint: 'Refresh the notifications list to see whether the change was applied.' },
-    forbiddenHint: `Changing notifications ${ADMIN}`,
-  });
-}
-
-export async function deleteNotification(
-  t: PlatformTransport,
-  deploymentId: number,
-  notificationId: number,
-  signal?: AbortSignal,
-): Promise<void> {
-  await t.writeNoContent('DELETE', itemPath(deploymentId, notificationId), {
-    signal,
-    action: 'Deleting the notification',
-    check: { hint: 'Refresh the notifications list to see whether it was deleted.' },
-    forbiddenHint: `Deleting notifications ${ADMIN}`,
-  });
-}
+export const NOTIFICATION_ITEM = table(
+  { names: { id: 'notificationId' } },
+  {
+    getNotification: {
+      method: 'GET',
+      path: item,
+      kind: 'read',
+      answer: NotificationSchema,
+      forbidden: `Reading a notification ${ADMIN}`,
+    },
+    updateNotification: {
+      method: 'PUT',
+      path: item,
+      kind: 'write',
+      body: UpdateNotificationInputSchema,
+      answer: NotificationSchema,
+      refused: 'Notification not changed',
+      action: 'Changing the notification',
+      check: 'Refresh the notifications list to see whether the change was applied.',
+      forbidden: `Changing notifications ${ADMIN}`,
+    },
+    deleteNotification: {
+      method: 'DELETE',
+      path: item,
+      kind: 'destroy',
+      nothing: true,
+      action: 'Deleting the notification',
+      check: 'Refresh the notifications list to see whether it was deleted.',
+      forbidden: `Deleting notifications ${ADMIN}`,
+    },
+  },
+);

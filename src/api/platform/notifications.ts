@@ -4,8 +4,9 @@
 import { z } from 'zod';
 import { ApiError } from '../errors';
 import { validateNotificationQuery, type NotificationListQuery } from '../notificationQuery';
-import { paginate, type PageParams } from '../paging';
-import { id, maybe, parseInput, positiveId, type PlatformTransport } from './transport';
+import { paginate } from '../paging';
+import { call, table } from './operation';
+import { id, maybe, PageQuery, type PlatformTransport } from './transport';
 
 // ---- 2.3 / 2.4 filters and time grains
 
@@ -208,11 +209,68 @@ export function describeAddResult(r: AddRecipientsResult): string {
   return `${r.createdRecipients.length} added, ${r.updatedRecipients.length} updated, ${r.unchangedRecipients.length} unchanged`;
 }
 
-const notificationsPath = (deploymentId: number) =>
-  `/v1/deployments/${positiveId(deploymentId, 'deploymentId')}/notifications`;
-const recipientsPath = (deploymentId: number, notificationId: number) =>
-  `${notificationsPath(deploymentId)}/${positiveId(notificationId, 'notificationId')}/recipients`;
 const ADMIN = 'needs the admin role. Use a token of an admin user.';
+const list = '/v1/deployments/{deploymentId}/notifications';
+const recipients = `${list}/{id}/recipients`;
+
+export const NOTIFICATIONS = table(
+  { names: { id: 'notificationId' } },
+  {
+    createNotification: {
+      method: 'POST',
+      path: list,
+      kind: 'write',
+      body: CreateNotificationInputSchema,
+      answer: NotificationSchema,
+      refused: 'Notification not created',
+      action: 'Creating the notification',
+      check: 'Refresh the notifications list to see whether it was created before creating it again.',
+      forbidden: `Creating notifications ${ADMIN}`,
+    },
+    /** One page of recipients (cursor-paged like every list). */
+    listRecipients: {
+      method: 'GET',
+      path: recipients,
+      kind: 'read',
+      query: PageQuery,
+      item: NotificationRecipientSchema,
+      forbidden: `Listing recipients ${ADMIN}`,
+    },
+  },
+);
+
+const CALLS = table(
+  { names: { id: 'notificationId' } },
+  {
+    listNotifications: {
+      method: 'GET',
+      path: list,
+      kind: 'read',
+      query: z.custom<NotificationListQuery>(),
+      item: NotificationSchema,
+      forbidden: `Listing notifications ${ADMIN}`,
+    },
+    addRecipients: {
+      method: 'POST',
+      path: recipients,
+      kind: 'write',
+      body: AddRecipientsInputSchema,
+      answer: AddRecipientsResultSchema,
+      refused: 'Recipients not added',
+      check: 'Refresh the recipients list to see whether they were added before adding them again.',
+      forbidden: `Adding recipients ${ADMIN}`,
+    },
+    removeRecipients: {
+      method: 'DELETE',
+      path: recipients,
+      kind: 'write',
+      body: RemoveRecipientsInputSchema,
+      refused: 'Recipients not removed',
+      check: 'Refresh the recipients list to see whether they were removed.',
+      forbidden: `Removing recipients ${ADMIN}`,
+    },
+  },
+);
 
 /** Spec 4.1: the rules are checked before any request; 403 says the admin role is needed. */
 export async function listNotifications(
@@ -222,49 +280,7 @@ export async function listNotifications(
   signal?: AbortSignal,
 ) {
   validateNotificationQuery(q);
-  return t.list(
-    notificationsPath(deploymentId),
-    NotificationSchema,
-    { ...q },
-    {
-      signal,
-      forbiddenHint: `Listing notifications ${ADMIN}`,
-    },
-  );
-}
-
-export async function createNotification(
-  t: PlatformTransport,
-  deploymentId: number,
-  input: CreateNotificationInput,
-  signal?: AbortSignal,
-) {
-  const body = parseInput(CreateNotificationInputSchema, input, 'Notification not created');
-  return t.write('POST', notificationsPath(deploymentId), body, NotificationSchema, {
-    signal,
-    action: 'Creating the notification',
-    check: { hint: 'Refresh the notifications list to see whether it was created before creating it again.' },
-    forbiddenHint: `Creating notifications ${ADMIN}`,
-  });
-}
-
-/** One page of recipients (cursor-paged like every list). */
-export async function listRecipients(
-  t: PlatformTransport,
-  deploymentId: number,
-  notificationId: number,
-  p: PageParams = {},
-  signal?: AbortSignal,
-) {
-  return t.list(
-    recipientsPath(deploymentId, notificationId),
-    NotificationRecipientSchema,
-    { ...p },
-    {
-      signal,
-      forbiddenHint: `Listing recipients ${ADMIN}`,
-    },
-  );
+  return call(t, CALLS.listNotifications, deploymentId, q, signal);
 }
 
 /** Every recipient, following every page. */
@@ -275,37 +291,34 @@ export function iterateRecipients(
   signal?: AbortSignal,
 ) {
   return paginate((after) =>
-    listRecipients(t, deploymentId, notificationId, after ? { first: 200, after } : { first: 200 }, signal),
+    call(
+      t,
+      NOTIFICATIONS.listRecipients,
+      deploymentId,
+      notificationId,
+      after ? { first: 200, after } : { first: 200 },
+      signal,
+    ),
   );
 }
 
-export async function addRecipients(
+/** The recipients as an array (the body wraps them). */
+export function addRecipients(
   t: PlatformTransport,
   deploymentId: number,
   notificationId: number,
-  recipients: NotificationRecipientInput[],
+  list: NotificationRecipientInput[],
   signal?: AbortSignal,
 ): Promise<AddRecipientsResult> {
-  const body = parseInput(AddRecipientsInputSchema, { recipients }, 'Recipients not added');
-  return t.write('POST', recipientsPath(deploymentId, notificationId), body, AddRecipientsResultSchema, {
-    signal,
-    check: { hint: 'Refresh the recipients list to see whether they were added before adding them again.' },
-    forbiddenHint: `Adding recipients ${ADMIN}`,
-  });
+  return call(t, CALLS.addRecipients, deploymentId, notificationId, { recipients: list }, signal);
 }
 
 export async function removeRecipients(
   t: PlatformTransport,
   deploymentId: number,
   notificationId: number,
-  recipients: RemoveRecipientInput[],
+  list: RemoveRecipientInput[],
   signal?: AbortSignal,
 ): Promise<void> {
-  const body = parseInput(RemoveRecipientsInputSchema, { recipients }, 'Recipients not removed');
-  await t.writeNoContent('DELETE', recipientsPath(deploymentId, notificationId), {
-    body,
-    signal,
-    check: { hint: 'Refresh the recipients list to see whether they were removed.' },
-    forbiddenHint: `Removing recipients ${ADMIN}`,
-  });
+  await call(t, CALLS.removeRecipients, deploymentId, notificationId, { recipients: list }, signal);
 }

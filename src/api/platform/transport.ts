@@ -162,3 +162,9 @@ export class PlatformTransport {
     return readPage(envelope, item, `${extra.action ?? `GET ${path}`}`, this.log);
   }
 }
+
+/** The paging query of a list (the page size's range is checked with its own message, `checkPage`). */
+export const PageQuery = z.object({
+  first: z.custom<number>().optional(),
+  after: z.string().optional(),
+});

@@ -2,7 +2,8 @@
 // workbook's published dashboard. Reads, duplicate and publish are in workspace.ts / dashboards.ts.
 import { z } from 'zod';
 import { ApiError } from '../errors';
-import { maybe, parseInput, positiveId, type PlatformTransport } from './transport';
+import { call, table } from './operation';
+import { maybe, type PlatformTransport } from './transport';
 import { WorkbookSchema } from './workspace';
 
 /** The published CreateWorkbookInput, the fields the extension sets. */
@@ -49,57 +50,68 @@ export const UpdateEmbedAccessInputSchema = z
   .refine((v) => v.action !== undefined || v.allowEmbed !== undefined, { message: 'nothing to change' });
 export type UpdateEmbedAccessInput = z.infer<typeof UpdateEmbedAccessInputSchema>;
 
-const workbooksPath = (deploymentId: number) =>
-  `/v1/deployments/${positiveId(deploymentId, 'deploymentId')}/workbooks`;
-const workbookPath = (deploymentId: number, workbookId: number) =>
-  `${workbooksPath(deploymentId)}/${positiveId(workbookId, 'workbookId')}`;
+const workbook = '/v1/deployments/{deploymentId}/workbooks/{workbookId}';
 
-export async function createWorkbook(
-  t: PlatformTransport,
-  deploymentId: number,
-  input: CreateWorkbookInput,
-  signal?: AbortSignal,
-) {
-  const body = parseInput(CreateWorkbookInputSchema, input, 'Workbook not created');
-  return t.write('POST', workbooksPath(deploymentId), body, WorkbookSchema, {
-    signal,
-    check: {
-      hint: 'Refresh the workspace to see whether the workbook was created before creating it again.',
+export const WORKBOOK_WRITES = table(
+  {},
+  {
+    createWorkbook: {
+      method: 'POST',
+      path: '/v1/deployments/{deploymentId}/workbooks',
+      kind: 'write',
+      body: CreateWorkbookInputSchema,
+      answer: WorkbookSchema,
+      refused: 'Workbook not created',
+      check: 'Refresh the workspace to see whether the workbook was created before creating it again.',
     },
-  });
-}
+    updateWorkbook: {
+      method: 'PUT',
+      path: workbook,
+      kind: 'write',
+      body: UpdateWorkbookInputSchema,
+      refused: 'Workbook not updated',
+      check: 'Refresh the workspace to see the workbook’s name and slug.',
+    },
+    deleteWorkbook: {
+      method: 'DELETE',
+      path: workbook,
+      kind: 'destroy',
+      check: 'Refresh the workspace to see whether the workbook was deleted.',
+    },
+    getEmbedAccess: {
+      method: 'GET',
+      path: `${workbook}/embed-access`,
+      kind: 'read',
+      answer: EmbedAccessSchema,
+    },
+    updateEmbedAccess: {
+      method: 'PUT',
+      path: `${workbook}/embed-access`,
+      kind: 'write',
+      body: UpdateEmbedAccessInputSchema,
+      answer: EmbedAccessSchema,
+      refused: 'Embed access not changed',
+      check: 'Show the embed access again to see whether it changed.',
+    },
+  },
+);
 
-/** Renames a workbook and/or changes its slug. The documents publish no body for the answer. */
-export async function updateWorkbook(
-  t: PlatformTransport,
-  deploymentId: number,
-  workbookId: number,
-  input: UpdateWorkbookInput,
-  signal?: AbortSignal,
-): Promise<number> {
-  const body = parseInput(UpdateWorkbookInputSchema, input, 'Workbook not updated');
-  return t.http.writeNoContent({
-    method: 'PUT',
-    path: workbookPath(deploymentId, workbookId),
-    body,
-    signal,
-    check: { hint: 'Refresh the workspace to see the workbook’s name and slug.' },
-  });
-}
+const BY_SLUG = table(
+  {},
+  {
+    upsertWorkbookBySlug: {
+      method: 'PUT',
+      path: '/v1/deployments/{deploymentId}/workbooks/by-slug/{slug}',
+      kind: 'write',
+      text: ['slug'],
+      body: CreateWorkbookInputSchema,
+      answer: WorkbookSchema,
+      refused: 'Workbook not saved',
+      check: 'Refresh the workspace to see the workbook with this slug.',
+    },
+  },
+);
 
-export async function deleteWorkbook(
-  t: PlatformTransport,
-  deploymentId: number,
-  workbookId: number,
-  signal?: AbortSignal,
-): Promise<number> {
-  return t.writeNoContent('DELETE', workbookPath(deploymentId, workbookId), {
-    signal,
-    check: { hint: 'Refresh the workspace to see whether the workbook was deleted.' },
-  });
-}
-
-/** Creates the workbook with this slug, or updates the one that has it (idempotent). */
 export async function upsertWorkbookBySlug(
   t: PlatformTransport,
   deploymentId: number,
@@ -109,38 +121,5 @@ export async function upsertWorkbookBySlug(
 ) {
   const s = slug.trim();
   if (!s) throw new ApiError('validation', 'Workbook not saved: the slug is empty.');
-  const body = parseInput(CreateWorkbookInputSchema, input, 'Workbook not saved');
-  return t.write(
-    'PUT',
-    `${workbooksPath(deploymentId)}/by-slug/${encodeURIComponent(s)}`,
-    body,
-    WorkbookSchema,
-    {
-      signal,
-      check: { hint: 'Refresh the workspace to see the workbook with this slug.' },
-    },
-  );
-}
-
-export async function getEmbedAccess(
-  t: PlatformTransport,
-  deploymentId: number,
-  workbookId: number,
-  signal?: AbortSignal,
-) {
-  return t.get(`${workbookPath(deploymentId, workbookId)}/embed-access`, EmbedAccessSchema, { signal });
-}
-
-export async function updateEmbedAccess(
-  t: PlatformTransport,
-  deploymentId: number,
-  workbookId: number,
-  input: UpdateEmbedAccessInput,
-  signal?: AbortSignal,
-) {
-  const body = parseInput(UpdateEmbedAccessInputSchema, input, 'Embed access not changed');
-  return t.write('PUT', `${workbookPath(deploymentId, workbookId)}/embed-access`, body, EmbedAccessSchema, {
-    signal,
-    check: { hint: 'Show the embed access again to see whether it changed.' },
-  });
+  return call(t, BY_SLUG.upsertWorkbookBySlug, deploymentId, s, input, signal);
 }

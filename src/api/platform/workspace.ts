@@ -1,8 +1,8 @@
 // Folders, reports and workbooks of a deployment's workspace.
 import { z } from 'zod';
 import { ApiError } from '../errors';
-import type { PageParams } from '../paging';
-import { id, maybe, parseInput, positiveId, type PlatformTransport } from './transport';
+import { call, table } from './operation';
+import { id, maybe, PageQuery, type PlatformTransport } from './transport';
 
 export const FolderSchema = z.looseObject({
   id,
@@ -57,26 +57,73 @@ export const DuplicateWorkbookInputSchema = z.strictObject({ shared: z.boolean()
 
 export type ReportSort = 'name' | 'createdAt' | 'updatedAt' | 'lastViewedAt';
 /** The query parameters of getReports the extension uses (all published). */
-export interface ReportListQuery extends PageParams {
-  search?: string;
-  folderId?: number;
-  externalWorkbookId?: string;
-  sortBy?: ReportSort;
+export const ReportListQuerySchema = PageQuery.extend({
+  search: z.string().optional(),
+  folderId: z.number().optional(),
+  externalWorkbookId: z.string().optional(),
+  sortBy: z.custom<ReportSort>().optional(),
   /** Published with sortBy; the service's default is ascending names and newest dates first. */
-  sortDirection?: 'ASC' | 'DESC';
-}
+  sortDirection: z.enum(['ASC', 'DESC']).optional(),
+});
+export type ReportListQuery = z.input<typeof ReportListQuerySchema>;
 
-const deploymentPath = (deploymentId: number) =>
-  `/v1/deployments/${positiveId(deploymentId, 'deploymentId')}`;
+const dep = '/v1/deployments/{deploymentId}';
 
-export async function listFolders(
-  t: PlatformTransport,
-  deploymentId: number,
-  p: PageParams & { parentId?: number } = {},
-  signal?: AbortSignal,
-) {
-  return t.list(`${deploymentPath(deploymentId)}/folders`, FolderSchema, { ...p }, { signal });
-}
+export const WORKSPACE = table(
+  {},
+  {
+    listFolders: {
+      method: 'GET',
+      path: `${dep}/folders`,
+      kind: 'read',
+      query: PageQuery.extend({ parentId: z.number().optional() }),
+      item: FolderSchema,
+    },
+    getReport: { method: 'GET', path: `${dep}/reports/{reportId}`, kind: 'read', answer: ReportSchema },
+    connectReportToWorkbook: {
+      method: 'PUT',
+      path: `${dep}/reports/{reportId}/connect-workbook`,
+      kind: 'write',
+      body: ConnectReportToWorkbookInputSchema,
+      answer: ReportSchema,
+      refused: 'Report not connected',
+    },
+    listWorkbooks: {
+      method: 'GET',
+      path: `${dep}/workbooks`,
+      kind: 'read',
+      query: PageQuery,
+      item: WorkbookSchema,
+    },
+    getWorkbook: {
+      method: 'GET',
+      path: `${dep}/workbooks/{workbookId}`,
+      kind: 'read',
+      answer: WorkbookSchema,
+    },
+    duplicateWorkbook: {
+      method: 'POST',
+      path: `${dep}/workbooks/{workbookId}/duplicate`,
+      kind: 'write',
+      body: DuplicateWorkbookInputSchema.default({}),
+      answer: WorkbookSchema,
+      refused: 'Workbook not duplicated',
+    },
+  },
+);
+
+const REPORTS = table(
+  {},
+  {
+    listReports: {
+      method: 'GET',
+      path: `${dep}/reports`,
+      kind: 'read',
+      query: ReportListQuerySchema,
+      item: ReportSchema,
+    },
+  },
+);
 
 export async function listReports(
   t: PlatformTransport,
@@ -90,82 +137,5 @@ export async function listReports(
       'Reports sorted by lastViewedAt cannot be paged with a cursor: only the first page is available. Sort by name, createdAt or updatedAt to page.',
     );
   }
-  const { first, after, search, folderId, externalWorkbookId, sortBy, sortDirection } = q;
-  return t.list(
-    `${deploymentPath(deploymentId)}/reports`,
-    ReportSchema,
-    { first, after, search, folderId, externalWorkbookId, sortBy, sortDirection },
-    { signal },
-  );
-}
-
-export async function getReport(
-  t: PlatformTransport,
-  deploymentId: number,
-  reportId: number,
-  signal?: AbortSignal,
-) {
-  return t.get(`${deploymentPath(deploymentId)}/reports/${positiveId(reportId, 'reportId')}`, ReportSchema, {
-    signal,
-  });
-}
-
-export async function connectReportToWorkbook(
-  t: PlatformTransport,
-  deploymentId: number,
-  reportId: number,
-  input: ConnectReportToWorkbookInput,
-  signal?: AbortSignal,
-) {
-  const body = parseInput(ConnectReportToWorkbookInputSchema, input, 'Report not connected');
-  return t.write(
-    'PUT',
-    `${deploymentPath(deploymentId)}/reports/${positiveId(reportId, 'reportId')}/connect-workbook`,
-    body,
-    ReportSchema,
-    { signal },
-  );
-}
-
-export async function listWorkbooks(
-  t: PlatformTransport,
-  deploymentId: number,
-  p: PageParams = {},
-  signal?: AbortSignal,
-) {
-  return t.list(`${deploymentPath(deploymentId)}/workbooks`, WorkbookSchema, { ...p }, { signal });
-}
-
-export async function getWorkbook(
-  t: PlatformTransport,
-  deploymentId: number,
-  workbookId: number,
-  signal?: AbortSignal,
-) {
-  return t.get(
-    `${deploymentPath(deploymentId)}/workbooks/${positiveId(workbookId, 'workbookId')}`,
-    WorkbookSchema,
-    { signal },
-  );
-}
-
-export async function duplicateWorkbook(
-  t: PlatformTransport,
-  deploymentId: number,
-  workbookId: number,
-  input: { shared?: boolean } = {},
-  signal?: AbortSignal,
-) {
-  const body = parseInput(
-    DuplicateWorkbookInputSchema,
-    input.shared === undefined ? {} : { shared: input.shared },
-    'Workbook not duplicated',
-  );
-  return t.write(
-    'POST',
-    `${deploymentPath(deploymentId)}/workbooks/${positiveId(workbookId, 'workbookId')}/duplicate`,
-    body,
-    WorkbookSchema,
-    { signal },
-  );
+  return call(t, REPORTS.listReports, deploymentId, q, signal);
 }

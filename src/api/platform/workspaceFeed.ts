@@ -2,8 +2,8 @@
 // folder (folders first), the shared workspace, and moving and deleting items (one or in bulk).
 import { z } from 'zod';
 import { ApiError } from '../errors';
-import type { PageParams } from '../paging';
-import { id, maybe, parseInput, positiveId, type PlatformTransport } from './transport';
+import { call, table } from './operation';
+import { id, maybe, PageQuery, type PlatformTransport } from './transport';
 
 export const WORKSPACE_TYPES = ['FOLDER', 'WORKBOOK', 'REPORT'] as const;
 export type WorkspaceType = (typeof WORKSPACE_TYPES)[number];
@@ -22,13 +22,14 @@ export const WorkspaceItemSchema = z.looseObject({
 });
 export type WorkspaceItem = z.infer<typeof WorkspaceItemSchema>;
 
-export interface WorkspaceQuery extends PageParams {
-  folderId?: number;
-  types?: WorkspaceType[];
-  search?: string;
-  orderByField?: 'updated_at' | 'created_at' | 'name' | 'viewer_last_viewed_at';
-  orderByDirection?: 'ASC' | 'DESC';
-}
+export const WorkspaceQuerySchema = PageQuery.extend({
+  folderId: z.number().optional(),
+  types: z.array(z.custom<WorkspaceType>()).optional(),
+  search: z.string().optional(),
+  orderByField: z.enum(['updated_at', 'created_at', 'name', 'viewer_last_viewed_at']).optional(),
+  orderByDirection: z.enum(['ASC', 'DESC']).optional(),
+});
+export type WorkspaceQuery = z.input<typeof WorkspaceQuerySchema>;
 
 const ItemRefSchema = z.strictObject({ type: z.enum(WORKSPACE_TYPES), id: z.number().int().min(1) });
 export type WorkspaceItemRef = z.infer<typeof ItemRefSchema>;
@@ -60,49 +61,70 @@ export const BulkDeleteResultSchema = z.looseObject({
   failed: z.array(FailureSchema),
 });
 
-const deploymentPath = (deploymentId: number) =>
-  `/v1/deployments/${positiveId(deploymentId, 'deploymentId')}`;
+const dep = '/v1/deployments/{deploymentId}';
+const check = (hint: string) => ({ kind: 'write', check: `Refresh the workspace to see ${hint}.` }) as const;
 
-function feedQuery(q: WorkspaceQuery) {
-  const { first, after, folderId, types, search, orderByField, orderByDirection } = q;
-  return { first, after, folderId, types, search, orderByField, orderByDirection };
-}
+export const WORKSPACE_FEED = table(
+  {},
+  {
+    /** One page of a folder's items (undefined folder: the workspace root). */
+    listWorkspace: {
+      method: 'GET',
+      path: `${dep}/workspace`,
+      kind: 'read',
+      query: WorkspaceQuerySchema,
+      item: WorkspaceItemSchema,
+    },
+    /** One page of the shared workspace (what embed users are given), same parameters. */
+    listSharedWorkspace: {
+      method: 'GET',
+      path: `${dep}/shared-workspace`,
+      kind: 'read',
+      query: WorkspaceQuerySchema,
+      item: WorkspaceItemSchema,
+    },
+  },
+);
 
-/** One page of a folder's items (undefined folder: the workspace root). */
-export async function listWorkspace(
-  t: PlatformTransport,
-  deploymentId: number,
-  q: WorkspaceQuery = {},
-  signal?: AbortSignal,
-) {
-  return t.list(`${deploymentPath(deploymentId)}/workspace`, WorkspaceItemSchema, feedQuery(q), { signal });
-}
-
-/** One page of the shared workspace (what embed users are given), same parameters. */
-export async function listSharedWorkspace(
-  t: PlatformTransport,
-  deploymentId: number,
-  q: WorkspaceQuery = {},
-  signal?: AbortSignal,
-) {
-  return t.list(`${deploymentPath(deploymentId)}/shared-workspace`, WorkspaceItemSchema, feedQuery(q), {
-    signal,
-  });
-}
+const MOVES = table(
+  {},
+  {
+    moveWorkspaceItem: {
+      method: 'POST',
+      path: `${dep}/workspace/move`,
+      body: MoveInputSchema,
+      answer: WorkspaceItemSchema,
+      refused: 'Not moved',
+      ...check('where the item is now'),
+    },
+    bulkMoveWorkspaceItems: {
+      method: 'POST',
+      path: `${dep}/workspace/bulk-move`,
+      body: BulkMoveInputSchema,
+      answer: BulkMoveResultSchema,
+      refused: 'Not moved',
+      ...check('which items were moved'),
+    },
+    bulkDeleteWorkspaceItems: {
+      method: 'POST',
+      path: `${dep}/workspace/bulk-delete`,
+      body: BulkDeleteInputSchema,
+      answer: BulkDeleteResultSchema,
+      refused: 'Not deleted',
+      ...check('which items were deleted'),
+    },
+  },
+);
 
 /** Moves one item into a folder (null: the workspace root); answers the moved item. */
-export async function moveWorkspaceItem(
+export function moveWorkspaceItem(
   t: PlatformTransport,
   deploymentId: number,
   item: WorkspaceItemRef,
   folderId: number | null,
   signal?: AbortSignal,
 ) {
-  const body = parseInput(MoveInputSchema, { ...item, folderId }, 'Not moved');
-  return t.write('POST', `${deploymentPath(deploymentId)}/workspace/move`, body, WorkspaceItemSchema, {
-    signal,
-    check: { hint: 'Refresh the workspace to see where the item is now.' },
-  });
+  return call(t, MOVES.moveWorkspaceItem, deploymentId, { ...item, folderId }, signal);
 }
 
 function checkBatch(items: readonly WorkspaceItemRef[], what: string) {
@@ -111,7 +133,7 @@ function checkBatch(items: readonly WorkspaceItemRef[], what: string) {
 }
 
 /** Moves up to 100 items; partially successful: `failed` says which were not moved and why. */
-export async function bulkMoveWorkspaceItems(
+export function bulkMoveWorkspaceItems(
   t: PlatformTransport,
   deploymentId: number,
   items: WorkspaceItemRef[],
@@ -119,27 +141,16 @@ export async function bulkMoveWorkspaceItems(
   signal?: AbortSignal,
 ) {
   checkBatch(items, 'Not moved');
-  const body = parseInput(BulkMoveInputSchema, { items, folderId }, 'Not moved');
-  return t.write('POST', `${deploymentPath(deploymentId)}/workspace/bulk-move`, body, BulkMoveResultSchema, {
-    signal,
-    check: { hint: 'Refresh the workspace to see which items were moved.' },
-  });
+  return call(t, MOVES.bulkMoveWorkspaceItems, deploymentId, { items, folderId }, signal);
 }
 
 /** Deletes up to 100 items; partially successful, never rolled back. */
-export async function bulkDeleteWorkspaceItems(
+export function bulkDeleteWorkspaceItems(
   t: PlatformTransport,
   deploymentId: number,
   items: WorkspaceItemRef[],
   signal?: AbortSignal,
 ) {
   checkBatch(items, 'Not deleted');
-  const body = parseInput(BulkDeleteInputSchema, { items }, 'Not deleted');
-  return t.write(
-    'POST',
-    `${deploymentPath(deploymentId)}/workspace/bulk-delete`,
-    body,
-    BulkDeleteResultSchema,
-    { signal, check: { hint: 'Refresh the workspace to see which items were deleted.' } },
-  );
+  return call(t, MOVES.bulkDeleteWorkspaceItems, deploymentId, { items }, signal);
 }

@@ -2,7 +2,7 @@
 // SQL (references resolved, and checked against the engine when a checker is given), joins,
 // segments and pre-aggregation references. Every error carries its file, line and column; one bad
 // member never hides the errors of the others.
-import type { CubeDef, Granularity, MemberDef, MemberType, PreAggregationDef } from '../data/model';
+import type { CubeDef, Granularity, MemberDef, MemberType, PreAggregationDef } from '../data/modelTypes';
 import {
   cubeName,
   readCubeFile,

@@ -238,7 +238,7 @@ export const CLIENT_OPERATIONS: OperationCase[] = [
   {
     name: 'renameFolder',
     operation: `PUT ${base}/folders/{folderId}`,
-    run: (c) => c.platform.renameFolder(D, 2, 'Finance'),
+    run: (c) => c.platform.renameFolder(D, 2, { name: 'Finance' }),
     check: checkSame('id', 'name'),
   },
   {

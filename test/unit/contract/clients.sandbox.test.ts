@@ -152,7 +152,7 @@ describe('clients contract: the clients against the sandbox through the validati
     );
     await platform.listSharedWorkspace(d, { first: 10 });
     const folder = await platform.createFolder(d, { name: 'Via proxy' });
-    await platform.renameFolder(d, folder.id, 'Via proxy, renamed');
+    await platform.renameFolder(d, folder.id, { name: 'Via proxy, renamed' });
     const created = await platform.createReport(d, { name: 'Proxy report', sqlQuery: 'SELECT 1' });
     await platform.updateReport(d, created.id, { sqlQuery: 'SELECT 2' });
     await platform.refreshReport(d, created.id);

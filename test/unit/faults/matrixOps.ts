@@ -117,7 +117,7 @@ export function newerWrites(
     w({
       name: 'renameFolder',
       route: '/folders/',
-      run: () => platform.renameFolder(1, ctx.folderId, fresh('renamed')),
+      run: () => platform.renameFolder(1, ctx.folderId, { name: fresh('renamed') }),
       check: hasId,
     }),
     w({

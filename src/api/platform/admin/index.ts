@@ -1,5 +1,6 @@
 // The administration families composed over one transport: `PlatformClient.admin`.
 import type { PageParams } from '../../paging';
+import { OperationsClient } from '../operation';
 import type { PlatformTransport } from '../transport';
 import * as attributes from './attributes';
 import * as embed from './embed';
@@ -10,8 +11,13 @@ import * as users from './users';
 
 export { attributes, embed, roles, scim, settings, users };
 
-export class AdminApi {
-  constructor(private readonly t: PlatformTransport) {}
+/** The administration operations that are one call each: their methods come from the tables. */
+const OPS = { ...roles.ROLES, ...settings.SETTINGS, ...settings.INTEGRATIONS, ...settings.OIDC_CONFIGS };
+
+export class AdminApi extends OperationsClient(OPS) {
+  constructor(private readonly t: PlatformTransport) {
+    super(t);
+  }
 
   // SCIM users and groups
   listScimUsers(q?: scim.ScimQuery, signal?: AbortSignal) {
@@ -81,17 +87,6 @@ export class AdminApi {
     return users.bulkUserAction(this.t, action, userIds, signal);
   }
 
-  // roles
-  listRoles(p?: PageParams, signal?: AbortSignal) {
-    return roles.listRoles(this.t, p, signal);
-  }
-  assignRole(roleId: number, userId: number, signal?: AbortSignal) {
-    return roles.assignRole(this.t, roleId, userId, signal);
-  }
-  removeRole(roleId: number, userId: number, signal?: AbortSignal) {
-    return roles.removeRole(this.t, roleId, userId, signal);
-  }
-
   // embedding
   listEmbedTenants(q?: PageParams & { search?: string }, signal?: AbortSignal) {
     return embed.listEmbedTenants(this.t, q, signal);
@@ -118,49 +113,13 @@ export class AdminApi {
   }
 
   // account settings
-  listRegions(p?: PageParams, signal?: AbortSignal) {
-    return settings.listRegions(this.t, p, signal);
-  }
-  getTenantSettings(signal?: AbortSignal) {
-    return settings.getTenantSettings(this.t, signal);
-  }
-  updateTenantSettings(input: settings.TenantSettingsInput, signal?: AbortSignal) {
-    return settings.updateTenantSettings(this.t, input, signal);
-  }
   listOAuthIntegrations(signal?: AbortSignal) {
     return settings.listOAuthIntegrations(this.t, signal);
-  }
-  createOAuthIntegration(input: settings.CreateOAuthIntegrationInput, signal?: AbortSignal) {
-    return settings.createOAuthIntegration(this.t, input, signal);
-  }
-  getOAuthIntegration(id: number, signal?: AbortSignal) {
-    return settings.getOAuthIntegration(this.t, id, signal);
-  }
-  updateOAuthIntegration(id: number, input: settings.UpdateOAuthIntegrationInput, signal?: AbortSignal) {
-    return settings.updateOAuthIntegration(this.t, id, input, signal);
-  }
-  deleteOAuthIntegration(id: number, signal?: AbortSignal) {
-    return settings.deleteOAuthIntegration(this.t, id, signal);
   }
   listOidcTokenConfigs(signal?: AbortSignal) {
     return settings.listOidcTokenConfigs(this.t, signal);
   }
-  createOidcTokenConfig(input: settings.CreateOidcTokenConfigInput, signal?: AbortSignal) {
-    return settings.createOidcTokenConfig(this.t, input, signal);
-  }
-  getOidcTokenConfig(id: number, signal?: AbortSignal) {
-    return settings.getOidcTokenConfig(this.t, id, signal);
-  }
-  updateOidcTokenConfig(id: number, input: settings.UpdateOidcTokenConfigInput, signal?: AbortSignal) {
-    return settings.updateOidcTokenConfig(this.t, id, input, signal);
-  }
-  deleteOidcTokenConfig(id: number, signal?: AbortSignal) {
-    return settings.deleteOidcTokenConfig(this.t, id, signal);
-  }
   listUserOAuthTokens(signal?: AbortSignal) {
     return settings.listUserOAuthTokens(this.t, signal);
-  }
-  revokeUserOAuthToken(integrationId: number, signal?: AbortSignal) {
-    return settings.revokeUserOAuthToken(this.t, integrationId, signal);
   }
 }

@@ -7,7 +7,8 @@
 // out when the user enters none and say so in the UI.
 import { z } from 'zod';
 import type { Page } from '../../paging';
-import { id, maybe, parseInput, positiveId, readItems, type PlatformTransport } from '../transport';
+import { table } from '../operation';
+import { id, maybe, readItems, type PlatformTransport } from '../transport';
 import { ADMIN_HINT } from './scim';
 
 export const OAuthIntegrationSchema = z.looseObject({
@@ -122,116 +123,103 @@ export async function arrayPage<T>(
 const OAUTH = '/v1/oauth-integrations';
 const OIDC = '/v1/oidc-token-configs';
 
+/** How an account-settings resource is named in messages: "an OAuth integration", "OAuth integrations". */
+interface Noun {
+  a: string;
+  one: string;
+  many: string;
+}
+
+/**
+ * The get, create, update and delete rows of an admin resource at `path/{id}`, every message made
+ * from its noun (forbidden, not found, outcome unknown).
+ */
+function resource<P extends string, C extends z.ZodType, U extends z.ZodType, A extends z.ZodType>(
+  n: Noun,
+  path: P,
+  create: C,
+  update: U,
+  answer: A,
+) {
+  const item = `${path}/{id}` as `${P}/{id}`;
+  const gone = `That ${n.one} no longer exists: refresh ${n.many}.`;
+  const does = (verb: string, verbs = verb) => ({
+    action: `${verb} ${n.a} ${n.one}`,
+    forbidden: `${verbs} ${n.many} ${ADMIN_HINT}`,
+  });
+  return {
+    get: { method: 'GET', path: item, kind: 'read', answer, notFound: gone, ...does('Reading') },
+    create: {
+      method: 'POST',
+      path,
+      kind: 'write',
+      body: create,
+      answer,
+      check: `Refresh ${n.many} to see whether it was created before trying again.`,
+      ...does('Creating'),
+      refused: `Creating ${n.a} ${n.one}`,
+    },
+    update: {
+      method: 'PUT',
+      path: item,
+      kind: 'write',
+      body: update,
+      answer,
+      notFound: gone,
+      check: `Open the ${n.one} again to see whether the change was saved.`,
+      ...does('Updating', 'Changing'),
+      refused: `Updating ${n.a} ${n.one}`,
+    },
+    remove: {
+      method: 'DELETE',
+      path: item,
+      kind: 'destroy',
+      nothing: true,
+      check: `Refresh ${n.many} to see whether it was deleted.`,
+      ...does('Deleting'),
+    },
+  } as const;
+}
+
+const oauth = resource(
+  { a: 'an', one: 'OAuth integration', many: 'OAuth integrations' },
+  OAUTH,
+  CreateOAuthIntegrationInputSchema,
+  UpdateOAuthIntegrationInputSchema,
+  OAuthIntegrationSchema,
+);
+const oidc = resource(
+  { a: 'an', one: 'OIDC token config', many: 'OIDC token configs' },
+  OIDC,
+  CreateOidcTokenConfigInputSchema,
+  UpdateOidcTokenConfigInputSchema,
+  OidcTokenConfigSchema,
+);
+
+/** OAuth integrations and OIDC token configs (reached as `platform.admin`). */
+export const INTEGRATIONS = table(
+  { names: { id: 'Integration id' } },
+  {
+    getOAuthIntegration: oauth.get,
+    createOAuthIntegration: oauth.create,
+    updateOAuthIntegration: oauth.update,
+    deleteOAuthIntegration: oauth.remove,
+  },
+);
+export const OIDC_CONFIGS = table(
+  { names: { id: 'Config id' } },
+  {
+    getOidcTokenConfig: oidc.get,
+    createOidcTokenConfig: oidc.create,
+    updateOidcTokenConfig: oidc.update,
+    deleteOidcTokenConfig: oidc.remove,
+  },
+);
+
 export function listOAuthIntegrations(t: PlatformTransport, signal?: AbortSignal) {
   return arrayPage(t, OAUTH, OAuthIntegrationSchema, 'Listing OAuth integrations', signal);
 }
 
-export function getOAuthIntegration(t: PlatformTransport, integrationId: number, signal?: AbortSignal) {
-  return t.get(`${OAUTH}/${positiveId(integrationId, 'Integration id')}`, OAuthIntegrationSchema, {
-    signal,
-    action: 'Reading an OAuth integration',
-    forbiddenHint: `Reading OAuth integrations ${ADMIN_HINT}`,
-    messages: { notFound: 'That OAuth integration no longer exists: refresh OAuth integrations.' },
-  });
-}
-
-export function createOAuthIntegration(
-  t: PlatformTransport,
-  input: CreateOAuthIntegrationInput,
-  signal?: AbortSignal,
-) {
-  const body = parseInput(CreateOAuthIntegrationInputSchema, input, 'Creating an OAuth integration');
-  return t.write('POST', OAUTH, body, OAuthIntegrationSchema, {
-    signal,
-    action: 'Creating an OAuth integration',
-    forbiddenHint: `Creating OAuth integrations ${ADMIN_HINT}`,
-    check: { hint: 'Refresh OAuth integrations to see whether it was created before trying again.' },
-  });
-}
-
-export function updateOAuthIntegration(
-  t: PlatformTransport,
-  integrationId: number,
-  input: UpdateOAuthIntegrationInput,
-  signal?: AbortSignal,
-) {
-  const body = parseInput(UpdateOAuthIntegrationInputSchema, input, 'Updating an OAuth integration');
-  return t.write(
-    'PUT',
-    `${OAUTH}/${positiveId(integrationId, 'Integration id')}`,
-    body,
-    OAuthIntegrationSchema,
-    {
-      signal,
-      action: 'Updating an OAuth integration',
-      forbiddenHint: `Changing OAuth integrations ${ADMIN_HINT}`,
-      messages: { notFound: 'That OAuth integration no longer exists: refresh OAuth integrations.' },
-      check: { hint: 'Open the OAuth integration again to see whether the change was saved.' },
-    },
-  );
-}
-
-export async function deleteOAuthIntegration(
-  t: PlatformTransport,
-  integrationId: number,
-  signal?: AbortSignal,
-) {
-  await t.writeNoContent('DELETE', `${OAUTH}/${positiveId(integrationId, 'Integration id')}`, {
-    signal,
-    action: 'Deleting an OAuth integration',
-    forbiddenHint: `Deleting OAuth integrations ${ADMIN_HINT}`,
-    check: { hint: 'Refresh OAuth integrations to see whether it was deleted.' },
-  });
-}
-
 export function listOidcTokenConfigs(t: PlatformTransport, signal?: AbortSignal) {
   return arrayPage(t, OIDC, OidcTokenConfigSchema, 'Listing OIDC token configs', signal);
-}
-
-export function getOidcTokenConfig(t: PlatformTransport, configId: number, signal?: AbortSignal) {
-  return t.get(`${OIDC}/${positiveId(configId, 'Config id')}`, OidcTokenConfigSchema, {
-    signal,
-    action: 'Reading an OIDC token config',
-    forbiddenHint: `Reading OIDC token configs ${ADMIN_HINT}`,
-    messages: { notFound: 'That OIDC token config no longer exists: refresh OIDC token configs.' },
-  });
-}
-
-export function createOidcTokenConfig(
-  t: PlatformTransport,
-  input: CreateOidcTokenConfigInput,
-  signal?: AbortSignal,
-) {
-  const body = parseInput(CreateOidcTokenConfigInputSchema, input, 'Creating an OIDC token config');
-  return t.write('POST', OIDC, body, OidcTokenConfigSchema, {
-    signal,
-    action: 'Creating an OIDC token config',
-    forbiddenHint: `Creating OIDC token configs ${ADMIN_HINT}`,
-    check: { hint: 'Refresh OIDC token configs to see whether it was created before trying again.' },
-  });
-}
-
-export function updateOidcTokenConfig(
-  t: PlatformTransport,
-  configId: number,
-  input: UpdateOidcTokenConfigInput,
-  signal?: AbortSignal,
-) {
-  const body = parseInput(UpdateOidcTokenConfigInputSchema, input, 'Updating an OIDC token config');
-  return t.write('PUT', `${OIDC}/${positiveId(configId, 'Config id')}`, body, OidcTokenConfigSchema, {
-    signal,
-    action: 'Updating an OIDC token config',
-    forbiddenHint: `Changing OIDC token configs ${ADMIN_HINT}`,
-    messages: { notFound: 'That OIDC token config no longer exists: refresh OIDC token configs.' },
-    check: { hint: 'Open the OIDC token config again to see whether the change was saved.' },
-  });
-}
-
-export async function deleteOidcTokenConfig(t: PlatformTransport, configId: number, signal?: AbortSignal) {
-  await t.writeNoContent('DELETE', `${OIDC}/${positiveId(configId, 'Config id')}`, {
-    signal,
-    action: 'Deleting an OIDC token config',
-    forbiddenHint: `Deleting OIDC token configs ${ADMIN_HINT}`,
-    check: { hint: 'Refresh OIDC token configs to see whether it was deleted.' },
-  });
 }

@@ -2,8 +2,8 @@
 // SecretsManage and DownloadData are kept as sent, unknown ones included), and assigning or removing
 // a role for a user (`PUT`/`DELETE /v1/roles/{roleId}/users/{userId}`, idempotent, no body).
 import { z } from 'zod';
-import type { Page, PageParams } from '../../paging';
-import { id, maybe, positiveId, type PlatformTransport } from '../transport';
+import { table } from '../operation';
+import { id, maybe, PageQuery } from '../transport';
 import { ADMIN_HINT } from './scim';
 
 export const PolicySchema = z.looseObject({
@@ -20,60 +20,45 @@ export const RoleSchema = z.looseObject({
 });
 export type Role = z.infer<typeof RoleSchema>;
 
-export function listRoles(
-  t: PlatformTransport,
-  p: PageParams = {},
-  signal?: AbortSignal,
-): Promise<Page<Role>> {
-  return t.list(
-    '/v1/roles',
-    RoleSchema,
-    { first: p.first, after: p.after },
-    {
-      signal,
-      action: 'Listing roles',
-      forbiddenHint: `Listing roles ${ADMIN_HINT}`,
-    },
-  );
-}
-
 /** Every action a role grants, in policy order, without repeats. */
 export function roleActions(role: Role): string[] {
   return [...new Set((role.policies ?? []).flatMap((p) => p.actions ?? []))];
 }
 
-function roleUserPath(roleId: number, userId: number): string {
-  return `/v1/roles/${positiveId(roleId, 'Role id')}/users/${positiveId(userId, 'User id')}`;
-}
+const roleUser = '/v1/roles/{roleId}/users/{userId}';
 
-export async function assignRole(
-  t: PlatformTransport,
-  roleId: number,
-  userId: number,
-  signal?: AbortSignal,
-): Promise<void> {
-  await t.writeNoContent('PUT', roleUserPath(roleId, userId), {
-    signal,
-    action: 'Assigning a role',
-    forbiddenHint: `Assigning roles ${ADMIN_HINT}`,
-    check: { hint: "Refresh the user's roles to see whether the role was assigned." },
-    messages: {
+/** Custom roles (reached as `platform.admin`). */
+export const ROLES = table(
+  { names: { roleId: 'Role id', userId: 'User id' } },
+  {
+    listRoles: {
+      method: 'GET',
+      path: '/v1/roles',
+      kind: 'read',
+      query: PageQuery,
+      item: RoleSchema,
+      action: 'Listing roles',
+      forbidden: `Listing roles ${ADMIN_HINT}`,
+    },
+    assignRole: {
+      method: 'PUT',
+      path: roleUser,
+      kind: 'write',
+      nothing: true,
+      action: 'Assigning a role',
+      forbidden: `Assigning roles ${ADMIN_HINT}`,
+      check: "Refresh the user's roles to see whether the role was assigned.",
       notFound: 'The user or the role no longer exists (the Admin role cannot be assigned this way).',
     },
-  });
-}
-
-export async function removeRole(
-  t: PlatformTransport,
-  roleId: number,
-  userId: number,
-  signal?: AbortSignal,
-): Promise<void> {
-  await t.writeNoContent('DELETE', roleUserPath(roleId, userId), {
-    signal,
-    action: 'Removing a role',
-    forbiddenHint: `Removing roles ${ADMIN_HINT}`,
-    check: { hint: "Refresh the user's roles to see whether the role was removed." },
-    messages: { notFound: 'The user no longer exists.' },
-  });
-}
+    removeRole: {
+      method: 'DELETE',
+      path: roleUser,
+      kind: 'destroy',
+      nothing: true,
+      action: 'Removing a role',
+      forbidden: `Removing roles ${ADMIN_HINT}`,
+      check: "Refresh the user's roles to see whether the role was removed.",
+      notFound: 'The user no longer exists.',
+    },
+  },
+);

@@ -2,8 +2,8 @@
 // and the user's own OAuth tokens. OAuth integrations and OIDC token configs are in
 // integrations.ts (re-exported here); the app config in appConfig.ts.
 import { z } from 'zod';
-import type { PageParams } from '../../paging';
-import { id, maybe, parseInput, positiveId, type PlatformTransport } from '../transport';
+import { table } from '../operation';
+import { id, maybe, PageQuery, type PlatformTransport } from '../transport';
 import { arrayPage } from './integrations';
 import { ADMIN_HINT } from './scim';
 
@@ -54,45 +54,47 @@ export const UserOAuthTokenSchema = z.looseObject({
   accessTokenExpiresAt: maybe(z.string()),
 });
 
-export function listRegions(t: PlatformTransport, p: PageParams = {}, signal?: AbortSignal) {
-  return t.list(
-    '/v1/regions',
-    RegionSchema,
-    { first: p.first, after: p.after },
-    { signal, action: 'Listing regions' },
-  );
-}
-
-export function getTenantSettings(t: PlatformTransport, signal?: AbortSignal) {
-  return t.get('/v1/tenant/settings', TenantSettingsSchema, {
-    signal,
-    action: 'Reading tenant settings',
-    forbiddenHint: `Reading tenant settings ${ADMIN_HINT}`,
-  });
-}
-
-export function updateTenantSettings(t: PlatformTransport, input: TenantSettingsInput, signal?: AbortSignal) {
-  const body = parseInput(TenantSettingsInputSchema, input, 'Updating tenant settings');
-  return t.write('PUT', '/v1/tenant/settings', body, TenantSettingsSchema, {
-    signal,
-    action: 'Updating tenant settings',
-    forbiddenHint: `Changing tenant settings ${ADMIN_HINT}`,
-    check: { hint: 'Open Tenant Settings again to see whether the change was saved.' },
-  });
-}
+/** Regions, tenant settings and the user's own OAuth tokens (reached as `platform.admin`). */
+export const SETTINGS = table(
+  { names: { integrationId: 'Integration id' } },
+  {
+    listRegions: {
+      method: 'GET',
+      path: '/v1/regions',
+      kind: 'read',
+      query: PageQuery,
+      item: RegionSchema,
+      action: 'Listing regions',
+    },
+    getTenantSettings: {
+      method: 'GET',
+      path: '/v1/tenant/settings',
+      kind: 'read',
+      answer: TenantSettingsSchema,
+      action: 'Reading tenant settings',
+      forbidden: `Reading tenant settings ${ADMIN_HINT}`,
+    },
+    updateTenantSettings: {
+      method: 'PUT',
+      path: '/v1/tenant/settings',
+      kind: 'write',
+      body: TenantSettingsInputSchema,
+      answer: TenantSettingsSchema,
+      action: 'Updating tenant settings',
+      forbidden: `Changing tenant settings ${ADMIN_HINT}`,
+      check: 'Open Tenant Settings again to see whether the change was saved.',
+    },
+    revokeUserOAuthToken: {
+      method: 'DELETE',
+      path: '/v1/user-oauth-tokens/{integrationId}',
+      kind: 'destroy',
+      nothing: true,
+      action: 'Revoking your OAuth token',
+      check: 'Refresh "My OAuth tokens" to see whether it was revoked.',
+    },
+  },
+);
 
 export function listUserOAuthTokens(t: PlatformTransport, signal?: AbortSignal) {
   return arrayPage(t, '/v1/user-oauth-tokens', UserOAuthTokenSchema, 'Listing your OAuth tokens', signal);
-}
-
-export async function revokeUserOAuthToken(
-  t: PlatformTransport,
-  integrationId: number,
-  signal?: AbortSignal,
-) {
-  await t.writeNoContent('DELETE', `/v1/user-oauth-tokens/${positiveId(integrationId, 'Integration id')}`, {
-    signal,
-    action: 'Revoking your OAuth token',
-    check: { hint: 'Refresh "My OAuth tokens" to see whether it was revoked.' },
-  });
 }

@@ -3,7 +3,7 @@
 // so tests can observe effects through GET /__sandbox/state. No secret is ever stored: an OAuth
 // integration records only that a client secret was sent.
 
-import { createAttributeState, type AttributeState } from './attributeRoutes';
+import { createAttributeState, type AttributeState } from './attributeState';
 
 export interface AdminRole {
   id: number;

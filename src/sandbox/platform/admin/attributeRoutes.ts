@@ -5,43 +5,9 @@
 import type { RequestContext, Router } from '../../http';
 import { issueId } from '../../state';
 import { isAdmin, page, type PlatformDeps } from '../common';
-
-export interface SandboxAttribute {
-  id: number;
-  name: string;
-  type: 'string' | 'number' | 'boolean' | 'string_array' | 'number_array';
-  displayName: string | null;
-  description: string | null;
-  defaultValue: string | null;
-}
-
-export interface AttributeState {
-  /** Oldest first; served newest first. */
-  definitions: SandboxAttribute[];
-  /** Values by `${userId}:${attributeId}`. */
-  values: Record<string, unknown>;
-}
+import type { AttributeState, SandboxAttribute } from './attributeState';
 
 const TYPES = ['string', 'number', 'boolean', 'string_array', 'number_array'] as const;
-
-export function createAttributeState(): AttributeState {
-  const def = (
-    id: number,
-    name: string,
-    type: SandboxAttribute['type'],
-    displayName: string | null,
-    defaultValue: string | null = null,
-  ): SandboxAttribute => ({ id, name, type, displayName, description: null, defaultValue });
-  return {
-    definitions: [
-      def(901, 'region', 'string', 'Sales region', 'EU'),
-      def(902, 'max_discount', 'number', 'Maximum discount (%)', '0'),
-      def(903, 'can_export', 'boolean', 'Can export data', 'false'),
-      def(904, 'departments', 'string_array', 'Departments'),
-    ],
-    values: { '2:901': 'US', '2:903': true, '3:902': 15 },
-  };
-}
 
 /** Whether `v` fits an attribute of `type` (null always fits: it clears the value). */
 function fits(type: SandboxAttribute['type'], v: unknown): boolean {

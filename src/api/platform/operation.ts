@@ -1,0 +1,201 @@
+// Each published operation is declared once, as data (a row of its family's table): method, path
+// template, the schemas of its query, body and answer, whether it reads, writes or destroys, and
+// the words its messages are made of. `callOperation` is the one call path every row goes through
+// (path ids checked, input validated before sending, reads retried and read tolerantly, writes sent
+// once with the outcome-unknown rule), and `OperationsClient` derives the typed client methods from
+// a table, so an operation has no hand-written function or delegate unless it does more than call.
+import type { z } from 'zod';
+import type { QueryValue, RequestOptions } from '../http';
+import type { Page } from '../paging';
+import { ApiError } from '../errors';
+import { definedQuery, parseInput, positiveId, type PlatformTransport } from './transport';
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+export type OperationKind = 'read' | 'write' | 'destroy';
+
+export interface Operation {
+  method: HttpMethod;
+  /** Family-relative template as published (without the `/api` base): `/v1/deployments/{deploymentId}`. */
+  path: string;
+  kind: OperationKind;
+  /** Path parameters that are text (job ids, SCIM ids, names); every other one is an id of at least 1. */
+  text?: readonly string[];
+  /** How a path id is named when it is refused (`Role id`); the parameter's name otherwise. */
+  names?: Readonly<Record<string, string>>;
+  /** Query parameters the call may send (unknown keys are dropped, undefined ones not sent). */
+  query?: z.ZodType;
+  /** The strict input schema of the body: what is sent is checked against it first. */
+  body?: z.ZodType;
+  /** The answer: one JSON value. */
+  answer?: z.ZodType;
+  /** The answer is a list page of these (read tolerantly: a bad item is set aside, never fatal). */
+  item?: z.ZodType;
+  /** Without an answer: resolve to nothing rather than to the status. */
+  nothing?: true;
+  /** What is being done, e.g. "Assigning a role" (prefixes generic messages). */
+  action?: string;
+  /** The 403 sentence; the family's `forbidden(action)` otherwise. */
+  forbidden?: string;
+  /** The 404 sentence; `{name}` stands for that path parameter's value. */
+  notFound?: string;
+  /** How the user checks a write whose outcome is unknown. */
+  check?: string;
+  /** What a refused input is reported as (`Folder not created`); the action otherwise. */
+  refused?: string;
+  /** Anything else the request needs (accept, timeout). */
+  extra?: Partial<RequestOptions>;
+}
+
+/** Defaults a family gives every row of its table. */
+export interface FamilyDefaults {
+  /** The 403 sentence made from the action (e.g. "Listing roles needs the admin role…"). */
+  forbidden?: (action: string) => string;
+  names?: Readonly<Record<string, string>>;
+}
+
+export type Table = Readonly<Record<string, Operation>>;
+
+/** Declares a family's table, keeping each row's literal types (the client's types come from them). */
+export function table<const T extends Table>(defaults: FamilyDefaults, rows: T): T {
+  for (const [name, op] of Object.entries(rows)) {
+    OP_DEFAULTS.set(op, defaults);
+    ALL.push({ name, op, defaults });
+  }
+  return rows;
+}
+
+const OP_DEFAULTS = new WeakMap<Operation, FamilyDefaults>();
+const ALL: { name: string; op: Operation; defaults: FamilyDefaults }[] = [];
+
+/** Every declared operation (the contract suite, the fault matrix and the sandbox iterate this). */
+export function declaredOperations(): readonly { name: string; op: Operation; defaults: FamilyDefaults }[] {
+  return ALL;
+}
+
+// ---- the types of the derived methods
+
+type ParamNames<P extends string> = P extends `${string}{${infer N}}${infer R}` ? [N, ...ParamNames<R>] : [];
+type TextOf<O> = O extends { text: readonly (infer S)[] } ? S : never;
+type ArgTypes<N extends readonly string[], S> = { [I in keyof N]: N[I] extends S ? string : number };
+type PathArgs<O extends Operation> = ArgTypes<ParamNames<O['path']>, TextOf<O>>;
+type InputArgs<O> = O extends { body: z.ZodType }
+  ? undefined extends z.input<O['body']>
+    ? [input?: z.input<O['body']>]
+    : [input: z.input<O['body']>]
+  : O extends { query: z.ZodType }
+    ? [query?: z.input<O['query']>]
+    : [];
+export type ResultOf<O> = O extends { nothing: true }
+  ? void
+  : O extends { item: z.ZodType }
+    ? Page<z.output<O['item']>>
+    : O extends { answer: z.ZodType }
+      ? z.output<O['answer']>
+      : number;
+export type OperationMethod<O extends Operation> = (
+  ...args: [...PathArgs<O>, ...InputArgs<O>, signal?: AbortSignal]
+) => Promise<ResultOf<O>>;
+export type ClientOf<T extends Table> = { readonly [K in keyof T]: OperationMethod<T[K]> };
+
+// ---- the one call path
+
+const PARAM = /\{([^}]+)\}/g;
+
+/** The path with its parameters filled in: ids must be whole numbers of at least 1, text is encoded. */
+export function fillPath(op: Operation, args: readonly unknown[], defaults: FamilyDefaults = {}): string {
+  let i = 0;
+  return op.path.replace(PARAM, (_, name: string) => {
+    const value = args[i++];
+    const label = op.names?.[name] ?? defaults.names?.[name] ?? name;
+    if (!op.text?.includes(name)) return String(positiveId(value as number, label));
+    if (value === undefined || value === '') throw new ApiError('validation', `${label} is required.`);
+    return encodeURIComponent(String(value));
+  });
+}
+
+/** A message with the path parameters' values in place of `{name}`. */
+function withParams(text: string, path: string, args: readonly unknown[]): string {
+  const names = [...path.matchAll(PARAM)].map((m) => m[1]!);
+  return text.replace(PARAM, (whole, name: string) =>
+    names.includes(name) ? String(args[names.indexOf(name)]) : whole,
+  );
+}
+
+/** The number of path parameters of a template. */
+export const paramCount = (path: string): number => path.match(PARAM)?.length ?? 0;
+
+export async function callOperation(
+  t: PlatformTransport,
+  op: Operation,
+  args: readonly unknown[],
+  defaults: FamilyDefaults = OP_DEFAULTS.get(op) ?? {},
+): Promise<unknown> {
+  const n = paramCount(op.path);
+  const path = fillPath(op, args, defaults);
+  const hasInput = op.body !== undefined || op.query !== undefined;
+  const input = hasInput ? args[n] : undefined;
+  const signal = args[hasInput ? n + 1 : n] as AbortSignal | undefined;
+  const forbidden = op.forbidden ?? (op.action && defaults.forbidden?.(op.action));
+  const hints: Partial<RequestOptions> = {
+    ...op.extra,
+    signal,
+    ...(op.action ? { action: op.action } : {}),
+    ...(forbidden ? { forbiddenHint: forbidden } : {}),
+    ...(op.notFound ? { messages: { notFound: withParams(op.notFound, op.path, args) } } : {}),
+  };
+  const query = op.query
+    ? definedQuery(
+        parseInput(
+          op.query as z.ZodType<Record<string, QueryValue | undefined>>,
+          input ?? {},
+          op.refused ?? op.action ?? `${op.method} ${op.path}`,
+        ),
+      )
+    : undefined;
+  if (op.kind === 'read') {
+    if (op.item) return t.list(path, op.item, query ?? {}, hints);
+    return t.get(path, op.answer!, { ...hints, ...(query ? { query } : {}) });
+  }
+  const writeHints = {
+    ...hints,
+    ...(query ? { query } : {}),
+    ...(op.check ? { check: { hint: op.check } } : {}),
+  };
+  const body = op.body
+    ? parseInput(op.body, input, op.refused ?? op.action ?? `${op.method} ${op.path}`)
+    : undefined;
+  if (!op.answer) {
+    const status = await t.writeNoContent(op.method, path, { ...writeHints, ...(op.body ? { body } : {}) });
+    return op.nothing ? undefined : status;
+  }
+  return t.write(op.method, path, body, op.answer, writeHints);
+}
+
+/** One row called directly (by a function that does more than the call). */
+export function call<O extends Operation>(
+  t: PlatformTransport,
+  op: O,
+  ...args: Parameters<OperationMethod<O>>
+): Promise<ResultOf<O>> {
+  return callOperation(t, op, args) as Promise<ResultOf<O>>;
+}
+
+/** The client of one or more tables: a method per row, typed from the row. */
+export function bindTable<T extends Table>(t: PlatformTransport, rows: T): ClientOf<T> {
+  const out: Record<string, unknown> = {};
+  for (const [name, op] of Object.entries(rows))
+    out[name] = (...args: unknown[]) => callOperation(t, op, args);
+  return out as ClientOf<T>;
+}
+
+/**
+ * A base class whose instances carry the methods of `rows` (a client class extends it and adds the
+ * operations that do more than one call).
+ */
+export function OperationsClient<T extends Table>(rows: T): new (t: PlatformTransport) => ClientOf<T> {
+  return class {
+    constructor(t: PlatformTransport) {
+      Object.assign(this, bindTable(t, rows));
+    }
+  } as unknown as new (t: PlatformTransport) => ClientOf<T>;
+}
