@@ -255,7 +255,9 @@ async function writeDashboardSchema() {
   writeFileSync(mod.exports.DASHBOARD_SCHEMA_PATH, mod.exports.dashboardSchemaText());
 }
 
-if (production && !only) rmSync('dist', { recursive: true, force: true });
+// A whole build starts from an empty dist: a file an older build left (a bundle since renamed or moved)
+// would otherwise be packaged and tested as if it were still built.
+if (!only) rmSync('dist', { recursive: true, force: true });
 mkdirSync('dist', { recursive: true });
 const all = { extension: {}, ...nodeEntries, ...webviewEntries(), 'dashboard-schema': {} };
 const selected = Object.entries(all).filter(

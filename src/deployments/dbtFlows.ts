@@ -7,7 +7,7 @@ import type { DbtSyncJob } from '../api/platform/dbtSync';
 import { FINISHED } from '../api/platform/dbtSync';
 import { withCheckCommand } from '../api/http';
 import { COMMANDS } from '../commands';
-import { plainText } from '../explorer/labels';
+import { plainSentence, plainText } from '../explorer/labels';
 import type { Item } from '../explorer/loaders';
 import { ListNode } from '../explorer/nodes/listNode';
 import { ancestor, asArgs, asNode, resolveDeploymentId } from '../explorer/targets';
@@ -148,7 +148,7 @@ export class DbtFlows {
     this.refreshRuns(deploymentId);
     if (job.status === 'FAILED' || job.status === 'CANCELLED') {
       throw new Error(
-        `The dbt sync of ${name} ${job.status === 'CANCELLED' ? 'was cancelled' : 'failed'}: ${plainText(job.error ?? 'no reason given')}. Its log is in the "${DBT_CHANNEL}" output.`,
+        `The dbt sync of ${name} ${job.status === 'CANCELLED' ? 'was cancelled' : 'failed'}: ${plainSentence(job.error ?? 'no reason given')} Its log is in the "${DBT_CHANNEL}" output.`,
       );
     }
     if (!FINISHED.has(job.status)) {

@@ -12,6 +12,12 @@ export function plainText(value: unknown, max = 200): string {
   return one.length > max ? `${one.slice(0, max - 1)}…` : one;
 }
 
+/** `plainText` as a sentence inside a message: a full stop added only when it has no ending. */
+export function plainSentence(value: unknown, max = 200): string {
+  const t = plainText(value, max);
+  return t === '' || /[.!?…]$/.test(t) ? t : `${t}.`;
+}
+
 /**
  * Escapes Markdown so the text renders literally inside a MarkdownString (which the explorer also
  * builds with `isTrusted: false` and `supportHtml: false`): every punctuation character Markdown or

@@ -1,5 +1,11 @@
 import assert from 'node:assert/strict';
-import { displayName, escapeMarkdown, plainText, tooltipLines } from '../../src/explorer/labels';
+import {
+  displayName,
+  escapeMarkdown,
+  plainSentence,
+  plainText,
+  tooltipLines,
+} from '../../src/explorer/labels';
 import { describeReportQuery } from '../../src/explorer/reportQuery';
 
 describe('explorer label escaping', () => {
@@ -49,5 +55,13 @@ describe('explorer label escaping', () => {
       'sorted by updated (oldest first)',
     );
     assert.equal(describeReportQuery({ folderId: 4, externalWorkbookId: 'wb' }), 'folder 4, workbook wb');
+  });
+
+  it('makes server text one sentence of a message without doubling its full stop', () => {
+    assert.equal(plainSentence('dbt compile failed.'), 'dbt compile failed.');
+    assert.equal(plainSentence('dbt compile failed'), 'dbt compile failed.');
+    assert.equal(plainSentence('really?\n'), 'really?');
+    assert.equal(plainSentence(''), '');
+    assert.equal(plainSentence('x'.repeat(300), 10), `${'x'.repeat(9)}…`);
   });
 });

@@ -73,6 +73,12 @@ describe('journey: administer a user', function () {
     let menu = await contextMenu(row(USER));
     assert.match(menu, /Deactivate User…/);
     assert.doesNotMatch(menu, /Activate User…/, 'an active user is not offered Activate');
+    // One row selected: the one-user actions only; the bulk ones (Deactivate Users…) need several.
+    assert.doesNotMatch(
+      menu,
+      /(Deactivate|Activate|Delete) Users…/,
+      'one row is not offered the bulk actions',
+    );
     await screenshot('journeys/admin-menu-active');
     const p = ex.script([]);
     await chooseMenu('Deactivate User…');
