@@ -57,15 +57,17 @@ export function draftOf(n: Item): NotificationDraft {
   if (typeof n['timezone'] === 'string') d.timezone = n['timezone'];
   if (n['notificationFormat'] === 'pdf' || n['notificationFormat'] === 'png')
     d.notificationFormat = n['notificationFormat'];
+  // An entry that is not an object (null from a hostile or broken answer) holds no filter.
+  const objects = (v: unknown[]) => v.filter((x): x is Item => typeof x === 'object' && x !== null);
   if (Array.isArray(n['filters']))
-    d.filters = (n['filters'] as Item[]).map((f) => ({
+    d.filters = objects(n['filters']).map((f) => ({
       member: String(f['member']),
       ...(typeof f['operator'] === 'string' ? { operator: f['operator'] } : {}),
       ...(f['value'] !== undefined && f['value'] !== null ? { value: f['value'] } : {}),
       stored: f,
     }));
   if (Array.isArray(n['timeGrains']))
-    d.timeGrains = (n['timeGrains'] as Item[]).map((g) => ({
+    d.timeGrains = objects(n['timeGrains']).map((g) => ({
       member: String(g['member']),
       grain: String(g['grain']),
     }));

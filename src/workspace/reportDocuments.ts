@@ -46,6 +46,22 @@ export function reportRefOf(uri: vscode.Uri | undefined): ReportRef | undefined 
   return m && /^\/[^/]+$/.test(uri.path) ? { deploymentId: Number(m[1]), reportId: Number(m[2]) } : undefined;
 }
 
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
+
+/**
+ * The SQL of saved bytes. Strict: bytes that are not UTF-8 (a draft saved as Latin-1 or UTF-16) are
+ * refused with what to do, never saved with U+FFFD in place of the characters.
+ */
+export function reportSql(content: Uint8Array): string {
+  try {
+    return strictUtf8.decode(content);
+  } catch {
+    throw vscode.FileSystemError.Unavailable(
+      'The SQL was not saved: it is not UTF-8 text. Switch the file\'s encoding to UTF-8 (Change File Encoding in the status bar, "Save with Encoding") and save again.',
+    );
+  }
+}
+
 const key = (ref: ReportRef) => `${ref.deploymentId}/${ref.reportId}`;
 
 interface Entry {
@@ -146,7 +162,7 @@ export class ReportDocuments implements vscode.Disposable {
       writeFile: async (uri, content) => {
         if (which === 'preview') throw readOnly();
         const { ref, entry } = await this.entry(uri);
-        const sql = new TextDecoder().decode(content);
+        const sql = reportSql(content);
         await (await this.src()).write(ref, entry.name, sql);
         // Saved on the server: the preview shows it too.
         this.store(ref, entry.name, sql);
