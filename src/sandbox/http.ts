@@ -1,6 +1,7 @@
 // The sandbox's tiny router and the request context its three API families share. Faults, auth
 // and NDJSON writing live behind `RequestContext` so that every route gets them the same way.
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { operationOf, type OperationRow } from './operationCheck';
 
 export type Family = 'platform' | 'data' | 'ai' | 'control';
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -59,6 +60,8 @@ interface Route {
   segments: string[];
   handler: Handler;
   produces: readonly string[];
+  /** The operation-table row of a platform route, whose input is checked before the handler runs. */
+  operation?: OperationRow;
 }
 
 const JSON_ONLY: readonly string[] = ['application/json'];
@@ -83,17 +86,32 @@ export class Router {
   add(family: Family, method: Method, pattern: string, handler: Handler, produces?: readonly string[]): this {
     const segments = split(pattern);
     const key = `${family} ${method} /${segments.join('/')}`;
-    this.routes.push({ family, method, segments, handler, produces: produces ?? SERVES[key] ?? JSON_ONLY });
+    const operation = family === 'platform' ? operationOf(method, segments) : undefined;
+    this.routes.push({
+      family,
+      method,
+      segments,
+      handler,
+      produces: produces ?? SERVES[key] ?? JSON_ONLY,
+      ...(operation ? { operation } : {}),
+    });
     return this;
   }
 
   /** Every route as `family METHOD /pattern` and what it serves (contract tests check each is published). */
-  list(): { family: Family; method: Method; pattern: string; produces: readonly string[] }[] {
+  list(): {
+    family: Family;
+    method: Method;
+    pattern: string;
+    produces: readonly string[];
+    operation?: OperationRow;
+  }[] {
     return this.routes.map((r) => ({
       family: r.family,
       method: r.method,
       pattern: `/${r.segments.join('/')}`,
       produces: r.produces,
+      ...(r.operation ? { operation: r.operation } : {}),
     }));
   }
 
@@ -103,7 +121,12 @@ export class Router {
     method: string,
     path: string,
   ):
-    | { handler: Handler; params: Record<string, string>; produces: readonly string[] }
+    | {
+        handler: Handler;
+        params: Record<string, string>;
+        produces: readonly string[];
+        operation?: OperationRow;
+      }
     | 'methodNotAllowed'
     | undefined {
     const parts = split(path);
@@ -120,7 +143,8 @@ export class Router {
       });
       if (!ok) continue;
       pathMatched = true;
-      if (route.method === method) return { handler: route.handler, params, produces: route.produces };
+      if (route.method === method)
+        return { handler: route.handler, params, produces: route.produces, operation: route.operation };
     }
     return pathMatched ? 'methodNotAllowed' : undefined;
   }

@@ -80,7 +80,14 @@ export interface SandboxHandle {
   /** Writes pending changes to `stateFile` now (they are saved shortly after each request anyway). */
   saveState(): void;
   /** Every route the sandbox serves (`family METHOD /pattern`), for contract tests. */
-  routes(): { family: string; method: string; pattern: string; produces: readonly string[] }[];
+  routes(): {
+    family: string;
+    method: string;
+    pattern: string;
+    produces: readonly string[];
+    /** The operation-table row whose input the sandbox checks before the route's handler. */
+    operation?: { name: string };
+  }[];
   close(): Promise<void>;
 }
 

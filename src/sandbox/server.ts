@@ -8,6 +8,7 @@ import { controlRefusal } from './controlGuard';
 import { FaultRuleSchema, serveFaultAnswer, type FaultController } from './faults';
 import { negotiate, type Family, type Method, type Router } from './http';
 import { verifyJwt } from './jwt';
+import { checkRequest } from './operationCheck';
 import type { SandboxState } from './state';
 import { serveEmbedPage } from './platform/admin/embedPage';
 
@@ -222,6 +223,17 @@ async function handle(req: IncomingMessage, res: ServerResponse, deps: ServerDep
       `${method} ${target.path} serves ${match.produces.join(' or ')}; the request accepts only "${req.headers.accept ?? ''}". ` +
         `Send an Accept header that includes one of them (or */*).`,
     );
+  // A route with an operation-table row gets only requests that fit the row (operationCheck.ts).
+  const refused =
+    match.operation &&
+    checkRequest(match.operation, {
+      path: target.path,
+      query: url.searchParams,
+      body,
+      hasBody: raw.trim() !== '',
+      contentType: req.headers['content-type'],
+    });
+  if (refused) return void ctx.error(refused.status, refused.message);
   ctx.params = { ...target.params, ...match.params };
   await match.handler(ctx);
 }

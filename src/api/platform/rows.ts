@@ -1,0 +1,21 @@
+// Every family's table loaded at once: importing this module declares all the rows, so whoever
+// enumerates operations (the sandbox's request check, the contract suite, the fault matrix) sees
+// them all without constructing a client. A family converted to a table is added here.
+import './account';
+import './admin/integrations';
+import './admin/roles';
+import './admin/settings';
+import './dashboards';
+import './dbtSync';
+import './deployments';
+import './envVars';
+import './folders';
+import './health';
+import './notificationItem';
+import './notifications';
+import './reports';
+import './workbooks';
+import './workspace';
+import './workspaceFeed';
+
+export { declaredOperations, type Operation } from './operation';
