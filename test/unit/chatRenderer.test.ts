@@ -227,16 +227,14 @@ describe('chat webview rendering', () => {
     assert.equal(content.children.length, 1);
   });
 
-  it('a streamed delta writes only text: no class, visibility or layout read per delta', async () => {
+  it('a streamed delta writes only text: no class or visibility written per delta', async () => {
     const page = open();
     const win = page.window;
     const doc = win.document;
     page.send({ type: 'assistantText', id: 'm1', delta: 'First', inProcess: true });
-    const log = doc.querySelector<HTMLElement>('main.transcript')!;
     // Count what each later delta does besides appending text.
     let toggles = 0;
     let hiddenWrites = 0;
-    let layoutReads = 0;
     const toggle = win.DOMTokenList.prototype.toggle;
     win.DOMTokenList.prototype.toggle = function (this: DOMTokenList, ...a: [string, boolean?]) {
       toggles++;
@@ -250,12 +248,6 @@ describe('chat webview rendering', () => {
         hidden.set!.call(this, v);
       },
     });
-    Object.defineProperty(log, 'scrollHeight', {
-      get: () => {
-        layoutReads++;
-        return 0;
-      },
-    });
     try {
       for (let i = 0; i < 50; i++) {
         page.send({ type: 'assistantText', id: 'm1', delta: ` word${i}`, inProcess: true });
@@ -267,13 +259,6 @@ describe('chat webview rendering', () => {
     }
     assert.equal(toggles, 0, 'no class written per delta');
     assert.equal(hiddenWrites, 0, 'no visibility written per delta');
-    assert.ok(
-      layoutReads <= 1,
-      `the scroll height is read once a frame, not per delta (${layoutReads} reads)`,
-    );
-    await new Promise((r) => win.requestAnimationFrame(r));
-    await new Promise((r) => win.requestAnimationFrame(r));
-    assert.ok(layoutReads >= 1, 'a following transcript is kept at its end once a frame');
     const content = doc.querySelector('.msg.assistant .content')!;
     assert.equal(content.textContent, 'First' + Array.from({ length: 50 }, (_, i) => ` word${i}`).join(''));
     // The state still follows the host: the end of the turn shows, and a full text replaces it.

@@ -82,14 +82,10 @@ log.addEventListener('scroll', () => {
     jump.hidden = true;
   } else if (up) stick = false;
 });
-// Content added or rendered late (charts, tables) keeps a following transcript at its end: checked
-// once a frame (see nextFrame), as reading the scroll height forces a layout.
-new MutationObserver(() => nextFrame()).observe(log, {
-  childList: true,
-  subtree: true,
-  characterData: true,
-  attributes: true,
-});
+// Content added or rendered late (charts, tables) keeps a following transcript at its end.
+new MutationObserver(() => {
+  if (stick && distanceToEnd() > 0) log.scrollTop = log.scrollHeight;
+}).observe(log, { childList: true, subtree: true, characterData: true, attributes: true });
 jump.addEventListener('click', () => {
   stick = true;
   log.scrollTop = log.scrollHeight;
@@ -297,28 +293,24 @@ function saveState(next: ChatPanelState): void {
 }
 
 // Operations are applied as they arrive; one acknowledgement per painted frame tells the host
-// (and the tests and benchmarks) that they are on screen. The transcript follows its end once a
-// frame, not once an operation: a streamed answer sends many per frame, and each scroll height
-// read would lay the page out again.
+// (and the tests and benchmarks) that they are on screen.
 let appliedSinceFrame = 0;
 let frameRequested = false;
-function nextFrame(): void {
-  if (frameRequested) return;
-  frameRequested = true;
-  requestAnimationFrame(() => {
-    frameRequested = false;
-    follow();
-    const count = appliedSinceFrame;
-    appliedSinceFrame = 0;
-    if (count > 0) post({ type: 'painted', count });
-  });
-}
 window.addEventListener('message', (event: MessageEvent) => {
   const parsed = hostToWebview.safeParse(event.data);
   if (!parsed.success) return;
   apply(parsed.data);
+  follow();
   appliedSinceFrame++;
-  nextFrame();
+  if (!frameRequested) {
+    frameRequested = true;
+    requestAnimationFrame(() => {
+      frameRequested = false;
+      const count = appliedSinceFrame;
+      appliedSinceFrame = 0;
+      post({ type: 'painted', count });
+    });
+  }
 });
 
 post({ type: 'ready' });

@@ -119,6 +119,13 @@ describe('journey: chat, stop, reopen', function () {
     assert.equal(card.tableRows, rows.length, 'one row per status');
     await view(panel, (x) => x.toolCards.some((c) => c.hasChart), 'the chart to be drawn');
     await screenshot('journeys/chat-answer-light', 1500);
+    // The chart and table are drawn after the answer arrived: a transcript the user did not scroll
+    // follows them to the end, with no "Jump to latest" (following once a frame had left it short).
+    const settled = await panel.inspect();
+    assert.ok(
+      settled.atBottom && !settled.jumpVisible,
+      `the transcript ends in view: ${JSON.stringify(settled)}`,
+    );
     await setTheme('Default Dark Modern');
     await screenshot('journeys/chat-answer-dark', 2000);
     await setTheme('Default Light Modern');
