@@ -71,3 +71,25 @@ export function featureCommandIds(table: Record<string, { id: string }>, feature
     .filter(([key]) => key.startsWith(feature) && /^[A-Z]/.test(key.slice(feature.length)))
     .map(([, c]) => c.id);
 }
+
+/**
+ * The activation part of a feature acting on the explorer's rows: shims for `ids` until first use,
+ * which loads the feature through `load`; the loaded feature's disposables join `subscriptions`.
+ */
+export function registerLazyFeature<T>(
+  ids: string[],
+  subscriptions: vscode.Disposable[],
+  load: () => { feature: T; disposables: vscode.Disposable[] },
+): { readonly feature: T; disposables: vscode.Disposable[] } {
+  const lazy = new LazyFeature(ids, () => {
+    const { feature, disposables } = load();
+    subscriptions.push(...disposables);
+    return feature;
+  });
+  return {
+    get feature() {
+      return lazy.get();
+    },
+    disposables: [lazy],
+  };
+}

@@ -3,7 +3,7 @@
 import type * as vscode from 'vscode';
 import { COMMANDS } from '../commands';
 import type { ExplorerHost } from '../explorer/context';
-import { featureCommandIds, LazyFeature, lazyModule } from '../lazy';
+import { featureCommandIds, lazyModule, registerLazyFeature } from '../lazy';
 import type { AdminCommands } from './adminFeature';
 import type * as AdminModule from './adminFeature';
 
@@ -13,16 +13,7 @@ export function register(host: ExplorerHost): {
   readonly feature: AdminCommands;
   disposables: vscode.Disposable[];
 } {
-  const lazy = new LazyFeature(featureCommandIds(COMMANDS, 'admin'), () => {
-    const mod = lazyModule<typeof AdminModule>('src/admin/adminFeature.ts');
-    const { feature, disposables } = mod.createAdminFeature(host);
-    host.services.context.subscriptions.push(...disposables);
-    return feature;
-  });
-  return {
-    get feature() {
-      return lazy.get();
-    },
-    disposables: [lazy],
-  };
+  return registerLazyFeature(featureCommandIds(COMMANDS, 'admin'), host.services.context.subscriptions, () =>
+    lazyModule<typeof AdminModule>('src/admin/adminFeature.ts').createAdminFeature(host),
+  );
 }
