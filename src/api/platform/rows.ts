@@ -2,9 +2,12 @@
 // enumerates operations (the sandbox's request check, the contract suite, the fault matrix) sees
 // them all without constructing a client. A family converted to a table is added here.
 import './account';
+import './admin/attributes';
 import './admin/integrations';
 import './admin/roles';
+import './admin/scim';
 import './admin/settings';
+import './admin/users';
 import './dashboards';
 import './dbtSync';
 import './deployments';
