@@ -1,7 +1,8 @@
 // SCIM 2.0 Users and Groups (`/api/scim/v2/...`, the published SCIM document): 1-based
 // `startIndex`/`count` paging mapped onto the explorer's cursor pages (the cursor is the next
 // `startIndex`), `filter` search, and group membership through PatchOp. SCIM errors carry their
-// text in `detail`, which the shared error reader shows.
+// text in `detail`, which the shared error reader shows. Each operation is a row: SCIM holds those
+// called as they are, CALLS those whose callers here shape their input or answer.
 import { z } from 'zod';
 import { ApiError } from '../../errors';
 import type { Page, PageParams } from '../../paging';
