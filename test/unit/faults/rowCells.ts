@@ -145,8 +145,14 @@ const ROWS: Record<
 };
 
 /** Body fields named otherwise than the path parameter whose live value they take, each with why. */
-const FIELDS: Record<string, { why: string; from: string }> = {
-  dashboardId: { why: 'a dashboard is a published workbook, named by its id', from: 'workbookId' },
+const FIELDS: Record<string, { why: string; find(l: Lookup): Promise<unknown> }> = {
+  dashboardId: {
+    why: 'a dashboard is a published workbook, named by its id: the first listed (a published one)',
+    find: async (l) =>
+      l.fromCollection('/v1/deployments/{deploymentId}/workbooks', 'id', [
+        await l.fromCollection('/v1/deployments', 'deploymentId', []),
+      ]),
+  },
 };
 
 const PARAM = /\{([^}]+)\}/g;
@@ -155,16 +161,15 @@ const shapeOf = (path: string) => path.replace(PARAM, ':p').replace(/:[^/]+/g, '
 
 class CannotBuild extends Error {}
 
-/** The first element of a list answer: a page's items, an array, or an envelope's one array. */
+const isItem = (v: unknown): v is Record<string, unknown> =>
+  !!v && typeof v === 'object' && !Array.isArray(v);
+
+/** The first item of a list answer: a page's, an array's, or an envelope's (SCIM's `Resources`). */
 function firstItem(answer: unknown): Record<string, unknown> | undefined {
-  const list = Array.isArray(answer)
-    ? answer
-    : answer && typeof answer === 'object'
-      ? ((answer as { items?: unknown[] }).items ??
-        Object.values(answer).find((v): v is unknown[] => Array.isArray(v)))
-      : undefined;
-  const first = list?.[0];
-  return first && typeof first === 'object' ? (first as Record<string, unknown>) : undefined;
+  if (Array.isArray(answer)) return isItem(answer[0]) ? answer[0] : undefined;
+  if (!isItem(answer)) return undefined;
+  for (const v of Object.values(answer)) if (Array.isArray(v) && isItem(v[0])) return v[0];
+  return undefined;
 }
 
 /** The field of an item that names it as `param`: the same name, else its id (or name for `…Name`). */
@@ -252,7 +257,20 @@ export async function rowCells(deps: RowCellDeps): Promise<RowCells> {
         }
         const create = rowAt('POST', collection);
         if (create) return pick((await call(create.op, [...prefixArgs], inputOf(create.op))) as never, param);
-        return undefined;
+        // The same collection listed elsewhere, under fewer parameters (a deployment's embed
+        // tenants are the account's: /v1/embed-tenants).
+        const name = collection.slice(collection.lastIndexOf('/'));
+        const names = paramsOf(collection);
+        const elsewhere = rows.find(
+          (r) =>
+            r.op.method === 'GET' &&
+            r.op.path !== collection &&
+            r.op.path.endsWith(name) &&
+            paramsOf(r.op.path).every((p) => names.includes(p)),
+        );
+        if (!elsewhere) return undefined;
+        const args = paramsOf(elsewhere.op.path).map((p) => prefixArgs[names.indexOf(p)]);
+        return pick(firstItem(await call(elsewhere.op, args, inputOf(elsewhere.op))), param);
       })();
       cache.set(key, p);
     }
@@ -279,6 +297,8 @@ export async function rowCells(deps: RowCellDeps): Promise<RowCells> {
       if (value === undefined)
         throw new CannotBuild(`no live ${param}: no row lists or creates ${collection}, and PARAMS has none`);
       const text = op.text?.includes(param);
+      // An id the list answers as text ("101", as environments' are) is the same id.
+      if (!text && typeof value === 'string' && /^[1-9]\d*$/.test(value)) value = Number(value);
       if (!text && !(Number.isInteger(value) && (value as number) >= 1))
         throw new CannotBuild(`the live ${param} is not an id (${JSON.stringify(value)})`);
       // `id` names a different thing in each collection: no body field takes it by that name.
@@ -335,6 +355,9 @@ export async function rowCells(deps: RowCellDeps): Promise<RowCells> {
   };
 
   const cells: (Op & { row: string })[] = [];
+  // The fields' live values first: the bodies made while finding paths (a create) take them.
+  for (const [field, { find }] of Object.entries(FIELDS))
+    live[field] = await find({ fromCollection, platform: deps.platform }).catch(() => undefined);
   // Two passes: every row's path first (the live ids the bodies are made with), then the cells.
   const planned: {
     name: string;
@@ -353,11 +376,6 @@ export async function rowCells(deps: RowCellDeps): Promise<RowCells> {
     } catch (e) {
       missing.push(`${name} (${op.method} ${op.path}): ${e instanceof CannotBuild ? e.message : String(e)}`);
     }
-  }
-  for (const [field, { from }] of Object.entries(FIELDS)) {
-    if (live[from] === undefined) continue;
-    used.add(`FIELDS.${field}`);
-    live[field] ??= live[from];
   }
   for (const { name, op, args, fresh } of planned) {
     try {
@@ -407,7 +425,6 @@ export async function rowCells(deps: RowCellDeps): Promise<RowCells> {
   const unused = [
     ...Object.keys(PARAMS).map((k) => `PARAMS.${k}`),
     ...Object.keys(ROWS).map((k) => `ROWS.${k}`),
-    ...Object.keys(FIELDS).map((k) => `FIELDS.${k}`),
   ].filter((k) => !used.has(k));
   return { cells, missing, unused };
 }

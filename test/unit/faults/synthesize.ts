@@ -155,10 +155,21 @@ function strings(d: Def, key: string, ctx: SynthContext): string[] {
         ? ['SELECT 1']
         : [];
   const min = minLength(d);
-  // Underscored capitals first: a name of an env variable, folder or branch alike.
-  const plain = [`MATRIX_${n}`, `matrix-${n}`, `matrix${n}`, `Matrix ${n}`, `m${n}`, 'main', 'a', '1'].map(
-    (s) => (s.length >= min ? s : s.padEnd(min, 'x')),
-  );
+  // Underscored capitals first: a name of an env variable, folder or branch alike; then forms
+  // patterns often ask for: a hex id (an embed session's), a UUID, a word, a digit.
+  const hex = randomUUID().replace(/-/g, '');
+  const words = [
+    `MATRIX_${n}`,
+    `matrix-${n}`,
+    `matrix${n}`,
+    `Matrix ${n}`,
+    hex,
+    randomUUID(),
+    'main',
+    'a',
+    '1',
+  ];
+  const plain = words.map((s) => (s.length >= min ? s : s.padEnd(min, 'x')));
   return [...byFormat, ...byCheck, ...byKey, ...plain];
 }
 
