@@ -373,7 +373,14 @@ describe('faults: the fault matrix (every sandbox fault x every client operation
         const cell = `${mode.name} x ${op.name}`;
         counts.cells++;
         sb.faults.clear();
-        await op.prepare?.();
+        try {
+          await op.prepare?.();
+        } catch (e) {
+          problems.push(
+            `${cell}: its target could not be made: ${e instanceof Error ? e.message : String(e)}`,
+          );
+          continue;
+        }
         sb.faults.add({
           family: op.family,
           route: op.route,

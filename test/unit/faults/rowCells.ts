@@ -11,6 +11,7 @@
 //   data moves); a write's success has the shape of its success without the fault.
 // A row none of this can serve is returned in `missing` with the reason, and a test fails on it.
 import * as assert from 'node:assert/strict';
+import type { z } from 'zod';
 import { callOperation, declaredOperations, type Operation } from '../../../src/api/platform/operation';
 import '../../../src/api/platform/rows';
 import type { PlatformTransport } from '../../../src/api/platform/transport';
@@ -146,6 +147,10 @@ const ROWS: Record<
 
 /** Body fields named otherwise than the path parameter whose live value they take, each with why. */
 const FIELDS: Record<string, { why: string; find(l: Lookup): Promise<unknown> }> = {
+  userAttributeId: {
+    why: "a user's attribute value names the attribute: the first listed",
+    find: (l) => l.fromCollection('/v1/user-attributes', 'id', []),
+  },
   dashboardId: {
     why: 'a dashboard is a published workbook, named by its id: the first listed (a published one)',
     find: async (l) =>
@@ -161,16 +166,23 @@ const shapeOf = (path: string) => path.replace(PARAM, ':p').replace(/:[^/]+/g, '
 
 class CannotBuild extends Error {}
 
+/** The fields of an object schema (none for another schema). */
+const shapeKeys = (schema: z.ZodType | undefined): Record<string, unknown> =>
+  (schema as unknown as { shape?: Record<string, unknown> } | undefined)?.shape ?? {};
+
 const isItem = (v: unknown): v is Record<string, unknown> =>
   !!v && typeof v === 'object' && !Array.isArray(v);
 
-/** The first item of a list answer: a page's, an array's, or an envelope's (SCIM's `Resources`). */
-function firstItem(answer: unknown): Record<string, unknown> | undefined {
-  if (Array.isArray(answer)) return isItem(answer[0]) ? answer[0] : undefined;
-  if (!isItem(answer)) return undefined;
-  for (const v of Object.values(answer)) if (Array.isArray(v) && isItem(v[0])) return v[0];
-  return undefined;
+/** The items of a list answer: a page's, an array's, or an envelope's (SCIM's `Resources`). */
+function itemsOf(answer: unknown): Record<string, unknown>[] {
+  const list = Array.isArray(answer)
+    ? answer
+    : isItem(answer)
+      ? Object.values(answer).find((v): v is unknown[] => Array.isArray(v) && isItem(v[0]))
+      : undefined;
+  return (list ?? []).filter(isItem);
 }
+const firstItem = (answer: unknown) => itemsOf(answer)[0];
 
 /** The field of an item that names it as `param`: the same name, else its id (or name for `…Name`). */
 function pick(item: Record<string, unknown> | undefined, param: string): unknown {
@@ -220,24 +232,39 @@ export async function rowCells(deps: RowCellDeps): Promise<RowCells> {
   const rowAt = (method: string, path: string) =>
     rows.find((r) => r.op.method === method && r.op.path === path);
 
-  /** A body (or query) the row's schema accepts, made fresh for each call. */
-  function inputOf(op: Operation): (() => unknown) | undefined {
-    const schema = op.body ?? op.query;
-    if (!schema) return undefined;
-    if (!op.body) {
+  /**
+   * The inputs the row takes after its path (its body, then its query), made fresh for each call
+   * from its schemas; `target` names the item a destroy of a collection path removes.
+   */
+  function inputOf(op: Operation, target?: () => Readonly<Record<string, unknown>>): () => unknown[] {
+    const ctx = (): SynthContext => {
+      const made = target?.() ?? {};
+      const fromTarget = (k: string) =>
+        made[k] ?? (/Name$/.test(k) ? made.name : /Id$/.test(k) ? made.id : undefined);
+      const keys = [...Object.keys(shapeKeys(op.body)), ...Object.keys(shapeKeys(op.query))];
+      const own = Object.fromEntries(
+        keys.map((k) => [k, fromTarget(k)] as const).filter(([, v]) => v !== undefined),
+      );
+      return { ...synth, live: { ...live, ...own } };
+    };
+    const make = (schema: z.ZodType, what: string, optional: boolean): (() => unknown) => {
       // A query is sent only where the row requires one (its optional parameters stay unsent).
-      const shape = (schema as unknown as { shape?: Record<string, unknown> }).shape;
-      if (!shape || schema.safeParse({}).success) return () => ({});
-    }
-    if (!synthesize(schema, synth))
-      throw new CannotBuild(`no value its ${op.body ? 'body' : 'query'} schema accepts could be made`);
-    return () => synthesize(schema, synth)!.value;
+      if (optional && !target && schema.safeParse({}).success) return () => ({});
+      if (!synthesize(schema, ctx()))
+        throw new CannotBuild(`no value its ${what} schema accepts could be made`);
+      return () => synthesize(schema, ctx())!.value;
+    };
+    const parts = [
+      ...(op.body ? [make(op.body, 'body', false)] : []),
+      ...(op.query ? [make(op.query, 'query', true)] : []),
+    ];
+    return () => parts.map((p) => p());
   }
 
   const cache = new Map<string, Promise<unknown>>();
-  async function call(op: Operation, args: unknown[], input?: () => unknown): Promise<unknown> {
+  async function call(op: Operation, args: unknown[], input = inputOf(op)): Promise<unknown> {
     const t = deps.setupTransport(servedAt(op).base);
-    return callOperation(t, op, input ? [...args, input()] : args);
+    return callOperation(t, op, [...args, ...input()]);
   }
 
   /** A live value for `param` from the rows of `collection` (list first, else create). */
@@ -252,11 +279,14 @@ export async function rowCells(deps: RowCellDeps): Promise<RowCells> {
       p = (async () => {
         const list = rowAt('GET', collection);
         if (list) {
-          const value = pick(firstItem(await call(list.op, [...prefixArgs], inputOf(list.op))), param);
+          const value = pick(firstItem(await call(list.op, [...prefixArgs])), param);
           if (value !== undefined) return value;
         }
+        // A create that refuses what is made for it (an upsert naming other items) leaves the
+        // other ways to try.
         const create = rowAt('POST', collection);
-        if (create) return pick((await call(create.op, [...prefixArgs], inputOf(create.op))) as never, param);
+        const made = create ? await call(create.op, [...prefixArgs]).catch(() => undefined) : undefined;
+        if (made !== undefined) return pick(made as never, param);
         // The same collection listed elsewhere, under fewer parameters (a deployment's embed
         // tenants are the account's: /v1/embed-tenants).
         const name = collection.slice(collection.lastIndexOf('/'));
@@ -270,7 +300,7 @@ export async function rowCells(deps: RowCellDeps): Promise<RowCells> {
         );
         if (!elsewhere) return undefined;
         const args = paramsOf(elsewhere.op.path).map((p) => prefixArgs[names.indexOf(p)]);
-        return pick(firstItem(await call(elsewhere.op, args, inputOf(elsewhere.op))), param);
+        return pick(firstItem(await call(elsewhere.op, args)), param);
       })();
       cache.set(key, p);
     }
@@ -316,7 +346,18 @@ export async function rowCells(deps: RowCellDeps): Promise<RowCells> {
   function freshTarget(
     name: string,
     op: Operation,
-  ): { whole: boolean; make(args: unknown[]): Promise<void> } {
+  ): { whole: boolean; make(args: unknown[], target: Record<string, unknown>): Promise<void> } {
+    // A destroy of a collection path names its target in its input: the create row of the same
+    // path makes one, and the input takes its fields (`branchName` its name).
+    const sibling = !op.path.endsWith('}') ? rowAt('POST', op.path) : undefined;
+    if (sibling)
+      return {
+        whole: true,
+        make: async (args, target) => {
+          for (const k of Object.keys(target)) delete target[k];
+          Object.assign(target, await call(sibling.op, args));
+        },
+      };
     const names = paramsOf(op.path);
     const last = names[names.length - 1];
     if (!last) throw new CannotBuild('it consumes its target but names none');
@@ -328,7 +369,7 @@ export async function rowCells(deps: RowCellDeps): Promise<RowCells> {
     const create = rowAt('POST', collection);
     if (create) {
       const createInput = ROWS[name]?.createInput;
-      const input = createInput !== undefined ? () => createInput : inputOf(create.op);
+      const input = createInput !== undefined ? () => [createInput] : inputOf(create.op);
       return {
         whole: false,
         make: async (args) => {
@@ -343,27 +384,45 @@ export async function rowCells(deps: RowCellDeps): Promise<RowCells> {
       const input = inputOf(put.op);
       return { whole: true, make: async (args) => void (await call(put.op, args, input)) };
     }
+    // Nothing makes one: each cell takes the last listed item that is neither the live one (the
+    // first) nor one the matrix made (named "matrix…": other rows hold those), so the list must
+    // hold one for each cell that consumes one.
+    const list = rowAt('GET', collection);
+    if (list) {
+      return {
+        whole: false,
+        make: async (args) => {
+          const items = itemsOf(await call(list.op, args.slice(0, -1)));
+          const spare = items.slice(1).filter((i) => !/matrix/i.test(JSON.stringify(i)));
+          const next = spare.length > 0 ? pick(spare[spare.length - 1], last) : undefined;
+          if (next === undefined) throw new Error(`${list.name} lists no ${last} but the live one`);
+          setLast(args, next);
+        },
+      };
+    }
     throw new CannotBuild(
-      `it consumes its ${last} and no row makes one (POST ${collection}, PUT ${op.path})`,
+      `it consumes its ${last} and no row makes or lists one (POST or GET ${collection}, PUT ${op.path})`,
     );
   }
 
   const make: Make = async (collection, args) => {
     const create = rowAt('POST', collection);
     if (!create) throw new Error(`no row creates ${collection}`);
-    return (await call(create.op, [...args], inputOf(create.op))) as Record<string, unknown>;
+    return (await call(create.op, [...args])) as Record<string, unknown>;
   };
 
   const cells: (Op & { row: string })[] = [];
   // The fields' live values first: the bodies made while finding paths (a create) take them.
-  for (const [field, { find }] of Object.entries(FIELDS))
-    live[field] = await find({ fromCollection, platform: deps.platform }).catch(() => undefined);
+  for (const [field, { find }] of Object.entries(FIELDS)) {
+    const value = await find({ fromCollection, platform: deps.platform }).catch(() => undefined);
+    if (value !== undefined) live[field] = value;
+  }
   // Two passes: every row's path first (the live ids the bodies are made with), then the cells.
   const planned: {
     name: string;
     op: Operation;
     args: unknown[];
-    fresh?: (args: unknown[]) => Promise<void>;
+    fresh?: (args: unknown[], target: Record<string, unknown>) => Promise<void>;
   }[] = [];
   for (const { name, op } of rows) {
     try {
@@ -383,9 +442,14 @@ export async function rowCells(deps: RowCellDeps): Promise<RowCells> {
       const t = deps.cellTransport(base);
       const extra = ROWS[name];
       let made: unknown;
-      const input = extra?.freshInput ? () => made : extra?.input ? () => extra.input!(live) : inputOf(op);
+      const target: Record<string, unknown> = {};
+      const input = extra?.freshInput
+        ? () => [made]
+        : extra?.input
+          ? () => [extra.input!(live)]
+          : inputOf(op, fresh ? () => target : undefined);
       const prepare = async () => {
-        if (fresh) await fresh(args);
+        if (fresh) await fresh(args, target);
         if (extra?.freshInput) made = await extra.freshInput(make, live);
       };
       const project = ROWS[name]?.project ?? ((v: unknown) => v);
@@ -400,7 +464,7 @@ export async function rowCells(deps: RowCellDeps): Promise<RowCells> {
         ...(fresh || extra?.freshInput ? { prepare } : {}),
         run: async () => {
           deps.resetStatus();
-          const value = await callOperation(t, op, input ? [...args, input()] : args);
+          const value = await callOperation(t, op, [...args, ...input()]);
           // Learnt from the success without a fault (the first cell): a 204 has no body to cut or
           // empty, and an answer the row does not read may be empty.
           if (deps.lastStatus() === 204) cell.noBody = true;

@@ -42,12 +42,14 @@ function candidates(schema: z.ZodType, key: string, ctx: SynthContext, depth: nu
     case 'object':
       return objects(d.shape as Record<string, z.ZodType>, ctx, depth);
     case 'string':
-      return [...live, ...strings(d, key, ctx)];
+      // A live id where the document takes it as text ("userId": "42").
+      return [...live, ...live.filter((v) => typeof v === 'number').map(String), ...strings(d, key, ctx)];
     case 'number':
     case 'int':
       return [...live, ...numbers(d)];
     case 'boolean':
-      return [false, true];
+      // True first: a flag set on a shared item (a user's `active`) keeps it usable by other rows.
+      return [true, false];
     case 'enum':
       return Object.values(d.entries as Record<string, unknown>);
     case 'literal':
