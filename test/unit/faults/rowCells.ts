@@ -1,12 +1,15 @@
 // The fault matrix's cells of the operation rows (src/api/platform/*: every `declaredOperations()`
 // row), built from the row alone, so a row is in the matrix the moment it is declared:
-// - the base URL is that of the sandbox route serving the row (the platform API, or the build
-//   API's `/build/api`), and the fault is set on that route's shape and method only;
+// - the base URL is that of the sandbox route serving the row, and the fault is set on that
+//   route's shape and method only;
 // - a path parameter is a live one: the first item of the list row of its collection (the path
-//   before it), else one made by the collection's create row, else PARAMS below (with a reason);
+//   before it), else one made by the collection's create row, else the same collection listed
+//   elsewhere, else PARAMS below (with a reason);
 // - the body (and a required query) is synthesized from the row's zod input schema, fresh per call,
-//   with the live ids for fields named like them;
-// - a destroy gets a fresh target from its collection's create row in `prepare` (uncounted);
+//   with the live ids for fields named like them (FIELDS for the few named otherwise);
+// - a destroy (or a write ROWS says consumes) gets a fresh target in `prepare`, uncounted: from
+//   its collection's create row, the create row of its own path (a target named in its input),
+//   the PUT that puts what it removes, or else the last listed item the matrix did not make;
 // - a read returns what it returned without the fault (a stable projection where ROWS says the
 //   data moves); a write's success has the shape of its success without the fault.
 // A row none of this can serve is returned in `missing` with the reason, and a test fails on it.
