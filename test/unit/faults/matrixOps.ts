@@ -43,13 +43,6 @@ const p = (name: string, operation: string, route: string, run: () => Promise<un
 export function handReads(platform: PlatformClient, build: BuildClient): Op[] {
   return [
     p('getAppConfig', 'GET /v1/app-config', '/v1/app-config', () => platform.getAppConfig()),
-    p('listUsers', 'GET /scim/v2/Users', '/scim/v2/Users', () => platform.listUsers()),
-    p(
-      'admin.listScimGroups',
-      'GET /scim/v2/Groups',
-      '/Groups',
-      async () => (await platform.admin.listScimGroups()).items.length,
-    ),
     p(
       'build.listFiles',
       'GET /v1/deployments/{deploymentId}/data-model/files',
