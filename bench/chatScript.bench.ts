@@ -11,13 +11,15 @@
 // each is repeated and printed as median (min to max). Garbage is collected before each timed call
 // (Chromium started with --expose-gc).
 //
-//   node out/bench/chatScript.bench.js [--reps 5] [--window 2000] [--layout-window 50]
+//   node out/bench/chatScript.bench.js [--reps 5] [--window 2000] [--layout-window 50] [--sizes 1000,5000,20000]
 import * as path from 'node:path';
 import { buildSync } from 'esbuild';
-import { LoadMeter, arg, fmt, median, rotation, spread } from './benchArgs';
+import { LoadMeter, arg, argText, fmt, median, rotation, spread } from './benchArgs';
 
 const root = path.resolve(__dirname, '..', '..');
-const SIZES = [1_000, 5_000, 20_000];
+const SIZES = (argText('sizes') ?? '1000,5000,20000').split(',').map(Number);
+const SMALL = SIZES[0]!;
+const LARGE = SIZES[SIZES.length - 1]!;
 const VARIANTS = ['blocks', 'oneNode'] as const;
 type Variant = (typeof VARIANTS)[number];
 
@@ -172,8 +174,8 @@ async function main(): Promise<void> {
     };
     const cases = VARIANTS.flatMap((v) => SIZES.map((n) => ({ v, n })));
     const results = new Map<string, { script: number[]; withLayout: number[] }>();
-    await once('blocks', 2_000, window, false); // warm-up: JIT both paths
-    await once('oneNode', 2_000, window, false);
+    await once('blocks', SMALL, window, false); // warm-up: JIT both paths
+    await once('oneNode', SMALL, window, false);
     for (let r = 0; r < reps; r++)
       for (const c of rotation(cases, r)) {
         const key = `${c.v}@${c.n}`;
@@ -198,9 +200,9 @@ async function main(): Promise<void> {
         `| ${fmt(n).padStart(13)} | ${spread(us('blocks', n, 'script'), 2)} | ${spread(us('blocks', n, 'withLayout'), 1)} | ${spread(us('oneNode', n, 'script'), 1)} | ${spread(us('oneNode', n, 'withLayout'), 1)} |`,
       );
     const ratio = (v: Variant, k: 'script' | 'withLayout'): string =>
-      `${fmt(median(us(v, 20_000, k)) / median(us(v, 1_000, k)), 2)}x`;
+      `${fmt(median(us(v, LARGE, k)) / median(us(v, SMALL, k)), 2)}x`;
     console.log(
-      `\nper-delta cost at 20,000 over 1,000 deltas (ratio of the medians): ours script ${ratio('blocks', 'script')}, with layout ${ratio('blocks', 'withLayout')}; before script ${ratio('oneNode', 'script')}, with layout ${ratio('oneNode', 'withLayout')}`,
+      `\nper-delta cost at ${fmt(LARGE)} over ${fmt(SMALL)} deltas (ratio of the medians): ours script ${ratio('blocks', 'script')}, with layout ${ratio('blocks', 'withLayout')}; before script ${ratio('oneNode', 'script')}, with layout ${ratio('oneNode', 'withLayout')}`,
     );
   } finally {
     await browser.close();
