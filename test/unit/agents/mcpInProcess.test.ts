@@ -3,6 +3,8 @@
 // code does). Each guard: the forbidden call refused with its reason, the allowed one run.
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
+import * as http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -365,5 +367,129 @@ describe('MCP server configuration from the environment', () => {
     );
     assert.deepEqual(platformOnly.secrets(), ['tok-1']);
     await platformOnly.close();
+  });
+
+  it('a yes is one of 1, true, yes, on as the whole value; every trailing slash of a URL is dropped', () => {
+    for (const v of ['x1', '1x', 'ontrue', 'not yes', 'y']) {
+      const c = readMcpConfig({ ...base, [MCP_ENV.allowWrites]: v, [MCP_ENV.production]: v }, '/w');
+      assert.equal(c.allowWrites, false, v);
+      assert.equal(c.profile.production, false, v);
+    }
+    for (const v of [' 1', 'ON', 'True ', '\tyes\n']) {
+      const c = readMcpConfig({ ...base, [MCP_ENV.allowProductionWrites]: v }, '/w');
+      assert.equal(c.allowProductionWrites, true, JSON.stringify(v));
+    }
+    const c = readMcpConfig(
+      {
+        ...base,
+        [MCP_ENV.platformUrl]: 'https://h.example.com/api///',
+        [MCP_ENV.dataApiUrl]: 'https://d.example.com/x//',
+      },
+      '/w',
+    );
+    assert.equal(c.platformUrl, 'https://h.example.com/api');
+    assert.equal(c.dataApiUrl, 'https://d.example.com/x');
+    // Without a Data API URL it is derived from the platform URL once its slashes are gone.
+    assert.equal(
+      readMcpConfig({ ...base, [MCP_ENV.platformUrl]: 'https://h.example.com/api//' }, '/w').dataApiUrl,
+      'https://h.example.com/cubejs-api',
+    );
+  });
+
+  describe('EnvClientSource: Data API tokens minted from the platform token', () => {
+    let server: http.Server;
+    let url: string;
+    /** The deployment of each mint request, in order, and the tokens handed out next. */
+    let mints: { deployment: string; auth: string | undefined; body: string }[];
+    let next: string[];
+    const logger = { debug() {}, info() {}, warn() {}, error() {} };
+    const jwt = (exp: number | undefined, n: number) =>
+      [
+        Buffer.from('{"alg":"HS256","typ":"JWT"}').toString('base64url'),
+        Buffer.from(JSON.stringify({ n, ...(exp === undefined ? {} : { exp }) })).toString('base64url'),
+        'sig',
+      ].join('.');
+    const inSeconds = (s: number) => Math.floor(Date.now() / 1000) + s;
+
+    beforeEach(async () => {
+      mints = [];
+      next = [];
+      server = http.createServer((req, res) => {
+        let body = '';
+        req.on('data', (b: Buffer) => (body += b.toString('utf8')));
+        req.on('end', () => {
+          const m = /^\/api\/v1\/deployments\/(\d+)\/token$/.exec(req.url ?? '');
+          if (req.method !== 'POST' || !m) {
+            res.writeHead(404, { 'content-type': 'application/json' }).end('{"message":"not found"}');
+            return;
+          }
+          mints.push({ deployment: m[1]!, auth: req.headers.authorization, body });
+          res
+            .writeHead(200, { 'content-type': 'application/json' })
+            .end(JSON.stringify({ cubeApiToken: next.shift() ?? 'no-token-left' }));
+        });
+      });
+      await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+      url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api`;
+    });
+    afterEach(async () => {
+      server.closeAllConnections();
+      await new Promise((r) => server.close(r));
+    });
+    const source = () =>
+      new EnvClientSource(
+        readMcpConfig({ [MCP_ENV.platformUrl]: url, [MCP_ENV.platformToken]: 'plat-tok' }, '/w'),
+        logger,
+      );
+    /** The token a Data API client would send (tokenClaims asks for it without a request). */
+    const tokenOf = async (s: EnvClientSource, dep: number) => (await s.data(dep)).tokenClaims();
+
+    it('mints a token per deployment with the platform token, reuses it, and holds it for redaction', async () => {
+      const s = source();
+      const t7 = jwt(inSeconds(3600), 7);
+      const t8 = jwt(inSeconds(3600), 8);
+      next.push(t7, t8);
+      assert.deepEqual(s.secrets(), ['plat-tok'], 'nothing minted yet');
+      assert.equal((await tokenOf(s, 7)).n, 7);
+      assert.deepEqual(mints, [{ deployment: '7', auth: 'Bearer plat-tok', body: '{}' }]);
+      assert.deepEqual(s.secrets(), ['plat-tok', t7]);
+      assert.equal((await tokenOf(s, 7)).n, 7, 'an hour-long token is reused');
+      assert.equal((await tokenOf(s, 8)).n, 8);
+      assert.deepEqual(
+        mints.map((m) => m.deployment),
+        ['7', '8'],
+      );
+      assert.deepEqual(s.secrets(), ['plat-tok', t7, t8]);
+      await s.close();
+    });
+
+    it('mints again a minute before expiry; a token without an expiry is kept ten minutes', async () => {
+      const s = source();
+      // Expires in 30 s: within the minute kept in hand, so the next use mints a new one.
+      next.push(jwt(inSeconds(30), 1), jwt(inSeconds(120), 2), 'opaque-token', 'opaque-2');
+      assert.equal((await tokenOf(s, 3)).n, 1);
+      assert.equal((await tokenOf(s, 3)).n, 2, 'the 30-second token was replaced');
+      assert.equal((await tokenOf(s, 3)).n, 2, 'the two-minute token is kept');
+      assert.equal(mints.length, 2);
+      // A token that is not a JWT: no expiry to read, kept for ten minutes.
+      const opaque = await s.data(4);
+      assert.deepEqual(await opaque.tokenClaims(), {});
+      assert.deepEqual(await opaque.tokenClaims(), {});
+      assert.equal(mints.length, 3, 'the opaque token was reused');
+      assert.ok(s.secrets().includes('opaque-token'));
+      assert.ok(!s.secrets().includes('opaque-2'));
+      await s.close();
+    });
+
+    it('close() closes the platform client and every Data API client', async () => {
+      const s = source();
+      next.push(jwt(inSeconds(3600), 1));
+      const p = await s.platform();
+      const d = await s.data(1);
+      await d.tokenClaims();
+      await s.close();
+      await assert.rejects(p.mintDataApiToken(1), /The client was closed\./);
+      await assert.rejects(d.meta(), /The client was closed\./);
+    });
   });
 });
