@@ -194,7 +194,7 @@ describe('MCP stdio transport: bad messages answered, the session goes on', func
           message: 'Message too large (2.5 MiB; the limit is 1.0 MiB); it was not read.',
         },
       });
-      s.stdin.write('{"jsonrpc":"2.0","id":1,"method":\r\n');
+      s.stdin.write('{"jsonrpc":"2.0","id":1,\r"method":x}\r\n');
       assert.deepEqual(await s.out.next(), {
         jsonrpc: '2.0',
         error: { code: PARSE_ERROR, message: 'Parse error: the message is not valid JSON.' },
@@ -209,8 +209,9 @@ describe('MCP stdio transport: bad messages answered, the session goes on', func
         },
       });
       // No id to answer to: the error has no id key (null would fail the SDK's schema).
-      s.stdin.write('null\n{"jsonrpc":"1.0","id":{"n":1},"method":"ping"}\n');
-      for (let i = 0; i < 2; i++)
+      // Neither is an object: null, a number, a string, an array.
+      s.stdin.write('null\n{"jsonrpc":"1.0","id":{"n":1},"method":"ping"}\n5\n"str"\n[{"id":3}]\n');
+      for (let i = 0; i < 5; i++)
         assert.deepEqual(await s.out.next(), {
           jsonrpc: '2.0',
           error: {
@@ -220,17 +221,16 @@ describe('MCP stdio transport: bad messages answered, the session goes on', func
         });
       let parseMessage = '';
       try {
-        JSON.parse('{"jsonrpc":"2.0","id":1,"method":');
+        JSON.parse('{"jsonrpc":"2.0","id":1,\r"method":x}');
       } catch (e) {
         parseMessage = (e as Error).message;
       }
       assert.deepEqual(s.logged, [
         `[mcp] refused a message of ${2.5 * 1024 * 1024} bytes (id "big-1"): over the 1048576-byte limit`,
         // The line's length without its carriage return.
-        `[mcp] refused a line that is not JSON (33 characters): ${parseMessage}`,
+        `[mcp] refused a line that is not JSON (36 characters): ${parseMessage}`,
         '[mcp] refused a message that is not JSON-RPC (id "q")',
-        '[mcp] refused a message that is not JSON-RPC',
-        '[mcp] refused a message that is not JSON-RPC',
+        ...Array.from({ length: 5 }, () => '[mcp] refused a message that is not JSON-RPC'),
       ]);
       assert.deepEqual(errors, []);
     });
@@ -247,6 +247,25 @@ describe('MCP stdio transport: bad messages answered, the session goes on', func
         s.got.map((m) => ('id' in m ? m.id : undefined)),
         [1],
       );
+
+      // Under 1 KiB over a small limit, its id only at the end, in one chunk; then one with no id.
+      const small = setup(100);
+      await small.t.start();
+      const withId = `{"method":"x","params":{"s":"${'y'.repeat(300)}"},"id":"end"}`;
+      const noId = `{"method":"x","params":{"s":"${'y'.repeat(300)}"}}`;
+      small.stdin.write(`${withId}\n${noId}\n`);
+      assert.equal((await small.out.next()).id, 'end');
+      assert.deepEqual(await small.out.next(), {
+        jsonrpc: '2.0',
+        error: {
+          code: INVALID_REQUEST,
+          message: 'Message too large (0.0 MiB; the limit is 0.0 MiB); it was not read.',
+        },
+      });
+      assert.deepEqual(small.logged, [
+        `[mcp] refused a message of ${withId.length} bytes (id "end"): over the 100-byte limit`,
+        `[mcp] refused a message of ${noId.length} bytes: over the 100-byte limit`,
+      ]);
 
       const d = bare();
       await d.t.start();
@@ -294,6 +313,8 @@ describe('MCP stdio transport: bad messages answered, the session goes on', func
     it('without a log it still answers; a handler that throws is reported and the rest of its chunk read', async () => {
       const d = bare(MAX_MESSAGE_BYTES);
       await d.t.start();
+      // No message handler yet: a message is dropped without an error.
+      d.stdin.write(req(0, 'ping'));
       d.stdin.write('not json\n');
       assert.equal((await d.out.next()).error?.code, PARSE_ERROR);
       const got: unknown[] = [];
@@ -315,6 +336,7 @@ describe('MCP stdio transport: bad messages answered, the session goes on', func
         ],
       );
       assert.deepEqual(got, [JSON.parse(req(3, 'ping'))]);
+      assert.equal(d.errors.length, 2, 'the message before a handler was set raised nothing');
       // A stream error is reported too.
       d.stdin.emit('error', new Error('pipe broke'));
       assert.equal(d.errors[2]?.message, 'pipe broke');
