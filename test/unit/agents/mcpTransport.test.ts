@@ -297,6 +297,10 @@ describe('MCP stdio transport: bad messages answered, the session goes on', func
     it('a malformed answer to a request of ours is logged, never answered back', async () => {
       const s = setup(MAX_MESSAGE_BYTES);
       await s.t.start();
+      // Neither a request nor an answer (no method, no result, no error): answered as invalid.
+      s.stdin.write('{"jsonrpc":"2.0","id":4}\n');
+      assert.equal((await s.out.next()).id, 4);
+      s.logged.length = 0;
       s.stdin.write('{"jsonrpc":"1.0","id":5,"result":{}}\n');
       s.stdin.write('{"jsonrpc":"2.0","id":6,"error":"not an object"}\n');
       // A request that also carries a result is still a request: it is answered.
@@ -340,6 +344,24 @@ describe('MCP stdio transport: bad messages answered, the session goes on', func
       // A stream error is reported too.
       d.stdin.emit('error', new Error('pipe broke'));
       assert.equal(d.errors[2]?.message, 'pipe broke');
+    });
+
+    it('without an error handler, a stream error or a throwing message handler is dropped and reading goes on', async () => {
+      const stdin = new PassThrough();
+      const t = new RobustStdioTransport(stdin, new PassThrough());
+      const got: JSONRPCMessage[] = [];
+      t.onmessage = (m) => {
+        got.push(m);
+        if (got.length === 1) throw new Error('handler broke');
+      };
+      await t.start();
+      assert.doesNotThrow(() => stdin.emit('error', new Error('pipe broke')));
+      stdin.write(`${req(1, 'ping')}${req(2, 'ping')}`);
+      await new Promise((r) => setImmediate(r));
+      assert.deepEqual(
+        got.map((m) => ('id' in m ? m.id : undefined)),
+        [1, 2],
+      );
     });
 
     it('refuses a second start; send writes one line and waits for the pipe to drain', async () => {
