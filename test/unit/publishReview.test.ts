@@ -495,7 +495,13 @@ describe('publish review: styles, odd shapes and matching, exactly', () => {
     // Outside the documents (a published widget always has a string id): shown in the diff, though
     // the summary counts widgets by id only.
     const review = publishReview('{}', local, odd);
-    assert.match(review.left, /"widgets": \[\n {6}\{\n {8}"id": "a",[^\]]*\n {6}\},\n {6}null,\n {6}"w"\n {4}\]/);
+    assert.match(
+      review.left,
+      /"widgets": \[\n {6}\{\n {8}"id": "a",[^\]]*\n {6}\},\n {6}null,\n {6}"w"\n {4}\]/,
+    );
+    // A file without a widget list: the published widgets keep their order, those without an id too.
+    const noList = publishReview('{}', pub({}), pub({ widgets: [{ id: 'a' }, { type: 'n' }] }));
+    assert.match(noList.left, /"id": "a"\n {6}\},\n {6}\{\n {8}"type": "n"/);
     const notList = publishReview('{}', local, pub({ widgets: { id: 'a' } }));
     assert.deepEqual(notList.changes, ['1 widget added']);
     assert.match(notList.left, /"widgets": \{\n {6}"id": "a"\n {4}\}/);
