@@ -88,9 +88,6 @@ export class PlatformClient extends OperationsClient(OPS) {
   mintDataApiToken(deploymentId: number, opts: { expiresIn?: number; signal?: AbortSignal } = {}) {
     return deployments.mintDataApiToken(this.t, deploymentId, opts);
   }
-  listReports(deploymentId: number, q?: workspace.ReportListQuery, signal?: AbortSignal) {
-    return workspace.listReports(this.t, deploymentId, q, signal);
-  }
   moveWorkspaceItem(d: number, item: feed.WorkspaceItemRef, folderId: number | null, signal?: AbortSignal) {
     return feed.moveWorkspaceItem(this.t, d, item, folderId, signal);
   }
@@ -119,9 +116,6 @@ export class PlatformClient extends OperationsClient(OPS) {
     signal?: AbortSignal,
   ) {
     return dashboards.publishDashboard(this.t, deploymentId, workbookId, input, signal);
-  }
-  listNotifications(deploymentId: number, q?: NotificationListQuery, signal?: AbortSignal) {
-    return notifications.listNotifications(this.t, deploymentId, q, signal);
   }
   iterateNotifications(
     deploymentId: number,

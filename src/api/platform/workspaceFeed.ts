@@ -23,8 +23,8 @@ export const WorkspaceItemSchema = z.looseObject({
 export type WorkspaceItem = z.infer<typeof WorkspaceItemSchema>;
 
 export const WorkspaceQuerySchema = PageQuery.extend({
-  folderId: z.number().optional(),
-  types: z.array(z.custom<WorkspaceType>()).optional(),
+  folderId: z.number().int().optional(),
+  types: z.array(z.enum(WORKSPACE_TYPES)).optional(),
   search: z.string().optional(),
   orderByField: z.enum(['updated_at', 'created_at', 'name', 'viewer_last_viewed_at']).optional(),
   orderByDirection: z.enum(['ASC', 'DESC']).optional(),

@@ -1,5 +1,6 @@
 // Deployments and what they hold: environments, env variables, folders, reports, workbooks, and
 // publishing a workbook's dashboard (a new version each time).
+import type { PublishDashboardWire, UpdatePublishedAiWidgetThreadInput } from '../../api/platform/dashboards';
 import type { RequestContext, Router } from '../http';
 import { page, publicView, withDeployment as guard, type PlatformDeps } from './common';
 import { maskEnvVar } from './opsRoutes';
@@ -34,8 +35,6 @@ export function registerCatalogRoutes(router: Router, deps: PlatformDeps): void 
     '/v1/deployments/:deploymentId/environments',
     withDeployment(async (ctx, dep) => {
       const type = ctx.query.get('type');
-      if (type && !['production', 'staging', 'development'].includes(type))
-        return ctx.error(400, `type must be production, staging or development (got ${type}).`);
       const rows = (d.environments.get(dep.id) ?? []).filter((e) => !type || e.type === type);
       const p = await page(ctx, rows, `environments:${dep.id}:${type ?? ''}`);
       if (p) await ctx.json(200, body(p, { pagination: pagination(p) }));
@@ -70,18 +69,7 @@ export function registerCatalogRoutes(router: Router, deps: PlatformDeps): void 
     '/v1/deployments/:deploymentId/reports',
     withDeployment(async (ctx, dep) => {
       const sortBy = ctx.query.get('sortBy') ?? 'createdAt';
-      if (!['name', 'createdAt', 'updatedAt', 'lastViewedAt'].includes(sortBy)) {
-        return ctx.error(
-          400,
-          `sortBy must be one of name, createdAt, updatedAt, lastViewedAt (got ${sortBy}).`,
-        );
-      }
       const direction = ctx.query.get('sortDirection');
-      if (direction && direction !== 'ASC' && direction !== 'DESC')
-        return ctx.error(400, `sortDirection must be ASC or DESC (got ${direction}).`);
-      if (sortBy === 'lastViewedAt' && ctx.query.get('after')) {
-        return ctx.error(400, 'Cursor pagination is unavailable when sorting by lastViewedAt.');
-      }
       const search = ctx.query.get('search')?.toLowerCase();
       const folderId = ctx.query.get('folderId');
       const ext = ctx.query.get('externalWorkbookId');
@@ -131,10 +119,7 @@ export function registerCatalogRoutes(router: Router, deps: PlatformDeps): void 
     withDeployment(async (ctx, dep) => {
       const r = findReport(ctx, dep);
       if (!r) return ctx.error(404, `Report ${ctx.params.reportId} not found.`);
-      const b = (ctx.body ?? {}) as Record<string, unknown>;
-      for (const f of ['externalWorkbookId', 'resultLocation']) {
-        if (typeof b[f] !== 'string' || !b[f]) return ctx.error(400, `${f} is required.`);
-      }
+      const b = ctx.body as Record<string, unknown>;
       const placements = (r.externalWorkbookPlacements as Record<string, unknown>[]).filter(
         (p) => p.workbookId !== b.externalWorkbookId,
       );
@@ -206,9 +191,7 @@ export function registerCatalogRoutes(router: Router, deps: PlatformDeps): void 
     withDeployment(async (ctx, dep) => {
       const w = findWorkbook(ctx, dep);
       if (!w) return ctx.error(404, `Workbook ${ctx.params.workbookId} not found.`);
-      const problem = publishInputProblem(ctx.body);
-      if (problem) return ctx.error(400, `Invalid publish input: ${problem}`);
-      const input = ctx.body as PublishInput;
+      const input = ctx.body as PublishDashboardWire;
       if (input.workbookId !== w.id)
         return ctx.error(
           400,
@@ -289,9 +272,7 @@ export function registerCatalogRoutes(router: Router, deps: PlatformDeps): void 
         return ctx.error(409, 'The workbook has no published dashboard: publish it first.', {
           code: 'NOT_PUBLISHED',
         });
-      const b = (ctx.body ?? {}) as Record<string, unknown>;
-      if (typeof b.threadId !== 'string' || typeof b.widgetId !== 'string')
-        return ctx.error(400, 'threadId and widgetId are required.');
+      const b = ctx.body as UpdatePublishedAiWidgetThreadInput;
       const threads = {
         ...((pub.aiWidgetThreads as Record<string, unknown>) ?? {}),
         [b.widgetId]: { threadId: b.threadId, checksum: b.checksum ?? null },
@@ -300,48 +281,4 @@ export function registerCatalogRoutes(router: Router, deps: PlatformDeps): void 
       await ctx.json(200, w.publishedDashboard);
     }),
   );
-}
-
-interface PublishInput {
-  workbookId: number;
-  dashboardId?: number | null;
-  allowEmbed?: boolean | null;
-  title?: string | null;
-  description?: string | null;
-  config?: Record<string, unknown> | null;
-}
-
-const isObject = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v);
-
-/** What is wrong with a publish body per `PublishDashboardInput` of the documents, or undefined. */
-function publishInputProblem(body: unknown): string | undefined {
-  if (!isObject(body)) return 'body: expected an object';
-  if (!Number.isInteger(body.workbookId)) return 'workbookId: required integer';
-  for (const f of ['title', 'description'] as const)
-    if (body[f] !== undefined && body[f] !== null && typeof body[f] !== 'string')
-      return `${f}: string or null`;
-  if (isObject(body.config))
-    for (const f of ['title', 'description'] as const)
-      if (body.config[f] !== undefined && body.config[f] !== null && typeof body.config[f] !== 'string')
-        return `config.${f}: string or null`;
-  if (body.allowEmbed !== undefined && body.allowEmbed !== null && typeof body.allowEmbed !== 'boolean')
-    return 'allowEmbed: boolean or null';
-  if (body.dashboardId !== undefined && body.dashboardId !== null && !Number.isInteger(body.dashboardId))
-    return 'dashboardId: integer or null';
-  const config = body.config;
-  if (config === undefined || config === null) return undefined;
-  if (!isObject(config)) return 'config: object or null';
-  const widgets = config.widgets;
-  if (widgets === undefined || widgets === null) return undefined;
-  if (!Array.isArray(widgets)) return 'config.widgets: array or null';
-  for (const [i, wd] of widgets.entries()) {
-    if (!isObject(wd)) return `config.widgets.${i}: object`;
-    if (typeof wd.id !== 'string') return `config.widgets.${i}.id: required string`;
-    if (typeof wd.type !== 'string') return `config.widgets.${i}.type: required string`;
-    const pos = wd.position;
-    if (!isObject(pos) || !['x', 'y', 'w', 'h'].every((k) => Number.isInteger(pos[k])))
-      return `config.widgets.${i}.position: required {x, y, w, h} integers`;
-  }
-  return undefined;
 }

@@ -35,7 +35,7 @@ export async function page<T>(ctx: RequestContext, rows: T[], key: string, defau
   const firstText = ctx.query.get('first');
   const first = firstText === null ? defaultFirst : Number(firstText);
   if (!Number.isInteger(first) || first < 1 || first > 200) {
-    await ctx.error(400, `first must be an integer from 1 to 200 (got ${firstText}).`);
+    await ctx.error(400, `first must be a whole number from 1 to 200 (got ${firstText}).`);
     return undefined;
   }
   const after = ctx.query.get('after');
@@ -76,13 +76,6 @@ export function deployment(ctx: RequestContext, deps: PlatformDeps): Row | undef
 }
 
 export const isAdmin = (ctx: RequestContext, deps: PlatformDeps) => ctx.credential === deps.tokens.admin;
-
-export function intParam(ctx: RequestContext, name: string): number | undefined | 'bad' {
-  const v = ctx.query.get(name);
-  if (v === null || v === '') return undefined;
-  const n = Number(v);
-  return Number.isInteger(n) && n >= 1 ? n : 'bad';
-}
 
 /** Wraps a handler so it runs only for an existing deployment (404 otherwise). */
 export function withDeployment(deps: PlatformDeps) {

@@ -1,6 +1,7 @@
 // dbt sync in the sandbox: a run moves through the published stages over time (dbtStepMs each),
 // writing log lines as it goes; a branch named "fail" fails in dbt compile; DELETE cancels a running
 // one. Each deployment starts with a few past runs so the list has history.
+import type { StartDbtSyncInput } from '../../api/platform/dbtSync';
 import type { RequestContext, Router } from '../http';
 import type { DbtJobState } from '../state';
 import { page, withDeployment as guard, type PlatformDeps } from './common';
@@ -222,19 +223,15 @@ export function registerDbtRoutes(router: Router, deps: PlatformDeps): void {
     'POST',
     base,
     withDeployment(async (ctx, dep) => {
-      const b = (ctx.body ?? {}) as { branchName?: unknown; output?: unknown };
-      if (b.branchName !== undefined && b.branchName !== null && typeof b.branchName !== 'string')
-        return ctx.error(400, 'branchName must be a string.');
-      if (b.output !== undefined && b.output !== null && b.output !== 'branch' && b.output !== 'files')
-        return ctx.error(400, 'output must be branch or files.');
+      const b = (ctx.body ?? {}) as StartDbtSyncInput;
       const syncJobId = String(d.nextId());
-      const branchName = (b.branchName as string | null | undefined) || 'main';
+      const branchName = b.branchName ?? 'main';
       jobs[syncJobId] = {
         deploymentId: dep.id,
         branchName,
         startedAt: Date.now(),
         trigger: 'api',
-        output: (b.output as string | null | undefined) ?? 'branch',
+        output: b.output ?? 'branch',
       };
       await ctx.json(200, { syncJobId, workflowId: `wf-${syncJobId}`, branchName });
     }),

@@ -1,7 +1,12 @@
 // Scheduled notifications: admin only, newest first, the rules of spec 4.1 enforced, create with
 // exactly one dashboard identifier, and the /recipients sub-resource.
+import type {
+  CreateNotificationInput,
+  NotificationRecipientInput,
+  RemoveRecipientInput,
+} from '../../api/platform/notifications';
 import type { RequestContext, Router } from '../http';
-import { intParam, isAdmin, page, publicView, withDeployment as guard, type PlatformDeps } from './common';
+import { isAdmin, page, publicView, withDeployment as guard, type PlatformDeps } from './common';
 import { buildSchedule } from './notificationSchedule';
 import { registerNotificationItemRoutes } from './notificationItemRoutes';
 import type { Recipient, Row } from './seed';
@@ -18,24 +23,13 @@ export function registerNotificationRoutes(router: Router, deps: PlatformDeps): 
       if (!isAdmin(ctx, deps))
         return ctx.error(403, 'Forbidden: listing notifications needs the admin role.');
       const q = ctx.query;
-      const dashboardId = intParam(ctx, 'dashboardId');
-      const userId = intParam(ctx, 'recipientUserId');
-      if (dashboardId === 'bad') return ctx.error(400, 'dashboardId must be an integer >= 1.');
-      if (userId === 'bad') return ctx.error(400, 'recipientUserId must be an integer >= 1.');
+      const num = (k: string) => (q.get(k) ? Number(q.get(k)) : undefined);
+      const dashboardId = num('dashboardId');
+      const userId = num('recipientUserId');
       const publicId = q.get('dashboardPublicId');
-      if (dashboardId !== undefined && publicId)
-        return ctx.error(400, 'Use either dashboardId or dashboardPublicId, not both.');
       const email = q.get('recipientEmail');
       const tenant = q.get('recipientEmbedTenantName');
       const ext = q.get('recipientExternalId');
-      if (!!tenant !== !!ext)
-        return ctx.error(400, 'recipientEmbedTenantName and recipientExternalId must be given together.');
-      const recipientFilters = [userId !== undefined, !!email, !!tenant].filter(Boolean).length;
-      if (recipientFilters > 1)
-        return ctx.error(
-          400,
-          'Use only one recipient filter: recipientUserId, recipientEmail, or recipientEmbedTenantName + recipientExternalId.',
-        );
       const rows = (d.notifications.get(dep.id) ?? [])
         .filter((n) => {
           if (dashboardId !== undefined && n.dashboardId !== dashboardId) return false;
@@ -63,36 +57,32 @@ export function registerNotificationRoutes(router: Router, deps: PlatformDeps): 
     withDeployment(async (ctx, dep) => {
       if (!isAdmin(ctx, deps))
         return ctx.error(403, 'Forbidden: creating notifications needs the admin role.');
-      const b = (ctx.body ?? {}) as Record<string, unknown>;
-      const hasId = b.dashboardId !== undefined && b.dashboardId !== null;
-      const hasPublic = typeof b.dashboardPublicId === 'string' && b.dashboardPublicId !== '';
-      if (hasId === hasPublic) return ctx.error(400, 'Give exactly one of dashboardId or dashboardPublicId.');
+      const b = ctx.body as CreateNotificationInput;
       const workbooks = d.workbooks.get(dep.id) ?? [];
-      const wb = hasId
-        ? workbooks.find((w) => w.id === b.dashboardId)
-        : workbooks.find(
-            (w) => (w.publishedDashboard as { publicId?: string } | null)?.publicId === b.dashboardPublicId,
-          );
+      const wb =
+        b.dashboardId !== undefined
+          ? workbooks.find((w) => w.id === b.dashboardId)
+          : workbooks.find(
+              (w) => (w.publishedDashboard as { publicId?: string } | null)?.publicId === b.dashboardPublicId,
+            );
       if (!wb) return ctx.error(404, 'Dashboard not found.');
       const schedule = buildSchedule(b);
       if (typeof schedule === 'string') return ctx.error(400, schedule);
       const { cron, human } = schedule;
       const format = b.notificationFormat ?? 'pdf';
-      if (format !== 'pdf' && format !== 'png')
-        return ctx.error(400, 'notificationFormat must be png or pdf.');
       const n: Row = {
         id: d.nextId(),
         dashboardId: wb.id,
         deploymentId: dep.id,
         cronExpression: cron,
-        timezone: typeof b.timezone === 'string' ? b.timezone : 'UTC',
+        timezone: b.timezone ?? 'UTC',
         isEnabled: true,
         humanReadableSchedule: human,
         notificationEnabled: b.notificationEnabled !== false,
         notificationAiSummary: b.notificationAiSummary === true,
         notificationFormat: format,
         filters: b.filters ?? null,
-        memberSwitchers: b.memberSwitchers ?? null,
+        memberSwitchers: null,
         timeGrains: b.timeGrains ?? null,
         _dashboardPublicId: (wb.publishedDashboard as { publicId?: string } | null)?.publicId ?? null,
         _createdAt: new Date().toISOString(),
@@ -149,22 +139,12 @@ export function registerNotificationRoutes(router: Router, deps: PlatformDeps): 
     'POST',
     '/v1/deployments/:deploymentId/notifications/:id/recipients',
     forNotification(async (ctx, n) => {
-      const list = (ctx.body as { recipients?: unknown } | undefined)?.recipients;
-      if (!Array.isArray(list) || list.length === 0 || list.length > 1000)
-        return ctx.error(400, 'recipients must be an array of 1 to 1000 recipients.');
+      const list = (ctx.body as { recipients: NotificationRecipientInput[] }).recipients;
       const current = d.recipients.get(n.id) ?? [];
       const created: Recipient[] = [];
       const updated: Recipient[] = [];
       const unchanged: Recipient[] = [];
-      for (const raw of list as Partial<Recipient>[]) {
-        if (!raw || !['USER', 'EMBED_USER', 'SLACK'].includes(String(raw.type)))
-          return ctx.error(400, 'Each recipient needs type USER, EMBED_USER or SLACK.');
-        if (raw.type === 'USER' && raw.userId == null && !raw.email)
-          return ctx.error(400, 'A USER recipient needs userId or email.');
-        if (raw.type === 'EMBED_USER' && (!raw.embedTenantName || !raw.externalId))
-          return ctx.error(400, 'An EMBED_USER recipient needs embedTenantName and externalId.');
-        if (raw.type === 'SLACK' && !raw.channelId)
-          return ctx.error(400, 'A SLACK recipient needs channelId.');
+      for (const raw of list) {
         const existing = current.find((c) => sameRecipient(c, raw));
         if (!existing) {
           const user =
@@ -204,24 +184,7 @@ export function registerNotificationRoutes(router: Router, deps: PlatformDeps): 
     'DELETE',
     '/v1/deployments/:deploymentId/notifications/:id/recipients',
     forNotification(async (ctx, n) => {
-      const list = (ctx.body as { recipients?: unknown } | undefined)?.recipients;
-      if (!Array.isArray(list) || list.length === 0 || list.length > 1000)
-        return ctx.error(400, 'recipients must be an array of 1 to 1000 {type, id} entries.');
-      const drop: { type: string; id: string; tenant?: string }[] = [];
-      for (const raw of list as Record<string, unknown>[]) {
-        const type = raw?.type;
-        const id = raw?.id;
-        if (type !== 'USER' && type !== 'EMBED_USER' && type !== 'SLACK')
-          return ctx.error(400, 'Each entry needs type USER, EMBED_USER or SLACK.');
-        if (typeof id !== 'string' && typeof id !== 'number')
-          return ctx.error(
-            400,
-            'Each entry needs id: the userId (USER), embedUserId (EMBED_USER) or channelId (SLACK) the API returned.',
-          );
-        if (type === 'EMBED_USER' && typeof raw.embedTenantName !== 'string')
-          return ctx.error(400, 'An EMBED_USER entry also needs embedTenantName.');
-        drop.push({ type, id: String(id), tenant: raw.embedTenantName as string | undefined });
-      }
+      const drop = (ctx.body as { recipients: RemoveRecipientInput[] }).recipients;
       const idOf = (r: Recipient) =>
         String(r.type === 'USER' ? r.userId : r.type === 'EMBED_USER' ? r.embedUserId : r.channelId);
       d.recipients.set(
@@ -231,8 +194,8 @@ export function registerNotificationRoutes(router: Router, deps: PlatformDeps): 
             !drop.some(
               (x) =>
                 x.type === r.type &&
-                x.id === idOf(r) &&
-                (r.type !== 'EMBED_USER' || x.tenant === r.embedTenantName),
+                String(x.id) === idOf(r) &&
+                (r.type !== 'EMBED_USER' || x.embedTenantName === r.embedTenantName),
             ),
         ),
       );

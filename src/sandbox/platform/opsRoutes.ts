@@ -3,6 +3,7 @@
 // over time) and environment tokens. Health follows the build side: a deployment whose deploy
 // branch does not compile (the seeded "Marketing Sandbox", deployment 3, until its campaigns cube
 // is fixed) shows a failed build, a crashing API pod and the compile error in its logs.
+import { ENV_NAME_PATTERN, type EnvVariableInput } from '../../api/platform/envVars';
 import { signJwt } from '../jwt';
 import { negotiate, type RequestContext, type Router } from '../http';
 import { decodeCursor, encodeCursor, page, withDeployment as guard, type PlatformDeps } from './common';
@@ -11,7 +12,6 @@ import type { Row } from './seed';
 
 const EXPORT_TTL_MS = 5 * 60_000;
 const SECRET_NAME = /PASS|SECRET|TOKEN|KEY|CREDENTIAL/i;
-const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 /** The deployment held on an older release (its version, not its build, is the point). */
 const HELD_DEPLOYMENT = 3;
 const LOG_EVERY_MS = 1000;
@@ -179,22 +179,16 @@ export function registerOpsRoutes(router: Router, deps: PlatformDeps): void {
     'PUT',
     dep('/env-vars'),
     withDeployment(async (ctx, dp) => {
-      const b = isObject(ctx.body) ? ctx.body : {};
-      const list = b.env_variables;
-      if (!Array.isArray(list)) return ctx.error(400, 'env_variables must be an array.');
+      const list = (ctx.body as { env_variables: EnvVariableInput[] }).env_variables;
       const stored = d.envVars.get(dp.id) ?? [];
+      // A name already stored may be resent as it is; a new one must be an identifier.
+      const bad = list.find((v) => !ENV_NAME_PATTERN.test(v.name) && !stored.some((s) => s.name === v.name));
+      if (bad)
+        return ctx.error(
+          400,
+          `${bad.name} is not a valid name (letters, digits and _; not starting with a digit).`,
+        );
       for (const v of list) {
-        if (!isObject(v) || typeof v.name !== 'string' || typeof v.value !== 'string')
-          return ctx.error(400, 'Each env variable needs a string name and value.');
-        if (v.value === '[ENCRYPTED]')
-          return ctx.error(400, `The masked placeholder cannot be sent as the value of ${v.name}.`);
-        if (!ENV_NAME.test(v.name) && !stored.some((s) => s.name === v.name))
-          return ctx.error(
-            400,
-            `${v.name} is not a valid name (letters, digits and _; not starting with a digit).`,
-          );
-      }
-      for (const v of list as { name: string; value: string }[]) {
         const at = stored.find((s) => s.name === v.name);
         if (at) at.value = v.value;
         else stored.push({ name: v.name, value: v.value });
@@ -202,7 +196,7 @@ export function registerOpsRoutes(router: Router, deps: PlatformDeps): void {
       d.envVars.set(dp.id, stored);
       state.envVarWrites.push({
         deploymentId: dp.id,
-        names: (list as { name: string }[]).map((v) => v.name),
+        names: list.map((v) => v.name),
       });
       const items = stored.map(maskEnvVar);
       await ctx.json(200, { items, data: items, pageInfo: null });
@@ -252,8 +246,6 @@ export function registerOpsRoutes(router: Router, deps: PlatformDeps): void {
     dep('/logs'),
     withDeployment(async (ctx, dp) => {
       const source = ctx.query.get('source');
-      if (source && source !== 'production' && source !== 'dev')
-        return ctx.error(400, `source must be production or dev (got ${source}).`);
       const podName = ctx.query.get('pod');
       const firstText = ctx.query.get('first');
       const first = firstText === null ? 100 : Number(firstText);

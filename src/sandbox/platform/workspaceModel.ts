@@ -1,11 +1,11 @@
 // The sandbox's model of a deployment's workspace, shared by the workspace routes and the report
 // and workbook routes: lists, folder paths, the feed's item shape, moving and deleting one item,
 // and the embed audiences of each workbook.
+import type { WorkspaceType } from '../../api/platform/workspaceFeed';
 import type { PlatformDeps } from './common';
 import type { Row } from './seed';
 
-export const TYPES = ['FOLDER', 'WORKBOOK', 'REPORT'] as const;
-export type ItemType = (typeof TYPES)[number];
+export type ItemType = WorkspaceType;
 export const MAX_DEPTH = 6;
 
 /** A refusal with the status the per-item operation answers (bulk operations report it per item). */
@@ -17,11 +17,6 @@ export class Refused extends Error {
     super(message);
   }
 }
-
-export const isObj = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v);
-export const optString = (v: unknown) => v === undefined || v === null || typeof v === 'string';
-export const optInt = (v: unknown) => v === undefined || v === null || Number.isInteger(v);
 
 /** The published `folderPath` of an item in `folderId`: root first, the folder itself last. */
 export function folderPathOf(data: PlatformDeps['data'], deploymentId: number, folderId: unknown) {
@@ -75,15 +70,7 @@ export function createWorkspaceModel(deps: PlatformDeps) {
     return w.publishedDashboard !== null && (e.all || e.tenants.size > 0);
   };
 
-  const path = (dep: Row, folderId: unknown): { id: number; name: string }[] => {
-    const out: { id: number; name: string }[] = [];
-    let f = folders(dep).find((x) => x.id === folderId);
-    for (let i = 0; f && i < 50; i++) {
-      out.unshift({ id: f.id, name: String(f.name) });
-      f = folders(dep).find((x) => x.id === f!.parentId);
-    }
-    return out;
-  };
+  const path = (dep: Row, folderId: unknown) => folderPathOf(d, dep.id, folderId);
   const depth = (dep: Row, folderId: unknown) => path(dep, folderId).length;
 
   /** An item of the feed, in the documents' Workbook shape (the only fields it declares). */
