@@ -1,6 +1,6 @@
 // Shared by the sandbox's platform routes: the deps, opaque cursors and paging, and small request
 // helpers.
-import type { RequestContext } from '../http';
+import type { Method, RequestContext, Router } from '../http';
 import type { SandboxTokens } from '../server';
 import type { SandboxState } from '../state';
 import type { PlatformData, Row } from './seed';
@@ -86,3 +86,16 @@ export function withDeployment(deps: PlatformDeps) {
       return fn(ctx, dep);
     };
 }
+
+export type DeploymentHandler = (ctx: RequestContext, dep: Row) => Promise<void>;
+
+/**
+ * Adds the platform routes of one deployment's resources, each run only for an existing deployment
+ * (404 otherwise): `on('GET', '/reports', (ctx, dep) => …)`.
+ */
+export function deploymentRoutes(router: Router, deps: PlatformDeps) {
+  const guard = withDeployment(deps);
+  return (method: Method, path: string, fn: DeploymentHandler): Router =>
+    router.add('platform', method, `/v1/deployments/:deploymentId${path}`, guard(fn));
+}
+export type DeploymentRoutes = ReturnType<typeof deploymentRoutes>;

@@ -6,115 +6,74 @@ import type {
   UpdateEmbedAccessInput,
   UpdateWorkbookInput,
 } from '../../api/platform/workbooks';
-import type { RequestContext, Router } from '../http';
-import { publicView, withDeployment as guard, type PlatformDeps } from './common';
+import type { Router } from '../http';
+import { deploymentRoutes, publicView, type PlatformDeps } from './common';
 import { publicIdOf, type Row } from './seed';
-import { Refused, withFolderPath, type WorkspaceModel } from './workspaceModel';
+import { withFolderPath, type WorkspaceModel } from './workspaceModel';
 
 export function registerWorkspaceItemRoutes(router: Router, deps: PlatformDeps, m: WorkspaceModel): void {
-  const { d, folders, reports, workbooks, now, embedOf, deleteOne } = m;
-  const withDeployment = guard(deps);
+  const { d, folders, workbooks, now, embedOf, itemRoutes, deleteItem } = m;
+  const on = deploymentRoutes(router, deps);
   // ---- reports
-  const findReport = (ctx: RequestContext, dep: Row) =>
-    reports(dep).find((r) => r.id === Number(ctx.params.reportId));
-  router.add(
-    'platform',
-    'POST',
-    '/v1/deployments/:deploymentId/reports',
-    withDeployment(async (ctx, dep) => {
-      const b = ctx.body as CreateReportInput;
-      const folderId = b.folderId ?? null;
-      if (folderId !== null && !folders(dep).some((f) => f.id === folderId))
-        return ctx.error(404, `Folder ${folderId} not found.`);
-      const id = d.nextId();
-      const t = now();
-      const owner = { id: 1, email: 'admin@sandbox.example', firstName: 'User1', picture: null };
-      const report: Row = {
-        id,
-        publicId: publicIdOf('rep', dep.id, id),
-        type: 'REPORT',
-        name: b.name.trim(),
-        title: b.title ?? null,
-        description: null,
-        folderId,
-        sqlQuery: b.sqlQuery,
-        createdAt: t,
-        updatedAt: t,
-        _lastViewedAt: t,
-        createdBy: 1,
-        userId: 1,
-        user: owner,
-        refreshedByUser: owner,
-        canEdit: true,
-        canManage: true,
-        externalWorkbookPlacements: [],
-        deploymentId: dep.id,
-      };
-      d.reports.get(dep.id)!.push(report);
-      await ctx.json(200, publicView(report));
-    }),
-  );
-  router.add(
-    'platform',
-    'PUT',
-    '/v1/deployments/:deploymentId/reports/:reportId',
-    withDeployment(async (ctx, dep) => {
-      const r = findReport(ctx, dep);
-      if (!r) return ctx.error(404, `Report ${ctx.params.reportId} not found.`);
-      const b = ctx.body as UpdateReportInput;
-      for (const f of ['name', 'title', 'sqlQuery'] as const)
-        if (b[f] !== undefined) r[f] = f === 'name' ? b[f].trim() : b[f];
-      r.updatedAt = now();
-      await ctx.json(200, withFolderPath(d, dep.id, publicView(r)));
-    }),
-  );
-  router.add(
-    'platform',
-    'DELETE',
-    '/v1/deployments/:deploymentId/reports/:reportId',
-    withDeployment(async (ctx, dep) => {
-      try {
-        deleteOne(dep, 'REPORT', Number(ctx.params.reportId));
-      } catch (e) {
-        if (e instanceof Refused) return ctx.error(e.status, e.message);
-        throw e;
-      }
-      await ctx.json(200, {});
-    }),
-  );
-  router.add(
-    'platform',
-    'PUT',
-    '/v1/deployments/:deploymentId/reports/:reportId/refresh',
-    withDeployment(async (ctx, dep) => {
-      const r = findReport(ctx, dep);
-      if (!r) return ctx.error(404, `Report ${ctx.params.reportId} not found.`);
-      r.updatedAt = now();
-      await ctx.json(200, withFolderPath(d, dep.id, publicView(r)));
-    }),
-  );
-  router.add(
-    'platform',
-    'DELETE',
-    '/v1/deployments/:deploymentId/reports/:reportId/connect-workbook',
-    withDeployment(async (ctx, dep) => {
-      const r = findReport(ctx, dep);
-      if (!r) return ctx.error(404, `Report ${ctx.params.reportId} not found.`);
-      const b = ctx.body as PlacementTarget;
-      // A target that matches nothing succeeds and changes nothing.
-      const matches = (p: Record<string, unknown>) =>
-        (b.placementId && p.id === b.placementId) ||
-        (b.externalWorkbookId === p.workbookId && b.resultLocation && b.resultLocation === p.resultLocation);
-      r.externalWorkbookPlacements = (r.externalWorkbookPlacements as Record<string, unknown>[]).filter(
-        (p) => !matches(p),
-      );
-      await ctx.json(200, withFolderPath(d, dep.id, publicView(r)));
-    }),
-  );
+  const report = itemRoutes(on, 'REPORT');
+  on('POST', '/reports', async (ctx, dep) => {
+    const b = ctx.body as CreateReportInput;
+    const folderId = b.folderId ?? null;
+    if (folderId !== null && !folders(dep).some((f) => f.id === folderId))
+      return ctx.error(404, `Folder ${folderId} not found.`);
+    const id = d.nextId();
+    const t = now();
+    const owner = { id: 1, email: 'admin@sandbox.example', firstName: 'User1', picture: null };
+    const report: Row = {
+      id,
+      publicId: publicIdOf('rep', dep.id, id),
+      type: 'REPORT',
+      name: b.name.trim(),
+      title: b.title ?? null,
+      description: null,
+      folderId,
+      sqlQuery: b.sqlQuery,
+      createdAt: t,
+      updatedAt: t,
+      _lastViewedAt: t,
+      createdBy: 1,
+      userId: 1,
+      user: owner,
+      refreshedByUser: owner,
+      canEdit: true,
+      canManage: true,
+      externalWorkbookPlacements: [],
+      deploymentId: dep.id,
+    };
+    d.reports.get(dep.id)!.push(report);
+    await ctx.json(200, publicView(report));
+  });
+  report('PUT', '/reports/:reportId', async (ctx, dep, r) => {
+    const b = ctx.body as UpdateReportInput;
+    for (const f of ['name', 'title', 'sqlQuery'] as const)
+      if (b[f] !== undefined) r[f] = f === 'name' ? b[f].trim() : b[f];
+    r.updatedAt = now();
+    await ctx.json(200, withFolderPath(d, dep.id, publicView(r)));
+  });
+  on('DELETE', '/reports/:reportId', deleteItem('REPORT'));
+  report('PUT', '/reports/:reportId/refresh', async (ctx, dep, r) => {
+    r.updatedAt = now();
+    await ctx.json(200, withFolderPath(d, dep.id, publicView(r)));
+  });
+  report('DELETE', '/reports/:reportId/connect-workbook', async (ctx, dep, r) => {
+    const b = ctx.body as PlacementTarget;
+    // A target that matches nothing succeeds and changes nothing.
+    const matches = (p: Record<string, unknown>) =>
+      (b.placementId && p.id === b.placementId) ||
+      (b.externalWorkbookId === p.workbookId && b.resultLocation && b.resultLocation === p.resultLocation);
+    r.externalWorkbookPlacements = (r.externalWorkbookPlacements as Record<string, unknown>[]).filter(
+      (p) => !matches(p),
+    );
+    await ctx.json(200, withFolderPath(d, dep.id, publicView(r)));
+  });
 
   // ---- workbooks
-  const findWorkbook = (ctx: RequestContext, dep: Row) =>
-    workbooks(dep).find((w) => w.id === Number(ctx.params.workbookId));
+  const workbook = itemRoutes(on, 'WORKBOOK');
   const normSlug = (s: string) => s.trim().toLowerCase();
   const newWorkbook = (dep: Row, b: CreateWorkbookInput, slug: string | null): Row => {
     const t = now();
@@ -138,76 +97,46 @@ export function registerWorkspaceItemRoutes(router: Router, deps: PlatformDeps, 
       publishedDashboard: null,
     };
   };
-  router.add(
-    'platform',
-    'POST',
-    '/v1/deployments/:deploymentId/workbooks',
-    withDeployment(async (ctx, dep) => {
-      const w = newWorkbook(dep, ctx.body as CreateWorkbookInput, null);
+  on('POST', '/workbooks', async (ctx, dep) => {
+    const w = newWorkbook(dep, ctx.body as CreateWorkbookInput, null);
+    d.workbooks.get(dep.id)!.push(w);
+    await ctx.json(200, w);
+  });
+  on('PUT', '/workbooks/by-slug/:slug', async (ctx, dep) => {
+    const slug = normSlug(ctx.params.slug ?? '');
+    if (!slug) return ctx.error(400, 'The slug is empty.');
+    const b = ctx.body as CreateWorkbookInput;
+    const existing = workbooks(dep).find((w) => typeof w.slug === 'string' && normSlug(w.slug) === slug);
+    if (!existing) {
+      const w = newWorkbook(dep, b, slug);
       d.workbooks.get(dep.id)!.push(w);
-      await ctx.json(200, w);
-    }),
-  );
-  router.add(
-    'platform',
-    'PUT',
-    '/v1/deployments/:deploymentId/workbooks/by-slug/:slug',
-    withDeployment(async (ctx, dep) => {
-      const slug = normSlug(ctx.params.slug ?? '');
-      if (!slug) return ctx.error(400, 'The slug is empty.');
-      const b = ctx.body as CreateWorkbookInput;
-      const existing = workbooks(dep).find((w) => typeof w.slug === 'string' && normSlug(w.slug) === slug);
-      if (!existing) {
-        const w = newWorkbook(dep, b, slug);
-        d.workbooks.get(dep.id)!.push(w);
-        return ctx.json(200, w);
-      }
-      existing.name = b.name.trim();
-      if (b.folderId !== undefined) existing.folderId = b.folderId;
-      existing.updatedAt = now();
-      await ctx.json(200, existing);
-    }),
-  );
-  router.add(
-    'platform',
-    'PUT',
-    '/v1/deployments/:deploymentId/workbooks/:workbookId',
-    withDeployment(async (ctx, dep) => {
-      const w = findWorkbook(ctx, dep);
-      if (!w) return ctx.error(404, `Workbook ${ctx.params.workbookId} not found.`);
-      const b = ctx.body as UpdateWorkbookInput;
-      if (b.slug !== undefined) {
-        const slug = normSlug(b.slug);
-        const holder = workbooks(dep).find(
-          (x) => x !== w && typeof x.slug === 'string' && normSlug(x.slug) === slug,
+      return ctx.json(200, w);
+    }
+    existing.name = b.name.trim();
+    if (b.folderId !== undefined) existing.folderId = b.folderId;
+    existing.updatedAt = now();
+    await ctx.json(200, existing);
+  });
+  workbook('PUT', '/workbooks/:workbookId', async (ctx, dep, w) => {
+    const b = ctx.body as UpdateWorkbookInput;
+    if (b.slug !== undefined) {
+      const slug = normSlug(b.slug);
+      const holder = workbooks(dep).find(
+        (x) => x !== w && typeof x.slug === 'string' && normSlug(x.slug) === slug,
+      );
+      if (holder && b.slugTakeover !== true)
+        return ctx.error(
+          409,
+          `The slug "${slug}" belongs to another workbook (send slugTakeover to take it).`,
         );
-        if (holder && b.slugTakeover !== true)
-          return ctx.error(
-            409,
-            `The slug "${slug}" belongs to another workbook (send slugTakeover to take it).`,
-          );
-        if (holder) holder.slug = null;
-        w.slug = slug;
-      }
-      if (b.name !== undefined) w.name = b.name.trim();
-      w.updatedAt = now();
-      await ctx.json(200, w);
-    }),
-  );
-  router.add(
-    'platform',
-    'DELETE',
-    '/v1/deployments/:deploymentId/workbooks/:workbookId',
-    withDeployment(async (ctx, dep) => {
-      try {
-        deleteOne(dep, 'WORKBOOK', Number(ctx.params.workbookId));
-      } catch (e) {
-        if (e instanceof Refused) return ctx.error(e.status, e.message);
-        throw e;
-      }
-      await ctx.json(200, {});
-    }),
-  );
+      if (holder) holder.slug = null;
+      w.slug = slug;
+    }
+    if (b.name !== undefined) w.name = b.name.trim();
+    w.updatedAt = now();
+    await ctx.json(200, w);
+  });
+  on('DELETE', '/workbooks/:workbookId', deleteItem('WORKBOOK'));
 
   const embedView = (dep: Row, w: Row) => {
     const e = embedOf(dep, w);
@@ -227,41 +156,27 @@ export function registerWorkspaceItemRoutes(router: Router, deps: PlatformDeps, 
       })),
     };
   };
-  router.add(
-    'platform',
-    'GET',
-    '/v1/deployments/:deploymentId/workbooks/:workbookId/embed-access',
-    withDeployment(async (ctx, dep) => {
-      const w = findWorkbook(ctx, dep);
-      if (!w) return ctx.error(404, `Workbook ${ctx.params.workbookId} not found.`);
-      await ctx.json(200, embedView(dep, w));
-    }),
-  );
-  router.add(
-    'platform',
-    'PUT',
-    '/v1/deployments/:deploymentId/workbooks/:workbookId/embed-access',
-    withDeployment(async (ctx, dep) => {
-      const w = findWorkbook(ctx, dep);
-      if (!w) return ctx.error(404, `Workbook ${ctx.params.workbookId} not found.`);
-      const b = ctx.body as UpdateEmbedAccessInput;
-      const tenant = b.embedTenantName ?? null;
-      const all = b.allEmbedUsers === true;
-      const action = b.action ?? null;
-      const allow = b.allowEmbed ?? null;
-      const pub = w.publishedDashboard as Record<string, unknown> | null;
-      if (allow !== null && !pub)
-        return ctx.error(400, 'The workbook has no published dashboard: publish it first.');
-      if (tenant !== null && !d.embedTenants.has(tenant))
-        return ctx.error(404, `Embed tenant "${tenant}" not found.`);
-      const e = embedOf(dep, w);
-      if (all) e.all = action === 'read';
-      if (tenant !== null) {
-        if (action === 'read') e.tenants.add(tenant);
-        else e.tenants.delete(tenant);
-      }
-      if (allow !== null) w.publishedDashboard = { ...pub, allowEmbed: allow };
-      await ctx.json(200, embedView(dep, w));
-    }),
-  );
+  workbook('GET', '/workbooks/:workbookId/embed-access', async (ctx, dep, w) => {
+    await ctx.json(200, embedView(dep, w));
+  });
+  workbook('PUT', '/workbooks/:workbookId/embed-access', async (ctx, dep, w) => {
+    const b = ctx.body as UpdateEmbedAccessInput;
+    const tenant = b.embedTenantName ?? null;
+    const all = b.allEmbedUsers === true;
+    const action = b.action ?? null;
+    const allow = b.allowEmbed ?? null;
+    const pub = w.publishedDashboard as Record<string, unknown> | null;
+    if (allow !== null && !pub)
+      return ctx.error(400, 'The workbook has no published dashboard: publish it first.');
+    if (tenant !== null && !d.embedTenants.has(tenant))
+      return ctx.error(404, `Embed tenant "${tenant}" not found.`);
+    const e = embedOf(dep, w);
+    if (all) e.all = action === 'read';
+    if (tenant !== null) {
+      if (action === 'read') e.tenants.add(tenant);
+      else e.tenants.delete(tenant);
+    }
+    if (allow !== null) w.publishedDashboard = { ...pub, allowEmbed: allow };
+    await ctx.json(200, embedView(dep, w));
+  });
 }
