@@ -88,20 +88,6 @@ export class PlatformClient extends OperationsClient(OPS) {
   mintDataApiToken(deploymentId: number, opts: { expiresIn?: number; signal?: AbortSignal } = {}) {
     return deployments.mintDataApiToken(this.t, deploymentId, opts);
   }
-  moveWorkspaceItem(d: number, item: feed.WorkspaceItemRef, folderId: number | null, signal?: AbortSignal) {
-    return feed.moveWorkspaceItem(this.t, d, item, folderId, signal);
-  }
-  bulkMoveWorkspaceItems(
-    d: number,
-    items: feed.WorkspaceItemRef[],
-    folderId: number | null,
-    signal?: AbortSignal,
-  ) {
-    return feed.bulkMoveWorkspaceItems(this.t, d, items, folderId, signal);
-  }
-  bulkDeleteWorkspaceItems(d: number, items: feed.WorkspaceItemRef[], signal?: AbortSignal) {
-    return feed.bulkDeleteWorkspaceItems(this.t, d, items, signal);
-  }
   getFolderAncestors(d: number, folderId: number, signal?: AbortSignal) {
     return folders.getFolderAncestors(this.t, d, folderId, signal);
   }
