@@ -61,16 +61,8 @@ export class PlatformClient extends OperationsClient(OPS) {
   readonly admin: AdminApi;
 
   constructor(opts: PlatformClientOptions) {
-    const http = new HttpClient({
-      baseUrl: opts.baseUrl,
-      family: 'platform',
-      auth: opts.token,
-      network: opts.network,
-      logger: opts.logger,
-      retry: opts.retry,
-      dispatchers: opts.dispatchers,
-      userAgent: opts.userAgent,
-    });
+    const { token, ...rest } = opts;
+    const http = new HttpClient({ ...rest, family: 'platform', auth: token });
     const t = new PlatformTransport(http, opts.logger);
     super(t);
     this.t = t;

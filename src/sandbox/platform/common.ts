@@ -65,6 +65,12 @@ export async function page<T>(ctx: RequestContext, rows: T[], key: string, defau
   };
 }
 
+/** Answers one page of `rows` as `{items, pageInfo}` (or the 400 of `page`). */
+export async function sendPage<T>(ctx: RequestContext, rows: T[], key: string, defaultFirst?: number) {
+  const p = await page(ctx, rows, key, defaultFirst);
+  if (p) await ctx.json(200, { items: p.items, pageInfo: p.pageInfo });
+}
+
 /** A stored row as sent: fields kept for the sandbox's own use (`_name`) are dropped. */
 export function publicView<T extends Record<string, unknown>>(row: T): Record<string, unknown> {
   return Object.fromEntries(Object.entries(row).filter(([k]) => !k.startsWith('_')));

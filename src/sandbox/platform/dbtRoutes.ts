@@ -4,7 +4,7 @@
 import type { StartDbtSyncInput } from '../../api/platform/dbtSync';
 import type { RequestContext, Router } from '../http';
 import type { DbtJobState } from '../state';
-import { deploymentRoutes, page, type PlatformDeps } from './common';
+import { deploymentRoutes, sendPage, type PlatformDeps } from './common';
 
 const STAGES = [
   ['INITIALIZING', 'init'],
@@ -238,8 +238,7 @@ export function registerDbtRoutes(router: Router, deps: PlatformDeps): void {
       .sort(([, a], [, b]) => b.startedAt - a.startedAt)
       .map(([id, j]) => run(id, j))
       .filter((r) => (!status || r.status === status) && (!trigger || r.trigger === trigger));
-    const p = await page(ctx, rows, `dbt:${dep.id}:${status ?? ''}:${trigger ?? ''}`, 20);
-    if (p) await ctx.json(200, { items: p.items, pageInfo: p.pageInfo });
+    await sendPage(ctx, rows, `dbt:${dep.id}:${status ?? ''}:${trigger ?? ''}`, 20);
   });
   on('GET', '/dbt-sync/:syncJobId', async (ctx, dep) => {
     const j = await job(ctx, dep.id);
@@ -307,7 +306,6 @@ export function registerDbtRoutes(router: Router, deps: PlatformDeps): void {
       done && j.output === 'files'
         ? CUBES.map((c) => ({ path: `model/cubes/dbt/${c}.yml`, content: fileContent(c) }))
         : [];
-    const p = await page(ctx, rows, `dbtfiles:${ctx.params.syncJobId}`);
-    if (p) await ctx.json(200, { items: p.items, pageInfo: p.pageInfo });
+    await sendPage(ctx, rows, `dbtfiles:${ctx.params.syncJobId}`);
   });
 }

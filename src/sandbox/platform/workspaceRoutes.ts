@@ -6,7 +6,7 @@ import type { z } from 'zod';
 import type { CreateFolderInput } from '../../api/platform/folders';
 import type { MoveInputSchema, WorkspaceItemRef } from '../../api/platform/workspaceFeed';
 import type { RequestContext, Router } from '../http';
-import { deploymentRoutes, page, type PlatformDeps } from './common';
+import { deploymentRoutes, sendPage, type PlatformDeps } from './common';
 import type { Row } from './seed';
 import { registerWorkspaceItemRoutes } from './workspaceItemRoutes';
 import { createWorkspaceModel, MAX_DEPTH, Refused, refusing, type ItemType } from './workspaceModel';
@@ -70,8 +70,7 @@ export function registerWorkspaceRoutes(router: Router, deps: PlatformDeps): voi
       }),
     ];
     const key = `${shared ? 'shared' : 'ws'}:${dep.id}:${folderText ?? ''}:${types.join(',')}:${search}:${orderText ?? ''}:${direction ?? ''}`;
-    const p = await page(ctx, rows, key);
-    if (p) await ctx.json(200, { items: p.items, pageInfo: p.pageInfo });
+    await sendPage(ctx, rows, key);
   };
   on('GET', '/workspace', feed(false));
   on('GET', '/shared-workspace', feed(true));
