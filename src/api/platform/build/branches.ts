@@ -28,13 +28,14 @@ export const CreateBranchInputSchema = z.strictObject({
 });
 type CreateBranch = z.output<typeof CreateBranchInputSchema>;
 
-/** `SetBranchStagingEnvironmentRequest`: the branch by name or id, and `enabled`. */
+/** `SetBranchStagingEnvironmentRequest`: the branch by name or id (either may be null), and `enabled`. */
 export const SetStagingInputSchema = z
-  .strictObject({ ...BranchFields, enabled: z.boolean() })
-  .refine(
-    (v) => v.branchName !== undefined || v.branchId !== undefined,
-    'name the branch: branchName or branchId',
-  );
+  .strictObject({
+    branchName: maybe(BranchFields.branchName.unwrap()),
+    branchId: maybe(BranchFields.branchId.unwrap()),
+    enabled: z.boolean(),
+  })
+  .refine((v) => v.branchName != null || v.branchId != null, 'name the branch: branchName or branchId');
 type SetStaging = z.output<typeof SetStagingInputSchema>;
 const stagingOf = (b: SetStaging) => b.branchName ?? `#${b.branchId}`;
 
