@@ -1,15 +1,16 @@
 // Build API client (`<tenant>/build/api/v1/deployments/...`): the data model's files, uploads,
-// branches and dev mode, and its git operations (src/api/platform/build/*). Same transport rules
-// as PlatformClient: reads may be retried, writes never are.
+// branches and dev mode, and its git operations, each a row of the build tables
+// (src/api/platform/build/*) whose method is derived from it. Same transport rules as
+// PlatformClient: reads may be retried, writes never are.
 import { HttpClient, type NetworkSettings, type RetryPolicy } from './http';
 import type { ApiLogger } from './log';
 import type { DispatcherRegistry } from './net/agents';
-import type { PageParams } from './paging';
-import * as branches from './platform/build/branches';
-import { buildApiUrlOf } from './platform/build/common';
-import * as files from './platform/build/files';
-import * as git from './platform/build/git';
-import * as upload from './platform/build/upload';
+import { allBranches, BRANCHES } from './platform/build/branches';
+import { tenantUrlOf } from './platform/build/common';
+import { FILES } from './platform/build/files';
+import { GIT } from './platform/build/git';
+import { UPLOAD, uploadFile, type LocalFile } from './platform/build/upload';
+import { OperationsClient } from './platform/operation';
 import { PlatformTransport } from './platform/transport';
 
 export type { Branch } from './platform/build/common';
@@ -32,12 +33,16 @@ export interface BuildClientOptions {
   dispatchers?: DispatcherRegistry;
 }
 
-export class BuildClient {
+/** The build operations that are one call each. */
+const ROWS = { ...FILES, ...BRANCHES, ...GIT, ...UPLOAD };
+
+export class BuildClient extends OperationsClient(ROWS) {
   private readonly t: PlatformTransport;
 
   constructor(opts: BuildClientOptions) {
+    // Based at the tenant's root: the build rows carry their published paths (`/build/api/...`) whole.
     const http = new HttpClient({
-      baseUrl: buildApiUrlOf(opts.platformUrl),
+      baseUrl: tenantUrlOf(opts.platformUrl),
       family: 'platform',
       auth: opts.token,
       network: opts.network,
@@ -45,131 +50,27 @@ export class BuildClient {
       retry: opts.retry,
       dispatchers: opts.dispatchers,
     });
-    this.t = new PlatformTransport(http, opts.logger);
+    const t = new PlatformTransport(http, opts.logger);
+    super(t);
+    this.t = t;
   }
 
   close(): Promise<void> {
     return this.t.http.close();
   }
 
-  // ---- files
-
-  listFiles(
-    deploymentId: number,
-    opts?: { branchName?: string; withContent?: boolean; signal?: AbortSignal },
-  ) {
-    return files.listFiles(this.t, deploymentId, opts);
-  }
-  fileHashes(deploymentId: number, opts?: { branchName?: string; signal?: AbortSignal }) {
-    return files.fileHashes(this.t, deploymentId, opts);
-  }
-  updateFiles(
-    deploymentId: number,
-    branchName: string,
-    list: { path: string; content: string }[],
-    signal?: AbortSignal,
-  ) {
-    return files.updateFiles(this.t, deploymentId, { branchName, files: list }, signal);
-  }
-  removeFiles(deploymentId: number, branchName: string, paths: string[], signal?: AbortSignal) {
-    return files.removeFiles(
-      this.t,
-      deploymentId,
-      { branchName, files: paths.map((path) => ({ path })) },
-      signal,
-    );
-  }
-  renameFiles(
-    deploymentId: number,
-    branchName: string,
-    list: { path: string; newPath: string }[],
-    signal?: AbortSignal,
-  ) {
-    return files.renameFiles(this.t, deploymentId, { branchName, files: list }, signal);
-  }
-  validate(deploymentId: number, opts?: { branchName?: string; devMode?: boolean; signal?: AbortSignal }) {
-    return files.validate(this.t, deploymentId, opts);
-  }
-
-  // ---- branches and dev mode
-
-  listBranches(deploymentId: number, p?: PageParams, signal?: AbortSignal) {
-    return branches.listBranches(this.t, deploymentId, p, signal);
-  }
+  /** Every branch of the deployment, page after page. */
   allBranches(deploymentId: number, signal?: AbortSignal) {
-    return branches.allBranches(this.t, deploymentId, signal);
-  }
-  createBranch(
-    deploymentId: number,
-    input: { name: string; from?: string; activate?: boolean },
-    signal?: AbortSignal,
-  ) {
-    return branches.createBranch(this.t, deploymentId, input, signal);
-  }
-  removeBranch(deploymentId: number, branchName: string, signal?: AbortSignal) {
-    return branches.removeBranch(this.t, deploymentId, branchName, signal);
-  }
-  /** Turns a shared branch's always-on staging environment on or off; answers the branch. */
-  setBranchStagingEnvironment(
-    deploymentId: number,
-    input: { branchName?: string; branchId?: number; enabled: boolean },
-    signal?: AbortSignal,
-  ) {
-    return branches.setBranchStagingEnvironment(this.t, deploymentId, input, signal);
-  }
-  startDevMode(deploymentId: number, branchName: string, signal?: AbortSignal) {
-    return branches.startDevMode(this.t, deploymentId, branchName, signal);
-  }
-  stopDevMode(deploymentId: number, signal?: AbortSignal) {
-    return branches.stopDevMode(this.t, deploymentId, signal);
+    return allBranches((...a) => this.listBranches(...a), deploymentId, signal);
   }
 
-  // ---- git
-
-  commit(deploymentId: number, input: { message: string; exitDevMode?: boolean }, signal?: AbortSignal) {
-    return git.commit(this.t, deploymentId, input, signal);
-  }
-  pull(deploymentId: number, branchName: string, signal?: AbortSignal) {
-    return git.pull(this.t, deploymentId, branchName, signal);
-  }
-  mergeIntoParent(
-    deploymentId: number,
-    input: { branchName: string; message?: string; deleteBranch?: boolean; switchToParentBranch?: boolean },
-    signal?: AbortSignal,
-  ) {
-    return git.mergeIntoParent(this.t, deploymentId, input, signal);
-  }
-  mergeToDefault(
-    deploymentId: number,
-    input: { branchName: string; message: string; removeBranchAfterMerge?: boolean },
-    signal?: AbortSignal,
-  ) {
-    return git.mergeToDefault(this.t, deploymentId, input, signal);
-  }
-
-  // ---- upload transaction
-
-  startUpload(deploymentId: number, opts?: { branchName?: string; signal?: AbortSignal }) {
-    return upload.startUpload(this.t, deploymentId, opts);
-  }
+  /** One file into an open upload transaction, as a multipart form. */
   uploadFile(
     deploymentId: number,
     transaction: string,
-    file: upload.LocalFile,
+    file: LocalFile,
     opts?: { branchName?: string; signal?: AbortSignal },
   ) {
-    return upload.uploadFile(this.t, deploymentId, transaction, file, opts);
-  }
-  finishUpload(
-    deploymentId: number,
-    input: {
-      transaction: { id: string };
-      files: Record<string, { hash: string }>;
-      commitMessage?: string;
-      autoRemoveFiles?: boolean;
-    },
-    opts?: { branchName?: string; signal?: AbortSignal },
-  ) {
-    return upload.finishUpload(this.t, deploymentId, input, opts);
+    return uploadFile(this.t, deploymentId, transaction, file, opts);
   }
 }

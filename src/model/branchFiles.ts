@@ -267,7 +267,7 @@ export class BranchFiles {
         );
       }
       const answer = await this.confirmed(path, mine, () =>
-        client.updateFiles(this.deploymentId, this.branch, [{ path, content: text }]),
+        client.updateFiles(this.deploymentId, { branchName: this.branch, files: [{ path, content: text }] }),
       );
       this.check(answer, `${path} was not saved`, `whether ${path} was saved`);
       this.unconfirmed.delete(path);
@@ -320,7 +320,8 @@ export class BranchFiles {
       : [...this.files.keys()].filter((p) => p.startsWith(`${path}/`));
     if (paths.length > 0) {
       await this.serial(async () => {
-        const r = await client.removeFiles(this.deploymentId, this.branch, paths);
+        const files = paths.map((p) => ({ path: p }));
+        const r = await client.removeFiles(this.deploymentId, { branchName: this.branch, files });
         this.check(r, `${path} was not deleted`, `whether ${path} was deleted`);
         for (const p of paths) this.files.delete(p);
       });
@@ -340,7 +341,7 @@ export class BranchFiles {
           .map((p) => ({ path: p, newPath: `${to}${p.slice(from.length)}` }));
     if (moves.length === 0) return;
     await this.serial(async () => {
-      const r = await client.renameFiles(this.deploymentId, this.branch, moves);
+      const r = await client.renameFiles(this.deploymentId, { branchName: this.branch, files: moves });
       this.check(r, `${from} was not renamed`, `whether ${from} was renamed`);
       for (const m of moves) {
         const f = this.files.get(m.path);

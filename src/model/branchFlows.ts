@@ -131,7 +131,11 @@ export class BranchFlows {
     let entering = this.entering.get(key);
     if (!entering) {
       entering = (async () => {
-        await (await this.mounts.build()).startDevMode(mount.deploymentId, mount.branch);
+        await (
+          await this.mounts.build()
+        ).startDevMode(mount.deploymentId, {
+          branchName: mount.branch,
+        });
         this.devBranch.set(mount.deploymentId, mount.branch);
       })().finally(() => this.entering.delete(key));
       this.entering.set(key, entering);

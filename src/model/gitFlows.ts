@@ -66,7 +66,7 @@ export class GitFlows {
     const mount = await this.branches.target(arg);
     const build = await this.mounts.build();
     const r = await this.progress(`Pulling ${mount.branch}…`, () =>
-      build.pull(mount.deploymentId, mount.branch),
+      build.pull(mount.deploymentId, { branchName: mount.branch }),
     );
     await this.reload(mount);
     void vscode.window.showInformationMessage(

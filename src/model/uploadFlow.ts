@@ -127,7 +127,7 @@ export class UploadFlow {
         const sub = token.onCancellationRequested(() => abort.abort());
         try {
           const opts = { branchName: target, signal: abort.signal };
-          const { transaction } = await build.startUpload(id, opts);
+          const { transaction } = await build.startUpload(id, { branchName: target }, abort.signal);
           const step = 90 / Math.max(1, plan.changed.length);
           for (const [i, f] of plan.changed.entries()) {
             progress.report({ message: `${i + 1}/${plan.changed.length} ${f.path}`, increment: step });

@@ -416,7 +416,7 @@ describe('data model: window, status bar, notebook branch, lost branch, refused 
       main.root,
       gone,
     )) as MountLike;
-    await (await api.services.clients.build()).removeBranch(1, gone);
+    await (await api.services.clients.build()).removeBranch(1, { branchName: gone });
     const next = (await vscode.commands.executeCommand(
       'dashboardPlatform.model.createBranch',
       m.root,

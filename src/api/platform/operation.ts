@@ -4,7 +4,7 @@
 // (path ids checked, input validated before sending, reads retried and read tolerantly, writes sent
 // once with the outcome-unknown rule), and `OperationsClient` derives the typed client methods from
 // a table, so an operation has no hand-written function or delegate unless it does more than call.
-import type { z } from 'zod';
+import { z } from 'zod';
 import type { QueryValue, RequestOptions } from '../http';
 import type { Page } from '../paging';
 import { ApiError } from '../errors';
@@ -32,19 +32,25 @@ export interface Operation {
   item?: z.ZodType;
   /** Without an answer: resolve to nothing rather than to the status. */
   nothing?: true;
-  /** What is being done, e.g. "Assigning a role" (prefixes generic messages). */
-  action?: string;
+  /**
+   * What is being done, e.g. "Assigning a role" (prefixes generic messages); made from the checked
+   * input (the body, else the query) where the words name what is sent ("Saving model/a.yml").
+   */
+  action?: Words;
   /** The 403 sentence; the family's `forbidden(action)` otherwise. */
   forbidden?: string;
   /** The 404 sentence; `{name}` stands for that path parameter's value. */
   notFound?: string;
-  /** How the user checks a write whose outcome is unknown. */
-  check?: string;
+  /** How the user checks a write whose outcome is unknown (from the checked input, like `action`). */
+  check?: Words;
   /** What a refused input is reported as (`Folder not created`); the action otherwise. */
   refused?: string;
   /** Anything else the request needs (accept, timeout). */
   extra?: Partial<RequestOptions>;
 }
+
+/** A message's words, fixed or made from the checked input (typed by the row that declares it). */
+export type Words = string | ((input: never) => string);
 
 /** Defaults a family gives every row of its table. */
 export interface FamilyDefaults {
@@ -78,10 +84,12 @@ type ParamNames<P extends string> = P extends `${string}{${infer N}}${infer R}` 
 type TextOf<O> = O extends { text: readonly (infer S)[] } ? S : never;
 type ArgTypes<N extends readonly string[], S> = { [I in keyof N]: N[I] extends S ? string : number };
 type PathArgs<O extends Operation> = ArgTypes<ParamNames<O['path']>, TextOf<O>>;
+type QueryArg<O> = O extends { query: z.ZodType } ? [query?: z.input<O['query']>] : [];
+// A row with a body and a query takes the body, then the query.
 type InputArgs<O> = O extends { body: z.ZodType }
   ? undefined extends z.input<O['body']>
-    ? [input?: z.input<O['body']>]
-    : [input: z.input<O['body']>]
+    ? [input?: z.input<O['body']>, ...QueryArg<O>]
+    : [input: z.input<O['body']>, ...QueryArg<O>]
   : O extends { query: z.ZodType }
     ? [query?: z.input<O['query']>]
     : [];
@@ -129,46 +137,68 @@ export async function callOperation(
   op: Operation,
   args: readonly unknown[],
   defaults: FamilyDefaults = OP_DEFAULTS.get(op) ?? {},
+  form?: Form,
 ): Promise<unknown> {
   const n = paramCount(op.path);
   const path = fillPath(op, args, defaults);
-  const hasInput = op.body !== undefined || op.query !== undefined;
-  const input = hasInput ? args[n] : undefined;
-  const signal = args[hasInput ? n + 1 : n] as AbortSignal | undefined;
-  const forbidden = op.forbidden ?? (op.action && defaults.forbidden?.(op.action));
-  const hints: Partial<RequestOptions> = {
-    ...op.extra,
-    signal,
-    ...(op.action ? { action: op.action } : {}),
-    ...(forbidden ? { forbiddenHint: forbidden } : {}),
-    ...(op.notFound ? { messages: { notFound: withParams(op.notFound, op.path, args) } } : {}),
-  };
+  // The inputs follow the path arguments: the body, then the query (either may be alone).
+  const inputs = (op.body !== undefined ? 1 : 0) + (op.query !== undefined ? 1 : 0);
+  const signal = args[n + inputs] as AbortSignal | undefined;
+  const refused = op.refused ?? (typeof op.action === 'string' ? op.action : `${op.method} ${op.path}`);
+  const body = op.body ? parseInput(op.body, args[n], refused) : undefined;
   const query = op.query
     ? definedQuery(
         parseInput(
           op.query as z.ZodType<Record<string, QueryValue | undefined>>,
-          input ?? {},
-          op.refused ?? op.action ?? `${op.method} ${op.path}`,
+          args[op.body ? n + 1 : n] ?? {},
+          refused,
         ),
       )
     : undefined;
+  const words = (w: Words | undefined) =>
+    typeof w === 'function' ? w((form?.fields ?? body ?? query) as never) : w;
+  const action = words(op.action);
+  const check = words(op.check);
+  const forbidden = op.forbidden ?? (action && defaults.forbidden?.(action));
+  const hints: Partial<RequestOptions> = {
+    ...op.extra,
+    signal,
+    ...(action ? { action } : {}),
+    ...(forbidden ? { forbiddenHint: forbidden } : {}),
+    ...(op.notFound ? { messages: { notFound: withParams(op.notFound, op.path, args) } } : {}),
+  };
   if (op.kind === 'read') {
     if (op.item) return t.list(path, op.item, query ?? {}, hints);
     return t.get(path, op.answer!, { ...hints, ...(query ? { query } : {}) });
   }
-  const writeHints = {
-    ...hints,
-    ...(query ? { query } : {}),
-    ...(op.check ? { check: { hint: op.check } } : {}),
-  };
-  const body = op.body
-    ? parseInput(op.body, input, op.refused ?? op.action ?? `${op.method} ${op.path}`)
-    : undefined;
+  const writeHints = { ...hints, ...(query ? { query } : {}), ...(check ? { check: { hint: check } } : {}) };
+  if (form)
+    return t.write(op.method, path, form.body, op.answer ?? z.unknown(), {
+      ...writeHints,
+      headers: { ...op.extra?.headers, 'content-type': form.contentType },
+    });
   if (!op.answer) {
     const status = await t.writeNoContent(op.method, path, { ...writeHints, ...(op.body ? { body } : {}) });
     return op.nothing ? undefined : status;
   }
   return t.write(op.method, path, body, op.answer, writeHints);
+}
+
+/** A body the caller encoded itself (a multipart form), and the fields its messages are made from. */
+export interface Form {
+  fields: Record<string, string>;
+  body: Uint8Array;
+  contentType: string;
+}
+
+/** One row sent with a form body: path, query, words and the write rules still come from the row. */
+export function callForm<O extends Operation>(
+  t: PlatformTransport,
+  op: O,
+  form: Form,
+  ...args: Parameters<OperationMethod<O>>
+): Promise<ResultOf<O>> {
+  return callOperation(t, op, args, undefined, form) as Promise<ResultOf<O>>;
 }
 
 /** One row called directly (by a function that does more than the call). */

@@ -1,8 +1,13 @@
 // Branches and dev mode: list, create (optionally entering dev mode), delete, staging environment,
 // enter and exit dev mode.
+import type {
+  CreateBranchInputSchema,
+  SetStagingInputSchema,
+  StartDevModeInputSchema,
+} from '../../api/platform/build/branches';
 import type { Router } from '../http';
 import { page } from '../platform/common';
-import { BASE, bodyOf, optBool, optInt, optString, queryBool, withRepo } from './common';
+import { BASE, bodyOf, withRepo } from './common';
 import type { BuildService } from './service';
 import { BuildError, type Branch } from './store';
 
@@ -31,10 +36,8 @@ export function registerBranchRoutes(router: Router, svc: BuildService): void {
     'POST',
     `${BASE}/branches`,
     withRepo(svc, async (ctx, repo, who) => {
-      const body = bodyOf(ctx);
-      const name = optString(body, 'name');
-      if (name === undefined) throw new BuildError(400, 'name is required.');
-      const b = repo.createBranch(who, name, optString(body, 'from'), optBool(body, 'activate') === true);
+      const body = bodyOf<typeof CreateBranchInputSchema>(ctx);
+      const b = repo.createBranch(who, body.name, body.from ?? undefined, body.activate === true);
       await ctx.json(200, {
         active: repo.devMode.get(who) === b.name,
         branchName: b.name,
@@ -48,10 +51,7 @@ export function registerBranchRoutes(router: Router, svc: BuildService): void {
     'DELETE',
     `${BASE}/branches`,
     withRepo(svc, async (ctx, repo) => {
-      const name = ctx.query.get('branchName');
-      if (!name) throw new BuildError(400, 'branchName is required.');
-      queryBool(ctx, 'removeOnUpstream');
-      repo.removeBranch(name);
+      repo.removeBranch(ctx.query.get('branchName')!);
       await ctx.json(200, { success: true });
     }),
   );
@@ -61,17 +61,11 @@ export function registerBranchRoutes(router: Router, svc: BuildService): void {
     'PUT',
     `${BASE}/branches/staging-environment`,
     withRepo(svc, async (ctx, repo) => {
-      const body = bodyOf(ctx);
-      const enabled = optBool(body, 'enabled');
-      if (enabled === undefined) throw new BuildError(400, 'enabled (true or false) is required.');
-      const name = optString(body, 'branchName');
-      const id = optInt(body, 'branchId');
-      if (name === undefined && id === undefined)
-        throw new BuildError(400, 'Name the branch: branchName or branchId.');
-      const b = name !== undefined ? repo.branch(name) : repo.branchById(id!);
+      const body = bodyOf<typeof SetStagingInputSchema>(ctx);
+      const b = body.branchName != null ? repo.branch(body.branchName) : repo.branchById(body.branchId!);
       if (b.name === repo.deployBranch)
         throw new BuildError(400, `The deploy branch "${b.name}" is production, not a staging environment.`);
-      b.staging = enabled;
+      b.staging = body.enabled;
       await ctx.json(200, { data: branchView(b) });
     }),
   );
@@ -81,7 +75,7 @@ export function registerBranchRoutes(router: Router, svc: BuildService): void {
     'POST',
     `${BASE}/dev-mode`,
     withRepo(svc, async (ctx, repo, who) => {
-      const b = repo.enterDevMode(who, optString(bodyOf(ctx), 'branchName'));
+      const b = repo.enterDevMode(who, bodyOf<typeof StartDevModeInputSchema>(ctx).branchName);
       await ctx.json(200, { active: true, branchName: b.name, parentBranch: b.parent });
     }),
   );

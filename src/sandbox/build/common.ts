@@ -1,5 +1,8 @@
 // Shared by the build API routes: the deployment's repository and the caller, errors answered in
-// the platform API's shape (`{error, requestId}` plus `code` on conflicts), and request checks.
+// the platform API's shape (`{error, requestId}` plus `code` on conflicts), and the rules of a
+// file path. Each route's input was checked against its operation row before it runs
+// (operationCheck.ts), so a handler reads its body and query as the row declares them.
+import type { z } from 'zod';
 import type { Handler, RequestContext } from '../http';
 import type { BuildService } from './service';
 import { BuildError, type DeploymentRepo } from './store';
@@ -12,8 +15,7 @@ export function withRepo(
   fn: (ctx: RequestContext, repo: DeploymentRepo, who: string) => Promise<void>,
 ): Handler {
   return async (ctx) => {
-    const id = Number(ctx.params.deploymentId);
-    const repo = Number.isInteger(id) ? svc.repo(id) : undefined;
+    const repo = svc.repo(Number(ctx.params.deploymentId));
     if (!repo) return ctx.error(404, `Deployment ${ctx.params.deploymentId} not found.`);
     try {
       await fn(ctx, repo, ctx.credential ?? '');
@@ -24,44 +26,19 @@ export function withRepo(
   };
 }
 
-/** The JSON body as an object (an absent body is empty); a 400 otherwise. */
-export function bodyOf(ctx: RequestContext): Record<string, unknown> {
-  const b = ctx.body ?? {};
-  if (typeof b !== 'object' || Array.isArray(b))
-    throw new BuildError(400, 'The request body must be a JSON object.');
-  return b as Record<string, unknown>;
-}
+/** The JSON body, as the route's row (schema `S`) accepted it. */
+export const bodyOf = <S extends z.ZodType>(ctx: RequestContext): z.input<S> => ctx.body as z.input<S>;
 
-export function optString(b: Record<string, unknown>, key: string): string | undefined {
-  const v = b[key];
-  if (v === undefined || v === null) return undefined;
-  if (typeof v !== 'string') throw new BuildError(400, `${key} must be a string.`);
-  return v;
-}
-
-export function optInt(b: Record<string, unknown>, key: string): number | undefined {
-  const v = b[key];
-  if (v === undefined || v === null) return undefined;
-  if (typeof v !== 'number' || !Number.isInteger(v)) throw new BuildError(400, `${key} must be an integer.`);
-  return v;
-}
-
-export function optBool(b: Record<string, unknown>, key: string): boolean | undefined {
-  const v = b[key];
-  if (v === undefined || v === null) return undefined;
-  if (typeof v !== 'boolean') throw new BuildError(400, `${key} must be true or false.`);
-  return v;
-}
-
-/** A boolean query parameter (`true`/`false`), absent → undefined. */
+/** A boolean query parameter the row accepted (`true`/`false`); absent → undefined. */
 export function queryBool(ctx: RequestContext, key: string): boolean | undefined {
   const v = ctx.query.get(key);
-  if (v === null || v === '' || v === 'null') return undefined;
-  if (v !== 'true' && v !== 'false') throw new BuildError(400, `${key} must be true or false.`);
-  return v === 'true';
+  return v === null ? undefined : v === 'true';
 }
 
-/** Project-relative file paths: no leading "/", no "..", no empty segment. */
+/**
+ * Project-relative file paths: no leading "/", no "..", no empty segment. The server's rule for
+ * where a file may be written (the documents publish a path as any string).
+ */
 export function checkPath(path: unknown, key = 'path'): string {
   if (
     typeof path !== 'string' ||
@@ -78,7 +55,11 @@ export function checkPath(path: unknown, key = 'path'): string {
   return path;
 }
 
-/** The branch a request body or query names (branchName or branchId), else the caller's current one. */
-export function branchOf(repo: DeploymentRepo, who: string, b: Record<string, unknown>) {
-  return repo.resolve(who, optString(b, 'branchName'), optInt(b, 'branchId'));
+/** The branch a body names (branchName or branchId), else the caller's current one. */
+export function branchOf(
+  repo: DeploymentRepo,
+  who: string,
+  b: { branchName?: string | null; branchId?: number | null },
+) {
+  return repo.resolve(who, b.branchName, b.branchId);
 }

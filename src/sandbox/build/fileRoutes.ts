@@ -1,5 +1,10 @@
 // Data-model files of a branch: the source tree (paged by top-level node), create/overwrite,
 // rename, delete, content hashes, and validate (compile, errors with file and line).
+import type {
+  RemoveFilesInputSchema,
+  RenameFilesInputSchema,
+  UpdateFilesInputSchema,
+} from '../../api/platform/build/files';
 import type { RequestContext, Router } from '../http';
 import { page } from '../platform/common';
 import { BASE, bodyOf, branchOf, checkPath, queryBool, withRepo } from './common';
@@ -59,7 +64,6 @@ export function registerFileRoutes(router: Router, svc: BuildService): void {
     `${BASE}/data-model/files`,
     withRepo(svc, async (ctx, repo, who) => {
       const b = queryBranch(ctx, repo, who);
-      queryBool(ctx, 'showLastCLIUpload');
       const tree = sourceTree(b.files, queryBool(ctx, 'withContent') === true);
       // Without `first` the whole tree; with it, top-level nodes page.
       const p = await page(ctx, tree, `files:${b.name}`, Math.max(1, tree.length));
@@ -73,15 +77,9 @@ export function registerFileRoutes(router: Router, svc: BuildService): void {
     'PUT',
     `${BASE}/data-model/files`,
     withRepo(svc, async (ctx, repo, who) => {
-      const body = bodyOf(ctx);
+      const body = bodyOf<typeof UpdateFilesInputSchema>(ctx);
       const b = branchOf(repo, who, body);
-      if (!Array.isArray(body.files) || body.files.length === 0)
-        throw new BuildError(400, 'files must be a non-empty list of {path, content}.');
-      const files = body.files.map((f: unknown, i) => {
-        const x = (f ?? {}) as Record<string, unknown>;
-        if (typeof x.content !== 'string') throw new BuildError(400, `files[${i}].content must be a string.`);
-        return [checkPath(x.path, `files[${i}].path`), x.content] as const;
-      });
+      const files = body.files.map((f, i) => [checkPath(f.path, `files[${i}].path`), f.content] as const);
       // A fault: another user's write lands before this answer reaches the caller.
       const other = ctx.fault?.concurrentWrite?.map(
         (f, i) => [checkPath(f.path, `concurrentWrite[${i}].path`), f.content] as const,
@@ -106,13 +104,9 @@ export function registerFileRoutes(router: Router, svc: BuildService): void {
     'DELETE',
     `${BASE}/data-model/files`,
     withRepo(svc, async (ctx, repo, who) => {
-      const body = bodyOf(ctx);
+      const body = bodyOf<typeof RemoveFilesInputSchema>(ctx);
       const b = branchOf(repo, who, body);
-      if (!Array.isArray(body.files) || body.files.length === 0)
-        throw new BuildError(400, 'files must be a non-empty list of {path}.');
-      const paths = body.files.map((f: unknown, i) =>
-        checkPath((f as { path?: unknown })?.path, `files[${i}].path`),
-      );
+      const paths = body.files.map((f, i) => checkPath(f.path, `files[${i}].path`));
       const missing = paths.filter((p) => !b.files.has(p));
       if (missing.length)
         throw new BuildError(404, `No such file on branch "${b.name}": ${missing.join(', ')}.`, undefined, {
@@ -128,14 +122,12 @@ export function registerFileRoutes(router: Router, svc: BuildService): void {
     'POST',
     `${BASE}/data-model/files/rename`,
     withRepo(svc, async (ctx, repo, who) => {
-      const body = bodyOf(ctx);
+      const body = bodyOf<typeof RenameFilesInputSchema>(ctx);
       const b = branchOf(repo, who, body);
-      if (!Array.isArray(body.files) || body.files.length === 0)
-        throw new BuildError(400, 'files must be a non-empty list of {path, newPath}.');
-      const moves = body.files.map((f: unknown, i) => {
-        const x = (f ?? {}) as Record<string, unknown>;
-        return [checkPath(x.path, `files[${i}].path`), checkPath(x.newPath, `files[${i}].newPath`)] as const;
-      });
+      const moves = body.files.map(
+        (f, i) =>
+          [checkPath(f.path, `files[${i}].path`), checkPath(f.newPath, `files[${i}].newPath`)] as const,
+      );
       for (const [from, to] of moves) {
         if (!b.files.has(from)) throw new BuildError(404, `No such file on branch "${b.name}": ${from}.`);
         if (b.files.has(to) && !moves.some(([f]) => f === to))
@@ -159,8 +151,6 @@ export function registerFileRoutes(router: Router, svc: BuildService): void {
     'GET',
     `${BASE}/data-model/file-hashes`,
     withRepo(svc, async (ctx, repo, who) => {
-      queryBool(ctx, 'live');
-      queryBool(ctx, 'useDeployProjectRoot');
       const b = queryBranch(ctx, repo, who);
       const out: Record<string, { hash: string }> = {};
       for (const path of [...b.files.keys()].sort()) out[path] = { hash: fileHash(b.files.get(path)!) };

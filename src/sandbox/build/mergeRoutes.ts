@@ -1,7 +1,13 @@
 // Source control of the data model: commit the active branch, pull its parent's changes, merge
 // into the parent, merge straight to the deploy (default) branch.
+import type {
+  CommitInputSchema,
+  MergeInputSchema,
+  MergeToDefaultInputSchema,
+  PullInputSchema,
+} from '../../api/platform/build/git';
 import type { Router } from '../http';
-import { BASE, bodyOf, branchOf, optBool, optString, withRepo } from './common';
+import { BASE, bodyOf, branchOf, withRepo } from './common';
 import type { BuildService } from './service';
 import { BuildError } from './store';
 
@@ -11,18 +17,15 @@ export function registerMergeRoutes(router: Router, svc: BuildService): void {
     'POST',
     `${BASE}/commit`,
     withRepo(svc, async (ctx, repo, who) => {
-      const body = bodyOf(ctx);
-      const message = optString(body, 'message');
-      const exit = optBool(body, 'exitDevMode') === true;
-      optBool(body, 'resolveMergeConflict');
+      const body = bodyOf<typeof CommitInputSchema>(ctx);
       const b = repo.activeBranch(who);
-      if (!repo.commit(b, message?.trim() || `Update ${b.name}`))
+      if (!repo.commit(b, body.message.trim()))
         throw new BuildError(
           400,
           `Nothing to commit: branch "${b.name}" has no changes.`,
           'nothing_to_commit',
         );
-      if (exit) repo.devMode.delete(who);
+      if (body.exitDevMode === true) repo.devMode.delete(who);
       await ctx.json(200, { success: true });
     }),
   );
@@ -32,9 +35,7 @@ export function registerMergeRoutes(router: Router, svc: BuildService): void {
     'POST',
     `${BASE}/pull`,
     withRepo(svc, async (ctx, repo) => {
-      const name = optString(bodyOf(ctx), 'branchName');
-      if (name === undefined) throw new BuildError(400, 'branchName is required.');
-      const b = repo.branch(name);
+      const b = repo.branch(bodyOf<typeof PullInputSchema>(ctx).branchName);
       const changed = repo.pull(b);
       if (changed) await repo.compile(b.files);
       await ctx.json(200, { buildTriggered: changed });
@@ -46,21 +47,19 @@ export function registerMergeRoutes(router: Router, svc: BuildService): void {
     'POST',
     `${BASE}/merge`,
     withRepo(svc, async (ctx, repo, who) => {
-      const body = bodyOf(ctx);
+      const body = bodyOf<typeof MergeInputSchema>(ctx);
       const b = branchOf(repo, who, body);
-      const message = optString(body, 'message');
-      const remove = optBool(body, 'deleteBranch') === true;
-      const switchToParent = optBool(body, 'switchToParentBranch') === true;
-      optBool(body, 'squashCommits');
       if (b.parent === null)
         throw new BuildError(400, `"${b.name}" is the deploy branch: it has no parent to merge into.`);
       const parent = repo.branch(b.parent);
-      const merged = repo.merge(b, parent, message?.trim() || `Merge branch '${b.name}' into ${parent.name}`);
+      const message = body.message?.trim() || `Merge branch '${b.name}' into ${parent.name}`;
+      const merged = repo.merge(b, parent, message);
       if (merged) await repo.compile(parent.files);
-      if (switchToParent && repo.devMode.get(who) === b.name) {
+      if (body.switchToParentBranch === true && repo.devMode.get(who) === b.name) {
         if (parent.name === repo.deployBranch) repo.devMode.delete(who);
         else repo.devMode.set(who, parent.name);
       }
+      const remove = body.deleteBranch === true;
       if (remove) repo.removeBranch(b.name);
       await ctx.json(200, { merged, branchDeleted: remove });
     }),
@@ -71,15 +70,13 @@ export function registerMergeRoutes(router: Router, svc: BuildService): void {
     'POST',
     `${BASE}/merge-to-default`,
     withRepo(svc, async (ctx, repo, who) => {
-      const body = bodyOf(ctx);
-      const message = optString(body, 'message');
-      if (!message?.trim()) throw new BuildError(400, 'message is required: say what the merge brings.');
+      const body = bodyOf<typeof MergeToDefaultInputSchema>(ctx);
       const b = branchOf(repo, who, body);
-      const remove = optBool(body, 'removeBranchAfterMerge') === true;
+      const remove = body.removeBranchAfterMerge === true;
       if (b.name === repo.deployBranch)
         throw new BuildError(400, `"${b.name}" is the deploy branch already; name the branch to merge.`);
       const target = repo.branch(repo.deployBranch);
-      const merged = repo.merge(b, target, message.trim());
+      const merged = repo.merge(b, target, body.message.trim());
       if (merged) await repo.compile(target.files);
       if (remove) repo.removeBranch(b.name);
       await ctx.json(200, { merged, branchDeleted: remove });

@@ -3,8 +3,9 @@
 // already holds need not be sent; the others are pruned unless autoRemoveFiles is false), which
 // writes the branch and builds it.
 import { randomUUID } from 'node:crypto';
+import type { FinishUploadInputSchema } from '../../api/platform/build/upload';
 import type { RequestContext, Router } from '../http';
-import { BASE, bodyOf, checkPath, optBool, optString, queryBool, withRepo } from './common';
+import { BASE, bodyOf, checkPath, queryBool, withRepo } from './common';
 import { fileHash } from './merge';
 import type { BuildService } from './service';
 import { BuildError, type Branch, type DeploymentRepo } from './store';
@@ -29,13 +30,12 @@ export function parseMultipart(raw: string, contentType: string): Map<string, st
   return fields;
 }
 
-/** The transaction id from `transaction`: the id itself, or the transaction as JSON (`{"id": ...}`). */
-function transactionId(value: unknown): string | undefined {
-  if (value && typeof value === 'object') return String((value as { id?: unknown }).id ?? '') || undefined;
-  if (typeof value !== 'string' || !value) return undefined;
+/** The transaction id of a form's `transaction` field: the id itself, or the transaction as JSON (`{"id": ...}`). */
+function transactionId(value: string | undefined): string | undefined {
+  if (!value) return undefined;
   try {
-    const parsed = JSON.parse(value) as unknown;
-    if (parsed && typeof parsed === 'object') return transactionId(parsed);
+    const parsed = JSON.parse(value) as { id?: unknown } | null;
+    if (parsed && typeof parsed === 'object') return String(parsed.id ?? '') || undefined;
   } catch {
     // a plain id
   }
@@ -46,7 +46,6 @@ export function registerUploadRoutes(router: Router, svc: BuildService): void {
   const uploads = new Map<string, Upload>();
   /** branchName, else (live) the caller's dev-mode branch, else the deploy branch. */
   const target = (ctx: RequestContext, repo: DeploymentRepo, who: string): Branch => {
-    queryBool(ctx, 'useDeployProjectRoot');
     const named = ctx.query.get('branchName');
     if (named && named !== 'null') return repo.branch(named);
     return queryBool(ctx, 'live') === true ? repo.activeBranch(who) : repo.branch(repo.deployBranch);
@@ -93,20 +92,15 @@ export function registerUploadRoutes(router: Router, svc: BuildService): void {
     'POST',
     `${BASE}/data-model/upload/finish`,
     withRepo(svc, async (ctx, repo) => {
-      const body = bodyOf(ctx);
-      const id = transactionId(body.transaction);
+      const body = bodyOf<typeof FinishUploadInputSchema>(ctx);
+      const id = body.transaction.id;
       const u = open(repo, id);
       const b = repo.branch(u.branch);
-      if (!body.files || typeof body.files !== 'object' || Array.isArray(body.files))
-        throw new BuildError(400, 'files must map each project path to its {hash}.');
-      const autoRemove = optBool(body, 'autoRemoveFiles') !== false;
-      optBool(body, 'awaitGitOperations');
-      const message = optString(body, 'commitMessage');
+      const autoRemove = body.autoRemoveFiles !== false;
+      const message = body.commitMessage ?? undefined;
       const next = new Map<string, string>();
-      for (const [path, v] of Object.entries(body.files as Record<string, unknown>)) {
+      for (const [path, { hash }] of Object.entries(body.files)) {
         checkPath(path);
-        const hash = typeof v === 'string' ? v : (v as { hash?: unknown } | null)?.hash;
-        if (typeof hash !== 'string') throw new BuildError(400, `files["${path}"] must be {hash}.`);
         const content = u.files.get(path) ?? b.files.get(path);
         if (content === undefined || fileHash(content) !== hash)
           throw new BuildError(

@@ -12,7 +12,8 @@ import { requireReference, type Operation as Published, type Reference } from '.
 function published(ref: Reference, op: Operation): Published | undefined {
   const scim = op.path.startsWith('/scim/');
   const family = scim ? 'scim' : 'platform';
-  const path = scim ? op.path : `/api${op.path}`;
+  // SCIM rows are relative to the SCIM document's base; build rows carry their published path whole.
+  const path = scim || op.path.startsWith('/build/') ? op.path : `/api${op.path}`;
   return ref.docs[family].operations.find((o) => o.method === op.method && o.path === path && !o.alias);
 }
 

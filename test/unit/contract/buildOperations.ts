@@ -69,19 +69,24 @@ export const BUILD_OPERATIONS: BuildOperationCase[] = [
   {
     name: 'updateFiles',
     operation: `PUT ${base}/data-model/files`,
-    run: (b) => b.updateFiles(D, BRANCH, [{ path: 'model/cubes/orders.yml', content: 'cubes: []\n' }]),
+    run: (b) =>
+      b.updateFiles(D, {
+        branchName: BRANCH,
+        files: [{ path: 'model/cubes/orders.yml', content: 'cubes: []\n' }],
+      }),
     check: checkSuccess,
   },
   {
     name: 'removeFiles',
     operation: `DELETE ${base}/data-model/files`,
-    run: (b) => b.removeFiles(D, BRANCH, ['model/cubes/old.yml']),
+    run: (b) => b.removeFiles(D, { branchName: BRANCH, files: [{ path: 'model/cubes/old.yml' }] }),
     check: checkSuccess,
   },
   {
     name: 'renameFiles',
     operation: `POST ${base}/data-model/files/rename`,
-    run: (b) => b.renameFiles(D, BRANCH, [{ path: 'model/a.yml', newPath: 'model/b.yml' }]),
+    run: (b) =>
+      b.renameFiles(D, { branchName: BRANCH, files: [{ path: 'model/a.yml', newPath: 'model/b.yml' }] }),
     check: checkSuccess,
   },
   {
@@ -120,7 +125,7 @@ export const BUILD_OPERATIONS: BuildOperationCase[] = [
   {
     name: 'removeBranch',
     operation: `DELETE ${base}/branches`,
-    run: (b) => b.removeBranch(D, BRANCH),
+    run: (b) => b.removeBranch(D, { branchName: BRANCH }),
     check: checkSuccess,
   },
   {
@@ -137,7 +142,7 @@ export const BUILD_OPERATIONS: BuildOperationCase[] = [
   {
     name: 'startDevMode',
     operation: `POST ${base}/dev-mode`,
-    run: (b) => b.startDevMode(D, BRANCH),
+    run: (b) => b.startDevMode(D, { branchName: BRANCH }),
     check: checkDevBranch,
   },
   {
@@ -155,7 +160,7 @@ export const BUILD_OPERATIONS: BuildOperationCase[] = [
   {
     name: 'pull',
     operation: `POST ${base}/pull`,
-    run: (b) => b.pull(D, BRANCH),
+    run: (b) => b.pull(D, { branchName: BRANCH }),
     check: (result, sent) => assert.equal((result as Json).buildTriggered, served(sent).buildTriggered),
   },
   {

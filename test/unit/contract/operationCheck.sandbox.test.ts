@@ -11,15 +11,22 @@ import { checkRequest } from '../../../src/sandbox/operationCheck';
 
 const PARAM = /\{([^}]+)\}/g;
 
-/** The row's path with every id `1` and every text parameter `x`, except `bad` in place of `name`. */
-function pathOf(op: Operation, bad?: { name: string; value: string }): string {
-  return op.path.replace(PARAM, (_, name: string) =>
-    bad?.name === name ? bad.value : op.text?.includes(name) ? 'x' : '1',
-  );
-}
-
 const shapeOf = (op: Operation) =>
   (op.query as unknown as { shape?: Record<string, z.ZodType> } | undefined)?.shape ?? {};
+
+/**
+ * The row's path with every id `1` and every text parameter `x`, except `bad` in place of `name`,
+ * and its required query parameters (`x`) but `skip`, so a probe is refused for what it probes.
+ */
+function pathOf(op: Operation, bad?: { name: string; value: string }, skip?: string): string {
+  const path = op.path.replace(PARAM, (_, name: string) =>
+    bad?.name === name ? bad.value : op.text?.includes(name) ? 'x' : '1',
+  );
+  const required = Object.entries(shapeOf(op))
+    .filter(([key, field]) => key !== skip && !field.safeParse(undefined).success)
+    .map(([key]) => `${key}=x`);
+  return required.length ? `${path}?${required.join('&')}` : path;
+}
 
 describe('the sandbox checks each request against its operation row', function () {
   this.timeout(60_000);
@@ -37,7 +44,9 @@ describe('the sandbox checks each request against its operation row', function (
     path: string,
     init: { body?: string; type?: string } = {},
   ): Promise<{ status: number; error: string }> {
-    const res = await fetch(`${sb.urls.platform}${path}`, {
+    // Build rows carry their published path whole (`/build/api/...`, beside `/api`).
+    const base = path.startsWith('/build/') ? new URL(sb.urls.platform).origin : sb.urls.platform;
+    const res = await fetch(`${base}${path}`, {
       method,
       headers: {
         authorization: `Bearer ${sb.tokens.admin}`,
@@ -103,7 +112,8 @@ describe('the sandbox checks each request against its operation row', function (
         const accepts = (v: unknown) => field.safeParse(v).success;
         if (accepts('sideways') || accepts(['sideways']) || !accepts(undefined)) continue;
         probed++;
-        const r = await send(op.method, `${pathOf(op)}?${key}=sideways`);
+        const path = pathOf(op, undefined, key);
+        const r = await send(op.method, `${path}${path.includes('?') ? '&' : '?'}${key}=sideways`);
         if (r.status !== 400 || !r.error.includes(`query parameter ${key}`))
           wrong.push(`${name} ${key}: ${r.status} ${r.error}`);
       }

@@ -4,15 +4,16 @@
 import * as assert from 'node:assert/strict';
 import '../../../src/api';
 import { declaredOperations } from '../../../src/api/platform/operation';
+import { BUILD_OPERATIONS } from './buildOperations';
 import { CLIENT_OPERATIONS } from './clientOperations';
 
 describe('contract cases cover the operation tables', () => {
   it('every table row has a contract case for its published operation', () => {
-    const cased = new Set(CLIENT_OPERATIONS.map((c) => c.operation));
+    const cased = new Set([...CLIENT_OPERATIONS, ...BUILD_OPERATIONS].map((c) => c.operation));
     const missing = declaredOperations()
       .map(({ name, op }) => ({
         name,
-        key: `${op.method} ${op.path.startsWith('/scim/') ? '' : '/api'}${op.path}`,
+        key: `${op.method} ${/^\/(scim|build)\//.test(op.path) ? '' : '/api'}${op.path}`,
       }))
       .filter(({ key }) => !cased.has(key))
       .map(({ name, key }) => `${name} (${key})`);

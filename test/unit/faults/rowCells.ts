@@ -15,6 +15,7 @@
 // A row none of this can serve is returned in `missing` with the reason, and a test fails on it.
 import * as assert from 'node:assert/strict';
 import type { z } from 'zod';
+import { multipartBody } from '../../../src/api/platform/build/upload';
 import { callOperation, declaredOperations, type Operation } from '../../../src/api/platform/operation';
 import '../../../src/api/platform/rows';
 import type { PlatformTransport } from '../../../src/api/platform/transport';
@@ -80,8 +81,102 @@ const PARAMS: Record<string, { why: string; find(l: Lookup): Promise<unknown> }>
 /** Embed tenant names the matrix's sandbox seeds beside its own (see ROWS.deleteEmbedTenant). */
 export const MATRIX_EMBED_TENANTS = Array.from({ length: 20 }, (_, i) => `matrix-tenant-${i + 1}`);
 
-/** Makes an item through its collection's create row (`/v1/deployments/{deploymentId}/folders`). */
-type Make = (collection: string, args: readonly unknown[]) => Promise<Record<string, unknown>>;
+/**
+ * Makes an item through its collection's create row (`/v1/deployments/{deploymentId}/folders`), or
+ * through the row of `method` at that path with the input given.
+ */
+type Make = (
+  collection: string,
+  args: readonly unknown[],
+  input?: { method: string; input: unknown },
+) => Promise<Record<string, unknown>>;
+
+const BUILD = '/build/api/v1/deployments/{deploymentId}';
+/** A fresh branch of the deploy branch (no changes of its own), its name. */
+const freshBranch = async (make: Make, live: Readonly<Record<string, unknown>>, activate = false) => {
+  const name = `matrix-b${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
+  await make(`${BUILD}/branches`, [live.deploymentId], {
+    method: 'POST',
+    input: { name, from: 'main', activate },
+  });
+  return name;
+};
+/** A fresh branch holding one file of its own (uncommitted), and the file's path. */
+const branchWithFile = async (make: Make, live: Readonly<Record<string, unknown>>, activate = false) => {
+  const branchName = await freshBranch(make, live, activate);
+  const path = `model/cubes/${branchName}.yml`;
+  await make(`${BUILD}/data-model/files`, [live.deploymentId], {
+    method: 'PUT',
+    input: { branchName, files: [{ path, content: 'cubes: []\n' }] },
+  });
+  return { branchName, path };
+};
+
+/** The build rows whose writes need a branch, file or transaction in a given state. */
+const BUILD_ROWS: Record<string, (typeof ROWS)[string]> = {
+  removeFiles: {
+    why: 'it deletes the files it names: a fresh branch with a file of its own a cell',
+    freshInput: async (make, live) => {
+      const { branchName, path } = await branchWithFile(make, live);
+      return { branchName, files: [{ path }] };
+    },
+  },
+  renameFiles: {
+    why: 'it renames files that must exist: a fresh branch with a file of its own a cell',
+    freshInput: async (make, live) => {
+      const { branchName, path } = await branchWithFile(make, live);
+      return { branchName, files: [{ path, newPath: path.replace(/\.yml$/, '-renamed.yml') }] };
+    },
+  },
+  commit: {
+    why: "it commits the caller's dev-mode branch, which must have changes: a fresh branch entered in dev mode with a file a cell",
+    freshInput: async (make, live) => {
+      await branchWithFile(make, live, true);
+      return { message: 'Matrix commit' };
+    },
+  },
+  pull: {
+    why: 'it pulls a branch that exists and has a parent: the seeded staging branch (of main)',
+    input: () => ({ branchName: 'staging' }),
+  },
+  setBranchStagingEnvironment: {
+    why: 'only a shared branch that exists has a staging environment: the seeded staging branch',
+    input: () => ({ branchName: 'staging', enabled: true }),
+  },
+  mergeIntoParent: {
+    why: 'a merge needs a branch with a parent and nothing uncommitted: a fresh branch of main a cell',
+    freshInput: async (make, live) => ({ branchName: await freshBranch(make, live) }),
+  },
+  mergeToDefault: {
+    why: 'a merge needs a branch other than the deploy branch with nothing uncommitted: a fresh branch a cell',
+    freshInput: async (make, live) => ({
+      branchName: await freshBranch(make, live),
+      message: 'Matrix merge',
+    }),
+  },
+  finishUpload: {
+    why: 'it finishes an open transaction (once): a fresh one a cell, listing nothing and removing nothing',
+    freshInput: async (make, live) => {
+      const started = await make(`${BUILD}/data-model/upload/start`, [live.deploymentId]);
+      return { transaction: started.transaction, files: {}, autoRemoveFiles: false };
+    },
+  },
+  uploadFile: {
+    why: 'its body is a multipart form (callForm), into an open transaction: a fresh one a cell',
+    freshInput: async (make, live) => make(`${BUILD}/data-model/upload/start`, [live.deploymentId]),
+    send: (t, op, args, started) => {
+      const fields = {
+        transaction: (started as { transaction: { id: string } }).transaction.id,
+        fileName: 'model/cubes/matrix-upload.yml',
+      };
+      const form = {
+        fields,
+        ...multipartBody(fields, { name: fields.fileName, content: Buffer.from('cubes: []\n') }),
+      };
+      return callOperation(t, op, [...args, {}], undefined, form);
+    },
+  },
+};
 
 /** Rows that need more than the generic cell, each with why. */
 const ROWS: Record<
@@ -102,8 +197,11 @@ const ROWS: Record<
     input?(live: Readonly<Record<string, unknown>>): unknown;
     /** The input made before each cell (uncounted), where what the write consumes is in its body. */
     freshInput?(make: Make, live: Readonly<Record<string, unknown>>): Promise<unknown>;
+    /** How the row is sent, where its body is no JSON the row's schema makes (a multipart form). */
+    send?(t: PlatformTransport, op: Operation, args: unknown[], input: unknown): Promise<unknown>;
   }
 > = {
+  ...BUILD_ROWS,
   deleteEmbedTenant: {
     why: 'no published operation makes an embed tenant: the sandbox seeds MATRIX_EMBED_TENANTS, one a cell',
     fresh: (() => {
@@ -408,10 +506,11 @@ export async function rowCells(deps: RowCellDeps): Promise<RowCells> {
     );
   }
 
-  const make: Make = async (collection, args) => {
-    const create = rowAt('POST', collection);
+  const make: Make = async (collection, args, given) => {
+    const create = rowAt(given?.method ?? 'POST', collection);
     if (!create) throw new Error(`no row creates ${collection}`);
-    return (await call(create.op, [...args])) as Record<string, unknown>;
+    const input = given ? () => [given.input] : undefined;
+    return (await call(create.op, [...args], input)) as Record<string, unknown>;
   };
 
   const cells: (Op & { row: string })[] = [];
@@ -471,7 +570,9 @@ export async function rowCells(deps: RowCellDeps): Promise<RowCells> {
         ...(fresh || extra?.freshInput ? { prepare } : {}),
         run: async () => {
           deps.resetStatus();
-          const value = await callOperation(t, op, [...args, ...input()]);
+          const value = extra?.send
+            ? await extra.send(t, op, args, input()[0])
+            : await callOperation(t, op, [...args, ...input()]);
           // Learnt from the success without a fault (the first cell): a 204 has no body to cut or
           // empty, and an answer the row does not read may be empty.
           if (deps.lastStatus() === 204) cell.noBody = true;

@@ -46,7 +46,8 @@ describe('model folder: saves trust only what the server confirms (sandbox over 
   const writes = () =>
     sb.state.requestCounts['platform PUT /build/api/v1/deployments/1/data-model/files'] ?? 0;
   /** Another user's save, straight through the API. */
-  const theirWrite = (content: string, path = FILE) => build.updateFiles(1, branch, [{ path, content }]);
+  const theirWrite = (content: string, path = FILE) =>
+    build.updateFiles(1, { branchName: branch, files: [{ path, content }] });
   const open = async (client: FilesClient = build) => {
     const files = new BranchFiles(1, branch);
     await files.load(async () => client);

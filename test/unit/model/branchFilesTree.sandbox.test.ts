@@ -102,7 +102,7 @@ describe('model folder: guards, folders and new files (sandbox over HTTP)', func
 
   it('a new file someone else created meanwhile, or a file removed elsewhere, is a conflict', async () => {
     const path = 'model/cubes/race.yml';
-    await build.updateFiles(1, branch, [{ path, content: 'theirs: 1\n' }]);
+    await build.updateFiles(1, { branchName: branch, files: [{ path, content: 'theirs: 1\n' }] });
     await assert.rejects(
       files.save(build, path, enc.encode('mine: 1\n'), { create: true, overwrite: true }, refuse),
       kind('conflict'),
@@ -111,7 +111,7 @@ describe('model folder: guards, folders and new files (sandbox over HTTP)', func
     assert.ok(conflicts[0]?.theirs, 'their hash is named');
     assert.equal((await onServer()).get(path), 'theirs: 1\n');
 
-    await build.removeFiles(1, branch, [FILE]);
+    await build.removeFiles(1, { branchName: branch, files: [{ path: FILE }] });
     await assert.rejects(
       files.save(build, FILE, enc.encode('cubes: []\n'), { create: true, overwrite: true }, refuse),
       kind('conflict'),

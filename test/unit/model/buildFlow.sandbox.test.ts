@@ -70,9 +70,10 @@ describe('model: the build client against the sandbox (validating proxy)', funct
     const hashes = await build.fileHashes(1, { branchName: 'ann-orders' });
     assert.equal(hashes.get(ORDERS), orders.hash);
 
-    await build.updateFiles(1, 'ann-orders', [
-      { path: ORDERS, content: withMeasure(orders.content, 'summ') },
-    ]);
+    await build.updateFiles(1, {
+      branchName: 'ann-orders',
+      files: [{ path: ORDERS, content: withMeasure(orders.content, 'summ') }],
+    });
     const bad = await build.validate(1, { branchName: 'ann-orders' });
     assert.equal(bad.valid, false);
     const loc = locateError(bad.errors[0]!.message, bad.errors[0]!.fileName);
@@ -80,7 +81,10 @@ describe('model: the build client against the sandbox (validating proxy)', funct
     const badLines = withMeasure(orders.content, 'summ').split('\n');
     assert.match(badLines[loc.line]!, /summ|big_amount/, `line ${loc.line + 1} is the new measure's`);
 
-    await build.updateFiles(1, 'ann-orders', [{ path: ORDERS, content: withMeasure(orders.content, 'sum') }]);
+    await build.updateFiles(1, {
+      branchName: 'ann-orders',
+      files: [{ path: ORDERS, content: withMeasure(orders.content, 'sum') }],
+    });
     const good = await build.validate(1, { branchName: 'ann-orders' });
     assert.deepEqual(good.errors, []);
     assert.equal(good.valid, true);

@@ -30,7 +30,11 @@ const OK = { success: true };
 const CASES: WriteCase[] = [
   {
     name: 'save files',
-    run: (b) => b.updateFiles(D, 'dev-ann', [{ path: 'model/cubes/orders.yml', content: 'cubes: []\n' }]),
+    run: (b) =>
+      b.updateFiles(D, {
+        branchName: 'dev-ann',
+        files: [{ path: 'model/cubes/orders.yml', content: 'cubes: []\n' }],
+      }),
     method: 'PUT',
     url: `${P}/data-model/files`,
     body: { branchName: 'dev-ann', files: [{ path: 'model/cubes/orders.yml', content: 'cubes: []\n' }] },
@@ -41,7 +45,7 @@ const CASES: WriteCase[] = [
   },
   {
     name: 'delete files',
-    run: (b) => b.removeFiles(D, 'dev-ann', ['a.yml', 'b.yml']),
+    run: (b) => b.removeFiles(D, { branchName: 'dev-ann', files: [{ path: 'a.yml' }, { path: 'b.yml' }] }),
     method: 'DELETE',
     url: `${P}/data-model/files`,
     body: { branchName: 'dev-ann', files: [{ path: 'a.yml' }, { path: 'b.yml' }] },
@@ -52,7 +56,7 @@ const CASES: WriteCase[] = [
   },
   {
     name: 'rename files',
-    run: (b) => b.renameFiles(D, 'dev-ann', [{ path: 'a.yml', newPath: 'c.yml' }]),
+    run: (b) => b.renameFiles(D, { branchName: 'dev-ann', files: [{ path: 'a.yml', newPath: 'c.yml' }] }),
     method: 'POST',
     url: `${P}/data-model/files/rename`,
     body: { branchName: 'dev-ann', files: [{ path: 'a.yml', newPath: 'c.yml' }] },
@@ -74,7 +78,7 @@ const CASES: WriteCase[] = [
   },
   {
     name: 'delete a branch',
-    run: (b) => b.removeBranch(D, 'feature x'),
+    run: (b) => b.removeBranch(D, { branchName: 'feature x' }),
     method: 'DELETE',
     url: `${P}/branches?branchName=feature+x`,
     body: undefined,
@@ -107,7 +111,7 @@ const CASES: WriteCase[] = [
   },
   {
     name: 'enter dev mode',
-    run: (b) => b.startDevMode(D, 'dev-ann'),
+    run: (b) => b.startDevMode(D, { branchName: 'dev-ann' }),
     method: 'POST',
     url: `${P}/dev-mode`,
     body: { branchName: 'dev-ann' },
@@ -140,7 +144,7 @@ const CASES: WriteCase[] = [
   },
   {
     name: 'pull',
-    run: (b) => b.pull(D, 'main'),
+    run: (b) => b.pull(D, { branchName: 'main' }),
     method: 'POST',
     url: `${P}/pull`,
     body: { branchName: 'main' },
@@ -305,7 +309,10 @@ describe('build API writes: the exact request, and what the user is told', () =>
     const from = s.requests.length;
     const refused: [() => Promise<unknown>, RegExp][] = [
       [() => build.commit(D, { message: '   ' }), /Not committed: message: a commit message is required/],
-      [() => build.removeBranch(D, ' main'), /Branch not deleted: .*no leading or trailing space/],
+      [
+        () => build.removeBranch(D, { branchName: ' main' }),
+        /Branch not deleted: .*no leading or trailing space/,
+      ],
       [() => build.createBranch(D, { name: '' }), /Branch not created: name:/],
       [
         () => build.mergeToDefault(D, { branchName: 'x', message: '' }),
@@ -315,9 +322,9 @@ describe('build API writes: the exact request, and what the user is told', () =>
         () => build.setBranchStagingEnvironment(D, { enabled: true }),
         /name the branch: branchName or branchId/,
       ],
-      [() => build.updateFiles(D, 'b', []), /Files not saved: files: Too small/],
+      [() => build.updateFiles(D, { branchName: 'b', files: [] }), /Files not saved: files: Too small/],
       [
-        () => build.updateFiles(0, 'b', [{ path: 'a', content: '' }]),
+        () => build.updateFiles(0, { branchName: 'b', files: [{ path: 'a', content: '' }] }),
         /deploymentId must be a whole number of at least 1/,
       ],
       [

@@ -206,6 +206,29 @@ describe('sandbox build API: commit, pull, merge, upload', function () {
     assert.equal((await call('POST', '/data-model/upload/start', undefined, sb.tokens.admin, 2)).status, 403);
   });
 
+  it('keeps the files a finish does not list when autoRemoveFiles is false', async () => {
+    const dep = 3;
+    const before = (await call('GET', '/data-model/file-hashes', undefined, sb.tokens.admin, dep)).body;
+    assert.ok(Object.keys(before).length >= 2, 'the branch has files to keep');
+    const start = await call('POST', '/data-model/upload/start', undefined, sb.tokens.admin, dep);
+    const listed = 'model/cubes/orders.yml';
+    const done = await call(
+      'POST',
+      '/data-model/upload/finish',
+      {
+        transaction: { id: start.body.transaction.id },
+        files: { [listed]: before[listed] },
+        autoRemoveFiles: false,
+        awaitGitOperations: true,
+      },
+      sb.tokens.admin,
+      dep,
+    );
+    assert.equal(done.status, 200, JSON.stringify(done.body));
+    const after = (await call('GET', '/data-model/file-hashes', undefined, sb.tokens.admin, dep)).body;
+    assert.deepEqual(after, before);
+  });
+
   it("reports a branch's build in the published build-status shape, errors with their lines", async () => {
     const engine = await createDataEngine({ rows: 100 });
     try {

@@ -1,11 +1,12 @@
-// What the build API families share: paths under `/v1/deployments/{id}` of the build base URL
-// (`<tenant>/build/api`), the small write answer (and what it confirms), and the tolerant reading
-// of a branch.
+// What the build API families share: the published paths under `/build/api/v1/deployments/{id}`
+// (beside the platform API's `/api`, so the build rows carry their published path whole and the
+// BuildClient's transport is based at the tenant's root), the small write answer (and what it
+// confirms), and the tolerant reading of a branch.
 import { z } from 'zod';
-import { id, maybe, positiveId } from '../transport';
+import { id, maybe } from '../transport';
 
-export const deploymentPath = (deploymentId: number) =>
-  `/v1/deployments/${positiveId(deploymentId, 'deploymentId')}`;
+/** The published prefix of every build operation. */
+export const DEPLOYMENT = '/build/api/v1/deployments/{deploymentId}';
 
 /**
  * `DataModelWriteResponse`: `success` kept as sent. A 200 says the request was taken, not that the
@@ -38,17 +39,26 @@ export const BranchName = z
   .min(1)
   .refine((s) => s.trim() === s, 'a branch name has no leading or trailing space');
 
-/**
- * The build API's base URL from a profile's platform URL: the same tenant host, `/build/api`
- * instead of `/api` (`https://t.example.com/api` -> `https://t.example.com/build/api`).
- */
-export function buildApiUrlOf(platformUrl: string): string {
+/** A branch named in a body by name or id (`branchName`, `branchId`), both optional. */
+export const BranchFields = {
+  branchName: BranchName.optional(),
+  branchId: z.number().int().positive().optional(),
+};
+
+/** The tenant's root from a profile's platform URL (`https://t.example.com/api` -> `https://t.example.com`). */
+export function tenantUrlOf(platformUrl: string): string {
   const url = new URL(platformUrl);
-  url.pathname = url.pathname.replace(/\/+$/, '').replace(/\/api$/, '') + '/build/api';
+  url.pathname = url.pathname.replace(/\/+$/, '').replace(/\/api$/, '');
   url.search = '';
   url.hash = '';
   return url.toString().replace(/\/+$/, '');
 }
+
+/**
+ * The build API's base URL from a profile's platform URL: the same tenant host, `/build/api`
+ * instead of `/api` (`https://t.example.com/api` -> `https://t.example.com/build/api`).
+ */
+export const buildApiUrlOf = (platformUrl: string): string => `${tenantUrlOf(platformUrl)}/build/api`;
 
 /**
  * The Data API of a branch in dev mode: `<deploymentUrl>/dev-mode/{branch}/cubejs-api` (the

@@ -1,9 +1,11 @@
 // Data-model files of a branch: the source tree (read tolerantly: the published item is an open
-// object, so the common spellings of path, name, content and children are all read), content
-// hashes, create/overwrite, rename, delete, and validate.
+// object, so the common spellings of path, name, content and children are all read, and the tree
+// is answered flattened to files), content hashes, create/overwrite, rename, delete, and validate
+// (a broken model is a result, not an error).
 import { z } from 'zod';
-import { maybe, parseInput, type PlatformTransport } from '../transport';
-import { BranchName, deploymentPath, WriteResponseSchema } from './common';
+import { table } from '../operation';
+import { maybe, PageQuery } from '../transport';
+import { BranchFields, BranchName, DEPLOYMENT, WriteResponseSchema } from './common';
 
 export interface ModelFile {
   /** Project-relative path with forward slashes (`model/cubes/orders.yml`). */
@@ -46,21 +48,6 @@ export function flattenTree(nodes: readonly unknown[], dir = '', out: ModelFile[
   return out;
 }
 
-export async function listFiles(
-  t: PlatformTransport,
-  deploymentId: number,
-  opts: { branchName?: string; withContent?: boolean; signal?: AbortSignal } = {},
-): Promise<ModelFile[]> {
-  const query: Record<string, string | boolean> = {};
-  if (opts.withContent !== undefined) query.withContent = opts.withContent;
-  if (opts.branchName !== undefined) query.branchName = parseInput(BranchName, opts.branchName, 'branch');
-  const env = await t.get(`${deploymentPath(deploymentId)}/data-model/files`, TreeEnvelopeSchema, {
-    query,
-    signal: opts.signal,
-  });
-  return flattenTree(env.items ?? env.data ?? []);
-}
-
 /** `{path: {hash}}`; an entry without a hash string is left out (and so counts as changed). */
 const HashesSchema = z.record(z.string(), z.unknown()).transform((m) => {
   const out = new Map<string, string>();
@@ -71,83 +58,19 @@ const HashesSchema = z.record(z.string(), z.unknown()).transform((m) => {
   return out;
 });
 
-export async function fileHashes(
-  t: PlatformTransport,
-  deploymentId: number,
-  opts: { branchName?: string; signal?: AbortSignal } = {},
-): Promise<Map<string, string>> {
-  const query: Record<string, string> = {};
-  if (opts.branchName !== undefined) query.branchName = parseInput(BranchName, opts.branchName, 'branch');
-  return t.get(`${deploymentPath(deploymentId)}/data-model/file-hashes`, HashesSchema, {
-    query,
-    signal: opts.signal,
-  });
-}
-
 const FilePath = z.string().min(1);
-const branchFields = { branchName: BranchName.optional(), branchId: z.number().int().optional() };
 export const UpdateFilesInputSchema = z.strictObject({
-  ...branchFields,
+  ...BranchFields,
   files: z.array(z.strictObject({ path: FilePath, content: z.string() })).min(1),
 });
 export const RemoveFilesInputSchema = z.strictObject({
-  ...branchFields,
+  ...BranchFields,
   files: z.array(z.strictObject({ path: FilePath })).min(1),
 });
 export const RenameFilesInputSchema = z.strictObject({
-  ...branchFields,
+  ...BranchFields,
   files: z.array(z.strictObject({ path: FilePath, newPath: FilePath })).min(1),
 });
-
-const check = (hint: string) => ({ hint });
-
-export function updateFiles(
-  t: PlatformTransport,
-  deploymentId: number,
-  input: z.input<typeof UpdateFilesInputSchema>,
-  signal?: AbortSignal,
-) {
-  const body = parseInput(UpdateFilesInputSchema, input, 'Files not saved');
-  return t.write('PUT', `${deploymentPath(deploymentId)}/data-model/files`, body, WriteResponseSchema, {
-    signal,
-    action: `Saving ${body.files.map((f) => f.path).join(', ')}`,
-    check: check('Reopen the file from the server to see whether the change was saved.'),
-  });
-}
-
-export function removeFiles(
-  t: PlatformTransport,
-  deploymentId: number,
-  input: z.input<typeof RemoveFilesInputSchema>,
-  signal?: AbortSignal,
-) {
-  const body = parseInput(RemoveFilesInputSchema, input, 'Files not deleted');
-  return t.write('DELETE', `${deploymentPath(deploymentId)}/data-model/files`, body, WriteResponseSchema, {
-    signal,
-    action: `Deleting ${body.files.map((f) => f.path).join(', ')}`,
-    check: check('Refresh the model folder to see whether the files are gone.'),
-  });
-}
-
-export function renameFiles(
-  t: PlatformTransport,
-  deploymentId: number,
-  input: z.input<typeof RenameFilesInputSchema>,
-  signal?: AbortSignal,
-) {
-  const body = parseInput(RenameFilesInputSchema, input, 'Files not renamed');
-  return t.write(
-    'POST',
-    `${deploymentPath(deploymentId)}/data-model/files/rename`,
-    body,
-    WriteResponseSchema,
-    {
-      signal,
-      action: `Renaming ${body.files.map((f) => f.path).join(', ')}`,
-      check: check('Refresh the model folder to see which names the files have now.'),
-    },
-  );
-}
 
 export const ValidationErrorSchema = z.looseObject({ message: z.string(), fileName: maybe(z.string()) });
 
@@ -169,25 +92,91 @@ export interface Validation {
   errors: { message: string; fileName?: string | null }[];
 }
 
-/** Compiles the branch's model; a broken model is a result (`valid: false`), not an error. */
-export async function validate(
-  t: PlatformTransport,
-  deploymentId: number,
-  opts: { branchName?: string; devMode?: boolean; signal?: AbortSignal } = {},
-): Promise<Validation> {
-  const query: Record<string, string | boolean> = {};
-  if (opts.branchName !== undefined) query.branchName = parseInput(BranchName, opts.branchName, 'branch');
-  else if (opts.devMode) query.devMode = true;
-  const v = await t.get(`${deploymentPath(deploymentId)}/data-model/validate`, ValidationSchema, {
-    query,
-    signal: opts.signal,
-  });
+/** `valid: false` with every readable error; a model said invalid with none still gets one line. */
+function validation(v: z.output<typeof ValidationSchema>): Validation {
   const errors = v.errors.flatMap((e) => {
     const r = ValidationErrorSchema.safeParse(e);
     return r.success ? [{ message: r.data.message, fileName: r.data.fileName }] : [];
   });
-  // A model said invalid with no readable error still needs one line to show.
   if (!v.valid && errors.length === 0)
     errors.push({ message: 'The model does not compile.', fileName: null });
   return { valid: v.valid, branchName: v.branchName, mode: v.mode, cubesCount: v.cubesCount, errors };
 }
+
+const paths = (b: { files: { path: string }[] }) => b.files.map((f) => f.path).join(', ');
+type Files = { files: { path: string }[] };
+/** The query of reads that name a branch (else the deploy branch, or with `live` the caller's). */
+const BranchQuery = z.object({
+  branchName: BranchName.optional(),
+  live: z.boolean().optional(),
+  useDeployProjectRoot: z.boolean().optional(),
+});
+
+export const FILES = table(
+  {},
+  {
+    /** The branch's source tree, flattened to files (`withContent` to have their text). */
+    listFiles: {
+      method: 'GET',
+      path: `${DEPLOYMENT}/data-model/files`,
+      kind: 'read',
+      query: PageQuery.extend({
+        branchName: BranchName.optional(),
+        withContent: z.boolean().optional(),
+        showLastCLIUpload: z.boolean().optional(),
+      }),
+      answer: TreeEnvelopeSchema.transform((env) => flattenTree(env.items ?? env.data ?? [])),
+      refused: 'Files not listed',
+    },
+    /** path -> content hash of every file of the branch. */
+    fileHashes: {
+      method: 'GET',
+      path: `${DEPLOYMENT}/data-model/file-hashes`,
+      kind: 'read',
+      query: BranchQuery,
+      answer: HashesSchema,
+      refused: 'File hashes not read',
+    },
+    updateFiles: {
+      method: 'PUT',
+      path: `${DEPLOYMENT}/data-model/files`,
+      kind: 'write',
+      body: UpdateFilesInputSchema,
+      answer: WriteResponseSchema,
+      refused: 'Files not saved',
+      action: (b: Files) => `Saving ${paths(b)}`,
+      check: 'Reopen the file from the server to see whether the change was saved.',
+    },
+    removeFiles: {
+      method: 'DELETE',
+      path: `${DEPLOYMENT}/data-model/files`,
+      kind: 'destroy',
+      body: RemoveFilesInputSchema,
+      answer: WriteResponseSchema,
+      refused: 'Files not deleted',
+      action: (b: Files) => `Deleting ${paths(b)}`,
+      check: 'Refresh the model folder to see whether the files are gone.',
+    },
+    renameFiles: {
+      method: 'POST',
+      path: `${DEPLOYMENT}/data-model/files/rename`,
+      kind: 'write',
+      body: RenameFilesInputSchema,
+      answer: WriteResponseSchema,
+      refused: 'Files not renamed',
+      action: (b: Files) => `Renaming ${paths(b)}`,
+      check: 'Refresh the model folder to see which names the files have now.',
+    },
+    /** Compiles a branch's model: `branchName`, or `devMode` for the caller's dev branch (not both). */
+    validate: {
+      method: 'GET',
+      path: `${DEPLOYMENT}/data-model/validate`,
+      kind: 'read',
+      query: z
+        .object({ branchName: BranchName.optional(), devMode: z.boolean().optional() })
+        .refine((q) => !(q.branchName !== undefined && q.devMode), 'name a branch or devMode, not both'),
+      answer: ValidationSchema.transform(validation),
+      refused: 'Model not validated',
+    },
+  },
+);

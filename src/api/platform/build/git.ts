@@ -2,26 +2,29 @@
 // into the parent branch, merge straight into the default (deploy) branch. Each is one write,
 // never retried; an unclear failure is an unknown outcome with a way to check.
 import { z } from 'zod';
-import { parseInput, type PlatformTransport } from '../transport';
-import { BranchName, deploymentPath, WriteResponseSchema } from './common';
+import { table } from '../operation';
+import { maybe } from '../transport';
+import { BranchFields, BranchName, DEPLOYMENT, WriteResponseSchema } from './common';
 
+/** `CommitChangesRequest`; the extension always says what a commit brings. */
 export const CommitInputSchema = z.strictObject({
   message: z.string().trim().min(1, 'a commit message is required'),
-  exitDevMode: z.boolean().optional(),
-  resolveMergeConflict: z.boolean().optional(),
+  exitDevMode: maybe(z.boolean()),
+  resolveMergeConflict: maybe(z.boolean()),
 });
 export const PullInputSchema = z.strictObject({ branchName: BranchName });
+/** Without a branch, the merge takes the caller's active (dev-mode) branch. */
 export const MergeInputSchema = z.strictObject({
-  branchName: BranchName,
-  message: z.string().min(1).optional(),
-  deleteBranch: z.boolean().optional(),
-  squashCommits: z.boolean().optional(),
-  switchToParentBranch: z.boolean().optional(),
+  ...BranchFields,
+  message: maybe(z.string().min(1)),
+  deleteBranch: maybe(z.boolean()),
+  squashCommits: maybe(z.boolean()),
+  switchToParentBranch: maybe(z.boolean()),
 });
 export const MergeToDefaultInputSchema = z.strictObject({
-  branchName: BranchName,
+  ...BranchFields,
   message: z.string().trim().min(1, 'a merge message is required'),
-  removeBranchAfterMerge: z.boolean().optional(),
+  removeBranchAfterMerge: maybe(z.boolean()),
 });
 
 export const MergeResponseSchema = z.looseObject({
@@ -30,57 +33,53 @@ export const MergeResponseSchema = z.looseObject({
 });
 export const PullResponseSchema = z.looseObject({ buildTriggered: z.boolean() });
 
-const checkBranch = (what: string) => ({
-  hint: `Look at the branch's history in the model (Pull, or pick the branch again) to see whether the ${what} happened.`,
-});
+const checkBranch = (what: string) =>
+  `Look at the branch's history in the model (Pull, or pick the branch again) to see whether the ${what} happened.`;
+type Named = { branchName?: string; branchId?: number };
+const which = (b: Named) => b.branchName ?? (b.branchId ? `#${b.branchId}` : 'the active branch');
 
-export function commit(
-  t: PlatformTransport,
-  deploymentId: number,
-  input: z.input<typeof CommitInputSchema>,
-  signal?: AbortSignal,
-) {
-  const body = parseInput(CommitInputSchema, input, 'Not committed');
-  return t.write('POST', `${deploymentPath(deploymentId)}/commit`, body, WriteResponseSchema, {
-    signal,
-    action: 'Committing the model changes',
-    check: checkBranch('commit'),
-  });
-}
-
-export function pull(t: PlatformTransport, deploymentId: number, branchName: string, signal?: AbortSignal) {
-  const body = parseInput(PullInputSchema, { branchName }, 'Not pulled');
-  return t.write('POST', `${deploymentPath(deploymentId)}/pull`, body, PullResponseSchema, {
-    signal,
-    action: `Pulling ${body.branchName}`,
-    check: checkBranch('pull'),
-  });
-}
-
-export function mergeIntoParent(
-  t: PlatformTransport,
-  deploymentId: number,
-  input: z.input<typeof MergeInputSchema>,
-  signal?: AbortSignal,
-) {
-  const body = parseInput(MergeInputSchema, input, 'Not merged');
-  return t.write('POST', `${deploymentPath(deploymentId)}/merge`, body, MergeResponseSchema, {
-    signal,
-    action: `Merging ${body.branchName} into its parent`,
-    check: checkBranch('merge'),
-  });
-}
-
-export function mergeToDefault(
-  t: PlatformTransport,
-  deploymentId: number,
-  input: z.input<typeof MergeToDefaultInputSchema>,
-  signal?: AbortSignal,
-) {
-  const body = parseInput(MergeToDefaultInputSchema, input, 'Not merged');
-  return t.write('POST', `${deploymentPath(deploymentId)}/merge-to-default`, body, MergeResponseSchema, {
-    signal,
-    action: `Merging ${body.branchName} into the default branch`,
-    check: checkBranch('merge'),
-  });
-}
+export const GIT = table(
+  {},
+  {
+    commit: {
+      method: 'POST',
+      path: `${DEPLOYMENT}/commit`,
+      kind: 'write',
+      body: CommitInputSchema,
+      answer: WriteResponseSchema,
+      refused: 'Not committed',
+      action: 'Committing the model changes',
+      check: checkBranch('commit'),
+    },
+    pull: {
+      method: 'POST',
+      path: `${DEPLOYMENT}/pull`,
+      kind: 'write',
+      body: PullInputSchema,
+      answer: PullResponseSchema,
+      refused: 'Not pulled',
+      action: (b: Named) => `Pulling ${which(b)}`,
+      check: checkBranch('pull'),
+    },
+    mergeIntoParent: {
+      method: 'POST',
+      path: `${DEPLOYMENT}/merge`,
+      kind: 'write',
+      body: MergeInputSchema,
+      answer: MergeResponseSchema,
+      refused: 'Not merged',
+      action: (b: Named) => `Merging ${which(b)} into its parent`,
+      check: checkBranch('merge'),
+    },
+    mergeToDefault: {
+      method: 'POST',
+      path: `${DEPLOYMENT}/merge-to-default`,
+      kind: 'write',
+      body: MergeToDefaultInputSchema,
+      answer: MergeResponseSchema,
+      refused: 'Not merged',
+      action: (b: Named) => `Merging ${which(b)} into the default branch`,
+      check: checkBranch('merge'),
+    },
+  },
+);

@@ -2,8 +2,9 @@
 // not listed and triggers a build). `planUpload` is the hash diff that decides what is sent.
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
+import { callForm, table } from '../operation';
 import { maybe, parseInput, type PlatformTransport } from '../transport';
-import { BranchName, deploymentPath } from './common';
+import { BranchName, DEPLOYMENT } from './common';
 import { contentHash, hashKindOf, type HashKind } from './hashes';
 
 export const StartUploadResponseSchema = z.looseObject({
@@ -15,9 +16,9 @@ export const FinishUploadResponseSchema = z.looseObject({ lastHash: maybe(z.stri
 export const FinishUploadInputSchema = z.strictObject({
   transaction: z.strictObject({ id: z.string().min(1) }),
   files: z.record(z.string(), z.strictObject({ hash: z.string() })),
-  commitMessage: z.string().min(1).optional(),
-  autoRemoveFiles: z.boolean().optional(),
-  awaitGitOperations: z.boolean().optional(),
+  commitMessage: maybe(z.string().min(1)),
+  autoRemoveFiles: maybe(z.boolean()),
+  awaitGitOperations: maybe(z.boolean()),
 });
 
 const UploadFileFieldsSchema = z.strictObject({
@@ -74,28 +75,58 @@ export function planUpload(local: readonly LocalFile[], remote: ReadonlyMap<stri
   return { changed, added, removed, unchanged, manifest };
 }
 
-type UploadTarget = { branchName?: string; signal?: AbortSignal };
+/** Where an upload goes: `branchName`, else with `live` the caller's dev branch, else the deploy branch. */
+const UploadQuery = z.object({
+  branchName: BranchName.optional(),
+  live: z.boolean().optional(),
+  useDeployProjectRoot: z.boolean().optional(),
+});
 
-function targetQuery(opts: UploadTarget): Record<string, string> {
-  return opts.branchName !== undefined
-    ? { branchName: parseInput(BranchName, opts.branchName, 'branch') }
-    : {};
-}
+const again = (what: string) => `Nothing changes until the upload is finished; ${what}.`;
 
-export function startUpload(t: PlatformTransport, deploymentId: number, opts: UploadTarget = {}) {
-  return t.write(
-    'POST',
-    `${deploymentPath(deploymentId)}/data-model/upload/start`,
-    undefined,
-    StartUploadResponseSchema,
-    {
-      query: targetQuery(opts),
-      signal: opts.signal,
+export const UPLOAD = table(
+  {},
+  {
+    startUpload: {
+      method: 'POST',
+      path: `${DEPLOYMENT}/data-model/upload/start`,
+      kind: 'write',
+      query: UploadQuery,
+      answer: StartUploadResponseSchema,
       action: 'Starting the upload',
-      check: { hint: 'Nothing changes until the upload is finished; start it again.' },
+      check: again('start it again'),
     },
-  );
-}
+    finishUpload: {
+      method: 'POST',
+      path: `${DEPLOYMENT}/data-model/upload/finish`,
+      kind: 'write',
+      body: FinishUploadInputSchema,
+      query: UploadQuery,
+      answer: FinishUploadResponseSchema,
+      refused: 'Upload not finished',
+      action: 'Finishing the upload',
+      check:
+        'Compare the folder with the branch again (Upload Data Model from Folder…): it lists what still differs.',
+    },
+  },
+);
+
+/** The file of a transaction: a multipart form, so it is sent by `uploadFile` rather than derived. */
+const FORM = table(
+  {},
+  {
+    uploadFile: {
+      method: 'POST',
+      path: `${DEPLOYMENT}/data-model/upload/file`,
+      kind: 'write',
+      query: UploadQuery,
+      answer: z.unknown(),
+      refused: 'File not uploaded',
+      action: (f: { fileName: string }) => `Uploading ${f.fileName}`,
+      check: again('run the upload again'),
+    },
+  },
+);
 
 /** A multipart/form-data body: the text fields, then the file. */
 export function multipartBody(
@@ -126,42 +157,14 @@ export function uploadFile(
   deploymentId: number,
   transaction: string,
   file: LocalFile,
-  opts: UploadTarget = {},
+  opts: { branchName?: string; signal?: AbortSignal } = {},
 ) {
   const fields = parseInput(
     UploadFileFieldsSchema,
     { transaction, fileName: file.path },
     'File not uploaded',
   );
-  const { body, contentType } = multipartBody(fields, { name: file.path, content: file.content });
-  return t.write('POST', `${deploymentPath(deploymentId)}/data-model/upload/file`, body, z.unknown(), {
-    query: targetQuery(opts),
-    headers: { 'content-type': contentType },
-    signal: opts.signal,
-    action: `Uploading ${file.path}`,
-    check: { hint: 'Nothing changes until the upload is finished; run the upload again.' },
-  });
-}
-
-export function finishUpload(
-  t: PlatformTransport,
-  deploymentId: number,
-  input: z.input<typeof FinishUploadInputSchema>,
-  opts: UploadTarget = {},
-) {
-  const body = parseInput(FinishUploadInputSchema, input, 'Upload not finished');
-  return t.write(
-    'POST',
-    `${deploymentPath(deploymentId)}/data-model/upload/finish`,
-    body,
-    FinishUploadResponseSchema,
-    {
-      query: targetQuery(opts),
-      signal: opts.signal,
-      action: 'Finishing the upload',
-      check: {
-        hint: 'Compare the folder with the branch again (Upload Data Model from Folder…): it lists what still differs.',
-      },
-    },
-  );
+  const form = { fields, ...multipartBody(fields, { name: file.path, content: file.content }) };
+  const query = opts.branchName === undefined ? {} : { branchName: opts.branchName };
+  return callForm(t, FORM.uploadFile, form, deploymentId, query, opts.signal);
 }
