@@ -2,12 +2,16 @@
 // enumerates operations (the sandbox's request check, the contract suite, the fault matrix) sees
 // them all without constructing a client. A family converted to a table is added here.
 import './account';
+import './admin/appConfig';
+import './admin/embed';
 import './admin/integrations';
 import './admin/roles';
 import './admin/settings';
+import './dashboardExports';
 import './dashboards';
 import './dbtSync';
 import './deployments';
+import './environmentTokens';
 import './envVars';
 import './folders';
 import './health';

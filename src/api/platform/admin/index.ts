@@ -12,7 +12,13 @@ import * as users from './users';
 export { attributes, embed, roles, scim, settings, users };
 
 /** The administration operations that are one call each: their methods come from the tables. */
-const OPS = { ...roles.ROLES, ...settings.SETTINGS, ...settings.INTEGRATIONS, ...settings.OIDC_CONFIGS };
+const OPS = {
+  ...roles.ROLES,
+  ...settings.SETTINGS,
+  ...settings.INTEGRATIONS,
+  ...settings.OIDC_CONFIGS,
+  ...embed.EMBED,
+};
 
 export class AdminApi extends OperationsClient(OPS) {
   constructor(private readonly t: PlatformTransport) {
@@ -85,31 +91,6 @@ export class AdminApi extends OperationsClient(OPS) {
   }
   bulkUserAction(action: users.BulkUserAction, userIds: number[], signal?: AbortSignal) {
     return users.bulkUserAction(this.t, action, userIds, signal);
-  }
-
-  // embedding
-  listEmbedTenants(q?: PageParams & { search?: string }, signal?: AbortSignal) {
-    return embed.listEmbedTenants(this.t, q, signal);
-  }
-  listEmbedGroups(tenant: string, p?: PageParams, signal?: AbortSignal) {
-    return embed.listEmbedGroups(this.t, tenant, p, signal);
-  }
-  listEmbedUsers(tenant: string, q?: PageParams & { search?: string }, signal?: AbortSignal) {
-    return embed.listEmbedUsers(this.t, tenant, q, signal);
-  }
-  listEmbedTenantWorkbooks(
-    deploymentId: number,
-    tenant: string,
-    p?: PageParams & { accessSource?: embed.EmbedAccessSource },
-    signal?: AbortSignal,
-  ) {
-    return embed.listEmbedTenantWorkbooks(this.t, deploymentId, tenant, p, signal);
-  }
-  generateEmbedSession(input: embed.GenerateSessionInput, signal?: AbortSignal) {
-    return embed.generateSession(this.t, input, signal);
-  }
-  revokeEmbedSession(sessionId: string, signal?: AbortSignal) {
-    return embed.revokeSession(this.t, sessionId, signal);
   }
 
   // account settings
