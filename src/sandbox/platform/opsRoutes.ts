@@ -96,8 +96,7 @@ export function registerOpsRoutes(router: Router, deps: PlatformDeps): void {
       .map((w) => w.publishedDashboard as Row | null)
       .find(
         (pd) =>
-          !!pd &&
-          (b.dashboardId !== undefined ? pd.id === b.dashboardId : pd.publicId === b.dashboardPublicId),
+          !!pd && (b.dashboardId != null ? pd.id === b.dashboardId : pd.publicId === b.dashboardPublicId),
       ) ?? undefined;
   const exportState = (j: (typeof state.exports)[string]) => {
     const t = Date.now() - j.startedAt;

@@ -76,7 +76,10 @@ const gone = 'There is no embed tenant named "{embedTenantName}".';
 
 /** Embedding (reached as `platform.admin`): tenants, their groups and users and workbooks, sessions. */
 export const EMBED = table(
-  { names: { embedTenantName: 'The embed tenant', deploymentId: 'Deployment id' } },
+  {
+    forbidden: (action) => `${action} ${ADMIN_HINT}`,
+    names: { embedTenantName: 'The embed tenant', deploymentId: 'Deployment id' },
+  },
   {
     listEmbedTenants: {
       method: 'GET',
@@ -85,7 +88,6 @@ export const EMBED = table(
       query: PageQuery.extend({ search }),
       item: EmbedTenantSchema,
       action: 'Listing embed tenants',
-      forbidden: `Listing embed tenants ${ADMIN_HINT}`,
     },
     listEmbedGroups: {
       method: 'GET',
@@ -95,7 +97,6 @@ export const EMBED = table(
       query: PageQuery,
       item: EmbedGroupSchema,
       action: 'Listing embed groups',
-      forbidden: `Listing embed groups ${ADMIN_HINT}`,
       notFound: gone,
     },
     listEmbedUsers: {
@@ -106,7 +107,6 @@ export const EMBED = table(
       query: PageQuery.extend({ search }),
       item: EmbedUserSchema,
       action: 'Listing embed users',
-      forbidden: `Listing embed users ${ADMIN_HINT}`,
     },
     /** The workbooks an embed tenant has in one deployment. */
     listEmbedTenantWorkbooks: {
