@@ -54,6 +54,8 @@ export interface SandboxOptions {
   /** How long each dbt sync state lasts (default 500 ms). */
   dbtStepMs?: number;
   seed?: number;
+  /** Embed tenants beside the seeded three (no published operation makes one; tests delete them). */
+  embedTenants?: readonly string[];
   /**
    * Where the sandbox keeps its data between runs: loaded at start (an unreadable file is renamed
    * aside and reported), saved after changes. Without it the data lives in memory only.
@@ -129,6 +131,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<SandboxHa
     return e;
   };
   const platformData = seedPlatform(seed, opts.notifications ?? 230);
+  for (const name of opts.embedTenants ?? []) platformData.embedTenants.add(name);
   // Created objects' ids come from the state's counters (saved with it), starting where the seed's
   // own counter would: a restarted sandbox never hands out an id twice.
   const firstCreatedId = platformData.nextId();

@@ -1,0 +1,497 @@
+// The fault matrix's cells of the operation rows (src/api/platform/*: every `declaredOperations()`
+// row), built from the row alone, so a row is in the matrix the moment it is declared:
+// - the base URL is that of the sandbox route serving the row, and the fault is set on that
+//   route's shape and method only;
+// - a path parameter is a live one: the first item of the list row of its collection (the path
+//   before it), else one made by the collection's create row, else the same collection listed
+//   elsewhere, else PARAMS below (with a reason);
+// - the body (and a required query) is synthesized from the row's zod input schema, fresh per call,
+//   with the live ids for fields named like them (FIELDS for the few named otherwise);
+// - a destroy (or a write ROWS says consumes) gets a fresh target in `prepare`, uncounted: from
+//   its collection's create row, the create row of its own path (a target named in its input),
+//   the PUT that puts what it removes, or else the last listed item the matrix did not make;
+// - a read returns what it returned without the fault (a stable projection where ROWS says the
+//   data moves); a write's success has the shape of its success without the fault.
+// A row none of this can serve is returned in `missing` with the reason, and a test fails on it.
+import * as assert from 'node:assert/strict';
+import type { z } from 'zod';
+import { callOperation, declaredOperations, type Operation } from '../../../src/api/platform/operation';
+import '../../../src/api/platform/rows';
+import type { PlatformTransport } from '../../../src/api/platform/transport';
+import type { PlatformClient } from '../../../src/api';
+import type { Op } from './matrixOps';
+import { synthesize, type SynthContext } from './synthesize';
+
+export interface RowCellDeps {
+  /** The sandbox's routes (`sb.routes()`), each with the row it checks. */
+  routes: readonly { family: string; method: string; pattern: string; operation?: { name: string } }[];
+  /** The platform API's base URL (`…/api`); the origin of the other bases. */
+  platformUrl: string;
+  /** The transport the cells run through (short deadlines, faults set), by base URL. */
+  cellTransport(baseUrl: string): PlatformTransport;
+  /** A transport for look-ups and `prepare`, by base URL. */
+  setupTransport(baseUrl: string): PlatformTransport;
+  /** The status of the last answer the cell transports read (a 204 has no body to cut). */
+  lastStatus(): number | undefined;
+  resetStatus(): void;
+  /** For PARAMS whose values no row finds yet. */
+  platform: PlatformClient;
+}
+
+export interface RowCells {
+  cells: (Op & { row: string })[];
+  /** Rows without a cell: `name (METHOD path): why`. */
+  missing: string[];
+  /** PARAMS or ROWS entries no row used (a row now finds the value itself: delete the entry). */
+  unused: string[];
+}
+
+interface Lookup {
+  /** A live value of a path parameter, from a row of the given collection path. */
+  fromCollection(collection: string, param: string, prefixArgs: readonly unknown[]): Promise<unknown>;
+  platform: PlatformClient;
+}
+
+/**
+ * Path parameters the rows cannot find by their collection, by parameter name, each with why and
+ * how it is found instead.
+ */
+const PARAMS: Record<string, { why: string; find(l: Lookup): Promise<unknown> }> = {
+  userId: {
+    why: 'a role is given to a platform user (/v1/roles/{roleId}/users/{userId} is no collection): one made through /v1/users, which answers its numeric id',
+    find: async (l) =>
+      (
+        await l.platform.admin.createUser({
+          email: `matrix-${Date.now()}@example.com`,
+          username: `matrix-${Date.now()}`,
+        })
+      ).id,
+  },
+  slug: {
+    why: 'a workbook upserted by its slug is made under any slug it is given: a fresh one',
+    find: async () => `matrix-slug-${Date.now()}`,
+  },
+  integrationId: {
+    why: "a user's OAuth token is named by its integration's id: an integration of /v1/oauth-integrations",
+    find: (l) => l.fromCollection('/v1/oauth-integrations', 'id', []),
+  },
+};
+
+/** Embed tenant names the matrix's sandbox seeds beside its own (see ROWS.deleteEmbedTenant). */
+export const MATRIX_EMBED_TENANTS = Array.from({ length: 20 }, (_, i) => `matrix-tenant-${i + 1}`);
+
+/** Makes an item through its collection's create row (`/v1/deployments/{deploymentId}/folders`). */
+type Make = (collection: string, args: readonly unknown[]) => Promise<Record<string, unknown>>;
+
+/** Rows that need more than the generic cell, each with why. */
+const ROWS: Record<
+  string,
+  {
+    why: string;
+    /** The read's data moves between calls: compare this projection of it instead. */
+    project?(value: unknown): unknown;
+    /** The write consumes its target (as a destroy does): a fresh one per cell. */
+    consumes?: true;
+    /** The destroy leaves nothing a second call needs: every cell destroys the same target. */
+    keeps?: true;
+    /** The fresh target of a destroy that no row makes. */
+    fresh?(): unknown;
+    /** The body of the create row making a fresh target, where the synthesized one makes one unfit. */
+    createInput?: unknown;
+    /** The input, from the live values, where its fields name items synthesis cannot know. */
+    input?(live: Readonly<Record<string, unknown>>): unknown;
+    /** The input made before each cell (uncounted), where what the write consumes is in its body. */
+    freshInput?(make: Make, live: Readonly<Record<string, unknown>>): Promise<unknown>;
+  }
+> = {
+  deleteEmbedTenant: {
+    why: 'no published operation makes an embed tenant: the sandbox seeds MATRIX_EMBED_TENANTS, one a cell',
+    fresh: (() => {
+      let i = 0;
+      return () => MATRIX_EMBED_TENANTS[i++];
+    })(),
+  },
+  revokeUserOAuthToken: {
+    why: "no published operation makes a user's OAuth token (initiate only starts the browser flow), and a revoke of a token not held is answered as done",
+    keeps: true,
+  },
+  cancelDbtSync: {
+    why: 'a run is cancelled once (then it is "not running any more", 409), and only a run on the branch "slow" is still running when the cancel comes',
+    consumes: true,
+    createInput: { branchName: 'slow' },
+  },
+  getLogs: {
+    why: 'the log tail grows while the matrix runs: the pods its lines come from, and that it has lines',
+    project: (v) => {
+      const lines = (v as { items: { pod?: string | null }[] }).items;
+      return { lines: lines.length > 0, pods: [...new Set(lines.map((l) => l.pod))].sort() };
+    },
+  },
+  moveWorkspaceItem: {
+    why: 'an item is named by its type and id (no field says which live id): the live report, into the live folder',
+    input: (live) => ({ type: 'REPORT', id: live.reportId, folderId: live.folderId }),
+  },
+  bulkMoveWorkspaceItems: {
+    why: 'items are named by type and id (no field says which live id): the live report, into the live folder',
+    input: (live) => ({ items: [{ type: 'REPORT', id: live.reportId }], folderId: live.folderId }),
+  },
+  bulkDeleteWorkspaceItems: {
+    why: 'it deletes the items in its body: a fresh folder a cell (the live ones serve the other rows)',
+    freshInput: async (make, live) => ({
+      items: [
+        {
+          type: 'FOLDER',
+          id: (await make('/v1/deployments/{deploymentId}/folders', [live.deploymentId])).id,
+        },
+      ],
+    }),
+  },
+};
+
+/** Body fields named otherwise than the path parameter whose live value they take, each with why. */
+const FIELDS: Record<string, { why: string; find(l: Lookup): Promise<unknown> }> = {
+  userAttributeId: {
+    why: "a user's attribute value names the attribute: the first listed",
+    find: (l) => l.fromCollection('/v1/user-attributes', 'id', []),
+  },
+  dashboardId: {
+    why: 'a dashboard is a published workbook, named by its id: the first listed (a published one)',
+    find: async (l) =>
+      l.fromCollection('/v1/deployments/{deploymentId}/workbooks', 'id', [
+        await l.fromCollection('/v1/deployments', 'deploymentId', []),
+      ]),
+  },
+};
+
+const PARAM = /\{([^}]+)\}/g;
+const paramsOf = (path: string) => [...path.matchAll(PARAM)].map((m) => m[1]!);
+const shapeOf = (path: string) => path.replace(PARAM, ':p').replace(/:[^/]+/g, ':p');
+
+class CannotBuild extends Error {}
+
+/** The fields of an object schema (none for another schema). */
+const shapeKeys = (schema: z.ZodType | undefined): Record<string, unknown> =>
+  (schema as unknown as { shape?: Record<string, unknown> } | undefined)?.shape ?? {};
+
+const isItem = (v: unknown): v is Record<string, unknown> =>
+  !!v && typeof v === 'object' && !Array.isArray(v);
+
+/** The items of a list answer: a page's, an array's, or an envelope's (SCIM's `Resources`). */
+function itemsOf(answer: unknown): Record<string, unknown>[] {
+  const list = Array.isArray(answer)
+    ? answer
+    : isItem(answer)
+      ? Object.values(answer).find((v): v is unknown[] => Array.isArray(v) && isItem(v[0]))
+      : undefined;
+  return (list ?? []).filter(isItem);
+}
+const firstItem = (answer: unknown) => itemsOf(answer)[0];
+
+/** The field of an item that names it as `param`: the same name, else its id (or name for `…Name`). */
+function pick(item: Record<string, unknown> | undefined, param: string): unknown {
+  if (!item) return undefined;
+  if (item[param] !== undefined) return item[param];
+  if (/Name$/.test(param) && item.name !== undefined) return item.name;
+  return item.id ?? item.name;
+}
+
+/** What a success looks like, to compare a write's success under a fault with the one without. */
+function successShape(v: unknown): string {
+  if (typeof v === 'number') return v >= 200 && v < 300 ? 'a 2xx status' : `status ${v}`;
+  if (Array.isArray(v)) return 'array';
+  if (v && typeof v === 'object') return `object {${Object.keys(v).sort().join(',')}}`;
+  return typeof v;
+}
+
+export async function rowCells(deps: RowCellDeps): Promise<RowCells> {
+  const rows = declaredOperations();
+  const origin = new URL(deps.platformUrl).origin;
+  const missing: string[] = [];
+  const used = new Set<string>();
+  let n = 0;
+  const live: Record<string, unknown> = {};
+  const synth: SynthContext = { live, fresh: () => ++n };
+
+  /** The sandbox route serving a row, its base URL and the fault route of its shape. */
+  function servedAt(op: Operation): { base: string; route: string } {
+    const route = deps.routes.find(
+      (r) => (r.operation as { op?: Operation } | undefined)?.op === op && r.method === op.method,
+    );
+    if (!route) throw new CannotBuild('no sandbox route checks and serves it');
+    const rs = route.pattern.split('/').filter(Boolean);
+    const os = op.path.split('/').filter(Boolean);
+    const extra = rs.length - os.length;
+    if (extra < 0 || shapeOf(`/${rs.slice(extra).join('/')}`) !== shapeOf(op.path))
+      throw new CannotBuild(`its sandbox route ${route.pattern} is not its path`);
+    const prefix = extra > 0 ? `/${rs.slice(0, extra).join('/')}` : '';
+    const escaped = route.pattern.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/:[^/]+/g, '[^/]+');
+    return {
+      // Routes of the platform family are relative to its URL; another base keeps its whole path.
+      base: prefix === '' ? deps.platformUrl : `${origin}${prefix}`,
+      route: `/^${escaped}$/`,
+    };
+  }
+
+  const rowAt = (method: string, path: string) =>
+    rows.find((r) => r.op.method === method && r.op.path === path);
+
+  /**
+   * The inputs the row takes after its path (its body, then its query), made fresh for each call
+   * from its schemas; `target` names the item a destroy of a collection path removes.
+   */
+  function inputOf(op: Operation, target?: () => Readonly<Record<string, unknown>>): () => unknown[] {
+    const ctx = (): SynthContext => {
+      const made = target?.() ?? {};
+      const fromTarget = (k: string) =>
+        made[k] ?? (/Name$/.test(k) ? made.name : /Id$/.test(k) ? made.id : undefined);
+      const keys = [...Object.keys(shapeKeys(op.body)), ...Object.keys(shapeKeys(op.query))];
+      const own = Object.fromEntries(
+        keys.map((k) => [k, fromTarget(k)] as const).filter(([, v]) => v !== undefined),
+      );
+      return { ...synth, live: { ...live, ...own } };
+    };
+    const make = (schema: z.ZodType, what: string, optional: boolean): (() => unknown) => {
+      // A query is sent only where the row requires one (its optional parameters stay unsent).
+      if (optional && !target && schema.safeParse({}).success) return () => ({});
+      if (!synthesize(schema, ctx()))
+        throw new CannotBuild(`no value its ${what} schema accepts could be made`);
+      return () => synthesize(schema, ctx())!.value;
+    };
+    const parts = [
+      ...(op.body ? [make(op.body, 'body', false)] : []),
+      ...(op.query ? [make(op.query, 'query', true)] : []),
+    ];
+    return () => parts.map((p) => p());
+  }
+
+  const cache = new Map<string, Promise<unknown>>();
+  async function call(op: Operation, args: unknown[], input = inputOf(op)): Promise<unknown> {
+    const t = deps.setupTransport(servedAt(op).base);
+    return callOperation(t, op, [...args, ...input()]);
+  }
+
+  /** A live value for `param` from the rows of `collection` (list first, else create). */
+  function fromCollection(
+    collection: string,
+    param: string,
+    prefixArgs: readonly unknown[],
+  ): Promise<unknown> {
+    const key = `${collection} ${JSON.stringify(prefixArgs)} ${param}`;
+    let p = cache.get(key);
+    if (!p) {
+      p = (async () => {
+        const list = rowAt('GET', collection);
+        if (list) {
+          const value = pick(firstItem(await call(list.op, [...prefixArgs])), param);
+          if (value !== undefined) return value;
+        }
+        // A create that refuses what is made for it (an upsert naming other items) leaves the
+        // other ways to try.
+        const create = rowAt('POST', collection);
+        const made = create ? await call(create.op, [...prefixArgs]).catch(() => undefined) : undefined;
+        if (made !== undefined) return pick(made as never, param);
+        // The same collection listed elsewhere, under fewer parameters (a deployment's embed
+        // tenants are the account's: /v1/embed-tenants).
+        const name = collection.slice(collection.lastIndexOf('/'));
+        const names = paramsOf(collection);
+        const elsewhere = rows.find(
+          (r) =>
+            r.op.method === 'GET' &&
+            r.op.path !== collection &&
+            r.op.path.endsWith(name) &&
+            paramsOf(r.op.path).every((p) => names.includes(p)),
+        );
+        if (!elsewhere) return undefined;
+        const args = paramsOf(elsewhere.op.path).map((p) => prefixArgs[names.indexOf(p)]);
+        return pick(firstItem(await call(elsewhere.op, args)), param);
+      })();
+      cache.set(key, p);
+    }
+    return p;
+  }
+
+  /** The path arguments of a row, each a live value (the last one left for `prepare` to make). */
+  async function argsOf(op: Operation, skipLast: boolean): Promise<unknown[]> {
+    const names = paramsOf(op.path);
+    const args: unknown[] = [];
+    for (const [i, param] of names.entries()) {
+      if (skipLast && i === names.length - 1) {
+        args.push(undefined);
+        break;
+      }
+      const collection = op.path.slice(0, op.path.indexOf(`{${param}}`) - 1);
+      let value = await fromCollection(collection, param, args);
+      if (value === undefined && PARAMS[param]) {
+        used.add(`PARAMS.${param}`);
+        const key = `param ${param}`;
+        if (!cache.has(key)) cache.set(key, PARAMS[param].find({ fromCollection, platform: deps.platform }));
+        value = await cache.get(key);
+      }
+      if (value === undefined)
+        throw new CannotBuild(`no live ${param}: no row lists or creates ${collection}, and PARAMS has none`);
+      const text = op.text?.includes(param);
+      // An id the list answers as text ("101", as environments' are) is the same id.
+      if (!text && typeof value === 'string' && /^[1-9]\d*$/.test(value)) value = Number(value);
+      if (!text && !(Number.isInteger(value) && (value as number) >= 1))
+        throw new CannotBuild(`the live ${param} is not an id (${JSON.stringify(value)})`);
+      // `id` names a different thing in each collection: no body field takes it by that name.
+      if (param !== 'id') live[param] ??= value;
+      args.push(text ? String(value) : value);
+    }
+    return args;
+  }
+
+  /**
+   * What makes a fresh target for a row that consumes one: ROWS' `fresh`, else its collection's
+   * create row (a new last path parameter), else the write that puts what it removes (a PUT of
+   * the same path, as a role assignment: the same path arguments every cell).
+   */
+  function freshTarget(
+    name: string,
+    op: Operation,
+  ): { whole: boolean; make(args: unknown[], target: Record<string, unknown>): Promise<void> } {
+    // A destroy of a collection path names its target in its input: the create row of the same
+    // path makes one, and the input takes its fields (`branchName` its name).
+    const sibling = !op.path.endsWith('}') ? rowAt('POST', op.path) : undefined;
+    if (sibling)
+      return {
+        whole: true,
+        make: async (args, target) => {
+          for (const k of Object.keys(target)) delete target[k];
+          Object.assign(target, await call(sibling.op, args));
+        },
+      };
+    const names = paramsOf(op.path);
+    const last = names[names.length - 1];
+    if (!last) throw new CannotBuild('it consumes its target but names none');
+    const setLast = (args: unknown[], v: unknown) =>
+      (args[args.length - 1] = op.text?.includes(last) ? String(v) : v);
+    const fresh = ROWS[name]?.fresh;
+    if (fresh) return { whole: false, make: async (args) => void setLast(args, fresh()) };
+    const collection = op.path.slice(0, op.path.indexOf(`{${last}}`) - 1);
+    const create = rowAt('POST', collection);
+    if (create) {
+      const createInput = ROWS[name]?.createInput;
+      const input = createInput !== undefined ? () => [createInput] : inputOf(create.op);
+      return {
+        whole: false,
+        make: async (args) => {
+          const made = pick((await call(create.op, args.slice(0, -1), input)) as never, last);
+          if (made === undefined) throw new Error(`${create.name} answered no ${last}`);
+          setLast(args, made);
+        },
+      };
+    }
+    const put = op.method !== 'PUT' ? rowAt('PUT', op.path) : undefined;
+    if (put) {
+      const input = inputOf(put.op);
+      return { whole: true, make: async (args) => void (await call(put.op, args, input)) };
+    }
+    // Nothing makes one: each cell takes the last listed item that is neither the live one (the
+    // first) nor one the matrix made (named "matrix…": other rows hold those), so the list must
+    // hold one for each cell that consumes one.
+    const list = rowAt('GET', collection);
+    if (list) {
+      return {
+        whole: false,
+        make: async (args) => {
+          const items = itemsOf(await call(list.op, args.slice(0, -1)));
+          const spare = items.slice(1).filter((i) => !/matrix/i.test(JSON.stringify(i)));
+          const next = spare.length > 0 ? pick(spare[spare.length - 1], last) : undefined;
+          if (next === undefined) throw new Error(`${list.name} lists no ${last} but the live one`);
+          setLast(args, next);
+        },
+      };
+    }
+    throw new CannotBuild(
+      `it consumes its ${last} and no row makes or lists one (POST or GET ${collection}, PUT ${op.path})`,
+    );
+  }
+
+  const make: Make = async (collection, args) => {
+    const create = rowAt('POST', collection);
+    if (!create) throw new Error(`no row creates ${collection}`);
+    return (await call(create.op, [...args])) as Record<string, unknown>;
+  };
+
+  const cells: (Op & { row: string })[] = [];
+  // The fields' live values first: the bodies made while finding paths (a create) take them.
+  for (const [field, { find }] of Object.entries(FIELDS)) {
+    const value = await find({ fromCollection, platform: deps.platform }).catch(() => undefined);
+    if (value !== undefined) live[field] = value;
+  }
+  // Two passes: every row's path first (the live ids the bodies are made with), then the cells.
+  const planned: {
+    name: string;
+    op: Operation;
+    args: unknown[];
+    fresh?: (args: unknown[], target: Record<string, unknown>) => Promise<void>;
+  }[] = [];
+  for (const { name, op } of rows) {
+    try {
+      const extra = ROWS[name];
+      if (extra) used.add(`ROWS.${name}`);
+      const consumes = (op.kind === 'destroy' && !extra?.keeps) || extra?.consumes === true;
+      const target = consumes ? freshTarget(name, op) : undefined;
+      const args = await argsOf(op, target ? !target.whole : false);
+      planned.push({ name, op, args, ...(target ? { fresh: target.make } : {}) });
+    } catch (e) {
+      missing.push(`${name} (${op.method} ${op.path}): ${e instanceof CannotBuild ? e.message : String(e)}`);
+    }
+  }
+  for (const { name, op, args, fresh } of planned) {
+    try {
+      const { base, route } = servedAt(op);
+      const t = deps.cellTransport(base);
+      const extra = ROWS[name];
+      let made: unknown;
+      const target: Record<string, unknown> = {};
+      const input = extra?.freshInput
+        ? () => [made]
+        : extra?.input
+          ? () => [extra.input!(live)]
+          : inputOf(op, fresh ? () => target : undefined);
+      const prepare = async () => {
+        if (fresh) await fresh(args, target);
+        if (extra?.freshInput) made = await extra.freshInput(make, live);
+      };
+      const project = ROWS[name]?.project ?? ((v: unknown) => v);
+      let shape: string | undefined;
+      const cell: Op & { row: string } = {
+        name,
+        row: name,
+        family: 'platform',
+        write: op.kind !== 'read',
+        route,
+        method: op.method,
+        ...(fresh || extra?.freshInput ? { prepare } : {}),
+        run: async () => {
+          deps.resetStatus();
+          const value = await callOperation(t, op, [...args, ...input()]);
+          // Learnt from the success without a fault (the first cell): a 204 has no body to cut or
+          // empty, and an answer the row does not read may be empty.
+          if (deps.lastStatus() === 204) cell.noBody = true;
+          else if (!op.answer && !op.item) cell.bodyIgnored = true;
+          return op.kind === 'read' ? project(value) : value;
+        },
+        ...(op.kind === 'read'
+          ? {}
+          : {
+              check: (v: unknown) => {
+                const s = successShape(v);
+                if (shape === undefined) shape = s;
+                else assert.equal(s, shape, 'the success has the shape of the one without a fault');
+              },
+            }),
+      };
+      cells.push(cell);
+    } catch (e) {
+      missing.push(`${name} (${op.method} ${op.path}): ${e instanceof CannotBuild ? e.message : String(e)}`);
+    }
+  }
+  const unused = [
+    ...Object.keys(PARAMS).map((k) => `PARAMS.${k}`),
+    ...Object.keys(ROWS).map((k) => `ROWS.${k}`),
+  ].filter((k) => !used.has(k));
+  return { cells, missing, unused };
+}
