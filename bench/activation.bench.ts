@@ -2,7 +2,8 @@
 // require the main file plus the synchronous part of activate() (codeLoadingTime + activateCallTime
 // in its extension host); the time until activate()'s promise resolves is not part of it. Each
 // figure is measured in a fresh Node process with VS Code's `vscode` module replaced by an inert
-// stand-in shaped like the real API object (its ~200 top-level members), median of alternating runs.
+// stand-in shaped like the real API object (its ~200 top-level members), alternating runs, each
+// figure printed as median (min to max) over the fresh processes, with the machine's load.
 //
 // 1. VS Code's figure: dist/extension.js (one `vscode` namespace per bundle; activate() returns
 //    after the services and the status bar, the rest registers one step per event loop turn before
@@ -22,7 +23,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { buildSync, type BuildOptions } from 'esbuild';
-import { arg } from './benchArgs';
+import { LoadMeter, arg, spread } from './benchArgs';
 import { STUB, vscodeNames } from './vscodeStub';
 import { median } from './replay';
 
@@ -160,12 +161,13 @@ function pairs(reps: number, a: () => Probe, b: () => Probe): [Probe[], Probe[]]
 }
 
 const med = (ps: Probe[], f: (p: Probe) => number) => median(ps.map(f));
-const ms = (n: number) => n.toFixed(1).padStart(7);
-const ratio = (before: number, after: number) => `${(before / after).toFixed(1)}x`.padStart(6);
+/** "median (min to max, n=N)" of a figure of the probes. */
+const sp = (ps: Probe[], f: (p: Probe) => number, d = 1) => spread(ps.map(f), d);
 
 function main(): void {
   if (!fs.existsSync(startup)) throw new Error('dist/extension.js is missing: run `node esbuild.mjs` first');
   const reps = arg('reps', 9);
+  const meter = new LoadMeter();
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'dp-activation-'));
   try {
     fs.writeFileSync(path.join(dir, 'probe.js'), PROBE);
@@ -185,34 +187,42 @@ function main(): void {
     );
     const counted = med(ours, (p) => p.load + p.call);
     const baseCounted = med(base, (p) => p.total);
-    console.log(`\nactivation, Node ${process.version}, median of ${reps} fresh processes\n`);
+    console.log(`\nactivation, Node ${process.version}, ${reps} fresh processes each, alternated\n`);
     console.log('VS Code counts require + the synchronous activate() call (Running Extensions):\n');
-    console.log('| measure                                      |    ours ms | before ms | before/ours |');
-    console.log('|----------------------------------------------|------------|-----------|-------------|');
-    const row = (name: string, o: number, b: number) =>
+    console.log('| measure | ours ms | before ms | before/ours, pair by pair |');
+    console.log('|---------|---------|-----------|---------------------------|');
+    const row = (name: string, o: (p: Probe) => number, b: (p: Probe) => number) =>
       console.log(
-        `| ${name.padEnd(44)} | ${ms(o).padStart(10)} | ${ms(b).padStart(9)} | ${ratio(b, o).padStart(11)} |`,
+        `| ${name} | ${sp(ours, o)} | ${sp(base, b)} | ${spread(
+          ours.map((p, i) => b(base[i]!) / o(p)),
+          2,
+          'x',
+        )} |`,
       );
-    row("VS Code's figure: require + activate() call", counted, baseCounted);
+    row(
+      "VS Code's figure: require + activate() call",
+      (p) => p.load + p.call,
+      (p) => p.total,
+    );
     row(
       '  of which require',
-      med(ours, (p) => p.load),
-      med(base, (p) => p.load),
+      (p) => p.load,
+      (p) => p.load,
     );
     row(
       '  of which the activate() call',
-      med(ours, (p) => p.call),
-      med(base, (p) => p.total - p.load),
+      (p) => p.call,
+      (p) => p.total - p.load,
     );
     row(
       'all of activation (promise resolved)',
-      med(ours, (p) => p.total),
-      med(base, (p) => p.total),
+      (p) => p.total,
+      (p) => p.total,
     );
     row(
       'longest single task',
-      med(ours, (p) => p.longest),
-      med(base, (p) => p.longest),
+      (p) => p.longest,
+      (p) => p.longest,
     );
     console.log(
       `\nbefore: the same sources built with a copy of the vscode API object per importing module (${kb(before).toFixed(0)} KB) and all of activation inside the activate() call, as before this change`,
@@ -232,10 +242,10 @@ function main(): void {
     console.log('\n| bundle                              |    size KB | load ms |');
     console.log('|-------------------------------------|------------|---------|');
     console.log(
-      `| dist/extension.js (startup)         | ${kb(startup).toFixed(0).padStart(10)} | ${o.toFixed(1).padStart(7)} |`,
+      `| dist/extension.js (startup)         | ${kb(startup).toFixed(0).padStart(10)} | ${sp(load, (p) => p.load)} |`,
     );
     console.log(
-      `| one bundle, all loaded (first)      | ${kb(monolith).toFixed(0).padStart(10)} | ${b.toFixed(1).padStart(7)} |`,
+      `| one bundle, all loaded (first)      | ${kb(monolith).toFixed(0).padStart(10)} | ${sp(mono, (p) => p.load)} |`,
     );
     console.log(
       `\nload time first design/now: ${(b / o).toFixed(1)}x; size ${(kb(monolith) / kb(startup)).toFixed(1)}x smaller`,
@@ -250,8 +260,9 @@ function main(): void {
     const a = med(act, (p) => p.total);
     const z = med(zod, (p) => p.total);
     console.log(
-      `\nall of activation with 3 stored profiles: ${a.toFixed(1)} ms; parsing them with zod too (as before, loads dist/api.js): ${z.toFixed(1)} ms: ${(z / a).toFixed(1)}x less`,
+      `\nall of activation with 3 stored profiles: ${sp(act, (p) => p.total)} ms; parsing them with zod too (as before, loads dist/api.js): ${sp(zod, (p) => p.total)} ms: ${(z / a).toFixed(1)}x less (medians)`,
     );
+    console.log(`\n${meter.stop()}`);
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }

@@ -1,22 +1,25 @@
 // The chat renderer's own script time per streamed delta as the answer grows, without frame timing:
 // the real transcript module (webview/chat/transcript.ts) runs in a headless Chromium page with the
-// chat's stylesheet and each `assistantText` delta call is timed inside the page (and, apart, the
-// call plus the layout it causes, forced at once). jsdom was tried first: its text nodes are ropes,
-// so the cost of one growing node does not show there. For a turn of N deltas (1,000, 5,000 and
-// 20,000), the figure is the mean time of the last 500 deltas, i.e. the cost per delta once the
-// answer is that long. Baseline in the same run: the renderer before, one growing text node per
-// message (its delta path reproduced here: appendData, then the length read to show the body).
-// Variants alternate; each is repeated and printed as median (min to max). Garbage is collected
-// before each timed window (Chromium started with --expose-gc), so one run's garbage is not timed in
-// the next.
+// chat's stylesheet. For an answer already N deltas long (1,000, 5,000 and 20,000), the next W
+// deltas (2,000 by default) are sent in one call and the page's main-thread CPU time for that call
+// is read from Chromium itself (DevTools Performance metrics in thread time), so time the core
+// spends on other processes is not counted: a shared machine's load does not enter the figure. The
+// cost of a call that sends nothing, measured the same way around it, is subtracted. jsdom was tried
+// first: its text nodes are ropes, so the cost of one growing node does not show there. Baseline
+// in the same run: the renderer before, one growing text node per message (its delta path
+// reproduced here: appendData, then the length read to show the body). Variants and sizes rotate;
+// each is repeated and printed as median (min to max). Garbage is collected before each timed call
+// (Chromium started with --expose-gc).
 //
-//   node out/bench/chatScript.bench.js [--reps 5] [--window 500]
+//   node out/bench/chatScript.bench.js [--reps 5] [--window 2000] [--layout-window 50] [--sizes 1000,5000,20000]
 import * as path from 'node:path';
 import { buildSync } from 'esbuild';
-import { LoadMeter, arg, fmt, rotation, spread } from './benchArgs';
+import { LoadMeter, arg, argText, fmt, median, rotation, spread } from './benchArgs';
 
 const root = path.resolve(__dirname, '..', '..');
-const SIZES = [1_000, 5_000, 20_000];
+const SIZES = (argText('sizes') ?? '1000,5000,20000').split(',').map(Number);
+const SMALL = SIZES[0]!;
+const LARGE = SIZES[SIZES.length - 1]!;
 const VARIANTS = ['blocks', 'oneNode'] as const;
 type Variant = (typeof VARIANTS)[number];
 
@@ -79,21 +82,18 @@ function deltas(n: number): string[] {
   return out;
 }
 
-interface Timing {
-  /** ms per delta: the renderer's call alone. */
-  script: number;
-  /** ms per delta: the call and the layout it causes (forced right after, as the next frame would). */
-  withLayout: number;
-}
+type Renderer = { assistantText(op: unknown): void };
 
-/** In the page: streams `ds` into a fresh renderer; times the calls of the last `window` deltas. */
-function inPage(args: { variant: Variant; ds: string[]; window: number; layout: boolean }): number {
-  type R = { assistantText(op: unknown): void };
-  const w = window as unknown as { __Transcript: new (c: HTMLElement, a: unknown) => R };
+/** In the page: a fresh renderer of `variant` holding the first `n` of `ds` (kept on window). */
+function setUp(args: { variant: Variant; ds: string[]; n: number }): void {
+  const w = window as unknown as {
+    __Transcript: new (c: HTMLElement, a: unknown) => Renderer;
+    __bench?: { r: Renderer; ds: string[]; next: number };
+  };
   const container = document.createElement('main');
   container.className = 'transcript';
   document.body.replaceChildren(container);
-  let r: R;
+  let r: Renderer;
   if (args.variant === 'blocks') {
     r = new w.__Transcript(container, { openInNotebook: () => undefined, copy: () => undefined });
   } else {
@@ -114,30 +114,26 @@ function inPage(args: { variant: Variant; ds: string[]; window: number; layout: 
       },
     };
   }
-  // The window is timed as a whole: performance.now() in a page is coarse (about 0.1 ms), finer
-  // than a window of deltas but not than one delta.
-  const n = args.ds.length;
-  const first = n - args.window;
-  const send = (i: number): void =>
+  for (let i = 0; i < args.n; i++)
     r.assistantText({ type: 'assistantText', id: 'm1', delta: args.ds[i], inProcess: true });
-  for (let i = 0; i < first; i++) {
-    send(i);
-    if (args.layout && i % 100 === 0) void document.body.offsetHeight;
-  }
   void document.body.offsetHeight;
-  // Garbage of earlier runs (their pages' nodes) is collected here, not inside the timed window.
+  w.__bench = { r, ds: args.ds, next: args.n };
+  // Garbage of earlier runs (their pages' nodes) is collected here, not inside the timed call.
   (window as unknown as { gc?: () => void }).gc?.();
-  const t0 = performance.now();
-  for (let i = first; i < n; i++) {
-    send(i);
+}
+
+/** In the page: the next `count` deltas (0: the call alone, what is subtracted), layout after each if asked. */
+function sendNext(args: { count: number; layout: boolean }): void {
+  const b = (window as unknown as { __bench: { r: Renderer; ds: string[]; next: number } }).__bench;
+  for (let k = 0; k < args.count; k++) {
+    b.r.assistantText({ type: 'assistantText', id: 'm1', delta: b.ds[b.next++], inProcess: true });
     if (args.layout) void document.body.offsetHeight;
   }
-  return (performance.now() - t0) / args.window;
 }
 
 async function main(): Promise<void> {
   const reps = arg('reps', 5);
-  const window = arg('window', 500);
+  const window = arg('window', 2000);
   const layoutWindow = arg('layout-window', 50);
   const load = new LoadMeter();
   const { chromium } = await import('playwright-core');
@@ -156,43 +152,57 @@ async function main(): Promise<void> {
     await page.setContent('<!DOCTYPE html><html><body></body></html>');
     await page.addStyleTag({ path: path.join(root, 'media', 'chat.css') });
     await page.addScriptTag({ content: transcriptBundle() });
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send('Performance.enable', { timeDomain: 'threadTicks' });
+    /** The page's main-thread CPU seconds so far (Chromium's ThreadTime metric). */
+    const threadTime = async (): Promise<number> =>
+      (await cdp.send('Performance.getMetrics')).metrics.find((m) => m.name === 'ThreadTime')!.value;
+    /** Main-thread CPU ms of one call sending `count` deltas. */
+    const timed = async (count: number, layout: boolean): Promise<number> => {
+      const t0 = await threadTime();
+      await page.evaluate(sendNext, { count, layout });
+      return ((await threadTime()) - t0) * 1000;
+    };
+    const all = deltas(Math.max(...SIZES) + window + 10);
+    /** µs per delta: a call of `count` deltas minus calls of none, on the same renderer state. */
+    const once = async (variant: Variant, n: number, count: number, layout: boolean): Promise<number> => {
+      await page.evaluate(setUp, { variant, ds: all, n });
+      const before = await timed(0, false);
+      const full = await timed(count, layout);
+      const after = await timed(0, false);
+      return ((full - (before + after) / 2) * 1000) / count;
+    };
     const cases = VARIANTS.flatMap((v) => SIZES.map((n) => ({ v, n })));
-    const results = new Map<string, Timing[]>();
-    const once = async (variant: Variant, n: number): Promise<Timing> => ({
-      script: await page.evaluate(inPage, { variant, ds: deltas(n), window, layout: false }),
-      // Layout per delta costs up to a frame's worth: a shorter window keeps the run short.
-      withLayout: await page.evaluate(inPage, { variant, ds: deltas(n), window: layoutWindow, layout: true }),
-    });
-    await once('blocks', 2_000); // warm-up: JIT both paths
-    await once('oneNode', 2_000);
+    const results = new Map<string, { script: number[]; withLayout: number[] }>();
+    await once('blocks', SMALL, window, false); // warm-up: JIT both paths
+    await once('oneNode', SMALL, window, false);
     for (let r = 0; r < reps; r++)
       for (const c of rotation(cases, r)) {
         const key = `${c.v}@${c.n}`;
-        results.set(key, [...(results.get(key) ?? []), await once(c.v, c.n)]);
+        const got = results.get(key) ?? { script: [], withLayout: [] };
+        got.script.push(await once(c.v, c.n, window, false));
+        // Layout per delta costs up to a frame's worth: a shorter call keeps the run short.
+        got.withLayout.push(await once(c.v, c.n, layoutWindow, true));
+        results.set(key, got);
       }
-    const us = (v: Variant, n: number, k: keyof Timing): number[] =>
-      results.get(`${v}@${n}`)!.map((t) => t[k] * 1000);
+    const us = (v: Variant, n: number, k: 'script' | 'withLayout'): number[] => results.get(`${v}@${n}`)![k];
     console.log(
-      `\nchat renderer per streamed delta in headless Chromium (the calls timed in the page, mean of the last ${window} deltas, with layout of the last ${layoutWindow}, µs), ${reps} repetitions, ${load.stop()}\n`,
+      `\nchat renderer per streamed delta in headless Chromium: the page's main-thread CPU time (Chromium's thread-time metric) for the next ${fmt(window)} deltas of an answer already N deltas long, minus an empty call's; with layout forced after each of the next ${layoutWindow}; µs per delta, ${reps} repetitions, ${load.stop()}\n`,
     );
     console.log(
-      '| deltas | ours: script | ours: script + layout | before (one text node): script | before: script + layout |',
+      '| deltas so far | ours: script | ours: script + layout | before (one text node): script | before: script + layout |',
     );
     console.log(
-      '|--------|--------------|-----------------------|--------------------------------|-------------------------|',
+      '|---------------|--------------|-----------------------|--------------------------------|-------------------------|',
     );
     for (const n of SIZES)
       console.log(
-        `| ${fmt(n).padStart(6)} | ${spread(us('blocks', n, 'script'), 1)} | ${spread(us('blocks', n, 'withLayout'), 1)} | ${spread(us('oneNode', n, 'script'), 1)} | ${spread(us('oneNode', n, 'withLayout'), 1)} |`,
+        `| ${fmt(n).padStart(13)} | ${spread(us('blocks', n, 'script'), 2)} | ${spread(us('blocks', n, 'withLayout'), 1)} | ${spread(us('oneNode', n, 'script'), 1)} | ${spread(us('oneNode', n, 'withLayout'), 1)} |`,
       );
-    const flat = (v: Variant, k: keyof Timing): string =>
-      spread(
-        us(v, 20_000, k).map((x, i) => x / us(v, 1_000, k)[i]!),
-        2,
-        'x',
-      );
+    const ratio = (v: Variant, k: 'script' | 'withLayout'): string =>
+      `${fmt(median(us(v, LARGE, k)) / median(us(v, SMALL, k)), 2)}x`;
     console.log(
-      `\nper-delta cost at 20,000 vs 1,000 deltas: ours script ${flat('blocks', 'script')}, with layout ${flat('blocks', 'withLayout')}; before script ${flat('oneNode', 'script')}, with layout ${flat('oneNode', 'withLayout')}`,
+      `\nper-delta cost at ${fmt(LARGE)} over ${fmt(SMALL)} deltas (ratio of the medians): ours script ${ratio('blocks', 'script')}, with layout ${ratio('blocks', 'withLayout')}; before script ${ratio('oneNode', 'script')}, with layout ${ratio('oneNode', 'withLayout')}`,
     );
   } finally {
     await browser.close();

@@ -1,13 +1,16 @@
 // cubesql streaming benchmark: our DataClient.cubesql (incremental NDJSON, one batch in memory) against
 // a baseline that reads the whole body and then JSON.parses each line, both measured in this run
 // against the sandbox. Each measurement runs in its own child process so that peak RSS/heap are the
-// client's alone (the sandbox stays in the parent).
+// client's alone (the sandbox stays in the parent). The two modes alternate (order rotated each
+// repetition); every figure is printed as median (min to max) over the repetitions, the ratios pair
+// by pair, with the machine's load.
 //
-//   node out/bench/cubesqlStream.bench.js [--rows 250000,1000000]
+//   node out/bench/cubesqlStream.bench.js [--rows 250000,1000000] [--reps 3]
 import { fork } from 'node:child_process';
 import { request } from 'undici';
 import { DataClient } from '../src/api/dataClient';
 import { startSandbox } from '../src/sandbox';
+import { LoadMeter, arg as numArg, argText, fmt, median, rotation, spread } from './benchArgs';
 
 type Mode = 'client' | 'baseline';
 
@@ -62,7 +65,7 @@ async function runClient(url: string, token: string): Promise<number> {
     if (chunk.type === 'rows') {
       rows += chunk.rows.length;
       if (++batches % 50 === 0) sampler?.sample();
-      if (batches % 200 === 0) sampler?.retained();
+      if (batches % 200 === 1) sampler?.retained(); // from the first batch on, so small answers are sampled too
     }
   }
   await client.close();
@@ -132,55 +135,60 @@ function measure(mode: Mode, url: string, token: string): Promise<Result> {
   });
 }
 
-const fmt = (n: number, d = 0): string =>
-  n.toLocaleString('en-US', { maximumFractionDigits: d, minimumFractionDigits: d });
-
 async function main(): Promise<void> {
-  const arg = process.argv.indexOf('--rows');
-  const sizes = (arg > 0 ? process.argv[arg + 1] : '250000,1000000').split(',').map(Number);
-  const results: Result[] = [];
+  const sizes = (argText('rows') ?? '250000,1000000').split(',').map(Number);
+  const reps = numArg('reps', 3);
+  const load = new LoadMeter();
+  const runs = new Map<number, Record<Mode, Result[]>>();
   for (const size of sizes) {
     const sb = await startSandbox({ rows: size });
+    const got: Record<Mode, Result[]> = { client: [], baseline: [] };
+    runs.set(size, got);
     try {
       const url = sb.urls.dataApi;
       const token = sb.tokens.dataApi;
-      // Warm the sandbox's query path once, then alternate the order of the two measurements.
-      await measure('client', url, token);
-      results.push(await measure('baseline', url, token));
-      results.push(await measure('client', url, token));
+      await measure('client', url, token); // warms the sandbox's query path
+      for (let r = 0; r < reps; r++)
+        for (const mode of rotation(['baseline', 'client'] as const, r))
+          got[mode].push(await measure(mode, url, token));
     } finally {
       await sb.close();
     }
   }
-  console.log(`\ncubesql streaming (${SQL}), Node ${process.version}; each row = one child process\n`);
-  console.log('| mode     |      rows |   time ms |    rows/s | peak RSS MB | peak heap MB | live heap MB |');
-  console.log('|----------|-----------|-----------|-----------|-------------|--------------|--------------|');
-  for (const r of results) {
-    console.log(
-      `| ${r.mode.padEnd(8)} | ${fmt(r.rows).padStart(9)} | ${fmt(r.ms).padStart(9)} | ${fmt(r.rows / (r.ms / 1000)).padStart(9)} | ${fmt(r.peakRssMb, 1).padStart(11)} | ${fmt(r.peakHeapMb, 1).padStart(12)} | ${fmt(r.peakRetainedMb, 1).padStart(12)} |`,
-    );
-  }
+  console.log(
+    `\ncubesql streaming (${SQL}), Node ${process.version}; each measurement one child process; ${reps} repetitions alternated; ${load.stop()}\n`,
+  );
+  console.log('| mode     |      rows | rows/s | peak RSS MB | peak heap MB | live heap MB |');
+  console.log('|----------|-----------|--------|-------------|--------------|--------------|');
+  const of = (rs: Result[], f: (r: Result) => number, d = 0) => spread(rs.map(f), d);
+  for (const [size, got] of runs)
+    for (const mode of ['client', 'baseline'] as const) {
+      const rs = got[mode];
+      console.log(
+        `| ${mode.padEnd(8)} | ${fmt(size).padStart(9)} | ${of(rs, (r) => r.rows / (r.ms / 1000))} | ${of(rs, (r) => r.peakRssMb, 1)} | ${of(rs, (r) => r.peakHeapMb, 1)} | ${of(rs, (r) => r.peakRetainedMb, 1)} |`,
+      );
+    }
   console.log('');
-  for (const size of sizes) {
-    const c =
-      results.find((r) => r.mode === 'client' && r.rows >= size * 0.99 && r.rows <= size * 1.01) ??
-      results.find((r) => r.mode === 'client');
-    const b = results.find((r) => r.mode === 'baseline' && r.rows === c?.rows);
-    if (!c || !b) continue;
+  for (const [size, got] of runs) {
+    const pair = (f: (c: Result, b: Result) => number) =>
+      spread(
+        got.client.map((c, i) => f(c, got.baseline[i]!)),
+        2,
+        'x',
+      );
     console.log(
-      `${fmt(c.rows)} rows: throughput client/baseline = ${(c.rows / c.ms / (b.rows / b.ms)).toFixed(2)}x; ` +
-        `peak RSS baseline/client = ${(b.peakRssMb / c.peakRssMb).toFixed(2)}x; peak heap baseline/client = ${(b.peakHeapMb / c.peakHeapMb).toFixed(2)}x`,
+      `${fmt(size)} rows, per pair: throughput client/baseline ${pair((c, b) => c.rows / c.ms / (b.rows / b.ms))}; ` +
+        `peak RSS baseline/client ${pair((c, b) => b.peakRssMb / c.peakRssMb)}; live heap baseline/client ${pair((c, b) => b.peakRetainedMb / c.peakRetainedMb)}`,
     );
   }
-  const clients = results.filter((r) => r.mode === 'client');
-  const bases = results.filter((r) => r.mode === 'baseline');
-  if (clients.length >= 2) {
-    const first = clients[0];
-    const last = clients[clients.length - 1];
+  if (sizes.length >= 2) {
+    const first = runs.get(sizes[0]!)!;
+    const last = runs.get(sizes[sizes.length - 1]!)!;
+    const growth = (mode: Mode, f: (r: Result) => number) =>
+      fmt(median(last[mode].map(f)) / median(first[mode].map(f)), 2);
     console.log(
-      `memory growth from ${fmt(first.rows)} to ${fmt(last.rows)} rows: client live heap x${(last.peakRetainedMb / first.peakRetainedMb).toFixed(2)}, peak RSS x${(last.peakRssMb / first.peakRssMb).toFixed(2)}, ` +
-        `heap x${(last.peakHeapMb / first.peakHeapMb).toFixed(2)}; baseline live heap x${(bases[bases.length - 1]!.peakRetainedMb / bases[0]!.peakRetainedMb).toFixed(2)}, peak RSS x${(bases[bases.length - 1].peakRssMb / bases[0].peakRssMb).toFixed(2)}, ` +
-        `heap x${(bases[bases.length - 1].peakHeapMb / bases[0].peakHeapMb).toFixed(2)}`,
+      `memory growth from ${fmt(sizes[0]!)} to ${fmt(sizes[sizes.length - 1]!)} rows (medians): client live heap x${growth('client', (r) => r.peakRetainedMb)}, peak RSS x${growth('client', (r) => r.peakRssMb)}; ` +
+        `baseline live heap x${growth('baseline', (r) => r.peakRetainedMb)}, peak RSS x${growth('baseline', (r) => r.peakRssMb)}`,
     );
   }
 }

@@ -4,17 +4,20 @@
 // start from the publish input the host already parsed for the editor's state (the parse after each
 // change is the same for both and is printed on its own). Prints the time per edit and the
 // characters each edit hands to VS Code (what the undo stack and every open editor of the file must
-// take in), with ratios.
-// Run: npx tsc -p tsconfig.json && node out/bench/dashboardEdit.bench.js [--widgets N] [--edits N]
+// take in), with ratios. The two paths alternate (order rotated each repetition); each repetition's
+// median per edit is kept and the figures are printed as median (min to max) over the repetitions,
+// with the machine's load.
+// Run: npx tsc -p tsconfig.json && node out/bench/dashboardEdit.bench.js [--widgets N] [--edits N] [--reps N]
 import { performance } from 'node:perf_hooks';
 import { editDashboardText, minimalReplacement } from '../src/dashboards/dashboardEdits';
 import { formatDashboardFile, parseDashboardFile } from '../src/dashboards/dashboardFile';
 import type { PublishDashboardInput } from '../src/api/schemas/platform';
 import type { EditorEdit } from '../src/shared/dashboardEditorProtocol';
-import { arg, quantile } from './benchArgs';
+import { LoadMeter, arg, fmt, median, quantile, rotation, spread } from './benchArgs';
 
 const WIDGETS = arg('widgets', 1000);
 const EDITS = arg('edits', 200);
+const REPS = arg('reps', 7);
 
 function dashboard(n: number): string {
   const widgets = Array.from({ length: n }, (_, i) => ({
@@ -83,15 +86,33 @@ function run(
   return { name, times, handed, text };
 }
 
+const load = new LoadMeter();
 const size = dashboard(WIDGETS).length;
-const ours = run('ours', (text, e, input) => {
-  const next = editDashboardText(text, e, input).text;
-  return { text: next, handed: minimalReplacement(text, next)?.text.length ?? 0 };
-});
-const base = run('baseline', (_text, e, input) => {
-  const next = baselineEdit(input, e);
-  return { text: next, handed: next.length };
-});
+const paths = {
+  ours: (text: string, e: EditorEdit, input: PublishDashboardInput) => {
+    const next = editDashboardText(text, e, input).text;
+    return { text: next, handed: minimalReplacement(text, next)?.text.length ?? 0 };
+  },
+  baseline: (_text: string, e: EditorEdit, input: PublishDashboardInput) => {
+    const next = baselineEdit(input, e);
+    return { text: next, handed: next.length };
+  },
+};
+type PathName = keyof typeof paths;
+const medians: Record<PathName, number[]> = { ours: [], baseline: [] };
+const p95s: Record<PathName, number[]> = { ours: [], baseline: [] };
+const last = {} as Record<PathName, ReturnType<typeof run>>;
+run('warm-up', paths.ours);
+run('warm-up', paths.baseline);
+for (let r = 0; r < REPS; r++)
+  for (const name of rotation(['ours', 'baseline'] as const, r)) {
+    const got = run(name, paths[name]);
+    medians[name].push(quantile(got.times, 0.5));
+    p95s[name].push(quantile(got.times, 0.95));
+    last[name] = got;
+  }
+const ours = last.ours;
+const base = last.baseline;
 // Same content (the baseline also reorders keys into the schema's order, which ours does not).
 const canonical = (v: unknown): unknown =>
   Array.isArray(v)
@@ -107,16 +128,19 @@ if (JSON.stringify(canonical(JSON.parse(ours.text))) !== JSON.stringify(canonica
   throw new Error('the two paths disagree on the result');
 }
 console.log(
-  `dashboard: ${WIDGETS} widgets, ${(size / 1024).toFixed(0)} KiB; ${EDITS} edits (moves and theme colours)`,
+  `dashboard: ${WIDGETS} widgets, ${(size / 1024).toFixed(0)} KiB; ${EDITS} edits (moves and theme colours); ${REPS} repetitions, paths alternated; ${load.stop()}`,
 );
-for (const r of [ours, base]) {
+for (const name of ['ours', 'baseline'] as const) {
   console.log(
-    `${r.name.padEnd(9)} median ${quantile(r.times, 0.5).toFixed(2)} ms, p95 ${quantile(r.times, 0.95).toFixed(2)} ms per edit; ` +
-      `${(r.handed / EDITS).toFixed(0)} characters handed to VS Code per edit`,
+    `${name.padEnd(9)} per edit: median ${spread(medians[name], 2, ' ms')}, p95 ${spread(p95s[name], 2, ' ms')}; ` +
+      `${fmt(last[name].handed / EDITS)} characters handed to VS Code per edit`,
   );
 }
 console.log(
-  `ratio baseline/ours: time median ${(quantile(base.times, 0.5) / quantile(ours.times, 0.5)).toFixed(2)}x, ` +
-    `characters per edit ${(base.handed / Math.max(1, ours.handed)).toFixed(0)}x`,
+  `ratio baseline/ours per repetition: time median ${spread(
+    medians.baseline.map((b, i) => b / medians.ours[i]!),
+    2,
+    'x',
+  )}, characters per edit ${fmt(base.handed / Math.max(1, ours.handed))}x`,
 );
-console.log(`parse + validate after each change (both): median ${quantile(parseTimes, 0.5).toFixed(2)} ms`);
+console.log(`parse + validate after each change (both paths): median ${fmt(median(parseTimes), 2)} ms`);

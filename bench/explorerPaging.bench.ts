@@ -1,15 +1,18 @@
 // Expand-and-page through the notifications of a sandbox deployment with the explorer's paging
 // state (PagedList + its loader), and with the raw client call for the same pages, in the same run.
-// Prints the requests the explorer made (must equal the pages) and per-page time ratios.
-// Run: npx tsc -p tsconfig.json && node out/bench/explorerPaging.bench.js [--notifications N]
+// Prints the requests the explorer made (must equal the pages) and per-page time ratios; the two
+// sides alternate each round, and the ratio of each round's totals is printed as median (min to
+// max) over the rounds, with the machine's load.
+// Run: npx tsc -p tsconfig.json && node out/bench/explorerPaging.bench.js [--notifications N] [--rounds N]
 import { performance } from 'node:perf_hooks';
 import { PlatformClient } from '../src/api/platformClient';
 import { startSandbox } from '../src/sandbox';
 import { fetcherFor, type Item, type ListingClient } from '../src/explorer/loaders';
 import { PagedList } from '../src/explorer/pagedList';
-import { arg, quantile } from './benchArgs';
+import { LoadMeter, arg, quantile, spread } from './benchArgs';
 
 const DEPLOYMENT = 1;
+const sum = (xs: number[]): number => xs.reduce((a, b) => a + b, 0);
 
 function sumCounts(counts: Record<string, number>, match: RegExp): number {
   return Object.entries(counts)
@@ -64,7 +67,8 @@ async function explorerPass(
 
 async function main(): Promise<void> {
   const wanted = arg('notifications', 10_000);
-  const rounds = arg('rounds', 3);
+  const rounds = arg('rounds', 5);
+  const load = new LoadMeter();
   const sandbox = await startSandbox({ port: 0, notifications: wanted });
   try {
     const client = new PlatformClient({
@@ -82,6 +86,7 @@ async function main(): Promise<void> {
       const raw: number[][] = [];
       const exp: number[][] = [];
       let total = 0;
+      const roundRatios: number[] = [];
       for (let r = 0; r < rounds; r++) {
         // Alternate the order so warm-up and GC hit both sides alike.
         const a = r % 2 === 0 ? await rawPass(client, first) : undefined;
@@ -98,6 +103,7 @@ async function main(): Promise<void> {
           throw new Error('explorer items differ from the raw client items (order or content)');
         raw.push(b.times);
         exp.push(e.times);
+        roundRatios.push(sum(e.times) / sum(b.times));
         total = e.items.length;
         if (r === 0)
           console.log(
@@ -114,12 +120,11 @@ async function main(): Promise<void> {
       const rawPer = Array.from({ length: pages }, (_, i) => med(raw, i));
       const expPer = Array.from({ length: pages }, (_, i) => med(exp, i));
       const ratios = rawPer.map((r, i) => expPer[i]! / r);
-      const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
       console.log(
         `    per page: raw median ${quantile(rawPer, 0.5).toFixed(3)} ms, explorer median ${quantile(expPer, 0.5).toFixed(3)} ms`,
       );
       console.log(
-        `    ratio explorer/raw: median ${quantile(ratios, 0.5).toFixed(3)}, p95 ${quantile(ratios, 0.95).toFixed(3)}, total ${(sum(expPer) / sum(rawPer)).toFixed(3)}`,
+        `    ratio explorer/raw: per page median ${quantile(ratios, 0.5).toFixed(3)}, p95 ${quantile(ratios, 0.95).toFixed(3)}; each round's total ${spread(roundRatios, 3, 'x')}`,
       );
     }
     if (wanted > 0) {
@@ -129,6 +134,7 @@ async function main(): Promise<void> {
           `  note: the sandbox served ${got.items.length} notifications, fewer than the ${wanted} asked for`,
         );
     }
+    console.log(`  ${load.stop()}`);
   } finally {
     await sandbox.close();
   }

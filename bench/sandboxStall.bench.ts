@@ -4,15 +4,16 @@
 //   in-thread  started in the host's thread (how the profile ran it before: the baseline)
 //   worker     started in a worker thread, as the profile does now (src/profiles/sandboxLoader.ts)
 // and prints the timer's max and p99 lateness for both and their ratio. Runs alternate so the
-// machine's load hits both alike.
+// machine's load hits both alike; each round's figures are kept and printed as median (min to max)
+// over the rounds, the ratios pair by pair, with the machine's load.
 //
-//   node out/bench/sandboxStall.bench.js [--rows 20000] [--loads 500] [--rounds 2]
+//   node out/bench/sandboxStall.bench.js [--rows 20000] [--loads 500] [--rounds 5]
 // (20,000 orders is the Sandbox profile's default.)
 import { performance } from 'node:perf_hooks';
 import { startSandbox } from '../src/sandbox';
 import { startSandboxWorker } from '../src/profiles/sandboxLoader';
 import type { LoadQuery } from '../src/sandbox/data/load';
-import { arg, quantile } from './benchArgs';
+import { LoadMeter, arg, quantile, spread } from './benchArgs';
 
 const QUERIES: LoadQuery[] = [
   { measures: ['orders.count', 'orders.total_amount'], dimensions: ['orders.status'] },
@@ -22,7 +23,7 @@ const QUERIES: LoadQuery[] = [
   },
   { measures: ['orders.total_amount'], dimensions: ['customers.country'] },
   { measures: ['orders.count'], dimensions: ['products.category'] },
-  { dimensions: ['orders.id', 'orders.status', 'orders.amount'], limit: 5000 },
+  { dimensions: ['orders.created_at', 'orders.status', 'orders.amount'], limit: 5000 },
 ];
 
 interface Running {
@@ -85,37 +86,44 @@ async function round(mode: 'in-thread' | 'worker', rows: number, loads: number) 
   }
 }
 
+type Mode = 'in-thread' | 'worker';
+interface RoundFigures {
+  max: number;
+  p99: number;
+  rps: number;
+}
+
 async function main(): Promise<void> {
   const rows = arg('rows', 20_000);
   const loads = arg('loads', 500);
-  const rounds = arg('rounds', 2);
-  const all = { 'in-thread': [] as number[], worker: [] as number[] };
-  const secs = { 'in-thread': 0, worker: 0 };
+  const rounds = arg('rounds', 5);
+  const load = new LoadMeter();
+  const got: Record<Mode, RoundFigures[]> = { 'in-thread': [], worker: [] };
   for (let r = 0; r < rounds; r++) {
     for (const mode of r % 2 ? (['worker', 'in-thread'] as const) : (['in-thread', 'worker'] as const)) {
       const { late, seconds } = await round(mode, rows, loads);
-      all[mode].push(...late);
-      secs[mode] += seconds;
+      got[mode].push({ max: Math.max(...late), p99: quantile(late, 0.99), rps: loads / seconds });
     }
   }
-  const fig = (m: 'in-thread' | 'worker') => ({
-    max: Math.max(...all[m]),
-    p99: quantile(all[m], 0.99),
-    rps: (loads * rounds) / secs[m],
-  });
-  const a = fig('in-thread');
-  const w = fig('worker');
+  const of = (m: Mode, k: keyof RoundFigures) => got[m].map((f) => f[k]);
+  /** The ratio of each round's pair (in-thread over worker, or worker over in-thread for throughput). */
+  const pairs = (k: keyof RoundFigures, invert = false) =>
+    got.worker.map((w, i) => {
+      const a = got['in-thread'][i]![k];
+      return invert ? w[k] / a : a / Math.max(w[k], 1);
+    });
   console.log(
-    `\nextension-host timer lateness during ${loads} concurrent /v1/load (${rows.toLocaleString('en-US')} orders, ${rounds} rounds), Node ${process.version}\n`,
+    `\nextension-host timer lateness during ${loads} concurrent /v1/load (${rows.toLocaleString('en-US')} orders, ${rounds} rounds alternated), Node ${process.version}, ${load.stop()}\n`,
   );
+  for (const [m, label] of [
+    ['in-thread', 'in-thread sandbox (before)'],
+    ['worker', 'worker sandbox (now)      '],
+  ] as const)
+    console.log(
+      `${label}: max ${spread(of(m, 'max'), 0, ' ms')}, p99 ${spread(of(m, 'p99'), 0, ' ms')}; ${spread(of(m, 'rps'), 0, ' loads/s')}`,
+    );
   console.log(
-    `in-thread sandbox (before): max ${a.max.toFixed(0)} ms, p99 ${a.p99.toFixed(0)} ms; ${a.rps.toFixed(0)} loads/s`,
-  );
-  console.log(
-    `worker sandbox (now):       max ${w.max.toFixed(0)} ms, p99 ${w.p99.toFixed(0)} ms; ${w.rps.toFixed(0)} loads/s`,
-  );
-  console.log(
-    `stall: max ${(a.max / Math.max(w.max, 1)).toFixed(1)}x less, p99 ${(a.p99 / Math.max(w.p99, 1)).toFixed(1)}x less; throughput ${(w.rps / a.rps).toFixed(2)}x`,
+    `stall, per round: max ${spread(pairs('max'), 1, 'x')} less, p99 ${spread(pairs('p99'), 1, 'x')} less; throughput ${spread(pairs('rps', true), 2, 'x')}`,
   );
 }
 

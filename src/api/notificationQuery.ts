@@ -1,6 +1,6 @@
-// The rules of spec 4.1 for listing notifications, checked before any request is sent. The
-// explorer's filter input flow uses `notificationQueryProblems` to refuse a conflict as it is typed.
-import { ApiError } from './errors';
+// The rules of spec 4.1 for listing notifications, checked before any request is sent (the
+// listNotifications row's query schema applies them) and by the explorer's filter input flow,
+// which refuses a conflict as it is typed. Zod-free: the explorer loads it at activation.
 
 export interface NotificationListQuery {
   first?: number;
@@ -40,17 +40,7 @@ export function notificationQueryProblems(q: NotificationListQuery): string[] {
     embed ? 'recipientEmbedTenantName + recipientExternalId' : undefined,
   ].filter((x): x is string => x !== undefined);
   if (recipients.length > 1) {
-    problems.push(`Filter by one recipient only: ${recipients.join(' and ')} were given.`);
+    problems.push(`Use one recipient filter only: ${recipients.join(' and ')} were given.`);
   }
   return problems;
-}
-
-/** Throws a 'validation' ApiError naming the conflicting parameters. */
-export function validateNotificationQuery(q: NotificationListQuery): void {
-  const problems = notificationQueryProblems(q);
-  if (problems.length > 0) {
-    throw new ApiError('validation', `Notification filter not sent: ${problems.join(' ')}`, {
-      code: 'RULE_4_1',
-    });
-  }
 }

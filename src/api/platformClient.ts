@@ -65,16 +65,8 @@ export class PlatformClient extends OperationsClient(OPS) {
   readonly admin: AdminApi;
 
   constructor(opts: PlatformClientOptions) {
-    const http = new HttpClient({
-      baseUrl: opts.baseUrl,
-      family: 'platform',
-      auth: opts.token,
-      network: opts.network,
-      logger: opts.logger,
-      retry: opts.retry,
-      dispatchers: opts.dispatchers,
-      userAgent: opts.userAgent,
-    });
+    const { token, ...rest } = opts;
+    const http = new HttpClient({ ...rest, family: 'platform', auth: token });
     const t = new PlatformTransport(http, opts.logger);
     super(t);
     this.t = t;
@@ -92,23 +84,6 @@ export class PlatformClient extends OperationsClient(OPS) {
   mintDataApiToken(deploymentId: number, opts: { expiresIn?: number; signal?: AbortSignal } = {}) {
     return deployments.mintDataApiToken(this.t, deploymentId, opts);
   }
-  listReports(deploymentId: number, q?: workspace.ReportListQuery, signal?: AbortSignal) {
-    return workspace.listReports(this.t, deploymentId, q, signal);
-  }
-  moveWorkspaceItem(d: number, item: feed.WorkspaceItemRef, folderId: number | null, signal?: AbortSignal) {
-    return feed.moveWorkspaceItem(this.t, d, item, folderId, signal);
-  }
-  bulkMoveWorkspaceItems(
-    d: number,
-    items: feed.WorkspaceItemRef[],
-    folderId: number | null,
-    signal?: AbortSignal,
-  ) {
-    return feed.bulkMoveWorkspaceItems(this.t, d, items, folderId, signal);
-  }
-  bulkDeleteWorkspaceItems(d: number, items: feed.WorkspaceItemRef[], signal?: AbortSignal) {
-    return feed.bulkDeleteWorkspaceItems(this.t, d, items, signal);
-  }
   getFolderAncestors(d: number, folderId: number, signal?: AbortSignal) {
     return folders.getFolderAncestors(this.t, d, folderId, signal);
   }
@@ -123,9 +98,6 @@ export class PlatformClient extends OperationsClient(OPS) {
     signal?: AbortSignal,
   ) {
     return dashboards.publishDashboard(this.t, deploymentId, workbookId, input, signal);
-  }
-  listNotifications(deploymentId: number, q?: NotificationListQuery, signal?: AbortSignal) {
-    return notifications.listNotifications(this.t, deploymentId, q, signal);
   }
   iterateNotifications(
     deploymentId: number,

@@ -62,14 +62,7 @@ export class RobustStdioTransport implements Transport {
     this.max = opts.maxMessageBytes ?? MAX_MESSAGE_BYTES;
   }
 
-  private readonly onData = (chunk: Buffer) => {
-    try {
-      this.take(chunk);
-    } catch (e) {
-      // Only a defect here could throw; report it and keep reading.
-      this.onerror?.(e instanceof Error ? e : new Error(String(e)));
-    }
-  };
+  private readonly onData = (chunk: Buffer) => this.take(chunk);
   private readonly onStreamError = (e: Error) => this.onerror?.(e);
 
   async start(): Promise<void> {
@@ -107,13 +100,22 @@ export class RobustStdioTransport implements Transport {
       if (this.skipping) {
         const s = this.skipping;
         this.skipping = undefined;
-        this.refuseOversize(s.head, s.tail.toString('utf8'), s.size);
+        this.guard(() => this.refuseOversize(s.head, s.tail.toString('utf8'), s.size));
       } else {
         const line = Buffer.concat(this.parts).toString('utf8');
         this.parts = [];
         this.size = 0;
-        this.handleLine(line);
+        this.guard(() => this.handleLine(line));
       }
+    }
+  }
+
+  /** Runs one message's handling; a handler that throws is reported and the next message is still read. */
+  private guard(handle: () => void): void {
+    try {
+      handle();
+    } catch (e) {
+      this.onerror?.(e instanceof Error ? e : new Error(String(e)));
     }
   }
 

@@ -100,23 +100,28 @@ const describe = (error: z.ZodError) =>
 /**
  * The query against the row's query schema: every key the schema requires must be present, and
  * each value sent must be one the schema accepts in some wire spelling (text, number, true/false,
- * a list by repetition or by commas). A schema without a shape (a hand-built query) is not checked.
+ * a list by repetition or by commas); then the values together must pass the schema's own rules
+ * (one parameter or another, two that go together). A schema without a shape is not checked.
  */
 function checkQuery(schema: z.ZodType, query: URLSearchParams): string | undefined {
   const shape = (schema as unknown as { shape?: Record<string, z.ZodType> }).shape;
   if (!shape) return undefined;
+  const values: Record<string, unknown> = {};
   for (const [key, field] of Object.entries(shape)) {
-    const values = query.getAll(key);
-    if (values.length === 0) {
+    const sent = query.getAll(key);
+    if (sent.length === 0) {
       if (!field.safeParse(undefined).success) return `The query parameter ${key} is required.`;
       continue;
     }
-    const first = values[0]!;
-    const spellings: unknown[] = [values.length > 1 ? values : first, values, first.split(',')];
+    const first = sent[0]!;
+    const spellings: unknown[] = [sent.length > 1 ? sent : first, sent, first.split(',')];
     if (first.trim() !== '' && Number.isFinite(Number(first))) spellings.push(Number(first));
     if (first === 'true' || first === 'false') spellings.push(first === 'true');
-    if (!spellings.some((v) => field.safeParse(v).success))
-      return `The query parameter ${key} has a value its operation does not accept ("${values.join('", "')}").`;
+    const accepted = spellings.find((v) => field.safeParse(v).success);
+    if (accepted === undefined)
+      return `The query parameter ${key} has a value its operation does not accept ("${sent.join('", "')}").`;
+    values[key] = accepted;
   }
-  return undefined;
+  const whole = schema.safeParse(values);
+  return whole.success ? undefined : whole.error.issues[0]?.message;
 }

@@ -230,11 +230,12 @@ export class WorkspaceActions {
     const c = await this.targets.client();
     const refs: WorkspaceItemRef[] = targets.map((t) => ({ type: t.type, id: t.id }));
     const failed: { type: string; id: number; error?: { message?: string | null } | null }[] = [];
-    if (refs.length === 1) await c.moveWorkspaceItem(deploymentId, refs[0]!, folderId);
+    if (refs.length === 1) await c.moveWorkspaceItem(deploymentId, { ...refs[0]!, folderId });
     else {
       for (let i = 0; i < refs.length; i += 100)
         failed.push(
-          ...(await c.bulkMoveWorkspaceItems(deploymentId, refs.slice(i, i + 100), folderId)).failed,
+          ...(await c.bulkMoveWorkspaceItems(deploymentId, { items: refs.slice(i, i + 100), folderId }))
+            .failed,
         );
     }
     this.refreshDeployment(deploymentId);
@@ -263,7 +264,9 @@ export class WorkspaceActions {
     const failed: { type: string; id: number; error?: { message?: string | null } | null }[] = [];
     const refs: WorkspaceItemRef[] = targets.map((t) => ({ type: t.type, id: t.id }));
     for (let i = 0; i < refs.length; i += 100)
-      failed.push(...(await c.bulkDeleteWorkspaceItems(deploymentId, refs.slice(i, i + 100))).failed);
+      failed.push(
+        ...(await c.bulkDeleteWorkspaceItems(deploymentId, { items: refs.slice(i, i + 100) })).failed,
+      );
     this.refreshDeployment(deploymentId);
     if (failed.length > 0)
       throw new Error(

@@ -12,6 +12,7 @@ import {
   checkReview,
   DOCUMENTED_SERVER_FILLS,
   detectStyle,
+  formatJson,
   learnServerFills,
   publishReview,
   summariseChanges,
@@ -444,5 +445,158 @@ describe('publish review: summary and texts, exactly', () => {
     const ids = [...review.left.matchAll(/"(?:id|type)": "(\w+)"/g)].map((m) => m[1]);
     assert.deepEqual(ids, ['w1', 'chart', 'w2', 'chart', 'note', 'w0', 'text']);
     assert.deepEqual(review.changes, ['1 widget removed']);
+  });
+});
+
+describe('publish review: styles, odd shapes and matching, exactly', () => {
+  const pub = (config: Record<string, unknown>, extra: Record<string, unknown> = {}) =>
+    ({ workbookId: 1, ...extra, config }) as unknown as PublishDashboardInput;
+  const style = { indent: '  ', inlineScalarArrays: false };
+
+  it('detects tabs, a two-space default and spaced inline arrays', () => {
+    assert.deepEqual(detectStyle('{"a":1}'), { indent: '  ', inlineScalarArrays: false });
+    // A tab first is a tab-indented file, whatever follows it on the line.
+    assert.equal(detectStyle('{\n\t  "a": 1\n}').indent, '\t');
+    assert.equal(detectStyle('{\n    "a": 1\n}').indent, '    ');
+    // Inline arrays with spaces inside the brackets (as some formatters write them).
+    assert.equal(detectStyle('{\n  "a": [ 1, 2 ]\n}').inlineScalarArrays, true);
+    assert.equal(detectStyle('{\n  "a": [\n    1\n  ],\n  "b": []\n}').inlineScalarArrays, false);
+  });
+
+  it('writes empty and mixed arrays and missing values as JSON does', () => {
+    assert.equal(formatJson({ a: [], b: {} }, style), '{\n  "a": [],\n  "b": {}\n}\n');
+    assert.equal(formatJson([1, undefined], style), '[\n  1,\n  null\n]\n');
+    assert.equal(formatJson(undefined, style), 'null\n');
+    // Inline only when every item is a scalar: an object among them expands the array.
+    assert.equal(
+      formatJson({ a: [1, { b: 2 }] }, { indent: '  ', inlineScalarArrays: true }),
+      '{\n  "a": [\n    1,\n    {\n      "b": 2\n    }\n  ]\n}\n',
+    );
+  });
+
+  it('counts layout and other config values, and lists four changes without "and 0 more"', () => {
+    const before = pub({ layout: { a: 1, b: 1, c: 1, d: 1 }, p: 1, q: 1, r: 1, s: 1 });
+    const after = pub({ layout: { a: 2, b: 2, c: 2, d: 2 }, p: 2, q: 2, r: 2, s: 2 });
+    assert.deepEqual(summariseChanges(before, after), ['4 layout values changed', '4 config values changed']);
+    const four = pub({ p: 2, q: 2, r: 2 }, { title: 'New' });
+    const review = publishReview('{}', four, pub({ p: 1, q: 1, r: 1 }, { title: 'Old' }));
+    assert.equal(review.summary, 'title changed, config.p changed, config.q changed, config.r changed');
+  });
+
+  it('a height change is a resize; a theme removed from the file is a change', () => {
+    const box = (h: number) => pub({ widgets: [{ id: 'a', position: { x: 0, y: 0, w: 2, h } }] });
+    assert.deepEqual(summariseChanges(box(2), box(3)), ['1 widget resized']);
+    assert.deepEqual(summariseChanges(pub({ theme: { a: '1' } }), pub({})), ['theme changed']);
+  });
+
+  it('reads published widgets that are not objects, or a widget list that is not a list, without failing', () => {
+    const local = pub({ widgets: [{ id: 'a', position: { x: 0, y: 0, w: 1, h: 1 } }] });
+    const odd = pub({ widgets: [null, 'w', { id: 'a', position: { x: 0, y: 0, w: 1, h: 1 } }] });
+    // Outside the documents (a published widget always has a string id): shown in the diff, though
+    // the summary counts widgets by id only.
+    const review = publishReview('{}', local, odd);
+    assert.match(
+      review.left,
+      /"widgets": \[\n {6}\{\n {8}"id": "a",[^\]]*\n {6}\},\n {6}null,\n {6}"w"\n {4}\]/,
+    );
+    // A file without a widget list: the published widgets keep their order, those without an id too.
+    const noList = publishReview('{}', pub({}), pub({ widgets: [{ id: 'a' }, { type: 'n' }] }));
+    assert.match(noList.left, /"id": "a"\n {6}\},\n {6}\{\n {8}"type": "n"/);
+    const notList = publishReview('{}', local, pub({ widgets: { id: 'a' } }));
+    assert.deepEqual(notList.changes, ['1 widget added']);
+    assert.match(notList.left, /"widgets": \{\n {6}"id": "a"\n {4}\}/);
+    // A list the file writes where the published one had a value, and the other way round.
+    assert.deepEqual(learnServerFills({ x: 'a', y: [1] }, { x: ['a'], y: { a: 1 }, widgets: 5 }), {
+      'config.widgets': 5,
+    });
+    assert.deepEqual(publishReview('{}', pub({}), pub({ extra: [1, { id: 'x' }] })).changes, [
+      'config.extra changed',
+    ]);
+  });
+
+  it("orders each published widget's keys like the file's widget of the same string id", () => {
+    const local = pub({
+      widgets: [
+        { id: 'a', type: 't', position: { x: 0, y: 0, w: 1, h: 1 }, config: { k: 1 } },
+        { position: { x: 1, y: 0, w: 1, h: 1 }, id: 'b', type: 't' },
+        { type: 'n', position: { x: 2, y: 0, w: 1, h: 1 } },
+        { id: 1, type: 'num', position: { x: 3, y: 0, w: 1, h: 1 } },
+        { id: 2, type: 'num', position: { x: 4, y: 0, w: 1, h: 1 } },
+      ],
+    });
+    const reversed = (w: unknown) => Object.fromEntries(Object.entries(w as object).reverse());
+    const [a, b, n, one, two] = (local.config as { widgets: unknown[] }).widgets;
+    // Published in another order, every widget's keys reversed.
+    const published = pub({ widgets: [two, b, n, a, one].map(reversed) });
+    const review = publishReview('{}', local, published);
+    assert.deepEqual(review.changes, []);
+    // a and b follow the file; the widget without an id and those with number ids are not matched:
+    // they keep their published order and keys, after the matched ones.
+    assert.equal(
+      review.left,
+      formatJson(pub({ widgets: [a, b, reversed(two), reversed(n), reversed(one)] }), style),
+    );
+  });
+
+  it('orders nested lists by position: only the dashboard widget list is matched by id', () => {
+    const inner = (ids: string[]) => ids.map((id) => ({ id, v: 1 }));
+    const group = (ids: string[]) => ({ id: 'g', config: { widgets: inner(ids) } });
+    const local = pub({ widgets: [group(['x', 'y'])], pages: [{ config: { widgets: inner(['x', 'y']) } }] });
+    const published = pub({
+      widgets: [group(['y', 'x'])],
+      pages: [{ config: { widgets: inner(['y', 'x']) } }],
+    });
+    const left = publishReview('{}', local, published).left;
+    assert.deepEqual(
+      [...left.matchAll(/"id": "(\w)"/g)].map((m) => m[1]),
+      ['g', 'y', 'x', 'y', 'x'],
+    );
+    // Objects in other lists take the keys' order of the file's item at the same position.
+    const listLocal = pub({ list: [{ a: 1, b: 2 }] });
+    const listPublished = pub({ list: [{ b: 2, a: 1 }] });
+    const r = publishReview('{}', listLocal, listPublished);
+    assert.equal(r.left, r.right);
+  });
+
+  it('hides nulls and fills of widgets matched by string id only, and never inside other lists', () => {
+    const local = pub({
+      widgets: [{ id: 'a', note: 'x' }, { id: 'b' }, { type: 'n' }],
+      list: [{ id: 'l' }],
+    });
+    const published = pub({
+      widgets: [
+        { id: 'a', note: 'x' },
+        { id: 'b', note: null },
+        { type: 'n', note: null },
+      ],
+      list: [{ id: 'l', note: null }],
+    });
+    const sent = withoutServerFills(published, local, {}) as { config: unknown };
+    assert.deepEqual(sent.config, {
+      widgets: [{ id: 'a', note: 'x' }, { id: 'b' }, { type: 'n', note: null }],
+      list: [{ id: 'l', note: null }],
+    });
+    // A field the file adds is not copied to the published side (only a null the answer leaves out is).
+    const added = publishReview('{}', pub({ extra: 'new' }), pub({}));
+    assert.deepEqual(added.changes, ['config.extra changed']);
+    assert.doesNotMatch(added.left, /extra/);
+  });
+
+  it('learns fills of widgets matched by string id, never of others, nor inside other lists', () => {
+    const sent = {
+      widgets: [{ id: 'a', style: {} }, { id: 'b' }, { type: 'n' }, { id: 3 }],
+      list: [{ id: 'l' }],
+    };
+    const answer = {
+      widgets: [
+        { id: 'a', style: {} },
+        { id: 'b', style: { s: 1 } },
+        { type: 'n', kind: 'K' },
+        { id: 3, size: 9 },
+      ],
+      list: [{ id: 'l', extra: 1 }],
+      gone: undefined,
+    };
+    assert.deepEqual(learnServerFills(sent, answer), { 'config.widgets[].style': { s: 1 } });
   });
 });

@@ -1,7 +1,6 @@
 // Deployments and what hangs off them directly: environments, env variables, Data API tokens, and
 // the Data API host a deployment publishes (`deploymentUrl`).
 import { z } from 'zod';
-import { ApiError } from '../errors';
 import { call, table } from './operation';
 import { id, maybe, PageQuery, type PlatformTransport } from './transport';
 
@@ -26,7 +25,12 @@ export type Environment = z.infer<typeof EnvironmentSchema>;
 export const EnvVarSchema = z.looseObject({ name: z.string() });
 
 export const MintTokenInputSchema = z.strictObject({
-  expiresIn: z.number().int().min(60).max(86400).optional(),
+  expiresIn: z
+    .number()
+    .int('use whole seconds, 60 to 86400')
+    .min(60, 'use 60 to 86400 seconds')
+    .max(86400, 'use 60 to 86400 seconds')
+    .optional(),
 });
 export const MintTokenResponseSchema = z.looseObject({ cubeApiToken: z.string() });
 
@@ -76,7 +80,7 @@ export const DEPLOYMENTS = table(
       method: 'GET',
       path: `${dep}/environments`,
       kind: 'read',
-      query: PageQuery,
+      query: PageQuery.extend({ type: z.enum(['production', 'staging', 'development']).optional() }),
       item: EnvironmentSchema,
     },
     listEnvVars: {
@@ -112,18 +116,10 @@ export async function mintDataApiToken(
   deploymentId: number,
   opts: { expiresIn?: number; signal?: AbortSignal } = {},
 ): Promise<string> {
-  const expiresIn = opts.expiresIn;
-  if (expiresIn !== undefined && !(Number.isInteger(expiresIn) && expiresIn >= 60 && expiresIn <= 86400)) {
-    throw new ApiError('validation', `expiresIn must be 60 to 86400 seconds (got ${String(expiresIn)}).`);
-  }
+  const { expiresIn, signal } = opts;
   // A write: each request mints another token, so it is sent once and never retried; a failure
   // after sending leaves the outcome unknown (a token minted then was never received).
-  const res = await call(
-    t,
-    MINT.mintDataApiToken,
-    deploymentId,
-    expiresIn === undefined ? {} : { expiresIn },
-    opts.signal,
-  );
+  const input = expiresIn === undefined ? {} : { expiresIn };
+  const res = await call(t, MINT.mintDataApiToken, deploymentId, input, signal);
   return res.cubeApiToken;
 }

@@ -3,7 +3,7 @@
 // operators only.
 import { z } from 'zod';
 import { ApiError } from '../errors';
-import { validateNotificationQuery, type NotificationListQuery } from '../notificationQuery';
+import { notificationQueryProblems } from '../notificationQuery';
 import { paginate } from '../paging';
 import { call, table } from './operation';
 import { id, maybe, PageQuery, type PlatformTransport } from './transport';
@@ -138,29 +138,44 @@ export const NotificationRecipientSchema = z.looseObject({
 });
 export type NotificationRecipient = z.infer<typeof NotificationRecipientSchema>;
 
-export const NotificationRecipientInputSchema = z.strictObject({
-  type: z.enum(RECIPIENT_TYPES),
-  userId: z.number().int().min(1).optional(),
-  email: z.string().min(1).optional(),
-  embedTenantName: z.string().min(1).optional(),
-  externalId: z.string().min(1).optional(),
-  channelId: z.string().min(1).optional(),
-  channelName: z.string().optional(),
-  groups: z.array(z.string()).optional(),
-  securityContext: z.record(z.string(), z.unknown()).optional(),
-  userAttributes: z.array(z.strictObject({ name: z.string(), value: z.unknown() })).optional(),
-});
+/** The published NotificationRecipientInput; its field notes say what each type needs. */
+export const NotificationRecipientInputSchema = z
+  .strictObject({
+    type: z.enum(RECIPIENT_TYPES),
+    userId: z.number().int().min(1).optional(),
+    email: z.string().min(1).optional(),
+    embedTenantName: z.string().min(1).optional(),
+    externalId: z.string().min(1).optional(),
+    channelId: z.string().min(1).optional(),
+    channelName: z.string().optional(),
+    groups: z.array(z.string()).optional(),
+    securityContext: z.record(z.string(), z.unknown()).optional(),
+    userAttributes: z.array(z.strictObject({ name: z.string(), value: z.unknown() })).optional(),
+  })
+  .refine((r) => r.type !== 'USER' || r.userId !== undefined || r.email !== undefined, {
+    message: 'A USER recipient needs userId or email.',
+  })
+  .refine((r) => r.type !== 'EMBED_USER' || (r.embedTenantName && r.externalId), {
+    message: 'An EMBED_USER recipient needs embedTenantName and externalId.',
+  })
+  .refine((r) => r.type !== 'SLACK' || r.channelId !== undefined, {
+    message: 'A SLACK recipient needs channelId.',
+  });
 export type NotificationRecipientInput = z.infer<typeof NotificationRecipientInputSchema>;
 export const AddRecipientsInputSchema = z.strictObject({
   recipients: z.array(NotificationRecipientInputSchema).min(1).max(1000),
 });
 
 /** `{type, id}`: id is the userId (USER), embedUserId (EMBED_USER, with embedTenantName) or channelId (SLACK). */
-export const RemoveRecipientInputSchema = z.strictObject({
-  type: z.enum(RECIPIENT_TYPES),
-  id: z.union([z.number().int(), z.string().min(1)]),
-  embedTenantName: z.string().min(1).optional(),
-});
+export const RemoveRecipientInputSchema = z
+  .strictObject({
+    type: z.enum(RECIPIENT_TYPES),
+    id: z.union([z.number().int(), z.string().min(1)]),
+    embedTenantName: z.string().min(1).optional(),
+  })
+  .refine((r) => r.type !== 'EMBED_USER' || r.embedTenantName !== undefined, {
+    message: 'An EMBED_USER entry also needs embedTenantName.',
+  });
 export type RemoveRecipientInput = z.infer<typeof RemoveRecipientInputSchema>;
 export const RemoveRecipientsInputSchema = z.strictObject({
   recipients: z.array(RemoveRecipientInputSchema).min(1).max(1000),
@@ -209,6 +224,26 @@ export function describeAddResult(r: AddRecipientsResult): string {
   return `${r.createdRecipients.length} added, ${r.updatedRecipients.length} updated, ${r.unchangedRecipients.length} unchanged`;
 }
 
+/**
+ * The published query of getNotifications with the rules of spec 4.1 (one dashboard identifier,
+ * one recipient filter, the embed pair together), checked before sending.
+ */
+export const NotificationListQuerySchema = z
+  .object({
+    first: z.number().optional(),
+    after: z.string().optional(),
+    dashboardId: z.number().optional(),
+    dashboardPublicId: z.string().optional(),
+    recipientUserId: z.number().optional(),
+    recipientEmail: z.string().optional(),
+    recipientEmbedTenantName: z.string().optional(),
+    recipientExternalId: z.string().optional(),
+  })
+  .superRefine((q, ctx) => {
+    const problems = notificationQueryProblems(q);
+    if (problems.length > 0) ctx.addIssue({ code: 'custom', message: problems.join(' ') });
+  });
+
 const ADMIN = 'needs the admin role. Use a token of an admin user.';
 const list = '/v1/deployments/{deploymentId}/notifications';
 const recipients = `${list}/{id}/recipients`;
@@ -216,6 +251,15 @@ const recipients = `${list}/{id}/recipients`;
 export const NOTIFICATIONS = table(
   { names: { id: 'notificationId' } },
   {
+    listNotifications: {
+      method: 'GET',
+      path: list,
+      kind: 'read',
+      query: NotificationListQuerySchema,
+      item: NotificationSchema,
+      refused: 'Notification filter not sent',
+      forbidden: `Listing notifications ${ADMIN}`,
+    },
     createNotification: {
       method: 'POST',
       path: list,
@@ -242,14 +286,6 @@ export const NOTIFICATIONS = table(
 const CALLS = table(
   { names: { id: 'notificationId' } },
   {
-    listNotifications: {
-      method: 'GET',
-      path: list,
-      kind: 'read',
-      query: z.custom<NotificationListQuery>(),
-      item: NotificationSchema,
-      forbidden: `Listing notifications ${ADMIN}`,
-    },
     addRecipients: {
       method: 'POST',
       path: recipients,
@@ -271,17 +307,6 @@ const CALLS = table(
     },
   },
 );
-
-/** Spec 4.1: the rules are checked before any request; 403 says the admin role is needed. */
-export async function listNotifications(
-  t: PlatformTransport,
-  deploymentId: number,
-  q: NotificationListQuery = {},
-  signal?: AbortSignal,
-) {
-  validateNotificationQuery(q);
-  return call(t, CALLS.listNotifications, deploymentId, q, signal);
-}
 
 /** Every recipient, following every page. */
 export function iterateRecipients(

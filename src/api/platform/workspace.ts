@@ -1,8 +1,7 @@
 // Folders, reports and workbooks of a deployment's workspace.
 import { z } from 'zod';
-import { ApiError } from '../errors';
-import { call, table } from './operation';
-import { id, maybe, PageQuery, type PlatformTransport } from './transport';
+import { table } from './operation';
+import { id, maybe, PageQuery } from './transport';
 
 export const FolderSchema = z.looseObject({
   id,
@@ -55,15 +54,22 @@ export type ConnectReportToWorkbookInput = z.infer<typeof ConnectReportToWorkboo
 
 export const DuplicateWorkbookInputSchema = z.strictObject({ shared: z.boolean().optional() });
 
-export type ReportSort = 'name' | 'createdAt' | 'updatedAt' | 'lastViewedAt';
-/** The query parameters of getReports the extension uses (all published). */
+export const REPORT_SORTS = ['name', 'createdAt', 'updatedAt', 'lastViewedAt'] as const;
+export type ReportSort = (typeof REPORT_SORTS)[number];
+/**
+ * The query parameters of getReports the extension uses (all published). The document says a
+ * lastViewedAt order has no stable cursor, so a cursor with it is refused before sending.
+ */
 export const ReportListQuerySchema = PageQuery.extend({
   search: z.string().optional(),
-  folderId: z.number().optional(),
+  folderId: z.number().int().optional(),
   externalWorkbookId: z.string().optional(),
-  sortBy: z.custom<ReportSort>().optional(),
+  sortBy: z.enum(REPORT_SORTS).optional(),
   /** Published with sortBy; the service's default is ascending names and newest dates first. */
   sortDirection: z.enum(['ASC', 'DESC']).optional(),
+}).refine((q) => !(q.sortBy === 'lastViewedAt' && q.after), {
+  message:
+    'Reports sorted by lastViewedAt cannot be paged with a cursor: only the first page is available. Sort by name, createdAt or updatedAt to page.',
 });
 export type ReportListQuery = z.input<typeof ReportListQuerySchema>;
 
@@ -76,8 +82,16 @@ export const WORKSPACE = table(
       method: 'GET',
       path: `${dep}/folders`,
       kind: 'read',
-      query: PageQuery.extend({ parentId: z.number().optional() }),
+      query: PageQuery.extend({ parentId: z.number().int().optional() }),
       item: FolderSchema,
+    },
+    listReports: {
+      method: 'GET',
+      path: `${dep}/reports`,
+      kind: 'read',
+      query: ReportListQuerySchema,
+      item: ReportSchema,
+      refused: 'Reports not listed',
     },
     getReport: { method: 'GET', path: `${dep}/reports/{reportId}`, kind: 'read', answer: ReportSchema },
     connectReportToWorkbook: {
@@ -111,31 +125,3 @@ export const WORKSPACE = table(
     },
   },
 );
-
-const REPORTS = table(
-  {},
-  {
-    listReports: {
-      method: 'GET',
-      path: `${dep}/reports`,
-      kind: 'read',
-      query: ReportListQuerySchema,
-      item: ReportSchema,
-    },
-  },
-);
-
-export async function listReports(
-  t: PlatformTransport,
-  deploymentId: number,
-  q: ReportListQuery = {},
-  signal?: AbortSignal,
-) {
-  if (q.sortBy === 'lastViewedAt' && q.after) {
-    throw new ApiError(
-      'validation',
-      'Reports sorted by lastViewedAt cannot be paged with a cursor: only the first page is available. Sort by name, createdAt or updatedAt to page.',
-    );
-  }
-  return call(t, REPORTS.listReports, deploymentId, q, signal);
-}

@@ -1,9 +1,8 @@
 // The workspace as the platform shows it: one paged feed of folders, workbooks and reports per
 // folder (folders first), the shared workspace, and moving and deleting items (one or in bulk).
 import { z } from 'zod';
-import { ApiError } from '../errors';
-import { call, table } from './operation';
-import { id, maybe, PageQuery, type PlatformTransport } from './transport';
+import { table } from './operation';
+import { id, maybe, PageQuery } from './transport';
 
 export const WORKSPACE_TYPES = ['FOLDER', 'WORKBOOK', 'REPORT'] as const;
 export type WorkspaceType = (typeof WORKSPACE_TYPES)[number];
@@ -23,8 +22,8 @@ export const WorkspaceItemSchema = z.looseObject({
 export type WorkspaceItem = z.infer<typeof WorkspaceItemSchema>;
 
 export const WorkspaceQuerySchema = PageQuery.extend({
-  folderId: z.number().optional(),
-  types: z.array(z.custom<WorkspaceType>()).optional(),
+  folderId: z.number().int().optional(),
+  types: z.array(z.enum(WORKSPACE_TYPES)).optional(),
   search: z.string().optional(),
   orderByField: z.enum(['updated_at', 'created_at', 'name', 'viewer_last_viewed_at']).optional(),
   orderByDirection: z.enum(['ASC', 'DESC']).optional(),
@@ -39,11 +38,12 @@ export const MoveInputSchema = z.strictObject({
   id: z.number().int().min(1),
   folderId: z.number().int().min(1).nullable(),
 });
+const batch = z.array(ItemRefSchema).min(1).max(100, 'at most 100 items at once');
 export const BulkMoveInputSchema = z.strictObject({
-  items: z.array(ItemRefSchema).min(1).max(100),
+  items: batch,
   folderId: z.number().int().min(1).nullable(),
 });
-export const BulkDeleteInputSchema = z.strictObject({ items: z.array(ItemRefSchema).min(1).max(100) });
+export const BulkDeleteInputSchema = z.strictObject({ items: batch });
 
 const FailureSchema = z.looseObject({
   type: z.string(),
@@ -83,12 +83,7 @@ export const WORKSPACE_FEED = table(
       query: WorkspaceQuerySchema,
       item: WorkspaceItemSchema,
     },
-  },
-);
-
-const MOVES = table(
-  {},
-  {
+    /** Moves one item into a folder (null: the workspace root); answers the moved item. */
     moveWorkspaceItem: {
       method: 'POST',
       path: `${dep}/workspace/move`,
@@ -97,6 +92,7 @@ const MOVES = table(
       refused: 'Not moved',
       ...check('where the item is now'),
     },
+    /** Moves up to 100 items; partially successful: `failed` says which were not moved and why. */
     bulkMoveWorkspaceItems: {
       method: 'POST',
       path: `${dep}/workspace/bulk-move`,
@@ -105,6 +101,7 @@ const MOVES = table(
       refused: 'Not moved',
       ...check('which items were moved'),
     },
+    /** Deletes up to 100 items; partially successful, never rolled back. */
     bulkDeleteWorkspaceItems: {
       method: 'POST',
       path: `${dep}/workspace/bulk-delete`,
@@ -115,42 +112,3 @@ const MOVES = table(
     },
   },
 );
-
-/** Moves one item into a folder (null: the workspace root); answers the moved item. */
-export function moveWorkspaceItem(
-  t: PlatformTransport,
-  deploymentId: number,
-  item: WorkspaceItemRef,
-  folderId: number | null,
-  signal?: AbortSignal,
-) {
-  return call(t, MOVES.moveWorkspaceItem, deploymentId, { ...item, folderId }, signal);
-}
-
-function checkBatch(items: readonly WorkspaceItemRef[], what: string) {
-  if (items.length > 100)
-    throw new ApiError('validation', `${what}: at most 100 items at once (got ${items.length}).`);
-}
-
-/** Moves up to 100 items; partially successful: `failed` says which were not moved and why. */
-export function bulkMoveWorkspaceItems(
-  t: PlatformTransport,
-  deploymentId: number,
-  items: WorkspaceItemRef[],
-  folderId: number | null,
-  signal?: AbortSignal,
-) {
-  checkBatch(items, 'Not moved');
-  return call(t, MOVES.bulkMoveWorkspaceItems, deploymentId, { items, folderId }, signal);
-}
-
-/** Deletes up to 100 items; partially successful, never rolled back. */
-export function bulkDeleteWorkspaceItems(
-  t: PlatformTransport,
-  deploymentId: number,
-  items: WorkspaceItemRef[],
-  signal?: AbortSignal,
-) {
-  checkBatch(items, 'Not deleted');
-  return call(t, MOVES.bulkDeleteWorkspaceItems, deploymentId, { items }, signal);
-}

@@ -1,14 +1,16 @@
 // Deployments and what they hold: environments, env variables, folders, reports, workbooks, and
 // publishing a workbook's dashboard (a new version each time).
-import type { RequestContext, Router } from '../http';
-import { page, publicView, withDeployment as guard, type PlatformDeps } from './common';
+import type { PublishDashboardWire, UpdatePublishedAiWidgetThreadInput } from '../../api/platform/dashboards';
+import type { Router } from '../http';
+import { deploymentRoutes, page, publicView, type PlatformDeps } from './common';
 import { maskEnvVar } from './opsRoutes';
 import { publicIdOf, type Row } from './seed';
-import { withFolderPath } from './workspaceModel';
+import { createWorkspaceModel, withFolderPath } from './workspaceModel';
 
 export function registerCatalogRoutes(router: Router, deps: PlatformDeps): void {
   const d = deps.data;
-  const withDeployment = guard(deps);
+  const on = deploymentRoutes(router, deps);
+  const { itemRoutes } = createWorkspaceModel(deps);
   type Paged = NonNullable<Awaited<ReturnType<typeof page>>>;
   // Every list carries `items` + `pageInfo` and, where the documents still require them, the
   // deprecated `data` (the same items) and `count`.
@@ -22,326 +24,180 @@ export function registerCatalogRoutes(router: Router, deps: PlatformDeps): void 
     const p = await page(ctx, d.deployments, 'deployments');
     if (p) await ctx.json(200, body(p, { count: p.total, totalCount: p.total, pagination: pagination(p) }));
   });
-  router.add(
-    'platform',
-    'GET',
-    '/v1/deployments/:deploymentId',
-    withDeployment((ctx, dep) => ctx.json(200, dep)),
-  );
-  router.add(
-    'platform',
-    'GET',
-    '/v1/deployments/:deploymentId/environments',
-    withDeployment(async (ctx, dep) => {
-      const type = ctx.query.get('type');
-      if (type && !['production', 'staging', 'development'].includes(type))
-        return ctx.error(400, `type must be production, staging or development (got ${type}).`);
-      const rows = (d.environments.get(dep.id) ?? []).filter((e) => !type || e.type === type);
-      const p = await page(ctx, rows, `environments:${dep.id}:${type ?? ''}`);
-      if (p) await ctx.json(200, body(p, { pagination: pagination(p) }));
-    }),
-  );
-  router.add(
-    'platform',
-    'GET',
-    '/v1/deployments/:deploymentId/env-vars',
-    withDeployment(async (ctx, dep) => {
-      const p = await page(ctx, (d.envVars.get(dep.id) ?? []).map(maskEnvVar), `envVars:${dep.id}`);
-      if (p) await ctx.json(200, body(p));
-    }),
-  );
-  router.add(
-    'platform',
-    'GET',
-    '/v1/deployments/:deploymentId/folders',
-    withDeployment(async (ctx, dep) => {
-      const parent = ctx.query.get('parentId');
-      const rows = (d.folders.get(dep.id) ?? []).filter((f) =>
-        parent ? f.parentId === Number(parent) : true,
-      );
-      const p = await page(ctx, rows, `folders:${dep.id}:${parent ?? ''}`);
-      if (p) await ctx.json(200, body(p, { count: p.total }));
-    }),
-  );
+  on('GET', '', (ctx, dep) => ctx.json(200, dep));
+  on('GET', '/environments', async (ctx, dep) => {
+    const type = ctx.query.get('type');
+    const rows = (d.environments.get(dep.id) ?? []).filter((e) => !type || e.type === type);
+    const p = await page(ctx, rows, `environments:${dep.id}:${type ?? ''}`);
+    if (p) await ctx.json(200, body(p, { pagination: pagination(p) }));
+  });
+  on('GET', '/env-vars', async (ctx, dep) => {
+    const p = await page(ctx, (d.envVars.get(dep.id) ?? []).map(maskEnvVar), `envVars:${dep.id}`);
+    if (p) await ctx.json(200, body(p));
+  });
+  on('GET', '/folders', async (ctx, dep) => {
+    const parent = ctx.query.get('parentId');
+    const rows = (d.folders.get(dep.id) ?? []).filter((f) => (parent ? f.parentId === Number(parent) : true));
+    const p = await page(ctx, rows, `folders:${dep.id}:${parent ?? ''}`);
+    if (p) await ctx.json(200, body(p, { count: p.total }));
+  });
 
-  router.add(
-    'platform',
-    'GET',
-    '/v1/deployments/:deploymentId/reports',
-    withDeployment(async (ctx, dep) => {
-      const sortBy = ctx.query.get('sortBy') ?? 'createdAt';
-      if (!['name', 'createdAt', 'updatedAt', 'lastViewedAt'].includes(sortBy)) {
-        return ctx.error(
-          400,
-          `sortBy must be one of name, createdAt, updatedAt, lastViewedAt (got ${sortBy}).`,
-        );
-      }
-      const direction = ctx.query.get('sortDirection');
-      if (direction && direction !== 'ASC' && direction !== 'DESC')
-        return ctx.error(400, `sortDirection must be ASC or DESC (got ${direction}).`);
-      if (sortBy === 'lastViewedAt' && ctx.query.get('after')) {
-        return ctx.error(400, 'Cursor pagination is unavailable when sorting by lastViewedAt.');
-      }
-      const search = ctx.query.get('search')?.toLowerCase();
-      const folderId = ctx.query.get('folderId');
-      const ext = ctx.query.get('externalWorkbookId');
-      let rows = (d.reports.get(dep.id) ?? []).filter(
-        (r) =>
-          (!search ||
-            String(r.name).toLowerCase().includes(search) ||
-            String(r.title ?? '')
-              .toLowerCase()
-              .includes(search)) &&
-          (!folderId || r.folderId === Number(folderId)) &&
-          (!ext ||
-            (r.externalWorkbookPlacements as { workbookId: string }[]).some((p) => p.workbookId === ext)),
-      );
-      const field = sortBy === 'lastViewedAt' ? '_lastViewedAt' : sortBy;
-      // name ascends by default, dates descend (newest first); sortDirection overrides.
-      const asc = direction ? direction === 'ASC' : sortBy === 'name';
-      rows = [...rows].sort(
-        (a, b) => (asc ? 1 : -1) * (String(a[field]).localeCompare(String(b[field])) || a.id - b.id),
-      );
-      const key = `reports:${dep.id}:${sortBy}:${direction ?? ''}:${search ?? ''}:${folderId ?? ''}:${ext ?? ''}`;
-      const p = await page(ctx, rows, key);
-      if (!p) return;
-      const pageInfo =
-        sortBy === 'lastViewedAt' ? { ...p.pageInfo, hasNextPage: false, endCursor: null } : p.pageInfo;
-      const items = (p.items as Row[]).map((r) => withFolderPath(d, dep.id, publicView(r)));
-      await ctx.json(200, { ...body(p, { count: p.total }), items, data: items, pageInfo });
-    }),
+  on('GET', '/reports', async (ctx, dep) => {
+    const sortBy = ctx.query.get('sortBy') ?? 'createdAt';
+    const direction = ctx.query.get('sortDirection');
+    const search = ctx.query.get('search')?.toLowerCase();
+    const folderId = ctx.query.get('folderId');
+    const ext = ctx.query.get('externalWorkbookId');
+    let rows = (d.reports.get(dep.id) ?? []).filter(
+      (r) =>
+        (!search ||
+          String(r.name).toLowerCase().includes(search) ||
+          String(r.title ?? '')
+            .toLowerCase()
+            .includes(search)) &&
+        (!folderId || r.folderId === Number(folderId)) &&
+        (!ext ||
+          (r.externalWorkbookPlacements as { workbookId: string }[]).some((p) => p.workbookId === ext)),
+    );
+    const field = sortBy === 'lastViewedAt' ? '_lastViewedAt' : sortBy;
+    // name ascends by default, dates descend (newest first); sortDirection overrides.
+    const asc = direction ? direction === 'ASC' : sortBy === 'name';
+    rows = [...rows].sort(
+      (a, b) => (asc ? 1 : -1) * (String(a[field]).localeCompare(String(b[field])) || a.id - b.id),
+    );
+    const key = `reports:${dep.id}:${sortBy}:${direction ?? ''}:${search ?? ''}:${folderId ?? ''}:${ext ?? ''}`;
+    const p = await page(ctx, rows, key);
+    if (!p) return;
+    const pageInfo =
+      sortBy === 'lastViewedAt' ? { ...p.pageInfo, hasNextPage: false, endCursor: null } : p.pageInfo;
+    const items = (p.items as Row[]).map((r) => withFolderPath(d, dep.id, publicView(r)));
+    await ctx.json(200, { ...body(p, { count: p.total }), items, data: items, pageInfo });
+  });
+  const report = itemRoutes(on, 'REPORT');
+  report('GET', '/reports/:reportId', (ctx, dep, r) =>
+    ctx.json(200, withFolderPath(d, dep.id, publicView(r))),
   );
-  const findReport = (ctx: RequestContext, dep: Row) =>
-    (d.reports.get(dep.id) ?? []).find((r) => r.id === Number(ctx.params.reportId));
-  router.add(
-    'platform',
-    'GET',
-    '/v1/deployments/:deploymentId/reports/:reportId',
-    withDeployment(async (ctx, dep) => {
-      const r = findReport(ctx, dep);
-      return r
-        ? ctx.json(200, withFolderPath(d, dep.id, publicView(r)))
-        : ctx.error(404, `Report ${ctx.params.reportId} not found.`);
-    }),
-  );
-  router.add(
-    'platform',
-    'PUT',
-    '/v1/deployments/:deploymentId/reports/:reportId/connect-workbook',
-    withDeployment(async (ctx, dep) => {
-      const r = findReport(ctx, dep);
-      if (!r) return ctx.error(404, `Report ${ctx.params.reportId} not found.`);
-      const b = (ctx.body ?? {}) as Record<string, unknown>;
-      for (const f of ['externalWorkbookId', 'resultLocation']) {
-        if (typeof b[f] !== 'string' || !b[f]) return ctx.error(400, `${f} is required.`);
-      }
-      const placements = (r.externalWorkbookPlacements as Record<string, unknown>[]).filter(
-        (p) => p.workbookId !== b.externalWorkbookId,
-      );
-      placements.push({
-        workbookId: b.externalWorkbookId,
-        resultLocation: b.resultLocation,
-        endResultCell: b.endResultCell ?? null,
-      });
-      r.externalWorkbookPlacements = placements;
-      await ctx.json(200, publicView(r));
-    }),
-  );
+  report('PUT', '/reports/:reportId/connect-workbook', async (ctx, _dep, r) => {
+    const b = ctx.body as Record<string, unknown>;
+    const placements = (r.externalWorkbookPlacements as Record<string, unknown>[]).filter(
+      (p) => p.workbookId !== b.externalWorkbookId,
+    );
+    placements.push({
+      workbookId: b.externalWorkbookId,
+      resultLocation: b.resultLocation,
+      endResultCell: b.endResultCell ?? null,
+    });
+    r.externalWorkbookPlacements = placements;
+    await ctx.json(200, publicView(r));
+  });
 
-  const findWorkbook = (ctx: RequestContext, dep: Row) =>
-    (d.workbooks.get(dep.id) ?? []).find((w) => w.id === Number(ctx.params.workbookId));
-  router.add(
-    'platform',
-    'GET',
-    '/v1/deployments/:deploymentId/workbooks',
-    withDeployment(async (ctx, dep) => {
-      const folderId = ctx.query.get('folderId');
-      const rows = (d.workbooks.get(dep.id) ?? []).filter(
-        (w) => !folderId || w.folderId === Number(folderId),
+  const workbook = itemRoutes(on, 'WORKBOOK');
+  on('GET', '/workbooks', async (ctx, dep) => {
+    const folderId = ctx.query.get('folderId');
+    const rows = (d.workbooks.get(dep.id) ?? []).filter((w) => !folderId || w.folderId === Number(folderId));
+    const p = await page(ctx, rows, `workbooks:${dep.id}:${folderId ?? ''}`);
+    if (!p) return;
+    const items = (p.items as Row[]).map((w) => withFolderPath(d, dep.id, publicView(w)));
+    await ctx.json(200, { ...body(p, { count: p.total }), items, data: items });
+  });
+  workbook('GET', '/workbooks/:workbookId', (ctx, dep, w) => ctx.json(200, withFolderPath(d, dep.id, w)));
+  workbook('POST', '/workbooks/:workbookId/duplicate', async (ctx, dep, w) => {
+    const shared = (ctx.body as { shared?: unknown } | undefined)?.shared === true;
+    const now = new Date().toISOString();
+    const copy: Row = {
+      ...structuredClone(w),
+      id: d.nextId(),
+      name: `${String(w.name)} (copy${shared ? ' from shared' : ''})`,
+      slug: null,
+      createdAt: now,
+      updatedAt: now,
+      dashboardPublished: null,
+      publishedDashboard: null,
+    };
+    d.workbooks.get(dep.id)!.push(copy);
+    await ctx.json(200, copy);
+  });
+  workbook('POST', '/workbooks/:workbookId/publish', async (ctx, dep, w) => {
+    const input = ctx.body as PublishDashboardWire;
+    if (input.workbookId !== w.id)
+      return ctx.error(
+        400,
+        `workbookId ${input.workbookId} does not match the workbook in the path (${w.id}).`,
       );
-      const p = await page(ctx, rows, `workbooks:${dep.id}:${folderId ?? ''}`);
-      if (!p) return;
-      const items = (p.items as Row[]).map((w) => withFolderPath(d, dep.id, publicView(w)));
-      await ctx.json(200, { ...body(p, { count: p.total }), items, data: items });
-    }),
-  );
-  router.add(
-    'platform',
-    'GET',
-    '/v1/deployments/:deploymentId/workbooks/:workbookId',
-    withDeployment(async (ctx, dep) => {
-      const w = findWorkbook(ctx, dep);
-      return w
-        ? ctx.json(200, withFolderPath(d, dep.id, w))
-        : ctx.error(404, `Workbook ${ctx.params.workbookId} not found.`);
-    }),
-  );
-  router.add(
-    'platform',
-    'POST',
-    '/v1/deployments/:deploymentId/workbooks/:workbookId/duplicate',
-    withDeployment(async (ctx, dep) => {
-      const w = findWorkbook(ctx, dep);
-      if (!w) return ctx.error(404, `Workbook ${ctx.params.workbookId} not found.`);
-      const shared = (ctx.body as { shared?: unknown } | undefined)?.shared === true;
-      const now = new Date().toISOString();
-      const copy: Row = {
-        ...structuredClone(w),
+    const prev = w.publishedDashboard as Record<string, unknown> | null;
+    const draft = w.dashboardDraft as Record<string, unknown>;
+    // Like the service, the stored config gets the fields a publish leaves out: the kind (APP
+    // when an app source is given) and the app source (none).
+    const config = input.config
+      ? { kind: input.config.app ? 'APP' : 'CLASSIC', app: null, ...input.config }
+      : draft;
+    const versionNumber = ((prev?.versionNumber as number | undefined) ?? 0) + 1;
+    const reportNameOf = (id: number) =>
+      (d.reports.get(dep.id) ?? []).find((r) => r.id === id)?.name as string | undefined;
+    const reportIds = ((config.widgets as { config?: { reportId?: unknown } | null }[] | null) ?? [])
+      .map((x) => x.config?.reportId)
+      .filter((x): x is number => typeof x === 'number');
+    const published = {
+      id: (prev?.id as number | undefined) ?? w.id,
+      publicId: (prev?.publicId as string | undefined) ?? publicIdOf('pub', dep.id, w.id),
+      deploymentId: dep.id,
+      workbookId: w.id,
+      versionId: d.nextId(),
+      versionNumber,
+      status: 'published',
+      allowEmbed: input.allowEmbed ?? (prev?.allowEmbed as boolean | undefined) ?? false,
+      config,
+      reportSnapshots: reportIds.map((reportId, i) => ({
         id: d.nextId(),
-        name: `${String(w.name)} (copy${shared ? ' from shared' : ''})`,
-        slug: null,
-        createdAt: now,
-        updatedAt: now,
-        dashboardPublished: null,
-        publishedDashboard: null,
-      };
-      d.workbooks.get(dep.id)!.push(copy);
-      await ctx.json(200, copy);
-    }),
-  );
-  router.add(
-    'platform',
-    'POST',
-    '/v1/deployments/:deploymentId/workbooks/:workbookId/publish',
-    withDeployment(async (ctx, dep) => {
-      const w = findWorkbook(ctx, dep);
-      if (!w) return ctx.error(404, `Workbook ${ctx.params.workbookId} not found.`);
-      const problem = publishInputProblem(ctx.body);
-      if (problem) return ctx.error(400, `Invalid publish input: ${problem}`);
-      const input = ctx.body as PublishInput;
-      if (input.workbookId !== w.id)
-        return ctx.error(
-          400,
-          `workbookId ${input.workbookId} does not match the workbook in the path (${w.id}).`,
-        );
-      const prev = w.publishedDashboard as Record<string, unknown> | null;
-      const draft = w.dashboardDraft as Record<string, unknown>;
-      // Like the service, the stored config gets the fields a publish leaves out: the kind (APP
-      // when an app source is given) and the app source (none).
-      const config = input.config
-        ? { kind: input.config.app ? 'APP' : 'CLASSIC', app: null, ...input.config }
-        : draft;
-      const versionNumber = ((prev?.versionNumber as number | undefined) ?? 0) + 1;
-      const reportNameOf = (id: number) =>
-        (d.reports.get(dep.id) ?? []).find((r) => r.id === id)?.name as string | undefined;
-      const reportIds = ((config.widgets as { config?: { reportId?: unknown } | null }[] | null) ?? [])
-        .map((x) => x.config?.reportId)
-        .filter((x): x is number => typeof x === 'number');
-      const published = {
-        id: (prev?.id as number | undefined) ?? w.id,
-        publicId: (prev?.publicId as string | undefined) ?? publicIdOf('pub', dep.id, w.id),
-        deploymentId: dep.id,
-        workbookId: w.id,
-        versionId: d.nextId(),
-        versionNumber,
-        status: 'published',
-        allowEmbed: input.allowEmbed ?? (prev?.allowEmbed as boolean | undefined) ?? false,
-        config,
-        reportSnapshots: reportIds.map((reportId, i) => ({
-          id: d.nextId(),
-          reportId,
-          versionNumber: 1,
-          // The report's own name at publish time; some titles null, as the documents allow.
-          name: reportNameOf(reportId) ?? `report-${reportId}`,
-          title: i % 3 === 2 ? null : (reportNameOf(reportId) ?? `Report ${reportId}`),
-          description: null,
-          kind: i % 2 ? 'table' : 'vega',
-          meta: null,
-          preferences: i % 2 ? null : { columnFormats: null },
-          spec: '{"mark":"bar"}',
-          sqlQuery: 'SELECT status, MEASURE(count) FROM orders GROUP BY 1',
-          fillMissingRows: i % 2 ? null : { member: 'orders.created_at', excludedDimensions: null },
-          isSourceReport: null,
-          periodComparisons: null,
-          pythonCode: null,
-        })),
-        // The documents allow these to be null, and the live service sends null for many of them.
-        createdBy: null,
-        title: input.title ?? (config.title as string | null | undefined) ?? null,
-        description: input.description ?? (config.description as string | null | undefined) ?? null,
-        fromSharedWorkspace: null,
-        restrictDataDownload: null,
-        useBoardDashboards: null,
-      };
-      w.publishedDashboard = published;
-      w.dashboardPublished = config;
-      w.dashboardDraft = config;
-      w.updatedAt = new Date().toISOString();
-      deps.state.publishes.push({
-        deploymentId: dep.id,
-        workbookId: w.id,
-        versionNumber,
-        title: published.title,
-        at: new Date().toISOString(),
+        reportId,
+        versionNumber: 1,
+        // The report's own name at publish time; some titles null, as the documents allow.
+        name: reportNameOf(reportId) ?? `report-${reportId}`,
+        title: i % 3 === 2 ? null : (reportNameOf(reportId) ?? `Report ${reportId}`),
+        description: null,
+        kind: i % 2 ? 'table' : 'vega',
+        meta: null,
+        preferences: i % 2 ? null : { columnFormats: null },
+        spec: '{"mark":"bar"}',
+        sqlQuery: 'SELECT status, MEASURE(count) FROM orders GROUP BY 1',
+        fillMissingRows: i % 2 ? null : { member: 'orders.created_at', excludedDimensions: null },
+        isSourceReport: null,
+        periodComparisons: null,
+        pythonCode: null,
+      })),
+      // The documents allow these to be null, and the live service sends null for many of them.
+      createdBy: null,
+      title: input.title ?? (config.title as string | null | undefined) ?? null,
+      description: input.description ?? (config.description as string | null | undefined) ?? null,
+      fromSharedWorkspace: null,
+      restrictDataDownload: null,
+      useBoardDashboards: null,
+    };
+    w.publishedDashboard = published;
+    w.dashboardPublished = config;
+    w.dashboardDraft = config;
+    w.updatedAt = new Date().toISOString();
+    deps.state.publishes.push({
+      deploymentId: dep.id,
+      workbookId: w.id,
+      versionNumber,
+      title: published.title,
+      at: new Date().toISOString(),
+    });
+    await ctx.json(200, published);
+  });
+  workbook('POST', '/workbooks/:workbookId/dashboard/ai-widget-thread', async (ctx, _dep, w) => {
+    const pub = w.publishedDashboard as Record<string, unknown> | null;
+    if (!pub)
+      return ctx.error(409, 'The workbook has no published dashboard: publish it first.', {
+        code: 'NOT_PUBLISHED',
       });
-      await ctx.json(200, published);
-    }),
-  );
-  router.add(
-    'platform',
-    'POST',
-    '/v1/deployments/:deploymentId/workbooks/:workbookId/dashboard/ai-widget-thread',
-    withDeployment(async (ctx, dep) => {
-      const w = findWorkbook(ctx, dep);
-      if (!w) return ctx.error(404, `Workbook ${ctx.params.workbookId} not found.`);
-      const pub = w.publishedDashboard as Record<string, unknown> | null;
-      if (!pub)
-        return ctx.error(409, 'The workbook has no published dashboard: publish it first.', {
-          code: 'NOT_PUBLISHED',
-        });
-      const b = (ctx.body ?? {}) as Record<string, unknown>;
-      if (typeof b.threadId !== 'string' || typeof b.widgetId !== 'string')
-        return ctx.error(400, 'threadId and widgetId are required.');
-      const threads = {
-        ...((pub.aiWidgetThreads as Record<string, unknown>) ?? {}),
-        [b.widgetId]: { threadId: b.threadId, checksum: b.checksum ?? null },
-      };
-      w.publishedDashboard = { ...pub, aiWidgetThreads: threads };
-      await ctx.json(200, w.publishedDashboard);
-    }),
-  );
-}
-
-interface PublishInput {
-  workbookId: number;
-  dashboardId?: number | null;
-  allowEmbed?: boolean | null;
-  title?: string | null;
-  description?: string | null;
-  config?: Record<string, unknown> | null;
-}
-
-const isObject = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v);
-
-/** What is wrong with a publish body per `PublishDashboardInput` of the documents, or undefined. */
-function publishInputProblem(body: unknown): string | undefined {
-  if (!isObject(body)) return 'body: expected an object';
-  if (!Number.isInteger(body.workbookId)) return 'workbookId: required integer';
-  for (const f of ['title', 'description'] as const)
-    if (body[f] !== undefined && body[f] !== null && typeof body[f] !== 'string')
-      return `${f}: string or null`;
-  if (isObject(body.config))
-    for (const f of ['title', 'description'] as const)
-      if (body.config[f] !== undefined && body.config[f] !== null && typeof body.config[f] !== 'string')
-        return `config.${f}: string or null`;
-  if (body.allowEmbed !== undefined && body.allowEmbed !== null && typeof body.allowEmbed !== 'boolean')
-    return 'allowEmbed: boolean or null';
-  if (body.dashboardId !== undefined && body.dashboardId !== null && !Number.isInteger(body.dashboardId))
-    return 'dashboardId: integer or null';
-  const config = body.config;
-  if (config === undefined || config === null) return undefined;
-  if (!isObject(config)) return 'config: object or null';
-  const widgets = config.widgets;
-  if (widgets === undefined || widgets === null) return undefined;
-  if (!Array.isArray(widgets)) return 'config.widgets: array or null';
-  for (const [i, wd] of widgets.entries()) {
-    if (!isObject(wd)) return `config.widgets.${i}: object`;
-    if (typeof wd.id !== 'string') return `config.widgets.${i}.id: required string`;
-    if (typeof wd.type !== 'string') return `config.widgets.${i}.type: required string`;
-    const pos = wd.position;
-    if (!isObject(pos) || !['x', 'y', 'w', 'h'].every((k) => Number.isInteger(pos[k])))
-      return `config.widgets.${i}.position: required {x, y, w, h} integers`;
-  }
-  return undefined;
+    const b = ctx.body as UpdatePublishedAiWidgetThreadInput;
+    const threads = {
+      ...((pub.aiWidgetThreads as Record<string, unknown>) ?? {}),
+      [b.widgetId]: { threadId: b.threadId, checksum: b.checksum ?? null },
+    };
+    w.publishedDashboard = { ...pub, aiWidgetThreads: threads };
+    await ctx.json(200, w.publishedDashboard);
+  });
 }

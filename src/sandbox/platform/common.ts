@@ -1,6 +1,6 @@
 // Shared by the sandbox's platform routes: the deps, opaque cursors and paging, and small request
 // helpers.
-import type { RequestContext } from '../http';
+import type { Method, RequestContext, Router } from '../http';
 import type { SandboxTokens } from '../server';
 import type { SandboxState } from '../state';
 import type { PlatformData, Row } from './seed';
@@ -35,7 +35,7 @@ export async function page<T>(ctx: RequestContext, rows: T[], key: string, defau
   const firstText = ctx.query.get('first');
   const first = firstText === null ? defaultFirst : Number(firstText);
   if (!Number.isInteger(first) || first < 1 || first > 200) {
-    await ctx.error(400, `first must be an integer from 1 to 200 (got ${firstText}).`);
+    await ctx.error(400, `first must be a whole number from 1 to 200 (got ${firstText}).`);
     return undefined;
   }
   const after = ctx.query.get('after');
@@ -65,6 +65,12 @@ export async function page<T>(ctx: RequestContext, rows: T[], key: string, defau
   };
 }
 
+/** Answers one page of `rows` as `{items, pageInfo}` (or the 400 of `page`). */
+export async function sendPage<T>(ctx: RequestContext, rows: T[], key: string, defaultFirst?: number) {
+  const p = await page(ctx, rows, key, defaultFirst);
+  if (p) await ctx.json(200, { items: p.items, pageInfo: p.pageInfo });
+}
+
 /** A stored row as sent: fields kept for the sandbox's own use (`_name`) are dropped. */
 export function publicView<T extends Record<string, unknown>>(row: T): Record<string, unknown> {
   return Object.fromEntries(Object.entries(row).filter(([k]) => !k.startsWith('_')));
@@ -77,13 +83,6 @@ export function deployment(ctx: RequestContext, deps: PlatformDeps): Row | undef
 
 export const isAdmin = (ctx: RequestContext, deps: PlatformDeps) => ctx.credential === deps.tokens.admin;
 
-export function intParam(ctx: RequestContext, name: string): number | undefined | 'bad' {
-  const v = ctx.query.get(name);
-  if (v === null || v === '') return undefined;
-  const n = Number(v);
-  return Number.isInteger(n) && n >= 1 ? n : 'bad';
-}
-
 /** Wraps a handler so it runs only for an existing deployment (404 otherwise). */
 export function withDeployment(deps: PlatformDeps) {
   return (fn: (ctx: RequestContext, dep: Row) => Promise<void>) =>
@@ -93,3 +92,16 @@ export function withDeployment(deps: PlatformDeps) {
       return fn(ctx, dep);
     };
 }
+
+export type DeploymentHandler = (ctx: RequestContext, dep: Row) => Promise<void>;
+
+/**
+ * Adds the platform routes of one deployment's resources, each run only for an existing deployment
+ * (404 otherwise): `on('GET', '/reports', (ctx, dep) => …)`.
+ */
+export function deploymentRoutes(router: Router, deps: PlatformDeps) {
+  const guard = withDeployment(deps);
+  return (method: Method, path: string, fn: DeploymentHandler): Router =>
+    router.add('platform', method, `/v1/deployments/:deploymentId${path}`, guard(fn));
+}
+export type DeploymentRoutes = ReturnType<typeof deploymentRoutes>;

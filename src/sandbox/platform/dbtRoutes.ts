@@ -1,9 +1,10 @@
 // dbt sync in the sandbox: a run moves through the published stages over time (dbtStepMs each),
 // writing log lines as it goes; a branch named "fail" fails in dbt compile; DELETE cancels a running
 // one. Each deployment starts with a few past runs so the list has history.
+import type { StartDbtSyncInput } from '../../api/platform/dbtSync';
 import type { RequestContext, Router } from '../http';
 import type { DbtJobState } from '../state';
-import { page, withDeployment as guard, type PlatformDeps } from './common';
+import { deploymentRoutes, sendPage, type PlatformDeps } from './common';
 
 const STAGES = [
   ['INITIALIZING', 'init'],
@@ -156,7 +157,6 @@ function fileContent(cube: string): string {
 export function registerDbtRoutes(router: Router, deps: PlatformDeps): void {
   const d = deps.data;
   const jobs = deps.state.dbtJobs;
-  const withDeployment = guard(deps);
   const baseStep = deps.dbtStepMs ?? 500;
   // A branch named "slow" runs a thousand times slower, so tests can cancel it while it runs;
   // "steady" runs eight times slower, a sync one can watch (the README's picture).
@@ -216,137 +216,96 @@ export function registerDbtRoutes(router: Router, deps: PlatformDeps): void {
     return j;
   };
 
-  const base = '/v1/deployments/:deploymentId/dbt-sync';
-  router.add(
-    'platform',
-    'POST',
-    base,
-    withDeployment(async (ctx, dep) => {
-      const b = (ctx.body ?? {}) as { branchName?: unknown; output?: unknown };
-      if (b.branchName !== undefined && b.branchName !== null && typeof b.branchName !== 'string')
-        return ctx.error(400, 'branchName must be a string.');
-      if (b.output !== undefined && b.output !== null && b.output !== 'branch' && b.output !== 'files')
-        return ctx.error(400, 'output must be branch or files.');
-      const syncJobId = String(d.nextId());
-      const branchName = (b.branchName as string | null | undefined) || 'main';
-      jobs[syncJobId] = {
-        deploymentId: dep.id,
-        branchName,
-        startedAt: Date.now(),
-        trigger: 'api',
-        output: (b.output as string | null | undefined) ?? 'branch',
-      };
-      await ctx.json(200, { syncJobId, workflowId: `wf-${syncJobId}`, branchName });
-    }),
-  );
-  router.add(
-    'platform',
-    'GET',
-    base,
-    withDeployment(async (ctx, dep) => {
-      const status = ctx.query.get('status');
-      const trigger = ctx.query.get('trigger');
-      const rows = Object.entries(jobs)
-        .filter(([, j]) => j.deploymentId === dep.id)
-        .sort(([, a], [, b]) => b.startedAt - a.startedAt)
-        .map(([id, j]) => run(id, j))
-        .filter((r) => (!status || r.status === status) && (!trigger || r.trigger === trigger));
-      const p = await page(ctx, rows, `dbt:${dep.id}:${status ?? ''}:${trigger ?? ''}`, 20);
-      if (p) await ctx.json(200, { items: p.items, pageInfo: p.pageInfo });
-    }),
-  );
-  router.add(
-    'platform',
-    'GET',
-    `${base}/:syncJobId`,
-    withDeployment(async (ctx, dep) => {
-      const j = await job(ctx, dep.id);
-      if (!j) return;
-      const tl = timeline(j, stepOf(j));
-      // The status API knows only COMPLETED and FAILED as ends: a cancelled run reads FAILED.
-      const status =
-        tl.status === 'RUNNING' ? STAGES[tl.stage]![0] : tl.status === 'CANCELLED' ? 'FAILED' : tl.status;
-      const percentComplete = Math.round((Math.min(tl.stage, STAGES.length) / STAGES.length) * 100);
-      await ctx.json(200, {
-        syncJobId: ctx.params.syncJobId,
-        status,
-        progress: {
-          stage: status,
-          percentComplete: tl.status === 'COMPLETED' ? 100 : percentComplete,
-          message: tl.status === 'RUNNING' ? stageLines(tl.stage, j)[0]! : null,
-        },
-        updatedAt: iso(tl.at),
-        error:
-          tl.status === 'FAILED'
-            ? 'dbt compile failed: model "orders" references a missing column "amount_usd".'
-            : tl.status === 'CANCELLED'
-              ? 'Cancelled on request.'
-              : null,
-      });
-    }),
-  );
-  router.add(
-    'platform',
-    'DELETE',
-    `${base}/:syncJobId`,
-    withDeployment(async (ctx, dep) => {
-      const j = await job(ctx, dep.id);
-      if (!j) return;
-      if (timeline(j, stepOf(j)).status !== 'RUNNING')
-        return ctx.error(409, 'This dbt sync is not running any more.');
-      j.cancelledAt = Date.now();
-      await ctx.json(200, { message: `dbt sync ${ctx.params.syncJobId} cancelled.` });
-    }),
-  );
-  router.add(
-    'platform',
-    'GET',
-    `${base}/:syncJobId/logs`,
-    withDeployment(async (ctx, dep) => {
-      const j = await job(ctx, dep.id);
-      if (!j) return;
-      const items = logs(j, stepOf(j));
-      await ctx.json(200, {
-        items,
-        pageInfo: { hasNextPage: false, hasPreviousPage: false, startCursor: null, endCursor: null },
-      });
-    }),
-  );
-  router.add(
-    'platform',
-    'GET',
-    `${base}/:syncJobId/result`,
-    withDeployment(async (ctx, dep) => {
-      const j = await job(ctx, dep.id);
-      if (!j) return;
-      const tl = timeline(j, stepOf(j));
-      if (tl.status !== 'COMPLETED')
-        return ctx.error(404, `dbt sync ${ctx.params.syncJobId} has no result: it is ${tl.status}.`);
-      await ctx.json(200, {
-        syncJobId: ctx.params.syncJobId,
-        generatedFiles: CUBES.map((c) => ({ path: `model/cubes/dbt/${c}.yml` })),
-        manifestStats: STATS,
-        cubeCount: CUBES.length,
-        completedAt: iso(tl.at),
-        durationMs: tl.at - j.startedAt,
-      });
-    }),
-  );
-  router.add(
-    'platform',
-    'GET',
-    `${base}/:syncJobId/generated-files`,
-    withDeployment(async (ctx, dep) => {
-      const j = await job(ctx, dep.id);
-      if (!j) return;
-      // Only a sync that kept its files (output: files) serves them; others committed them.
-      const done = timeline(j, stepOf(j)).status === 'COMPLETED';
-      const rows =
-        done && j.output === 'files'
-          ? CUBES.map((c) => ({ path: `model/cubes/dbt/${c}.yml`, content: fileContent(c) }))
-          : [];
-      const p = await page(ctx, rows, `dbtfiles:${ctx.params.syncJobId}`);
-      if (p) await ctx.json(200, { items: p.items, pageInfo: p.pageInfo });
-    }),
-  );
+  const on = deploymentRoutes(router, deps);
+  on('POST', '/dbt-sync', async (ctx, dep) => {
+    const b = (ctx.body ?? {}) as StartDbtSyncInput;
+    const syncJobId = String(d.nextId());
+    const branchName = b.branchName ?? 'main';
+    jobs[syncJobId] = {
+      deploymentId: dep.id,
+      branchName,
+      startedAt: Date.now(),
+      trigger: 'api',
+      output: b.output ?? 'branch',
+    };
+    await ctx.json(200, { syncJobId, workflowId: `wf-${syncJobId}`, branchName });
+  });
+  on('GET', '/dbt-sync', async (ctx, dep) => {
+    const status = ctx.query.get('status');
+    const trigger = ctx.query.get('trigger');
+    const rows = Object.entries(jobs)
+      .filter(([, j]) => j.deploymentId === dep.id)
+      .sort(([, a], [, b]) => b.startedAt - a.startedAt)
+      .map(([id, j]) => run(id, j))
+      .filter((r) => (!status || r.status === status) && (!trigger || r.trigger === trigger));
+    await sendPage(ctx, rows, `dbt:${dep.id}:${status ?? ''}:${trigger ?? ''}`, 20);
+  });
+  on('GET', '/dbt-sync/:syncJobId', async (ctx, dep) => {
+    const j = await job(ctx, dep.id);
+    if (!j) return;
+    const tl = timeline(j, stepOf(j));
+    // The status API knows only COMPLETED and FAILED as ends: a cancelled run reads FAILED.
+    const status =
+      tl.status === 'RUNNING' ? STAGES[tl.stage]![0] : tl.status === 'CANCELLED' ? 'FAILED' : tl.status;
+    const percentComplete = Math.round((Math.min(tl.stage, STAGES.length) / STAGES.length) * 100);
+    await ctx.json(200, {
+      syncJobId: ctx.params.syncJobId,
+      status,
+      progress: {
+        stage: status,
+        percentComplete: tl.status === 'COMPLETED' ? 100 : percentComplete,
+        message: tl.status === 'RUNNING' ? stageLines(tl.stage, j)[0]! : null,
+      },
+      updatedAt: iso(tl.at),
+      error:
+        tl.status === 'FAILED'
+          ? 'dbt compile failed: model "orders" references a missing column "amount_usd".'
+          : tl.status === 'CANCELLED'
+            ? 'Cancelled on request.'
+            : null,
+    });
+  });
+  on('DELETE', '/dbt-sync/:syncJobId', async (ctx, dep) => {
+    const j = await job(ctx, dep.id);
+    if (!j) return;
+    if (timeline(j, stepOf(j)).status !== 'RUNNING')
+      return ctx.error(409, 'This dbt sync is not running any more.');
+    j.cancelledAt = Date.now();
+    await ctx.json(200, { message: `dbt sync ${ctx.params.syncJobId} cancelled.` });
+  });
+  on('GET', '/dbt-sync/:syncJobId/logs', async (ctx, dep) => {
+    const j = await job(ctx, dep.id);
+    if (!j) return;
+    const items = logs(j, stepOf(j));
+    await ctx.json(200, {
+      items,
+      pageInfo: { hasNextPage: false, hasPreviousPage: false, startCursor: null, endCursor: null },
+    });
+  });
+  on('GET', '/dbt-sync/:syncJobId/result', async (ctx, dep) => {
+    const j = await job(ctx, dep.id);
+    if (!j) return;
+    const tl = timeline(j, stepOf(j));
+    if (tl.status !== 'COMPLETED')
+      return ctx.error(404, `dbt sync ${ctx.params.syncJobId} has no result: it is ${tl.status}.`);
+    await ctx.json(200, {
+      syncJobId: ctx.params.syncJobId,
+      generatedFiles: CUBES.map((c) => ({ path: `model/cubes/dbt/${c}.yml` })),
+      manifestStats: STATS,
+      cubeCount: CUBES.length,
+      completedAt: iso(tl.at),
+      durationMs: tl.at - j.startedAt,
+    });
+  });
+  on('GET', '/dbt-sync/:syncJobId/generated-files', async (ctx, dep) => {
+    const j = await job(ctx, dep.id);
+    if (!j) return;
+    // Only a sync that kept its files (output: files) serves them; others committed them.
+    const done = timeline(j, stepOf(j)).status === 'COMPLETED';
+    const rows =
+      done && j.output === 'files'
+        ? CUBES.map((c) => ({ path: `model/cubes/dbt/${c}.yml`, content: fileContent(c) }))
+        : [];
+    await sendPage(ctx, rows, `dbtfiles:${ctx.params.syncJobId}`);
+  });
 }

@@ -1,110 +1,91 @@
 // Scheduled notifications: admin only, newest first, the rules of spec 4.1 enforced, create with
 // exactly one dashboard identifier, and the /recipients sub-resource.
-import type { RequestContext, Router } from '../http';
-import { intParam, isAdmin, page, publicView, withDeployment as guard, type PlatformDeps } from './common';
+import type {
+  CreateNotificationInput,
+  NotificationRecipientInput,
+  RemoveRecipientInput,
+} from '../../api/platform/notifications';
+import type { Method, Router } from '../http';
+import { deploymentRoutes, isAdmin, page, publicView, type PlatformDeps } from './common';
 import { buildSchedule } from './notificationSchedule';
-import { registerNotificationItemRoutes } from './notificationItemRoutes';
+import {
+  notificationRoutes,
+  registerNotificationItemRoutes,
+  type NotificationHandler,
+} from './notificationItemRoutes';
 import type { Recipient, Row } from './seed';
 
 export function registerNotificationRoutes(router: Router, deps: PlatformDeps): void {
   const d = deps.data;
-  const withDeployment = guard(deps);
+  const on = deploymentRoutes(router, deps);
+  const forNotification = notificationRoutes(on, deps);
   // Notifications: admin only, newest first, spec 4.1 rules.
-  router.add(
-    'platform',
-    'GET',
-    '/v1/deployments/:deploymentId/notifications',
-    withDeployment(async (ctx, dep) => {
-      if (!isAdmin(ctx, deps))
-        return ctx.error(403, 'Forbidden: listing notifications needs the admin role.');
-      const q = ctx.query;
-      const dashboardId = intParam(ctx, 'dashboardId');
-      const userId = intParam(ctx, 'recipientUserId');
-      if (dashboardId === 'bad') return ctx.error(400, 'dashboardId must be an integer >= 1.');
-      if (userId === 'bad') return ctx.error(400, 'recipientUserId must be an integer >= 1.');
-      const publicId = q.get('dashboardPublicId');
-      if (dashboardId !== undefined && publicId)
-        return ctx.error(400, 'Use either dashboardId or dashboardPublicId, not both.');
-      const email = q.get('recipientEmail');
-      const tenant = q.get('recipientEmbedTenantName');
-      const ext = q.get('recipientExternalId');
-      if (!!tenant !== !!ext)
-        return ctx.error(400, 'recipientEmbedTenantName and recipientExternalId must be given together.');
-      const recipientFilters = [userId !== undefined, !!email, !!tenant].filter(Boolean).length;
-      if (recipientFilters > 1)
-        return ctx.error(
-          400,
-          'Use only one recipient filter: recipientUserId, recipientEmail, or recipientEmbedTenantName + recipientExternalId.',
-        );
-      const rows = (d.notifications.get(dep.id) ?? [])
-        .filter((n) => {
-          if (dashboardId !== undefined && n.dashboardId !== dashboardId) return false;
-          if (publicId && n._dashboardPublicId !== publicId) return false;
-          const rs = d.recipients.get(n.id) ?? [];
-          if (userId !== undefined && !rs.some((r) => r.userId === userId)) return false;
-          if (email && !rs.some((r) => r.email === email)) return false;
-          if (tenant && !rs.some((r) => r.embedTenantName === tenant && r.externalId === ext)) return false;
-          return true;
-        })
-        .sort((a, b) => String(b._createdAt).localeCompare(String(a._createdAt)) || b.id - a.id);
-      const key = `notifications:${dep.id}:${[...q.entries()].filter(([k]) => k !== 'after' && k !== 'first').join('&')}`;
-      const p = await page(ctx, rows, key);
-      if (p)
-        await ctx.json(200, {
-          items: p.items.map(publicView),
-          pageInfo: p.pageInfo,
-        });
-    }),
-  );
-  router.add(
-    'platform',
-    'POST',
-    '/v1/deployments/:deploymentId/notifications',
-    withDeployment(async (ctx, dep) => {
-      if (!isAdmin(ctx, deps))
-        return ctx.error(403, 'Forbidden: creating notifications needs the admin role.');
-      const b = (ctx.body ?? {}) as Record<string, unknown>;
-      const hasId = b.dashboardId !== undefined && b.dashboardId !== null;
-      const hasPublic = typeof b.dashboardPublicId === 'string' && b.dashboardPublicId !== '';
-      if (hasId === hasPublic) return ctx.error(400, 'Give exactly one of dashboardId or dashboardPublicId.');
-      const workbooks = d.workbooks.get(dep.id) ?? [];
-      const wb = hasId
+  on('GET', '/notifications', async (ctx, dep) => {
+    if (!isAdmin(ctx, deps)) return ctx.error(403, 'Forbidden: listing notifications needs the admin role.');
+    const q = ctx.query;
+    const num = (k: string) => (q.get(k) ? Number(q.get(k)) : undefined);
+    const dashboardId = num('dashboardId');
+    const userId = num('recipientUserId');
+    const publicId = q.get('dashboardPublicId');
+    const email = q.get('recipientEmail');
+    const tenant = q.get('recipientEmbedTenantName');
+    const ext = q.get('recipientExternalId');
+    const rows = (d.notifications.get(dep.id) ?? [])
+      .filter((n) => {
+        if (dashboardId !== undefined && n.dashboardId !== dashboardId) return false;
+        if (publicId && n._dashboardPublicId !== publicId) return false;
+        const rs = d.recipients.get(n.id) ?? [];
+        if (userId !== undefined && !rs.some((r) => r.userId === userId)) return false;
+        if (email && !rs.some((r) => r.email === email)) return false;
+        if (tenant && !rs.some((r) => r.embedTenantName === tenant && r.externalId === ext)) return false;
+        return true;
+      })
+      .sort((a, b) => String(b._createdAt).localeCompare(String(a._createdAt)) || b.id - a.id);
+    const key = `notifications:${dep.id}:${[...q.entries()].filter(([k]) => k !== 'after' && k !== 'first').join('&')}`;
+    const p = await page(ctx, rows, key);
+    if (p)
+      await ctx.json(200, {
+        items: p.items.map(publicView),
+        pageInfo: p.pageInfo,
+      });
+  });
+  on('POST', '/notifications', async (ctx, dep) => {
+    if (!isAdmin(ctx, deps)) return ctx.error(403, 'Forbidden: creating notifications needs the admin role.');
+    const b = ctx.body as CreateNotificationInput;
+    const workbooks = d.workbooks.get(dep.id) ?? [];
+    const wb =
+      b.dashboardId !== undefined
         ? workbooks.find((w) => w.id === b.dashboardId)
         : workbooks.find(
             (w) => (w.publishedDashboard as { publicId?: string } | null)?.publicId === b.dashboardPublicId,
           );
-      if (!wb) return ctx.error(404, 'Dashboard not found.');
-      const schedule = buildSchedule(b);
-      if (typeof schedule === 'string') return ctx.error(400, schedule);
-      const { cron, human } = schedule;
-      const format = b.notificationFormat ?? 'pdf';
-      if (format !== 'pdf' && format !== 'png')
-        return ctx.error(400, 'notificationFormat must be png or pdf.');
-      const n: Row = {
-        id: d.nextId(),
-        dashboardId: wb.id,
-        deploymentId: dep.id,
-        cronExpression: cron,
-        timezone: typeof b.timezone === 'string' ? b.timezone : 'UTC',
-        isEnabled: true,
-        humanReadableSchedule: human,
-        notificationEnabled: b.notificationEnabled !== false,
-        notificationAiSummary: b.notificationAiSummary === true,
-        notificationFormat: format,
-        filters: b.filters ?? null,
-        memberSwitchers: b.memberSwitchers ?? null,
-        timeGrains: b.timeGrains ?? null,
-        _dashboardPublicId: (wb.publishedDashboard as { publicId?: string } | null)?.publicId ?? null,
-        _createdAt: new Date().toISOString(),
-      };
-      d.notifications.get(dep.id)!.push(n);
-      d.recipients.set(n.id, []);
-      deps.state.createdNotifications.push(n.id);
-      await ctx.json(200, publicView(n));
-    }),
-  );
-  const notification = (ctx: RequestContext, dep: Row) =>
-    (d.notifications.get(dep.id) ?? []).find((n) => n.id === Number(ctx.params.id));
+    if (!wb) return ctx.error(404, 'Dashboard not found.');
+    const schedule = buildSchedule(b);
+    if (typeof schedule === 'string') return ctx.error(400, schedule);
+    const { cron, human } = schedule;
+    const format = b.notificationFormat ?? 'pdf';
+    const n: Row = {
+      id: d.nextId(),
+      dashboardId: wb.id,
+      deploymentId: dep.id,
+      cronExpression: cron,
+      timezone: b.timezone ?? 'UTC',
+      isEnabled: true,
+      humanReadableSchedule: human,
+      notificationEnabled: b.notificationEnabled !== false,
+      notificationAiSummary: b.notificationAiSummary === true,
+      notificationFormat: format,
+      filters: b.filters ?? null,
+      memberSwitchers: null,
+      timeGrains: b.timeGrains ?? null,
+      _dashboardPublicId: (wb.publishedDashboard as { publicId?: string } | null)?.publicId ?? null,
+      _createdAt: new Date().toISOString(),
+    };
+    d.notifications.get(dep.id)!.push(n);
+    d.recipients.set(n.id, []);
+    deps.state.createdNotifications.push(n.id);
+    await ctx.json(200, publicView(n));
+  });
   // A recipient's identity: userId (USER), embed tenant + external id (EMBED_USER), channelId (SLACK).
   const sameRecipient = (a: Partial<Recipient>, b: Partial<Recipient>) =>
     a.type === b.type &&
@@ -124,120 +105,68 @@ export function registerNotificationRoutes(router: Router, deps: PlatformDeps): 
     channelId: r.channelId ?? null,
     channelName: r.channelName ?? null,
   });
-  const forNotification = (
-    fn: (ctx: RequestContext, n: Row) => Promise<void>,
-  ): ((ctx: RequestContext) => Promise<void>) =>
-    withDeployment(async (ctx, dep) => {
-      if (!isAdmin(ctx, deps)) return ctx.error(403, 'Forbidden: recipients need the admin role.');
-      const n = notification(ctx, dep);
-      if (!n) return ctx.error(404, `Notification ${ctx.params.id} is not part of deployment ${dep.id}.`);
-      return fn(ctx, n);
+  const notificationRoute = (method: Method, path: string, fn: NotificationHandler) =>
+    forNotification(method, path, 'adding or removing recipients', fn);
+  notificationRoute('GET', '/notifications/:id/recipients', async (ctx, n) => {
+    // Newest first, cursor-paged (a small default page so that paging is exercised).
+    const rows = [...(d.recipients.get(n.id) ?? [])].sort((a, b) => (b.addedAt ?? 0) - (a.addedAt ?? 0));
+    const p = await page(ctx, rows, `recipients:${n.id}`, 2);
+    if (p) await ctx.json(200, { items: p.items.map(recipientView), pageInfo: p.pageInfo });
+  });
+  notificationRoute('POST', '/notifications/:id/recipients', async (ctx, n) => {
+    const list = (ctx.body as { recipients: NotificationRecipientInput[] }).recipients;
+    const current = d.recipients.get(n.id) ?? [];
+    const created: Recipient[] = [];
+    const updated: Recipient[] = [];
+    const unchanged: Recipient[] = [];
+    for (const raw of list) {
+      const existing = current.find((c) => sameRecipient(c, raw));
+      if (!existing) {
+        const user =
+          raw.type === 'USER' ? d.users.find((u) => u.id === raw.userId || u.email === raw.email) : undefined;
+        const r: Recipient = {
+          type: raw.type as Recipient['type'],
+          userId: raw.type === 'USER' ? ((user?.id as number | undefined) ?? raw.userId ?? null) : null,
+          email: raw.email ?? (user?.email as string | undefined) ?? null,
+          username: raw.type === 'USER' ? String(user?.email ?? raw.email ?? '').split('@')[0] || null : null,
+          embedUserId: raw.type === 'EMBED_USER' ? d.nextId() : null,
+          embedTenantName: raw.type === 'EMBED_USER' ? raw.embedTenantName : null,
+          externalId: raw.type === 'EMBED_USER' ? raw.externalId : null,
+          channelId: raw.type === 'SLACK' ? raw.channelId : null,
+          channelName: raw.type === 'SLACK' ? (raw.channelName ?? null) : null,
+          addedAt: Date.now() + created.length,
+        };
+        current.push(r);
+        created.push(r);
+      } else if (raw.type === 'SLACK' && raw.channelName && raw.channelName !== existing.channelName) {
+        existing.channelName = raw.channelName;
+        updated.push(existing);
+      } else unchanged.push(existing);
+    }
+    d.recipients.set(n.id, current);
+    await ctx.json(200, {
+      createdRecipients: created.map(recipientView),
+      updatedRecipients: updated.map(recipientView),
+      unchangedRecipients: unchanged.map(recipientView),
     });
-  router.add(
-    'platform',
-    'GET',
-    '/v1/deployments/:deploymentId/notifications/:id/recipients',
-    forNotification(async (ctx, n) => {
-      // Newest first, cursor-paged (a small default page so that paging is exercised).
-      const rows = [...(d.recipients.get(n.id) ?? [])].sort((a, b) => (b.addedAt ?? 0) - (a.addedAt ?? 0));
-      const p = await page(ctx, rows, `recipients:${n.id}`, 2);
-      if (p) await ctx.json(200, { items: p.items.map(recipientView), pageInfo: p.pageInfo });
-    }),
-  );
-  router.add(
-    'platform',
-    'POST',
-    '/v1/deployments/:deploymentId/notifications/:id/recipients',
-    forNotification(async (ctx, n) => {
-      const list = (ctx.body as { recipients?: unknown } | undefined)?.recipients;
-      if (!Array.isArray(list) || list.length === 0 || list.length > 1000)
-        return ctx.error(400, 'recipients must be an array of 1 to 1000 recipients.');
-      const current = d.recipients.get(n.id) ?? [];
-      const created: Recipient[] = [];
-      const updated: Recipient[] = [];
-      const unchanged: Recipient[] = [];
-      for (const raw of list as Partial<Recipient>[]) {
-        if (!raw || !['USER', 'EMBED_USER', 'SLACK'].includes(String(raw.type)))
-          return ctx.error(400, 'Each recipient needs type USER, EMBED_USER or SLACK.');
-        if (raw.type === 'USER' && raw.userId == null && !raw.email)
-          return ctx.error(400, 'A USER recipient needs userId or email.');
-        if (raw.type === 'EMBED_USER' && (!raw.embedTenantName || !raw.externalId))
-          return ctx.error(400, 'An EMBED_USER recipient needs embedTenantName and externalId.');
-        if (raw.type === 'SLACK' && !raw.channelId)
-          return ctx.error(400, 'A SLACK recipient needs channelId.');
-        const existing = current.find((c) => sameRecipient(c, raw));
-        if (!existing) {
-          const user =
-            raw.type === 'USER'
-              ? d.users.find((u) => u.id === raw.userId || u.email === raw.email)
-              : undefined;
-          const r: Recipient = {
-            type: raw.type as Recipient['type'],
-            userId: raw.type === 'USER' ? ((user?.id as number | undefined) ?? raw.userId ?? null) : null,
-            email: raw.email ?? (user?.email as string | undefined) ?? null,
-            username:
-              raw.type === 'USER' ? String(user?.email ?? raw.email ?? '').split('@')[0] || null : null,
-            embedUserId: raw.type === 'EMBED_USER' ? d.nextId() : null,
-            embedTenantName: raw.type === 'EMBED_USER' ? raw.embedTenantName : null,
-            externalId: raw.type === 'EMBED_USER' ? raw.externalId : null,
-            channelId: raw.type === 'SLACK' ? raw.channelId : null,
-            channelName: raw.type === 'SLACK' ? (raw.channelName ?? null) : null,
-            addedAt: Date.now() + created.length,
-          };
-          current.push(r);
-          created.push(r);
-        } else if (raw.type === 'SLACK' && raw.channelName && raw.channelName !== existing.channelName) {
-          existing.channelName = raw.channelName;
-          updated.push(existing);
-        } else unchanged.push(existing);
-      }
-      d.recipients.set(n.id, current);
-      await ctx.json(200, {
-        createdRecipients: created.map(recipientView),
-        updatedRecipients: updated.map(recipientView),
-        unchangedRecipients: unchanged.map(recipientView),
-      });
-    }),
-  );
-  router.add(
-    'platform',
-    'DELETE',
-    '/v1/deployments/:deploymentId/notifications/:id/recipients',
-    forNotification(async (ctx, n) => {
-      const list = (ctx.body as { recipients?: unknown } | undefined)?.recipients;
-      if (!Array.isArray(list) || list.length === 0 || list.length > 1000)
-        return ctx.error(400, 'recipients must be an array of 1 to 1000 {type, id} entries.');
-      const drop: { type: string; id: string; tenant?: string }[] = [];
-      for (const raw of list as Record<string, unknown>[]) {
-        const type = raw?.type;
-        const id = raw?.id;
-        if (type !== 'USER' && type !== 'EMBED_USER' && type !== 'SLACK')
-          return ctx.error(400, 'Each entry needs type USER, EMBED_USER or SLACK.');
-        if (typeof id !== 'string' && typeof id !== 'number')
-          return ctx.error(
-            400,
-            'Each entry needs id: the userId (USER), embedUserId (EMBED_USER) or channelId (SLACK) the API returned.',
-          );
-        if (type === 'EMBED_USER' && typeof raw.embedTenantName !== 'string')
-          return ctx.error(400, 'An EMBED_USER entry also needs embedTenantName.');
-        drop.push({ type, id: String(id), tenant: raw.embedTenantName as string | undefined });
-      }
-      const idOf = (r: Recipient) =>
-        String(r.type === 'USER' ? r.userId : r.type === 'EMBED_USER' ? r.embedUserId : r.channelId);
-      d.recipients.set(
-        n.id,
-        (d.recipients.get(n.id) ?? []).filter(
-          (r) =>
-            !drop.some(
-              (x) =>
-                x.type === r.type &&
-                x.id === idOf(r) &&
-                (r.type !== 'EMBED_USER' || x.tenant === r.embedTenantName),
-            ),
-        ),
-      );
-      await ctx.noContent();
-    }),
-  );
-  registerNotificationItemRoutes(router, deps);
+  });
+  notificationRoute('DELETE', '/notifications/:id/recipients', async (ctx, n) => {
+    const drop = (ctx.body as { recipients: RemoveRecipientInput[] }).recipients;
+    const idOf = (r: Recipient) =>
+      String(r.type === 'USER' ? r.userId : r.type === 'EMBED_USER' ? r.embedUserId : r.channelId);
+    d.recipients.set(
+      n.id,
+      (d.recipients.get(n.id) ?? []).filter(
+        (r) =>
+          !drop.some(
+            (x) =>
+              x.type === r.type &&
+              String(x.id) === idOf(r) &&
+              (r.type !== 'EMBED_USER' || x.embedTenantName === r.embedTenantName),
+          ),
+      ),
+    );
+    await ctx.noContent();
+  });
+  registerNotificationItemRoutes(forNotification, deps);
 }

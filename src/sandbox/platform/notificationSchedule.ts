@@ -13,35 +13,32 @@ export interface ScheduleFields {
 
 const DAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
 
-/** Fields -> `{cron, human}`, or a message saying which field is wrong. */
+/**
+ * Fields (their ranges already checked against the operation's row) -> `{cron, human}`, or a
+ * message when a custom cron is not one of five fields, which the service refuses.
+ */
 export function buildSchedule(b: ScheduleFields): { cron: string; human: string } | string {
-  const type = String(b.scheduleType ?? '');
   const minute = Number(b.minute ?? 0);
   const hour = Number(b.hour ?? 9);
-  if (!(Number.isInteger(minute) && minute >= 0 && minute <= 59)) return 'minute must be 0-59.';
-  if (!(Number.isInteger(hour) && hour >= 0 && hour <= 23)) return 'hour must be 0-23.';
   const hhmm = `${String(hour).padStart(2, '0')}:${String(minute).padStart(2, '0')}`;
-  switch (type) {
+  switch (b.scheduleType) {
     case 'HOURLY':
       return { cron: `${minute} * * * *`, human: `Every hour at minute ${minute}` };
     case 'DAILY':
       return { cron: `${minute} ${hour} * * *`, human: `Every day at ${hhmm}` };
     case 'WEEKLY': {
       const dow = Number(b.dayOfWeek ?? 1);
-      if (!(Number.isInteger(dow) && dow >= 0 && dow <= 6)) return 'dayOfWeek must be 0-6.';
       return { cron: `${minute} ${hour} * * ${dow}`, human: `Every ${DAYS[dow]} at ${hhmm}` };
     }
     case 'MONTHLY': {
       const dom = Number(b.dayOfMonth ?? 1);
-      if (!(Number.isInteger(dom) && dom >= 1 && dom <= 31)) return 'dayOfMonth must be 1-31.';
       return { cron: `${minute} ${hour} ${dom} * *`, human: `Every month on day ${dom} at ${hhmm}` };
     }
-    case 'CUSTOM':
-      if (typeof b.customCron !== 'string' || b.customCron.trim().split(/\s+/).length !== 5)
-        return 'customCron must be a 5-field cron expression.';
-      return { cron: b.customCron, human: `Custom schedule (${b.customCron})` };
-    default:
-      return 'scheduleType must be HOURLY, DAILY, WEEKLY, MONTHLY or CUSTOM.';
+    default: {
+      const cron = String(b.customCron);
+      if (cron.trim().split(/\s+/).length !== 5) return 'customCron must be a 5-field cron expression.';
+      return { cron, human: `Custom schedule (${cron})` };
+    }
   }
 }
 

@@ -5,15 +5,23 @@
 // is fixed) shows a failed build, a crashing API pod and the compile error in its logs.
 import type { StartExportInput } from '../../api/platform/dashboardExports';
 import type { CreateEnvironmentTokenInput } from '../../api/platform/environmentTokens';
+import { ENV_NAME_PATTERN, type EnvVariableInput } from '../../api/platform/envVars';
 import { signJwt } from '../jwt';
 import { negotiate, type RequestContext, type Router } from '../http';
-import { decodeCursor, encodeCursor, page, withDeployment as guard, type PlatformDeps } from './common';
+import {
+  decodeCursor,
+  deploymentRoutes,
+  encodeCursor,
+  page,
+  sendPage,
+  withDeployment as guard,
+  type PlatformDeps,
+} from './common';
 import { renderPdf, renderPng } from './exportFiles';
 import type { Row } from './seed';
 
 const EXPORT_TTL_MS = 5 * 60_000;
 const SECRET_NAME = /PASS|SECRET|TOKEN|KEY|CREDENTIAL/i;
-const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 /** The deployment held on an older release (its version, not its build, is the point). */
 const HELD_DEPLOYMENT = 3;
 const LOG_EVERY_MS = 1000;
@@ -27,9 +35,6 @@ const VERSIONS = [
     isLatestInChannel: false,
   },
 ];
-
-const isObject = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** The version a deployment runs: one is held on an older release. */
 const currentVersion = (depId: number) => (depId === HELD_DEPLOYMENT ? '1.1.18' : '1.3.21');
@@ -89,6 +94,7 @@ export function registerOpsRoutes(router: Router, deps: PlatformDeps): void {
   const started = Date.now();
   const logStart = started - 60 * LOG_EVERY_MS;
   const dep = (p: string) => `/v1/deployments/:deploymentId${p}`;
+  const on = deploymentRoutes(router, deps);
 
   // ---- dashboard exports
   const dashboardOf = (depId: number, b: StartExportInput): Row | undefined =>
@@ -172,121 +178,86 @@ export function registerOpsRoutes(router: Router, deps: PlatformDeps): void {
   );
 
   // ---- env variables: PUT upserts by name (GET is in catalogRoutes)
-  router.add(
-    'platform',
-    'PUT',
-    dep('/env-vars'),
-    withDeployment(async (ctx, dp) => {
-      const b = isObject(ctx.body) ? ctx.body : {};
-      const list = b.env_variables;
-      if (!Array.isArray(list)) return ctx.error(400, 'env_variables must be an array.');
-      const stored = d.envVars.get(dp.id) ?? [];
-      for (const v of list) {
-        if (!isObject(v) || typeof v.name !== 'string' || typeof v.value !== 'string')
-          return ctx.error(400, 'Each env variable needs a string name and value.');
-        if (v.value === '[ENCRYPTED]')
-          return ctx.error(400, `The masked placeholder cannot be sent as the value of ${v.name}.`);
-        if (!ENV_NAME.test(v.name) && !stored.some((s) => s.name === v.name))
-          return ctx.error(
-            400,
-            `${v.name} is not a valid name (letters, digits and _; not starting with a digit).`,
-          );
-      }
-      for (const v of list as { name: string; value: string }[]) {
-        const at = stored.find((s) => s.name === v.name);
-        if (at) at.value = v.value;
-        else stored.push({ name: v.name, value: v.value });
-      }
-      d.envVars.set(dp.id, stored);
-      state.envVarWrites.push({
-        deploymentId: dp.id,
-        names: (list as { name: string }[]).map((v) => v.name),
-      });
-      const items = stored.map(maskEnvVar);
-      await ctx.json(200, { items, data: items, pageInfo: null });
-    }),
-  );
+  on('PUT', '/env-vars', async (ctx, dp) => {
+    const list = (ctx.body as { env_variables: EnvVariableInput[] }).env_variables;
+    const stored = d.envVars.get(dp.id) ?? [];
+    // A name already stored may be resent as it is; a new one must be an identifier.
+    const bad = list.find((v) => !ENV_NAME_PATTERN.test(v.name) && !stored.some((s) => s.name === v.name));
+    if (bad)
+      return ctx.error(
+        400,
+        `${bad.name} is not a valid name (letters, digits and _; not starting with a digit).`,
+      );
+    for (const v of list) {
+      const at = stored.find((s) => s.name === v.name);
+      if (at) at.value = v.value;
+      else stored.push({ name: v.name, value: v.value });
+    }
+    d.envVars.set(dp.id, stored);
+    state.envVarWrites.push({
+      deploymentId: dp.id,
+      names: list.map((v) => v.name),
+    });
+    const items = stored.map(maskEnvVar);
+    await ctx.json(200, { items, data: items, pageInfo: null });
+  });
 
   // ---- health
-  router.add(
-    'platform',
-    'GET',
-    dep('/build-status'),
-    withDeployment(async (ctx, dp) => {
-      const branchName = ctx.query.get('branchName') || undefined;
-      const build = await deps.buildStatus(dp.id, branchName);
-      if (!build) return ctx.error(404, `No branch named "${branchName}" in deployment ${dp.id}.`);
-      const failed = build.status === 'error';
-      // The compiled build, with the deployment's state: a failed deploy branch degrades it.
-      await ctx.json(200, {
-        ...build,
-        deploymentStatus: failed && build.mode === 'production' ? 'degraded' : 'running',
-      });
-    }),
-  );
-  router.add(
-    'platform',
-    'GET',
-    dep('/versions'),
-    withDeployment(async (ctx, dp) => {
-      const rows = VERSIONS.map((v) => ({ ...v, isCurrent: v.version === currentVersion(dp.id) }));
-      const p = await page(ctx, rows, `versions:${dp.id}`);
-      if (p) await ctx.json(200, { items: p.items, pageInfo: p.pageInfo });
-    }),
-  );
-  router.add(
-    'platform',
-    'GET',
-    dep('/pods'),
-    withDeployment(async (ctx, dp) => {
-      const failure = failureOf(await deps.buildStatus(dp.id));
-      const p = await page(ctx, pods(dp.id, failure !== undefined), `pods:${dp.id}`);
-      if (p) await ctx.json(200, { items: p.items, pageInfo: p.pageInfo });
-    }),
-  );
-  router.add(
-    'platform',
-    'GET',
-    dep('/logs'),
-    withDeployment(async (ctx, dp) => {
-      const source = ctx.query.get('source');
-      if (source && source !== 'production' && source !== 'dev')
-        return ctx.error(400, `source must be production or dev (got ${source}).`);
-      const podName = ctx.query.get('pod');
-      const firstText = ctx.query.get('first');
-      const first = firstText === null ? 100 : Number(firstText);
-      if (!Number.isInteger(first) || first < 1 || first > 500)
-        return ctx.error(400, `first must be an integer from 1 to 500 (got ${firstText}).`);
-      const key = `logs:${dp.id}`;
-      const after = ctx.query.get('after');
-      const available = Math.floor((Date.now() - logStart) / LOG_EVERY_MS) + 1;
-      let from: number;
-      if (after) {
-        const o = decodeCursor(after, key);
-        if (o === undefined) return ctx.error(400, 'after is not a cursor of this log.');
-        from = o;
-      } else from = Math.max(0, available - first);
-      const failure = failureOf(await deps.buildStatus(dp.id));
-      const lines = [];
-      let n = from;
-      for (; n < available && lines.length < first; n++) {
-        const l = logLine(dp.id, n, logStart, failure);
-        if (podName && l.pod !== podName) continue;
-        if (source === 'dev' && l._type !== 'dev') continue;
-        if (source === 'production' && l._type === 'dev') continue;
-        lines.push({ date: l.date, pod: l.pod, message: l.message });
-      }
-      await ctx.json(200, {
-        items: lines,
-        pageInfo: {
-          hasNextPage: n < available,
-          hasPreviousPage: from > 0,
-          startCursor: encodeCursor(from, key),
-          endCursor: encodeCursor(n, key),
-        },
-      });
-    }),
-  );
+  on('GET', '/build-status', async (ctx, dp) => {
+    const branchName = ctx.query.get('branchName') || undefined;
+    const build = await deps.buildStatus(dp.id, branchName);
+    if (!build) return ctx.error(404, `No branch named "${branchName}" in deployment ${dp.id}.`);
+    const failed = build.status === 'error';
+    // The compiled build, with the deployment's state: a failed deploy branch degrades it.
+    await ctx.json(200, {
+      ...build,
+      deploymentStatus: failed && build.mode === 'production' ? 'degraded' : 'running',
+    });
+  });
+  on('GET', '/versions', async (ctx, dp) => {
+    const rows = VERSIONS.map((v) => ({ ...v, isCurrent: v.version === currentVersion(dp.id) }));
+    await sendPage(ctx, rows, `versions:${dp.id}`);
+  });
+  on('GET', '/pods', async (ctx, dp) => {
+    const failure = failureOf(await deps.buildStatus(dp.id));
+    await sendPage(ctx, pods(dp.id, failure !== undefined), `pods:${dp.id}`);
+  });
+  on('GET', '/logs', async (ctx, dp) => {
+    const source = ctx.query.get('source');
+    const podName = ctx.query.get('pod');
+    const firstText = ctx.query.get('first');
+    const first = firstText === null ? 100 : Number(firstText);
+    if (!Number.isInteger(first) || first < 1 || first > 500)
+      return ctx.error(400, `first must be an integer from 1 to 500 (got ${firstText}).`);
+    const key = `logs:${dp.id}`;
+    const after = ctx.query.get('after');
+    const available = Math.floor((Date.now() - logStart) / LOG_EVERY_MS) + 1;
+    let from: number;
+    if (after) {
+      const o = decodeCursor(after, key);
+      if (o === undefined) return ctx.error(400, 'after is not a cursor of this log.');
+      from = o;
+    } else from = Math.max(0, available - first);
+    const failure = failureOf(await deps.buildStatus(dp.id));
+    const lines = [];
+    let n = from;
+    for (; n < available && lines.length < first; n++) {
+      const l = logLine(dp.id, n, logStart, failure);
+      if (podName && l.pod !== podName) continue;
+      if (source === 'dev' && l._type !== 'dev') continue;
+      if (source === 'production' && l._type === 'dev') continue;
+      lines.push({ date: l.date, pod: l.pod, message: l.message });
+    }
+    await ctx.json(200, {
+      items: lines,
+      pageInfo: {
+        hasNextPage: n < available,
+        hasPreviousPage: from > 0,
+        startCursor: encodeCursor(from, key),
+        endCursor: encodeCursor(n, key),
+      },
+    });
+  });
 
   // ---- environment tokens
   const environment = async (ctx: RequestContext, depId: number) => {

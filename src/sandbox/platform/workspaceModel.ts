@@ -1,12 +1,16 @@
 // The sandbox's model of a deployment's workspace, shared by the workspace routes and the report
 // and workbook routes: lists, folder paths, the feed's item shape, moving and deleting one item,
 // and the embed audiences of each workbook.
-import type { PlatformDeps } from './common';
+import type { WorkspaceType } from '../../api/platform/workspaceFeed';
+import type { Method, RequestContext } from '../http';
+import type { DeploymentRoutes, PlatformDeps } from './common';
 import type { Row } from './seed';
 
-export const TYPES = ['FOLDER', 'WORKBOOK', 'REPORT'] as const;
-export type ItemType = (typeof TYPES)[number];
+export type ItemType = WorkspaceType;
 export const MAX_DEPTH = 6;
+/** The path parameter naming an item of each type, and how a message names the type. */
+const PARAM = { FOLDER: 'folderId', WORKBOOK: 'workbookId', REPORT: 'reportId' } as const;
+const NAME = { FOLDER: 'Folder', WORKBOOK: 'Workbook', REPORT: 'Report' } as const;
 
 /** A refusal with the status the per-item operation answers (bulk operations report it per item). */
 export class Refused extends Error {
@@ -18,10 +22,15 @@ export class Refused extends Error {
   }
 }
 
-export const isObj = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v);
-export const optString = (v: unknown) => v === undefined || v === null || typeof v === 'string';
-export const optInt = (v: unknown) => v === undefined || v === null || Number.isInteger(v);
+/** Runs a handler's work, answering a Refused with its status. */
+export async function refusing(ctx: RequestContext, work: () => Promise<void>): Promise<void> {
+  try {
+    await work();
+  } catch (e) {
+    if (!(e instanceof Refused)) throw e;
+    await ctx.error(e.status, e.message);
+  }
+}
 
 /** The published `folderPath` of an item in `folderId`: root first, the folder itself last. */
 export function folderPathOf(data: PlatformDeps['data'], deploymentId: number, folderId: unknown) {
@@ -75,15 +84,7 @@ export function createWorkspaceModel(deps: PlatformDeps) {
     return w.publishedDashboard !== null && (e.all || e.tenants.size > 0);
   };
 
-  const path = (dep: Row, folderId: unknown): { id: number; name: string }[] => {
-    const out: { id: number; name: string }[] = [];
-    let f = folders(dep).find((x) => x.id === folderId);
-    for (let i = 0; f && i < 50; i++) {
-      out.unshift({ id: f.id, name: String(f.name) });
-      f = folders(dep).find((x) => x.id === f!.parentId);
-    }
-    return out;
-  };
+  const path = (dep: Row, folderId: unknown) => folderPathOf(d, dep.id, folderId);
   const depth = (dep: Row, folderId: unknown) => path(dep, folderId).length;
 
   /** An item of the feed, in the documents' Workbook shape (the only fields it declares). */
@@ -134,6 +135,21 @@ export function createWorkspaceModel(deps: PlatformDeps) {
     row.updatedAt = now();
     return row;
   };
+  /** Adds routes of the report, workbook or folder the path names (404 when the deployment has none). */
+  const itemRoutes =
+    (on: DeploymentRoutes, type: ItemType) =>
+    (method: Method, path: string, fn: (ctx: RequestContext, dep: Row, row: Row) => Promise<void>) =>
+      on(method, path, async (ctx, dep) => {
+        const id = ctx.params[PARAM[type]];
+        const row = listOf(dep, type).find((r) => r.id === Number(id));
+        return row ? fn(ctx, dep, row) : ctx.error(404, `${NAME[type]} ${id} not found.`);
+      });
+  /** DELETE of the item the path names (a folder's contents go back to the root); 200 as published. */
+  const deleteItem = (type: ItemType) => (ctx: RequestContext, dep: Row) =>
+    refusing(ctx, async () => {
+      deleteOne(dep, type, Number(ctx.params[PARAM[type]]));
+      await ctx.json(200, {});
+    });
   const deleteOne = (dep: Row, type: ItemType, id: number) => {
     const list = listOf(dep, type);
     const at = list.findIndex((r) => r.id === id);
@@ -160,5 +176,7 @@ export function createWorkspaceModel(deps: PlatformDeps) {
     listOf,
     moveOne,
     deleteOne,
+    itemRoutes,
+    deleteItem,
   };
 }

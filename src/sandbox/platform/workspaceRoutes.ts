@@ -2,19 +2,14 @@
 // first, then workbooks and reports of one folder; search across all folders), the shared
 // workspace (what embed users were given), move and bulk move/delete, and folder writes and
 // ancestors. Report and workbook writes are in workspaceItemRoutes.ts.
+import type { z } from 'zod';
+import type { CreateFolderInput } from '../../api/platform/folders';
+import type { MoveInputSchema, WorkspaceItemRef } from '../../api/platform/workspaceFeed';
 import type { RequestContext, Router } from '../http';
-import { page, withDeployment as guard, type PlatformDeps } from './common';
+import { deploymentRoutes, sendPage, type PlatformDeps } from './common';
 import type { Row } from './seed';
 import { registerWorkspaceItemRoutes } from './workspaceItemRoutes';
-import {
-  createWorkspaceModel,
-  isObj,
-  MAX_DEPTH,
-  optInt,
-  Refused,
-  TYPES,
-  type ItemType,
-} from './workspaceModel';
+import { createWorkspaceModel, MAX_DEPTH, Refused, refusing, type ItemType } from './workspaceModel';
 
 const ORDER_FIELDS: Record<string, string> = {
   name: 'name',
@@ -32,232 +27,138 @@ interface Failure {
 export function registerWorkspaceRoutes(router: Router, deps: PlatformDeps): void {
   const m = createWorkspaceModel(deps);
   const { d, folders, workbooks, reports, now, isShared, path, depth, feedItem, moveOne, deleteOne } = m;
-  const withDeployment = guard(deps);
-  const refOk = (v: unknown): v is { type: ItemType; id: number } =>
-    isObj(v) && (TYPES as readonly unknown[]).includes(v.type) && Number.isInteger(v.id);
-  const feed = (shared: boolean) =>
-    withDeployment(async (ctx, dep) => {
-      const folderText = ctx.query.get('folderId');
-      const folderId = folderText ? Number(folderText) : null;
-      if (folderText && !Number.isInteger(folderId))
-        return ctx.error(400, `folderId must be an integer (got ${folderText}).`);
-      const types = ctx.query.getAll('types');
-      const bad = types.find((t) => !(TYPES as readonly string[]).includes(t));
-      if (bad) return ctx.error(400, `types must be FOLDER, WORKBOOK or REPORT (got ${bad}).`);
-      const orderText = ctx.query.get('orderByField');
-      if (orderText && !(orderText in ORDER_FIELDS))
-        return ctx.error(400, `orderByField must be one of ${Object.keys(ORDER_FIELDS).join(', ')}.`);
-      const direction = ctx.query.get('orderByDirection');
-      if (direction && direction !== 'ASC' && direction !== 'DESC')
-        return ctx.error(400, `orderByDirection must be ASC or DESC (got ${direction}).`);
-      const search = ctx.query.get('search')?.toLowerCase() ?? '';
-      const want = (t: ItemType) => types.length === 0 || types.includes(t);
-      // Search spans every folder; otherwise one level.
-      const here = (parent: unknown) => (search ? true : (parent ?? null) === folderId);
-      const named = (r: Row) => !search || String(r.name).toLowerCase().includes(search);
-      const sharedWbs = shared ? workbooks(dep).filter((w) => isShared(dep, w)) : [];
-      // Shared: a folder shows when something shared is inside it (navigation only).
-      const sharedFolders = new Set<number>();
-      for (const w of sharedWbs) for (const p of path(dep, w.folderId)) sharedFolders.add(p.id);
-      const fs = folders(dep).filter(
-        (f) => want('FOLDER') && here(f.parentId) && named(f) && (!shared || sharedFolders.has(f.id)),
-      );
-      let others: [ItemType, Row][] = [
-        ...(want('WORKBOOK') ? (shared ? sharedWbs : workbooks(dep)) : [])
-          .filter((w) => here(w.folderId) && named(w))
-          .map((w) => ['WORKBOOK', w] as [ItemType, Row]),
-        ...(want('REPORT') && !shared ? reports(dep) : [])
-          .filter((r) => here(r.folderId) && named(r))
-          .map((r) => ['REPORT', r] as [ItemType, Row]),
-      ];
-      const field = ORDER_FIELDS[orderText ?? 'name']!;
-      const asc = direction ? direction === 'ASC' : field === 'name';
-      others = others.sort(
-        ([, a], [, b]) => (asc ? 1 : -1) * (String(a[field]).localeCompare(String(b[field])) || a.id - b.id),
-      );
-      const rows = [
-        ...fs.map((f) => feedItem(dep, 'FOLDER', f)),
-        ...others.map(([t, r]) => {
-          const item = feedItem(dep, t, r);
-          // Owner identities are blanked out in the shared feed.
-          if (shared) delete item.user;
-          return item;
-        }),
-      ];
-      const key = `${shared ? 'shared' : 'ws'}:${dep.id}:${folderText ?? ''}:${types.join(',')}:${search}:${orderText ?? ''}:${direction ?? ''}`;
-      const p = await page(ctx, rows, key);
-      if (p) await ctx.json(200, { items: p.items, pageInfo: p.pageInfo });
-    });
-  router.add('platform', 'GET', '/v1/deployments/:deploymentId/workspace', feed(false));
-  router.add('platform', 'GET', '/v1/deployments/:deploymentId/shared-workspace', feed(true));
+  const { itemRoutes, deleteItem } = m;
+  const on = deploymentRoutes(router, deps);
+  const feed = (shared: boolean) => async (ctx: RequestContext, dep: Row) => {
+    const folderText = ctx.query.get('folderId');
+    const folderId = folderText ? Number(folderText) : null;
+    const types = ctx.query.getAll('types').flatMap((t) => t.split(','));
+    const orderText = ctx.query.get('orderByField');
+    const direction = ctx.query.get('orderByDirection');
+    const search = ctx.query.get('search')?.toLowerCase() ?? '';
+    const want = (t: ItemType) => types.length === 0 || types.includes(t);
+    // Search spans every folder; otherwise one level.
+    const here = (parent: unknown) => (search ? true : (parent ?? null) === folderId);
+    const named = (r: Row) => !search || String(r.name).toLowerCase().includes(search);
+    const sharedWbs = shared ? workbooks(dep).filter((w) => isShared(dep, w)) : [];
+    // Shared: a folder shows when something shared is inside it (navigation only).
+    const sharedFolders = new Set<number>();
+    for (const w of sharedWbs) for (const p of path(dep, w.folderId)) sharedFolders.add(p.id);
+    const fs = folders(dep).filter(
+      (f) => want('FOLDER') && here(f.parentId) && named(f) && (!shared || sharedFolders.has(f.id)),
+    );
+    let others: [ItemType, Row][] = [
+      ...(want('WORKBOOK') ? (shared ? sharedWbs : workbooks(dep)) : [])
+        .filter((w) => here(w.folderId) && named(w))
+        .map((w) => ['WORKBOOK', w] as [ItemType, Row]),
+      ...(want('REPORT') && !shared ? reports(dep) : [])
+        .filter((r) => here(r.folderId) && named(r))
+        .map((r) => ['REPORT', r] as [ItemType, Row]),
+    ];
+    const field = ORDER_FIELDS[orderText ?? 'name']!;
+    const asc = direction ? direction === 'ASC' : field === 'name';
+    others = others.sort(
+      ([, a], [, b]) => (asc ? 1 : -1) * (String(a[field]).localeCompare(String(b[field])) || a.id - b.id),
+    );
+    const rows = [
+      ...fs.map((f) => feedItem(dep, 'FOLDER', f)),
+      ...others.map(([t, r]) => {
+        const item = feedItem(dep, t, r);
+        // Owner identities are blanked out in the shared feed.
+        if (shared) delete item.user;
+        return item;
+      }),
+    ];
+    const key = `${shared ? 'shared' : 'ws'}:${dep.id}:${folderText ?? ''}:${types.join(',')}:${search}:${orderText ?? ''}:${direction ?? ''}`;
+    await sendPage(ctx, rows, key);
+  };
+  on('GET', '/workspace', feed(false));
+  on('GET', '/shared-workspace', feed(true));
 
-  const destination = (v: unknown): number | null | 'bad' =>
-    v === undefined || v === null ? null : Number.isInteger(v) ? (v as number) : 'bad';
+  on('POST', '/workspace/move', async (ctx, dep) => {
+    const b = ctx.body as z.infer<typeof MoveInputSchema>;
+    await refusing(ctx, () => ctx.json(200, feedItem(dep, b.type, moveOne(dep, b.type, b.id, b.folderId))));
+  });
 
-  router.add(
-    'platform',
-    'POST',
-    '/v1/deployments/:deploymentId/workspace/move',
-    withDeployment(async (ctx, dep) => {
-      const b = ctx.body;
-      if (!refOk(b))
-        return ctx.error(400, 'type (FOLDER, WORKBOOK or REPORT) and an integer id are required.');
-      const to = destination((b as Record<string, unknown>).folderId);
-      if (to === 'bad') return ctx.error(400, 'folderId must be an integer or null.');
-      try {
-        await ctx.json(200, feedItem(dep, b.type, moveOne(dep, b.type, b.id, to)));
-      } catch (e) {
-        if (e instanceof Refused) return ctx.error(e.status, e.message);
-        throw e;
-      }
-    }),
-  );
-
-  /** The `items` of a bulk body, collapsed to distinct refs, or a message saying what is wrong. */
-  const bulkItems = (b: unknown): { type: ItemType; id: number }[] | string => {
-    if (!isObj(b) || !Array.isArray(b.items)) return 'items is required.';
-    if (b.items.length < 1 || b.items.length > 100) return 'items must hold 1 to 100 entries.';
-    if (!b.items.every(refOk)) return 'each item is {type: FOLDER, WORKBOOK or REPORT, id: integer}.';
+  /** The `items` of a bulk body, collapsed to distinct refs. */
+  const bulkItems = (b: unknown): WorkspaceItemRef[] => {
     const seen = new Set<string>();
-    return (b.items as { type: ItemType; id: number }[]).filter((i) => {
+    return (b as { items: WorkspaceItemRef[] }).items.filter((i) => {
       const k = `${i.type}:${i.id}`;
       return seen.has(k) ? false : (seen.add(k), true);
     });
   };
 
-  router.add(
-    'platform',
-    'POST',
-    '/v1/deployments/:deploymentId/workspace/bulk-move',
-    withDeployment(async (ctx, dep) => {
-      const items = bulkItems(ctx.body);
-      if (typeof items === 'string') return ctx.error(400, items);
-      const to = destination((ctx.body as Record<string, unknown>).folderId);
-      if (to === 'bad') return ctx.error(400, 'folderId must be an integer or null.');
-      const moved: unknown[] = [];
-      const failed: Failure[] = [];
-      for (const i of items) {
-        try {
-          moved.push(feedItem(dep, i.type, moveOne(dep, i.type, i.id, to)));
-        } catch (e) {
-          if (!(e instanceof Refused)) throw e;
-          failed.push({ ...i, error: { status: e.status, message: e.message } });
-        }
+  on('POST', '/workspace/bulk-move', async (ctx, dep) => {
+    const items = bulkItems(ctx.body);
+    const to = (ctx.body as { folderId: number | null }).folderId;
+    const moved: unknown[] = [];
+    const failed: Failure[] = [];
+    for (const i of items) {
+      try {
+        moved.push(feedItem(dep, i.type, moveOne(dep, i.type, i.id, to)));
+      } catch (e) {
+        if (!(e instanceof Refused)) throw e;
+        failed.push({ ...i, error: { status: e.status, message: e.message } });
       }
-      await ctx.json(200, { moved, failed });
-    }),
-  );
+    }
+    await ctx.json(200, { moved, failed });
+  });
 
   /** Deletes one item or throws Refused; a folder's contents go back to the root. */
-  router.add(
-    'platform',
-    'POST',
-    '/v1/deployments/:deploymentId/workspace/bulk-delete',
-    withDeployment(async (ctx, dep) => {
-      const items = bulkItems(ctx.body);
-      if (typeof items === 'string') return ctx.error(400, items);
-      const deleted: { type: ItemType; id: number }[] = [];
-      const failed: Failure[] = [];
-      for (const i of items) {
-        try {
-          deleteOne(dep, i.type, i.id);
-          deleted.push(i);
-        } catch (e) {
-          if (!(e instanceof Refused)) throw e;
-          failed.push({ ...i, error: { status: e.status, message: e.message } });
-        }
+  on('POST', '/workspace/bulk-delete', async (ctx, dep) => {
+    const items = bulkItems(ctx.body);
+    const deleted: { type: ItemType; id: number }[] = [];
+    const failed: Failure[] = [];
+    for (const i of items) {
+      try {
+        deleteOne(dep, i.type, i.id);
+        deleted.push(i);
+      } catch (e) {
+        if (!(e instanceof Refused)) throw e;
+        failed.push({ ...i, error: { status: e.status, message: e.message } });
       }
-      await ctx.json(200, { deleted, failed });
-    }),
-  );
+    }
+    await ctx.json(200, { deleted, failed });
+  });
 
   // ---- folders
-  const findFolder = (ctx: RequestContext, dep: Row) =>
-    folders(dep).find((f) => f.id === Number(ctx.params.folderId));
-  const nameProblem = (v: unknown, required: boolean) =>
-    v === undefined || v === null
-      ? required
-        ? 'name is required.'
-        : undefined
-      : typeof v !== 'string' || v.trim() === '' || v.length > 255
-        ? 'name must be a non-empty string of at most 255 characters.'
-        : undefined;
+  const folder = itemRoutes(on, 'FOLDER');
 
-  router.add(
-    'platform',
-    'POST',
-    '/v1/deployments/:deploymentId/folders',
-    withDeployment(async (ctx, dep) => {
-      const b = isObj(ctx.body) ? ctx.body : {};
-      const problem =
-        nameProblem(b.name, true) ?? (optInt(b.parentId) ? undefined : 'parentId must be an integer.');
-      if (problem) return ctx.error(400, problem);
-      const parentId = (b.parentId as number | null | undefined) ?? null;
-      if (parentId !== null && !folders(dep).some((f) => f.id === parentId))
-        return ctx.error(404, `Folder ${parentId} not found.`);
-      if (depth(dep, parentId) + 1 > MAX_DEPTH)
-        return ctx.error(400, `Folders can be nested at most ${MAX_DEPTH} deep.`);
-      const t = now();
-      const folder: Row = {
-        id: d.nextId(),
-        name: String(b.name).trim(),
-        parentId,
-        deploymentId: dep.id,
-        type: 'FOLDER',
-        position: Number.isInteger(b.position) ? (b.position as number) : folders(dep).length,
-        createdAt: t,
-        updatedAt: t,
-        createdBy: 1,
-        updatedBy: null,
-        user: null,
-      };
-      d.folders.get(dep.id)!.push(folder);
-      await ctx.json(200, folder);
-    }),
-  );
-  router.add(
-    'platform',
-    'PUT',
-    '/v1/deployments/:deploymentId/folders/:folderId',
-    withDeployment(async (ctx, dep) => {
-      const f = findFolder(ctx, dep);
-      if (!f) return ctx.error(404, `Folder ${ctx.params.folderId} not found.`);
-      const b = isObj(ctx.body) ? ctx.body : {};
-      const problem =
-        nameProblem(b.name, false) ?? (optInt(b.position) ? undefined : 'position must be an integer.');
-      if (problem) return ctx.error(400, problem);
-      if (typeof b.name === 'string') f.name = b.name.trim();
-      if (Number.isInteger(b.position)) f.position = b.position;
-      f.updatedAt = now();
-      await ctx.json(200, f);
-    }),
-  );
-  router.add(
-    'platform',
-    'DELETE',
-    '/v1/deployments/:deploymentId/folders/:folderId',
-    withDeployment(async (ctx, dep) => {
-      try {
-        deleteOne(dep, 'FOLDER', Number(ctx.params.folderId));
-      } catch (e) {
-        if (e instanceof Refused) return ctx.error(e.status, e.message);
-        throw e;
-      }
-      // The documents publish 200 (their prose says 204); the published status wins.
-      await ctx.json(200, {});
-    }),
-  );
-  router.add(
-    'platform',
-    'GET',
-    '/v1/deployments/:deploymentId/folders/:folderId/ancestors',
-    withDeployment(async (ctx, dep) => {
-      const f = findFolder(ctx, dep);
-      if (!f) return ctx.error(404, `Folder ${ctx.params.folderId} not found.`);
-      const chain = path(dep, f.id).map((p) => folders(dep).find((x) => x.id === p.id)!);
-      await ctx.json(200, chain);
-    }),
-  );
+  on('POST', '/folders', async (ctx, dep) => {
+    const b = ctx.body as CreateFolderInput;
+    const parentId = b.parentId ?? null;
+    if (parentId !== null && !folders(dep).some((f) => f.id === parentId))
+      return ctx.error(404, `Folder ${parentId} not found.`);
+    if (depth(dep, parentId) + 1 > MAX_DEPTH)
+      return ctx.error(400, `Folders can be nested at most ${MAX_DEPTH} deep.`);
+    const t = now();
+    const folder: Row = {
+      id: d.nextId(),
+      name: b.name.trim(),
+      parentId,
+      deploymentId: dep.id,
+      type: 'FOLDER',
+      position: folders(dep).length,
+      createdAt: t,
+      updatedAt: t,
+      createdBy: 1,
+      updatedBy: null,
+      user: null,
+    };
+    d.folders.get(dep.id)!.push(folder);
+    await ctx.json(200, folder);
+  });
+  folder('PUT', '/folders/:folderId', async (ctx, _dep, f) => {
+    f.name = (ctx.body as { name: string }).name.trim();
+    f.updatedAt = now();
+    await ctx.json(200, f);
+  });
+  on('DELETE', '/folders/:folderId', deleteItem('FOLDER'));
+  folder('GET', '/folders/:folderId/ancestors', async (ctx, dep, f) => {
+    const chain = path(dep, f.id).map((p) => folders(dep).find((x) => x.id === p.id)!);
+    await ctx.json(200, chain);
+  });
 
   registerWorkspaceItemRoutes(router, deps, m);
 }

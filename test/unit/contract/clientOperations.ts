@@ -189,21 +189,20 @@ export const CLIENT_OPERATIONS: OperationCase[] = [
   {
     name: 'moveWorkspaceItem',
     operation: `POST ${base}/workspace/move`,
-    run: (c) => c.platform.moveWorkspaceItem(D, { type: 'REPORT', id: 5 }, null),
+    run: (c) => c.platform.moveWorkspaceItem(D, { type: 'REPORT', id: 5, folderId: null }),
     check: checkSame('id', 'name', 'type'),
   },
   {
     name: 'bulkMoveWorkspaceItems',
     operation: `POST ${base}/workspace/bulk-move`,
     run: (c) =>
-      c.platform.bulkMoveWorkspaceItems(
-        D,
-        [
+      c.platform.bulkMoveWorkspaceItems(D, {
+        items: [
           { type: 'REPORT', id: 5 },
           { type: 'FOLDER', id: 3 },
         ],
-        2,
-      ),
+        folderId: 2,
+      }),
     check: (result, sent) => {
       const body = served(sent);
       const r = result as { moved: unknown[]; failed: Json[] };
@@ -218,7 +217,7 @@ export const CLIENT_OPERATIONS: OperationCase[] = [
   {
     name: 'bulkDeleteWorkspaceItems',
     operation: `POST ${base}/workspace/bulk-delete`,
-    run: (c) => c.platform.bulkDeleteWorkspaceItems(D, [{ type: 'WORKBOOK', id: 11 }]),
+    run: (c) => c.platform.bulkDeleteWorkspaceItems(D, { items: [{ type: 'WORKBOOK', id: 11 }] }),
     check: (result, sent) => {
       const body = served(sent);
       const r = result as { deleted: Json[]; failed: Json[] };

@@ -160,7 +160,7 @@ describe('clients contract: the clients against the sandbox through the validati
       externalWorkbookId: 'sheet-1',
       resultLocation: 'A1',
     });
-    await platform.moveWorkspaceItem(d, { type: 'REPORT', id: created.id }, folder.id);
+    await platform.moveWorkspaceItem(d, { type: 'REPORT', id: created.id, folderId: folder.id });
     const inFolder = await platform.listWorkspace(d, { folderId: folder.id });
     assert.deepEqual(
       inFolder.items.map((i) => i.id),
@@ -177,11 +177,13 @@ describe('clients contract: the clients against the sandbox through the validati
     await platform.upsertWorkbookBySlug(d, 'proxy-workbook', { name: 'Proxy workbook, upserted' });
     await platform.getEmbedAccess(d, wb.id);
     await platform.updateEmbedAccess(d, wb.id, { embedTenantName: 'acme', action: 'read' });
-    await platform.bulkMoveWorkspaceItems(d, [{ type: 'WORKBOOK', id: newWb.id }], null);
-    const gone = await platform.bulkDeleteWorkspaceItems(d, [
-      { type: 'REPORT', id: created.id },
-      { type: 'WORKBOOK', id: newWb.id },
-    ]);
+    await platform.bulkMoveWorkspaceItems(d, { items: [{ type: 'WORKBOOK', id: newWb.id }], folderId: null });
+    const gone = await platform.bulkDeleteWorkspaceItems(d, {
+      items: [
+        { type: 'REPORT', id: created.id },
+        { type: 'WORKBOOK', id: newWb.id },
+      ],
+    });
     assert.equal(gone.deleted.length, 2);
     await platform.deleteFolder(d, folder.id);
     const r2 = await platform.createReport(d, { name: 'Deleted alone', sqlQuery: 'SELECT 3' });

@@ -439,6 +439,10 @@ export async function rowCells(deps: RowCellDeps): Promise<RowCells> {
       missing.push(`${name} (${op.method} ${op.path}): ${e instanceof CannotBuild ? e.message : String(e)}`);
     }
   }
+  assert.ok(
+    planned.length > 0 || missing.length > 0,
+    'no operation row was planned: the tables did not load',
+  );
   for (const { name, op, args, fresh } of planned) {
     try {
       const { base, route } = servedAt(op);

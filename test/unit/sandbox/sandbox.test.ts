@@ -49,7 +49,10 @@ describe('sandbox', function () {
     for (const n of [0, 201, 1.5]) {
       const res = await platform(`/v1/deployments/1/notifications?first=${n}`);
       assert.equal(res.status, 400);
-      assert.match(((await res.json()) as { error: string }).error, /first must be an integer from 1 to 200/);
+      assert.match(
+        ((await res.json()) as { error: string }).error,
+        /first must be a whole number from 1 to 200/,
+      );
     }
   });
 
