@@ -10,6 +10,8 @@ import { declaredOperations, type Operation } from '../api/platform/rows';
 export interface Refusal {
   status: 400 | 404;
   message: string;
+  /** On a SCIM route: the RFC 7644 3.12 error type its answer carries. */
+  scimType?: 'invalidSyntax' | 'invalidValue';
 }
 
 export interface OperationRow {
@@ -54,6 +56,28 @@ function jsonType(path: string, contentType: string | undefined): boolean {
   return type === 'application/json' || (path.startsWith('/scim/') && type === 'application/scim+json');
 }
 
+/** A SCIM error body (RFC 7644 3.12: `detail`, `status` as text), the shape the SCIM document gives. */
+export function scimErrorBody(status: number, detail: string, scimType?: string): Record<string, unknown> {
+  return {
+    schemas: ['urn:ietf:params:scim:api:messages:2.0:Error'],
+    status: String(status),
+    detail,
+    ...(scimType ? { scimType } : {}),
+  };
+}
+
+/** The answer's body of a refusal: SCIM's error shape on its routes, the platform's otherwise. */
+export function refusalBody(r: Refusal, requestId: string): Record<string, unknown> {
+  return r.scimType ? scimErrorBody(r.status, r.message, r.scimType) : { error: r.message, requestId };
+}
+
+/**
+ * SCIM paths are family-relative like the platform's but not under /api/v1: their document answers
+ * a bad request in its own error shape, with the RFC 7644 3.12 type of the fault.
+ */
+const scim = (op: Operation, scimType: Refusal['scimType']) =>
+  op.path.startsWith('/scim/') ? { scimType } : {};
+
 /** Why the request does not fit its operation's row, or undefined when it does. */
 export function checkRequest(row: OperationRow, req: CheckedRequest): Refusal | undefined {
   const { op } = row;
@@ -70,15 +94,21 @@ export function checkRequest(row: OperationRow, req: CheckedRequest): Refusal | 
       };
   }
   const queryRefused = op.query && checkQuery(op.query, req.query);
-  if (queryRefused) return { status: 400, message: queryRefused };
+  if (queryRefused) return { status: 400, message: queryRefused, ...scim(op, 'invalidValue') };
   if (op.body) {
     if (req.hasBody && !jsonType(op.path, req.contentType))
       return {
         status: 400,
         message: `${op.method} ${op.path} takes a JSON body: send it with "Content-Type: application/json" (got "${req.contentType ?? ''}").`,
+        ...scim(op, 'invalidSyntax'),
       };
     const parsed = op.body.safeParse(req.body);
-    if (!parsed.success) return { status: 400, message: `Invalid body: ${describe(parsed.error)}` };
+    if (!parsed.success)
+      return {
+        status: 400,
+        message: `Invalid body: ${describe(parsed.error)}`,
+        ...scim(op, 'invalidSyntax'),
+      };
   }
   return undefined;
 }

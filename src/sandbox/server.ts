@@ -8,7 +8,7 @@ import { controlRefusal } from './controlGuard';
 import { FaultRuleSchema, serveFaultAnswer, type FaultController } from './faults';
 import { negotiate, type Family, type Method, type Router } from './http';
 import { verifyJwt } from './jwt';
-import { checkRequest } from './operationCheck';
+import { checkRequest, refusalBody } from './operationCheck';
 import type { SandboxState } from './state';
 import { serveEmbedPage } from './platform/admin/embedPage';
 
@@ -233,7 +233,7 @@ async function handle(req: IncomingMessage, res: ServerResponse, deps: ServerDep
       hasBody: raw.trim() !== '',
       contentType: req.headers['content-type'],
     });
-  if (refused) return void ctx.error(refused.status, refused.message);
+  if (refused) return void ctx.json(refused.status, refusalBody(refused, requestId));
   ctx.params = { ...target.params, ...match.params };
   await match.handler(ctx);
 }

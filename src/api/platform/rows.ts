@@ -3,10 +3,13 @@
 // them all without constructing a client. A family converted to a table is added here.
 import './account';
 import './admin/appConfig';
+import './admin/attributes';
 import './admin/embed';
 import './admin/integrations';
 import './admin/roles';
+import './admin/scim';
 import './admin/settings';
+import './admin/users';
 import './dashboardExports';
 import './dashboards';
 import './dbtSync';

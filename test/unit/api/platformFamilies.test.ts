@@ -1,6 +1,6 @@
 // The resource families' own rules: the Data API host a deployment publishes, recipient removals
 // and add results, SCIM users mapped onto cursor pages, the strict publish body, the load body,
-// and the AI identity refusal.
+// and the AI identity refusal; SCIM PatchOps keep their own words when their answer is lost.
 import * as assert from 'node:assert/strict';
 import {
   ApiError,
@@ -143,6 +143,44 @@ describe('api/platform families', () => {
         ],
       );
       await assert.rejects(client.listUsers({ after: 'zero' }), /Not a users page cursor/);
+    } finally {
+      await client.close();
+      await s.close();
+    }
+  });
+
+  it('a SCIM PatchOp whose answer is lost says what it was doing and how to check, sent once', async () => {
+    // One PATCH row serves members, renames and (de)activation: each keeps its own words.
+    const s = await startServer((req) => req.socket.destroy());
+    const client = new PlatformClient({ baseUrl: `${s.url}/api`, token: async () => 't', retry: FAST_RETRY });
+    try {
+      const lost = async (p: Promise<unknown>) => {
+        const e = await p.then(
+          () => assert.fail('the write settled'),
+          (x: unknown) => x,
+        );
+        assert.ok(e instanceof ApiError && e.kind === 'unknownOutcome', String(e));
+        return e.message;
+      };
+      const renamed = await lost(client.admin.renameScimGroup('g-1', 'Analysts'));
+      assert.match(renamed, /^Renaming a group: the outcome is unknown/);
+      assert.match(renamed, /Refresh the Groups list to see whether the name changed\.$/);
+      const members = await lost(client.admin.changeGroupMembers('g-1', { add: ['u-7'] }));
+      assert.match(
+        members,
+        /^Changing group members: .*Refresh the group to see whether its members changed\.$/,
+      );
+      assert.match(await lost(client.admin.setScimUserActive('u-7', false)), /^Deactivating a user: /);
+      assert.match(await lost(client.admin.setScimUserActive('u-7', true)), /^Activating a user: /);
+      assert.deepEqual(
+        s.requests.map((r) => `${r.method} ${r.url}`),
+        [
+          'PATCH /api/scim/v2/Groups/g-1',
+          'PATCH /api/scim/v2/Groups/g-1',
+          'PATCH /api/scim/v2/Users/u-7',
+          'PATCH /api/scim/v2/Users/u-7',
+        ],
+      );
     } finally {
       await client.close();
       await s.close();

@@ -64,7 +64,7 @@ export function adminCalls(): AdminCall[] {
     {
       method: 'POST',
       path: '/api/v1/users',
-      body: { email: 'x@y.z', username: 'x' },
+      body: { email: 'x@example.com', username: 'x' },
       auth: 'member',
       status: 403,
     },

@@ -48,12 +48,16 @@ describe('the sandbox checks each request against its operation row', function (
     const text = await res.text();
     let error: string;
     try {
-      error = String((JSON.parse(text) as { error?: unknown }).error ?? '');
+      // SCIM routes answer in SCIM's error shape (`detail`), the others with `error`.
+      const body = JSON.parse(text) as { error?: unknown; detail?: unknown };
+      error = String(body.error ?? body.detail ?? '');
     } catch {
       error = text;
     }
     return { status: res.status, error };
   }
+
+  const auth = () => ({ authorization: `Bearer ${sb.tokens.admin}` });
 
   async function folderNames(): Promise<string[]> {
     const res = await fetch(`${sb.urls.platform}/v1/deployments/1/folders?first=200`, {
@@ -145,6 +149,32 @@ describe('the sandbox checks each request against its operation row', function (
     assert.equal(r.status, 400, r.error);
     assert.match(r.error, /colour/);
     assert.ok(!(await folderNames()).includes('Has a colour'), 'the folder was not created');
+  });
+
+  it('a SCIM request its row refuses is answered in the SCIM error shape, and nothing is written', async () => {
+    const groups = async () =>
+      (
+        (await (await fetch(`${sb.urls.platform}/scim/v2/Groups?count=200`, { headers: auth() })).json()) as {
+          Resources: { displayName: string }[];
+        }
+      ).Resources.map((g) => g.displayName);
+    const res = await fetch(`${sb.urls.platform}/scim/v2/Groups`, {
+      method: 'POST',
+      headers: { ...auth(), 'content-type': 'application/scim+json' },
+      body: JSON.stringify({ displayName: 'Refused crew', owner: 'nobody' }),
+    });
+    assert.equal(res.status, 400);
+    const body = (await res.json()) as Record<string, unknown>;
+    assert.deepEqual(body.schemas, ['urn:ietf:params:scim:api:messages:2.0:Error']);
+    assert.equal(body.status, '400');
+    assert.equal(body.scimType, 'invalidSyntax');
+    assert.match(String(body.detail), /^Invalid body: .*owner/);
+    assert.ok(!(await groups()).includes('Refused crew'), 'the group was not created');
+    const paging = await fetch(`${sb.urls.platform}/scim/v2/Users?startIndex=0`, { headers: auth() });
+    assert.equal(paging.status, 400);
+    const paged = (await paging.json()) as Record<string, unknown>;
+    assert.equal(paged.scimType, 'invalidValue');
+    assert.match(String(paged.detail), /query parameter startIndex/);
   });
 
   it('a required query parameter left out is a 400 naming it', () => {

@@ -3,9 +3,9 @@
 // through the API, and a value is cleared by upserting `null`. Types as published: string, number,
 // boolean, string_array, number_array (unknown types read and shown as sent).
 import { z } from 'zod';
-import { ApiError } from '../../errors';
-import type { Page, PageParams } from '../../paging';
-import { id, maybe, parseInput, positiveId, readItems, type PlatformTransport } from '../transport';
+import type { Page } from '../../paging';
+import { call, table } from '../operation';
+import { id, maybe, PageQuery, positiveId, readItems, type PlatformTransport } from '../transport';
 import { ADMIN_HINT } from './scim';
 
 export const ATTRIBUTE_TYPES = ['string', 'number', 'boolean', 'string_array', 'number_array'] as const;
@@ -71,56 +71,71 @@ const UpsertValueInputSchema = z.strictObject({
   value: SetValueSchema.optional(),
 });
 
-/** One page of attribute definitions (newest first), optionally of one type or name. */
-export function listUserAttributes(
-  t: PlatformTransport,
-  q: PageParams & { name?: string; type?: AttributeType } = {},
-  signal?: AbortSignal,
-): Promise<Page<UserAttribute>> {
-  return t.list(
-    '/v1/user-attributes',
-    UserAttributeSchema,
-    { first: q.first, after: q.after, name: q.name || undefined, type: q.type },
-    {
-      signal,
+const forbidden = (what: string) => `${what} ${ADMIN_HINT}`;
+
+/** Definitions: list, create, update (reached as `platform.admin`). */
+export const ATTRIBUTES = table(
+  { names: { id: 'User attribute id' } },
+  {
+    /** One page of attribute definitions (newest first), optionally of one type or name. */
+    listUserAttributes: {
+      method: 'GET',
+      path: '/v1/user-attributes',
+      kind: 'read',
+      query: PageQuery.extend({ name: z.string().optional(), type: z.enum(ATTRIBUTE_TYPES).optional() }),
+      item: UserAttributeSchema,
       action: 'Listing user attributes',
-      forbiddenHint: `Listing user attributes ${ADMIN_HINT}`,
+      forbidden: forbidden('Listing user attributes'),
     },
-  );
-}
-
-export function createUserAttribute(t: PlatformTransport, input: CreateAttributeInput, signal?: AbortSignal) {
-  const body = parseInput(CreateAttributeInputSchema, input, 'Creating a user attribute');
-  return t.write('POST', '/v1/user-attributes', body, UserAttributeSchema, {
-    signal,
-    action: 'Creating a user attribute',
-    forbiddenHint: `Creating user attributes ${ADMIN_HINT}`,
-    check: { hint: 'Refresh User attributes to see whether it was created before creating it again.' },
-  });
-}
-
-export function updateUserAttribute(
-  t: PlatformTransport,
-  attributeId: number,
-  input: UpdateAttributeInput,
-  signal?: AbortSignal,
-) {
-  const body = parseInput(UpdateAttributeInputSchema, input, 'Updating a user attribute');
-  if (Object.keys(body).length === 0) throw new ApiError('validation', 'Nothing to change.');
-  return t.write(
-    'PUT',
-    `/v1/user-attributes/${positiveId(attributeId, 'User attribute id')}`,
-    body,
-    UserAttributeSchema,
-    {
-      signal,
+    createUserAttribute: {
+      method: 'POST',
+      path: '/v1/user-attributes',
+      kind: 'write',
+      body: CreateAttributeInputSchema,
+      answer: UserAttributeSchema,
+      action: 'Creating a user attribute',
+      forbidden: forbidden('Creating user attributes'),
+      check: 'Refresh User attributes to see whether it was created before creating it again.',
+    },
+    updateUserAttribute: {
+      method: 'PUT',
+      path: '/v1/user-attributes/{id}',
+      kind: 'write',
+      body: UpdateAttributeInputSchema,
+      answer: UserAttributeSchema,
       action: 'Updating a user attribute',
-      forbiddenHint: `Updating user attributes ${ADMIN_HINT}`,
-      check: { hint: 'Refresh User attributes to see whether the change was saved.' },
-      messages: { notFound: 'The user attribute no longer exists: refresh User attributes.' },
+      forbidden: forbidden('Updating user attributes'),
+      check: 'Refresh User attributes to see whether the change was saved.',
+      notFound: 'The user attribute no longer exists: refresh User attributes.',
     },
-  );
-}
+  },
+);
+
+/** Values per user, read as one page and set one at a time. */
+const VALUES = table(
+  { names: { userId: 'User id' } },
+  {
+    getUserAttributeValues: {
+      method: 'GET',
+      path: '/v1/user-attribute-values/{userId}',
+      kind: 'read',
+      answer: z.array(z.unknown()),
+      action: 'Reading user attribute values',
+      forbidden: forbidden('Reading user attribute values'),
+      notFound: 'The user no longer exists: refresh Users.',
+    },
+    upsertUserAttributeValue: {
+      method: 'POST',
+      path: '/v1/user-attribute-values',
+      kind: 'write',
+      body: UpsertValueInputSchema,
+      answer: UserAttributeValueSchema,
+      action: 'Setting a user attribute value',
+      forbidden: forbidden('Setting user attribute values'),
+      check: "Refresh the user's attribute values to see whether the value was saved.",
+    },
+  },
+);
 
 /** A user's attribute values (the service answers one array, shown as one page). */
 export async function getUserAttributeValues(
@@ -128,16 +143,7 @@ export async function getUserAttributeValues(
   userId: number,
   signal?: AbortSignal,
 ): Promise<Page<UserAttributeValue>> {
-  const raw = await t.get(
-    `/v1/user-attribute-values/${positiveId(userId, 'User id')}`,
-    z.array(z.unknown()),
-    {
-      signal,
-      action: 'Reading user attribute values',
-      forbiddenHint: `Reading user attribute values ${ADMIN_HINT}`,
-      messages: { notFound: 'The user no longer exists: refresh Users.' },
-    },
-  );
+  const raw = await call(t, VALUES.getUserAttributeValues, userId, signal);
   const { items, invalid } = readItems(raw, UserAttributeValueSchema, 'Reading user attribute values', t.log);
   const page: Page<UserAttributeValue> = { items, pageInfo: null };
   if (invalid.length > 0) page.invalid = invalid;
@@ -145,28 +151,19 @@ export async function getUserAttributeValues(
 }
 
 /** Sets one user's value of one attribute; `null` clears it (sent as an upsert without `value`). */
-export function upsertUserAttributeValue(
+export function setUserAttributeValue(
   t: PlatformTransport,
   userId: number,
   attributeId: number,
   value: AttributeValue,
   signal?: AbortSignal,
 ) {
-  const body = parseInput(
-    UpsertValueInputSchema,
-    {
-      userId: String(positiveId(userId, 'User id')),
-      userAttributeId: String(positiveId(attributeId, 'User attribute id')),
-      ...(value === null ? {} : { value }),
-    },
-    'Setting a user attribute value',
-  );
-  return t.write('POST', '/v1/user-attribute-values', body, UserAttributeValueSchema, {
-    signal,
-    action: 'Setting a user attribute value',
-    forbiddenHint: `Setting user attribute values ${ADMIN_HINT}`,
-    check: { hint: "Refresh the user's attribute values to see whether the value was saved." },
-  });
+  const body = {
+    userId: String(positiveId(userId, 'User id')),
+    userAttributeId: String(positiveId(attributeId, 'User attribute id')),
+    ...(value === null ? {} : { value }),
+  };
+  return call(t, VALUES.upsertUserAttributeValue, body, signal);
 }
 
 /**

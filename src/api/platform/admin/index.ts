@@ -1,5 +1,4 @@
 // The administration families composed over one transport: `PlatformClient.admin`.
-import type { PageParams } from '../../paging';
 import { OperationsClient } from '../operation';
 import type { PlatformTransport } from '../transport';
 import * as attributes from './attributes';
@@ -18,6 +17,9 @@ const OPS = {
   ...settings.INTEGRATIONS,
   ...settings.OIDC_CONFIGS,
   ...embed.EMBED,
+  ...scim.SCIM,
+  ...users.USERS,
+  ...attributes.ATTRIBUTES,
 };
 
 export class AdminApi extends OperationsClient(OPS) {
@@ -25,18 +27,15 @@ export class AdminApi extends OperationsClient(OPS) {
     super(t);
   }
 
-  // SCIM users and groups
+  // SCIM users and groups, users and user attributes: the calls that shape their input or answer
   listScimUsers(q?: scim.ScimQuery, signal?: AbortSignal) {
     return scim.listScimUsers(this.t, q, signal);
   }
   listScimGroups(q?: scim.ScimQuery, signal?: AbortSignal) {
     return scim.listScimGroups(this.t, q, signal);
   }
-  getScimGroup(id: string, signal?: AbortSignal) {
-    return scim.getScimGroup(this.t, id, signal);
-  }
   changeGroupMembers(groupId: string, change: { add?: string[]; remove?: string[] }, signal?: AbortSignal) {
-    return scim.patchGroupMembers(this.t, groupId, change, signal);
+    return scim.changeGroupMembers(this.t, groupId, change, signal);
   }
   createScimGroup(displayName: string, signal?: AbortSignal) {
     return scim.createScimGroup(this.t, displayName, signal);
@@ -44,28 +43,8 @@ export class AdminApi extends OperationsClient(OPS) {
   renameScimGroup(groupId: string, displayName: string, signal?: AbortSignal) {
     return scim.renameScimGroup(this.t, groupId, displayName, signal);
   }
-  deleteScimGroup(groupId: string, signal?: AbortSignal) {
-    return scim.deleteScimGroup(this.t, groupId, signal);
-  }
   setScimUserActive(userId: string, active: boolean, signal?: AbortSignal) {
     return scim.setScimUserActive(this.t, userId, active, signal);
-  }
-  deleteScimUser(userId: string, signal?: AbortSignal) {
-    return scim.deleteScimUser(this.t, userId, signal);
-  }
-
-  // user attributes and their values per user
-  listUserAttributes(
-    q?: PageParams & { name?: string; type?: attributes.AttributeType },
-    signal?: AbortSignal,
-  ) {
-    return attributes.listUserAttributes(this.t, q, signal);
-  }
-  createUserAttribute(input: attributes.CreateAttributeInput, signal?: AbortSignal) {
-    return attributes.createUserAttribute(this.t, input, signal);
-  }
-  updateUserAttribute(id: number, input: attributes.UpdateAttributeInput, signal?: AbortSignal) {
-    return attributes.updateUserAttribute(this.t, id, input, signal);
   }
   getUserAttributeValues(userId: number, signal?: AbortSignal) {
     return attributes.getUserAttributeValues(this.t, userId, signal);
@@ -76,18 +55,7 @@ export class AdminApi extends OperationsClient(OPS) {
     value: attributes.AttributeValue,
     signal?: AbortSignal,
   ) {
-    return attributes.upsertUserAttributeValue(this.t, userId, attributeId, value, signal);
-  }
-
-  // users (/v1/users)
-  createUser(input: users.CreateUserInput, signal?: AbortSignal) {
-    return users.createUser(this.t, input, signal);
-  }
-  updateUser(userId: number, input: users.UpdateUserInput, signal?: AbortSignal) {
-    return users.updateUser(this.t, userId, input, signal);
-  }
-  deleteUser(userId: number, signal?: AbortSignal) {
-    return users.deleteUser(this.t, userId, signal);
+    return attributes.setUserAttributeValue(this.t, userId, attributeId, value, signal);
   }
   bulkUserAction(action: users.BulkUserAction, userIds: number[], signal?: AbortSignal) {
     return users.bulkUserAction(this.t, action, userIds, signal);

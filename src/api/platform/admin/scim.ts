@@ -1,11 +1,13 @@
 // SCIM 2.0 Users and Groups (`/api/scim/v2/...`, the published SCIM document): 1-based
 // `startIndex`/`count` paging mapped onto the explorer's cursor pages (the cursor is the next
 // `startIndex`), `filter` search, and group membership through PatchOp. SCIM errors carry their
-// text in `detail`, which the shared error reader shows.
+// text in `detail`, which the shared error reader shows. Each operation is a row: SCIM holds those
+// called as they are, CALLS those whose callers here shape their input or answer.
 import { z } from 'zod';
 import { ApiError } from '../../errors';
 import type { Page, PageParams } from '../../paging';
-import { checkPage, maybe, parseInput, readItems, type PlatformTransport } from '../transport';
+import { call, callOperation, table, type Operation } from '../operation';
+import { checkPage, maybe, readItems, type PlatformTransport } from '../transport';
 
 export const ADMIN_HINT = 'needs the admin role. Use a token of an admin user.';
 
@@ -49,9 +51,150 @@ export function displayNameFilter(name: string): string {
   return `displayName eq "${name.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`;
 }
 
+const PATCH_OP = 'urn:ietf:params:scim:api:messages:2.0:PatchOp';
+const GROUP_SCHEMA = 'urn:ietf:params:scim:schemas:core:2.0:Group';
+const GroupNameSchema = z.string().trim().min(1, 'a group needs a name').max(255);
+const Member = z.strictObject({ value: z.string().min(1), display: z.string().optional() });
+
+/** A PatchOp (RFC 7644 3.5.2) of one or more of `operation`. */
+const patchOf = <T extends z.ZodType>(operation: T) =>
+  z.strictObject({ schemas: z.tuple([z.literal(PATCH_OP)]), Operations: z.array(operation).min(1) });
+
+/** What a group PatchOp may do: rename, add members, remove one (`members[value eq "<id>"]`). */
+const GroupPatchSchema = patchOf(
+  z.discriminatedUnion('op', [
+    z.strictObject({ op: z.literal('replace'), path: z.literal('displayName'), value: GroupNameSchema }),
+    z.strictObject({ op: z.literal('add'), path: z.literal('members'), value: z.array(Member).min(1) }),
+    z.strictObject({ op: z.literal('remove'), path: z.string().regex(/^members\[value eq ".+"\]$/) }),
+  ]),
+);
+type GroupPatch = z.infer<typeof GroupPatchSchema>['Operations'];
+
+/** A user PatchOp replaces `active`, as the document's example does. */
+const UserPatchSchema = patchOf(
+  z.strictObject({ op: z.literal('replace'), path: z.literal('active'), value: z.boolean() }),
+);
+
+/** The list query as published: 1-based `startIndex`, `count` of at least 0, a `filter`. */
+const ListQuery = z.object({
+  filter: z.string().optional(),
+  startIndex: z.number().int().min(1).optional(),
+  count: z.number().int().min(0).optional(),
+});
+
+const forbidden = (what: string) => `${what} ${ADMIN_HINT}`;
+const group = '/scim/v2/Groups/{id}';
+const user = '/scim/v2/Users/{id}';
+const GROUP_GONE = 'The group no longer exists: refresh the Groups list.';
+const USER_GONE = 'The user no longer exists: refresh Users.';
+
+/** The SCIM operations that are one call each (reached as `platform.admin`). */
+export const SCIM = table(
+  { names: { id: 'SCIM id' } },
+  {
+    getScimGroup: {
+      method: 'GET',
+      path: group,
+      kind: 'read',
+      text: ['id'],
+      answer: ScimGroupSchema,
+      action: 'Reading a group',
+      forbidden: forbidden('Reading SCIM groups'),
+      notFound: GROUP_GONE,
+    },
+    deleteScimGroup: {
+      method: 'DELETE',
+      path: group,
+      kind: 'destroy',
+      text: ['id'],
+      nothing: true,
+      action: 'Deleting a group',
+      forbidden: forbidden('Deleting SCIM groups'),
+      check: 'Refresh the Groups list to see whether the group is gone.',
+      notFound: GROUP_GONE,
+    },
+    deleteScimUser: {
+      method: 'DELETE',
+      path: user,
+      kind: 'destroy',
+      text: ['id'],
+      nothing: true,
+      action: 'Deleting a user',
+      forbidden: forbidden('Deleting SCIM users'),
+      check: 'Refresh Users to see whether the user was deleted.',
+      notFound: USER_GONE,
+    },
+  },
+);
+
+/** The SCIM operations whose callers below shape their input or answer. */
+const CALLS = table(
+  { names: { id: 'SCIM id' } },
+  {
+    listUsers: {
+      method: 'GET',
+      path: '/scim/v2/Users',
+      kind: 'read',
+      query: ListQuery,
+      answer: ScimListSchema,
+      action: 'Listing users',
+      forbidden: forbidden('Listing SCIM users'),
+    },
+    listGroups: {
+      method: 'GET',
+      path: '/scim/v2/Groups',
+      kind: 'read',
+      query: ListQuery,
+      answer: ScimListSchema,
+      action: 'Listing groups',
+      forbidden: forbidden('Listing SCIM groups'),
+    },
+    createGroup: {
+      method: 'POST',
+      path: '/scim/v2/Groups',
+      kind: 'write',
+      // The published Group: `displayName` required; `schemas` and `members` may be sent.
+      body: z.strictObject({
+        schemas: z.tuple([z.literal(GROUP_SCHEMA)]).optional(),
+        displayName: GroupNameSchema,
+        members: z.array(Member).optional(),
+      }),
+      answer: ScimGroupSchema,
+      action: 'Creating a group',
+      forbidden: forbidden('Creating SCIM groups'),
+      check: 'Refresh the Groups list to see whether it was created before creating it again.',
+    },
+    patchGroup: {
+      method: 'PATCH',
+      path: group,
+      kind: 'write',
+      text: ['id'],
+      body: GroupPatchSchema,
+      answer: ScimGroupSchema,
+      action: 'Changing group members',
+      forbidden: forbidden('Changing SCIM groups'),
+      check: 'Refresh the group to see whether its members changed.',
+      notFound: GROUP_GONE,
+    },
+    patchUser: {
+      method: 'PATCH',
+      path: user,
+      kind: 'write',
+      text: ['id'],
+      body: UserPatchSchema,
+      answer: ScimUserSchema,
+      action: 'Changing a user',
+      forbidden: forbidden('Changing SCIM users'),
+      check: 'Refresh Users to see whether the user is active.',
+      notFound: USER_GONE,
+    },
+  },
+);
+
+/** One page of a SCIM list: the cursor is the next 1-based `startIndex`, `first` the `count`. */
 async function scimPage<T>(
   t: PlatformTransport,
-  path: string,
+  row: Operation,
   item: z.ZodType<T>,
   q: ScimQuery,
   what: string,
@@ -63,12 +206,8 @@ async function scimPage<T>(
     throw new ApiError('validation', `Not a ${what} page cursor: "${q.after}".`);
   }
   const count = q.first ?? 50;
-  const res = await t.get(path, ScimListSchema, {
-    query: { startIndex, count, ...(q.filter ? { filter: q.filter } : {}) },
-    signal,
-    action: `Listing ${what}`,
-    forbiddenHint: `Listing SCIM ${what} ${ADMIN_HINT}`,
-  });
+  const query = { startIndex, count, ...(q.filter ? { filter: q.filter } : {}) };
+  const res = (await callOperation(t, row, [query, signal])) as z.infer<typeof ScimListSchema>;
   // RFC 7644 3.4.2: `Resources` may be left out only when `totalResults` is 0. An answer without
   // it is not an empty list: saying "no users" for it would be false.
   if (!Array.isArray(res.Resources) && res.totalResults !== 0) {
@@ -96,125 +235,45 @@ async function scimPage<T>(
 
 /** One page of SCIM users (the cursor is the next startIndex). */
 export function listScimUsers(t: PlatformTransport, q: ScimQuery = {}, signal?: AbortSignal) {
-  return scimPage(t, '/scim/v2/Users', ScimUserSchema, q, 'users', signal);
+  return scimPage(t, CALLS.listUsers, ScimUserSchema, q, 'users', signal);
 }
 
 /** One page of SCIM groups. */
 export function listScimGroups(t: PlatformTransport, q: ScimQuery = {}, signal?: AbortSignal) {
-  return scimPage(t, '/scim/v2/Groups', ScimGroupSchema, q, 'groups', signal);
+  return scimPage(t, CALLS.listGroups, ScimGroupSchema, q, 'groups', signal);
 }
-
-function scimId(id: string, what: string): string {
-  if (!id.trim()) throw new ApiError('validation', `Pick the ${what}.`);
-  return encodeURIComponent(id);
-}
-
-export function getScimGroup(t: PlatformTransport, id: string, signal?: AbortSignal) {
-  return t.get(`/scim/v2/Groups/${scimId(id, 'group')}`, ScimGroupSchema, {
-    signal,
-    action: 'Reading a group',
-    forbiddenHint: `Reading SCIM groups ${ADMIN_HINT}`,
-    messages: { notFound: 'The group no longer exists: refresh the Groups list.' },
-  });
-}
-
-const PatchOpInput = z.strictObject({
-  schemas: z.tuple([z.literal('urn:ietf:params:scim:api:messages:2.0:PatchOp')]),
-  Operations: z
-    .array(
-      z.strictObject({
-        op: z.enum(['add', 'remove']),
-        path: z.string().min(1),
-        value: z.array(z.strictObject({ value: z.string().min(1) })).optional(),
-      }),
-    )
-    .min(1),
-});
 
 /**
  * Adds or removes members of a group with one PatchOp. Removal uses the filtered path
  * `members[value eq "<id>"]` (RFC 7644 3.5.2.2), one operation per user.
  */
-export function patchGroupMembers(
+export function changeGroupMembers(
   t: PlatformTransport,
   groupId: string,
   change: { add?: string[]; remove?: string[] },
   signal?: AbortSignal,
 ) {
-  const ops: z.infer<typeof PatchOpInput>['Operations'] = [];
+  const ops: GroupPatch = [];
   if (change.add?.length)
     ops.push({ op: 'add', path: 'members', value: change.add.map((value) => ({ value })) });
   for (const id of change.remove ?? []) ops.push({ op: 'remove', path: `members[value eq "${id}"]` });
-  const body = parseInput(
-    PatchOpInput,
-    { schemas: ['urn:ietf:params:scim:api:messages:2.0:PatchOp'], Operations: ops },
-    'Changing group members',
-  );
-  return t.write('PATCH', `/scim/v2/Groups/${scimId(groupId, 'group')}`, body, ScimGroupSchema, {
-    signal,
-    action: 'Changing group members',
-    forbiddenHint: `Changing SCIM groups ${ADMIN_HINT}`,
-    check: { hint: 'Refresh the group to see whether its members changed.' },
-    messages: { notFound: 'The group no longer exists: refresh the Groups list.' },
-  });
+  return call(t, CALLS.patchGroup, groupId, { schemas: [PATCH_OP], Operations: ops }, signal);
 }
-
-const GROUP_SCHEMA = 'urn:ietf:params:scim:schemas:core:2.0:Group';
-const GroupNameSchema = z.string().trim().min(1, 'a group needs a name').max(255);
 
 /** Creates a group (no members: they are added afterwards, one PatchOp each). */
 export function createScimGroup(t: PlatformTransport, displayName: string, signal?: AbortSignal) {
-  const body = parseInput(
-    z.strictObject({ schemas: z.tuple([z.literal(GROUP_SCHEMA)]), displayName: GroupNameSchema }),
-    { schemas: [GROUP_SCHEMA], displayName },
-    'Creating a group',
-  );
-  return t.write('POST', '/scim/v2/Groups', body, ScimGroupSchema, {
-    signal,
-    action: 'Creating a group',
-    forbiddenHint: `Creating SCIM groups ${ADMIN_HINT}`,
-    check: { hint: 'Refresh the Groups list to see whether it was created before creating it again.' },
-  });
+  return call(t, CALLS.createGroup, { schemas: [GROUP_SCHEMA], displayName }, signal);
 }
 
 /** Renames a group with one PatchOp `replace` of `displayName` (members untouched). */
-export function renameScimGroup(
-  t: PlatformTransport,
-  groupId: string,
-  displayName: string,
-  signal?: AbortSignal,
-) {
-  const body = parseInput(
-    z.strictObject({
-      schemas: z.tuple([z.literal('urn:ietf:params:scim:api:messages:2.0:PatchOp')]),
-      Operations: z.tuple([
-        z.strictObject({ op: z.literal('replace'), path: z.literal('displayName'), value: GroupNameSchema }),
-      ]),
-    }),
-    {
-      schemas: ['urn:ietf:params:scim:api:messages:2.0:PatchOp'],
-      Operations: [{ op: 'replace', path: 'displayName', value: displayName }],
-    },
-    'Renaming a group',
-  );
-  return t.write('PATCH', `/scim/v2/Groups/${scimId(groupId, 'group')}`, body, ScimGroupSchema, {
-    signal,
+export function renameScimGroup(t: PlatformTransport, id: string, displayName: string, signal?: AbortSignal) {
+  const row = {
+    ...CALLS.patchGroup,
     action: 'Renaming a group',
-    forbiddenHint: `Changing SCIM groups ${ADMIN_HINT}`,
-    check: { hint: 'Refresh the Groups list to see whether the name changed.' },
-    messages: { notFound: 'The group no longer exists: refresh the Groups list.' },
-  });
-}
-
-/** Deletes a group; its member users stay. */
-export async function deleteScimGroup(t: PlatformTransport, groupId: string, signal?: AbortSignal) {
-  await t.writeNoContent('DELETE', `/scim/v2/Groups/${scimId(groupId, 'group')}`, {
-    signal,
-    action: 'Deleting a group',
-    forbiddenHint: `Deleting SCIM groups ${ADMIN_HINT}`,
-    check: { hint: 'Refresh the Groups list to see whether the group is gone.' },
-    messages: { notFound: 'The group no longer exists: refresh the Groups list.' },
-  });
+    check: 'Refresh the Groups list to see whether the name changed.',
+  };
+  const Operations: GroupPatch = [{ op: 'replace', path: 'displayName', value: displayName }];
+  return call(t, row, id, { schemas: [PATCH_OP], Operations }, signal);
 }
 
 /** Display name of a SCIM user: the person's name, else the user name. */
@@ -223,44 +282,12 @@ export function scimUserLabel(u: ScimUser): string {
   return person || u.userName || u.emails?.[0]?.value || '(unnamed user)';
 }
 
-// ---- one user (SCIM ids are strings, a UUID in the document's example)
-
-const UserPatchInput = z.strictObject({
-  schemas: z.tuple([z.literal('urn:ietf:params:scim:api:messages:2.0:PatchOp')]),
-  Operations: z
-    .array(z.strictObject({ op: z.literal('replace'), path: z.literal('active'), value: z.boolean() }))
-    .length(1),
-});
-
 /**
  * Activates or deactivates a user by its SCIM id (a PatchOp replacing `active`, as the document's
  * example does): works whatever shape the tenant's SCIM ids have.
  */
 export function setScimUserActive(t: PlatformTransport, id: string, active: boolean, signal?: AbortSignal) {
-  const body = parseInput(
-    UserPatchInput,
-    {
-      schemas: ['urn:ietf:params:scim:api:messages:2.0:PatchOp'],
-      Operations: [{ op: 'replace', path: 'active', value: active }],
-    },
-    active ? 'Activating a user' : 'Deactivating a user',
-  );
-  return t.write('PATCH', `/scim/v2/Users/${scimId(id, 'user')}`, body, ScimUserSchema, {
-    signal,
-    action: active ? 'Activating a user' : 'Deactivating a user',
-    forbiddenHint: `Changing SCIM users ${ADMIN_HINT}`,
-    check: { hint: 'Refresh Users to see whether the user is active.' },
-    messages: { notFound: 'The user no longer exists: refresh Users.' },
-  });
-}
-
-/** De-provisions (deletes) a user by its SCIM id. */
-export async function deleteScimUser(t: PlatformTransport, id: string, signal?: AbortSignal): Promise<void> {
-  await t.writeNoContent('DELETE', `/scim/v2/Users/${scimId(id, 'user')}`, {
-    signal,
-    action: 'Deleting a user',
-    forbiddenHint: `Deleting SCIM users ${ADMIN_HINT}`,
-    check: { hint: 'Refresh Users to see whether the user was deleted.' },
-    messages: { notFound: 'The user no longer exists: refresh Users.' },
-  });
+  const row = { ...CALLS.patchUser, action: active ? 'Activating a user' : 'Deactivating a user' };
+  const Operations = [{ op: 'replace' as const, path: 'active' as const, value: active }];
+  return call(t, row, id, { schemas: [PATCH_OP], Operations }, signal);
 }

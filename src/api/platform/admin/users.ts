@@ -2,7 +2,8 @@
 // users (`/v1/users/bulk`, partially successful: each user's outcome is reported). Listing and
 // search go through SCIM (scim.ts): the service publishes no `/v1/users` list.
 import { z } from 'zod';
-import { id, maybe, parseInput, positiveId, type PlatformTransport } from '../transport';
+import { call, table } from '../operation';
+import { id, maybe, type PlatformTransport } from '../transport';
 import { ADMIN_HINT } from './scim';
 
 export const PlatformUserSchema = z.looseObject({
@@ -48,41 +49,61 @@ const BulkResultSchema = z.looseObject({
 });
 export type BulkUserResult = z.infer<typeof BulkResultSchema>;
 
-export function createUser(t: PlatformTransport, input: CreateUserInput, signal?: AbortSignal) {
-  const body = parseInput(CreateUserInputSchema, input, 'Creating a user');
-  return t.write('POST', '/v1/users', body, PlatformUserSchema, {
-    signal,
-    action: 'Creating a user',
-    forbiddenHint: `Creating users ${ADMIN_HINT}`,
-    check: { hint: 'Search the users for that e-mail before creating it again.' },
-  });
-}
+const forbidden = (what: string) => `${what} ${ADMIN_HINT}`;
 
-export function updateUser(
-  t: PlatformTransport,
-  userId: number,
-  input: UpdateUserInput,
-  signal?: AbortSignal,
-) {
-  const body = parseInput(UpdateUserInputSchema, input, 'Updating a user');
-  return t.write('PUT', `/v1/users/${positiveId(userId, 'User id')}`, body, PlatformUserSchema, {
-    signal,
-    action: 'Updating a user',
-    forbiddenHint: `Updating users ${ADMIN_HINT}`,
-    check: { hint: 'Refresh the users to see whether the change was saved.' },
-    messages: { notFound: 'The user no longer exists.' },
-  });
-}
+/** Create, update and delete (reached as `platform.admin`). */
+export const USERS = table(
+  { names: { id: 'User id' } },
+  {
+    createUser: {
+      method: 'POST',
+      path: '/v1/users',
+      kind: 'write',
+      body: CreateUserInputSchema,
+      answer: PlatformUserSchema,
+      action: 'Creating a user',
+      forbidden: forbidden('Creating users'),
+      check: 'Search the users for that e-mail before creating it again.',
+    },
+    updateUser: {
+      method: 'PUT',
+      path: '/v1/users/{id}',
+      kind: 'write',
+      body: UpdateUserInputSchema,
+      answer: PlatformUserSchema,
+      action: 'Updating a user',
+      forbidden: forbidden('Updating users'),
+      check: 'Refresh the users to see whether the change was saved.',
+      notFound: 'The user no longer exists.',
+    },
+    deleteUser: {
+      method: 'DELETE',
+      path: '/v1/users/{id}',
+      kind: 'destroy',
+      nothing: true,
+      action: 'Deleting a user',
+      forbidden: forbidden('Deleting users'),
+      check: 'Refresh the users to see whether the user was deleted.',
+      notFound: 'The user no longer exists.',
+    },
+  },
+);
 
-export async function deleteUser(t: PlatformTransport, userId: number, signal?: AbortSignal) {
-  await t.writeNoContent('DELETE', `/v1/users/${positiveId(userId, 'User id')}`, {
-    signal,
-    action: 'Deleting a user',
-    forbiddenHint: `Deleting users ${ADMIN_HINT}`,
-    check: { hint: 'Refresh the users to see whether the user was deleted.' },
-    messages: { notFound: 'The user no longer exists.' },
-  });
-}
+const BULK = table(
+  {},
+  {
+    bulkUserAction: {
+      method: 'POST',
+      path: '/v1/users/bulk',
+      kind: 'write',
+      body: BulkInputSchema,
+      answer: BulkResultSchema,
+      action: 'Changing users',
+      forbidden: forbidden('Changing users'),
+      check: 'Refresh the users to see which were changed.',
+    },
+  },
+);
 
 export function bulkUserAction(
   t: PlatformTransport,
@@ -90,13 +111,7 @@ export function bulkUserAction(
   userIds: number[],
   signal?: AbortSignal,
 ): Promise<BulkUserResult> {
-  const body = parseInput(BulkInputSchema, { action, userIds }, 'Changing users');
-  return t.write('POST', '/v1/users/bulk', body, BulkResultSchema, {
-    signal,
-    action: 'Changing users',
-    forbiddenHint: `Changing users ${ADMIN_HINT}`,
-    check: { hint: 'Refresh the users to see which were changed.' },
-  });
+  return call(t, BULK.bulkUserAction, { action, userIds }, signal);
 }
 
 /** The numeric platform user id behind a SCIM user id, when it is one (the roles and users APIs need it). */

@@ -1,13 +1,13 @@
 // User attributes (`/v1/user-attributes`: list newest first with cursor paging and the deprecated
 // `data`/`count` the document still requires, create, update) and values per user
 // (`/v1/user-attribute-values`: read, upsert; no `value` clears). Admin only. The document publishes no
-// delete for either, so the sandbox serves none. Values are checked against the attribute's type.
+// delete for either, so the sandbox serves none. Values are checked against the attribute's type;
+// queries, bodies and path ids reach the handlers checked against their rows (operationCheck.ts).
+import type { CreateAttributeInput, UpdateAttributeInput } from '../../../api/platform/admin/attributes';
 import type { RequestContext, Router } from '../../http';
 import { issueId } from '../../state';
 import { isAdmin, page, type PlatformDeps } from '../common';
 import type { AttributeState, SandboxAttribute } from './attributeState';
-
-const TYPES = ['string', 'number', 'boolean', 'string_array', 'number_array'] as const;
 
 /** Whether `v` fits an attribute of `type` (null always fits: it clears the value). */
 function fits(type: SandboxAttribute['type'], v: unknown): boolean {
@@ -25,8 +25,6 @@ function fits(type: SandboxAttribute['type'], v: unknown): boolean {
       return Array.isArray(v) && v.every((x) => typeof x === 'number' && Number.isFinite(x));
   }
 }
-
-const optText = (v: unknown) => v === undefined || v === null || typeof v === 'string';
 
 export function registerAttributeRoutes(router: Router, deps: PlatformDeps, s: AttributeState): void {
   const d = deps.data;
@@ -57,8 +55,6 @@ export function registerAttributeRoutes(router: Router, deps: PlatformDeps, s: A
     guard('listing user attributes', async (ctx) => {
       const name = (ctx.query.get('name') ?? '').toLowerCase();
       const type = ctx.query.get('type');
-      if (type && !(TYPES as readonly string[]).includes(type))
-        return ctx.error(400, `type must be one of ${TYPES.join(', ')}.`);
       const rows = [...s.definitions]
         .reverse()
         .filter((a) => a.name.toLowerCase().includes(name) && (!type || a.type === type));
@@ -71,21 +67,16 @@ export function registerAttributeRoutes(router: Router, deps: PlatformDeps, s: A
     'POST',
     '/v1/user-attributes',
     guard('creating user attributes', async (ctx) => {
-      const b = (ctx.body ?? {}) as Record<string, unknown>;
-      if (typeof b.name !== 'string' || !b.name.trim()) return ctx.error(400, 'name is required.');
-      if (!(TYPES as readonly unknown[]).includes(b.type))
-        return ctx.error(400, `type must be one of ${TYPES.join(', ')}.`);
-      for (const f of ['displayName', 'description', 'defaultValue'])
-        if (!optText(b[f])) return ctx.error(400, `${f} must be a string or null.`);
+      const b = ctx.body as CreateAttributeInput;
       if (s.definitions.some((a) => a.name === b.name))
         return ctx.error(400, `A user attribute named "${b.name}" already exists.`);
       const a: SandboxAttribute = {
         id: issueId(deps.state, 'userAttribute', 1_000_000),
         name: b.name,
-        type: b.type as SandboxAttribute['type'],
-        displayName: (b.displayName as string | null | undefined) ?? null,
-        description: (b.description as string | null | undefined) ?? null,
-        defaultValue: (b.defaultValue as string | null | undefined) ?? null,
+        type: b.type,
+        displayName: b.displayName ?? null,
+        description: b.description ?? null,
+        defaultValue: b.defaultValue ?? null,
       };
       s.definitions.push(a);
       await ctx.json(200, a);
@@ -98,11 +89,9 @@ export function registerAttributeRoutes(router: Router, deps: PlatformDeps, s: A
     guard('updating user attributes', async (ctx) => {
       const a = s.definitions.find((x) => String(x.id) === ctx.params.id);
       if (!a) return ctx.error(404, `User attribute ${ctx.params.id} not found.`);
-      const b = (ctx.body ?? {}) as Record<string, unknown>;
-      for (const f of ['displayName', 'description', 'defaultValue'] as const) {
-        if (!optText(b[f])) return ctx.error(400, `${f} must be a string or null.`);
-        if (b[f] !== undefined) a[f] = b[f] as string | null;
-      }
+      const b = ctx.body as UpdateAttributeInput;
+      for (const f of ['displayName', 'description', 'defaultValue'] as const)
+        if (b[f] !== undefined) a[f] = b[f];
       await ctx.json(200, a);
     }),
   );
@@ -126,12 +115,9 @@ export function registerAttributeRoutes(router: Router, deps: PlatformDeps, s: A
     'POST',
     '/v1/user-attribute-values',
     guard('setting user attribute values', async (ctx) => {
-      const b = (ctx.body ?? {}) as Record<string, unknown>;
-      const idOf = (v: unknown) => (typeof v === 'string' && /^[1-9]\d*$/.test(v) ? Number(v) : undefined);
-      const userId = idOf(b.userId);
-      const attributeId = idOf(b.userAttributeId);
-      if (userId === undefined || attributeId === undefined)
-        return ctx.error(400, 'userId and userAttributeId must be ids (as strings).');
+      const b = ctx.body as { userId: string; userAttributeId: string; value?: unknown };
+      const userId = Number(b.userId);
+      const attributeId = Number(b.userAttributeId);
       if (!d.users.some((u) => u.id === userId)) return ctx.error(404, `User ${userId} not found.`);
       const a = s.definitions.find((x) => x.id === attributeId);
       if (!a) return ctx.error(404, `User attribute ${attributeId} not found.`);

@@ -1,10 +1,11 @@
 // The sandbox's user attributes and their values per user: the seed and its shape. Apart from the
 // routes so the sandbox's recorded state (state.ts, adminState.ts) can hold it without importing them.
+import type { AttributeType } from '../../../api/platform/admin/attributes';
 
 export interface SandboxAttribute {
   id: number;
   name: string;
-  type: 'string' | 'number' | 'boolean' | 'string_array' | 'number_array';
+  type: AttributeType;
   displayName: string | null;
   description: string | null;
   defaultValue: string | null;

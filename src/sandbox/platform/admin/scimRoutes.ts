@@ -1,8 +1,11 @@
 // SCIM 2.0 (`/api/scim/v2/...`): Users and Groups with 1-based startIndex/count paging, the
 // `eq` filters the documents show, group membership through PatchOp, errors in the SCIM shape
-// (RFC 7644 3.12: `detail`, `status` as a string). Admin only, like the live service.
+// (RFC 7644 3.12: `detail`, `status` as a string). Admin only, like the live service. Requests
+// reach these handlers checked against their rows (operationCheck.ts): paging numbers, PatchOp and
+// group shapes are refused there, so what is left here is behaviour.
 import { createHash } from 'node:crypto';
 import type { RequestContext, Router } from '../../http';
+import { scimErrorBody } from '../../operationCheck';
 import { issueId } from '../../state';
 import { isAdmin, type PlatformDeps } from '../common';
 import type { AdminState } from './adminState';
@@ -32,26 +35,7 @@ export function scimError(
   detail: string,
   scimType?: string,
 ): Promise<void> {
-  return ctx.json(status, {
-    schemas: ['urn:ietf:params:scim:api:messages:2.0:Error'],
-    status: String(status),
-    detail,
-    ...(scimType ? { scimType } : {}),
-  });
-}
-
-function paging(ctx: RequestContext): { startIndex: number; count: number } | string {
-  const int = (name: string, min: number) => {
-    const v = ctx.query.get(name);
-    if (v === null) return undefined;
-    const n = Number(v);
-    return Number.isInteger(n) && n >= min ? n : NaN;
-  };
-  const startIndex = int('startIndex', 1) ?? 1;
-  const count = int('count', 0) ?? 20;
-  if (Number.isNaN(startIndex)) return 'startIndex must be an integer >= 1.';
-  if (Number.isNaN(count)) return 'count must be an integer >= 0.';
-  return { startIndex, count };
+  return ctx.json(status, scimErrorBody(status, detail, scimType));
 }
 
 /** `<attr> eq "<value>"` (quotes escaped with a backslash), or undefined when the filter is not one. */
@@ -109,8 +93,10 @@ export function registerScimRoutes(router: Router, deps: PlatformDeps, admin: Ad
     meta: { resourceType: 'Group', location: `/api/scim/v2/Groups/${g.id}` },
   });
   const list = async <T>(ctx: RequestContext, rows: T[], map: (r: T) => unknown) => {
-    const p = paging(ctx);
-    if (typeof p === 'string') return scimError(ctx, 400, p, 'invalidValue');
+    const p = {
+      startIndex: Number(ctx.query.get('startIndex') ?? 1),
+      count: Number(ctx.query.get('count') ?? 20),
+    };
     const slice = rows.slice(p.startIndex - 1, p.startIndex - 1 + p.count);
     await ctx.json(200, {
       schemas: ['urn:ietf:params:scim:api:messages:2.0:ListResponse'],
@@ -159,30 +145,10 @@ export function registerScimRoutes(router: Router, deps: PlatformDeps, admin: Ad
     '/scim/v2/Users/:id',
     guard(
       withUser(async (ctx, u) => {
-        const body = (ctx.body ?? {}) as { schemas?: unknown; Operations?: unknown };
-        if (!Array.isArray(body.Operations) || body.Operations.length === 0)
-          return scimError(
-            ctx,
-            400,
-            'Operations must be a non-empty array of PatchOp operations.',
-            'invalidSyntax',
-          );
-        let active: boolean | undefined;
-        for (const raw of body.Operations as Record<string, unknown>[]) {
-          const op = String(raw.op ?? '').toLowerCase();
-          const path = typeof raw.path === 'string' ? raw.path : '';
-          const v = path ? raw.value : (raw.value as { active?: unknown } | undefined)?.active;
-          if (op !== 'replace' || (path !== 'active' && path !== '') || typeof v !== 'boolean')
-            return scimError(
-              ctx,
-              400,
-              `Unsupported operation ${op} on "${path}": replace active with true or false.`,
-              'invalidPath',
-            );
-          active = v;
-        }
+        const ops = (ctx.body as { Operations: { value: boolean }[] }).Operations;
+        const active = ops[ops.length - 1]!.value;
         if (active === false && u.id === 1) return scimError(ctx, 400, 'You cannot deactivate yourself.');
-        if (active !== undefined) setActive(u, active);
+        setActive(u, active);
         await ctx.json(200, userResource(u));
       }),
     ),
@@ -216,39 +182,28 @@ export function registerScimRoutes(router: Router, deps: PlatformDeps, admin: Ad
       await list(ctx, rows, groupResource);
     }),
   );
-  /** Why `v` cannot name a group (empty, or another group's name), or undefined. */
-  const nameProblem = (v: unknown, self?: string) => {
-    if (typeof v !== 'string' || !v.trim())
-      return { status: 400, detail: 'displayName must be a non-empty string.', scimType: 'invalidValue' };
-    const taken = admin.groups.find(
-      (g) => g.id !== self && g.displayName.toLowerCase() === v.trim().toLowerCase(),
-    );
-    return taken
-      ? {
-          status: 409,
-          detail: `A group named "${taken.displayName}" already exists.`,
-          scimType: 'uniqueness',
-        }
-      : undefined;
+  /** Answers 409 when another group has the name `v`; true when it did. */
+  const nameTaken = async (ctx: RequestContext, v: string, self?: string) => {
+    const taken = admin.groups.find((g) => g.id !== self && g.displayName.toLowerCase() === v.toLowerCase());
+    if (taken)
+      await scimError(ctx, 409, `A group named "${taken.displayName}" already exists.`, 'uniqueness');
+    return taken !== undefined;
   };
   router.add(
     'platform',
     'POST',
     '/scim/v2/Groups',
     guard(async (ctx) => {
-      const b = (ctx.body ?? {}) as { displayName?: unknown; members?: unknown };
-      const problem = nameProblem(b.displayName);
-      if (problem) return scimError(ctx, problem.status, problem.detail, problem.scimType);
-      const given = Array.isArray(b.members)
-        ? (b.members as { value?: unknown }[]).map((m) => String(m?.value ?? ''))
-        : [];
+      const b = ctx.body as { displayName: string; members?: { value: string }[] };
+      if (await nameTaken(ctx, b.displayName.trim())) return;
+      const given = (b.members ?? []).map((m) => m.value);
       const unknown = given.find((id) => !userOf(id));
       if (unknown !== undefined)
         return scimError(ctx, 400, `No user with id "${unknown}" to add to the group.`, 'invalidValue');
       const members = given.map((id) => String(userOf(id)!.id));
       const g = {
         id: `g-${issueId(deps.state, 'scimGroup', 1_000_001)}`,
-        displayName: String(b.displayName).trim(),
+        displayName: b.displayName.trim(),
         members,
       };
       admin.groups.push(g);
@@ -283,22 +238,12 @@ export function registerScimRoutes(router: Router, deps: PlatformDeps, admin: Ad
     guard(async (ctx) => {
       const g = admin.groups.find((x) => x.id === ctx.params.id);
       if (!g) return scimError(ctx, 404, `Group ${ctx.params.id} not found.`);
-      const body = (ctx.body ?? {}) as { Operations?: unknown };
-      if (!Array.isArray(body.Operations) || body.Operations.length === 0)
-        return scimError(
-          ctx,
-          400,
-          'Operations must be a non-empty array of PatchOp operations.',
-          'invalidSyntax',
-        );
+      const ops = (ctx.body as { Operations: { op: string; path: string; value?: unknown }[] }).Operations;
       const next = [...g.members];
       let name = g.displayName;
-      for (const raw of body.Operations as Record<string, unknown>[]) {
-        const op = String(raw.op ?? '').toLowerCase();
-        const path = typeof raw.path === 'string' ? raw.path : '';
-        if (op === 'add' && path === 'members' && Array.isArray(raw.value)) {
-          for (const m of raw.value as { value?: unknown }[]) {
-            const id = String(m?.value ?? '');
+      for (const { op, path, value } of ops) {
+        if (op === 'add') {
+          for (const { value: id } of value as { value: string }[]) {
             const u = userOf(id);
             if (!u)
               return scimError(
@@ -309,19 +254,13 @@ export function registerScimRoutes(router: Router, deps: PlatformDeps, admin: Ad
               );
             if (!next.includes(String(u.id))) next.push(String(u.id));
           }
-        } else if (op === 'remove' && path.startsWith('members')) {
+        } else if (op === 'remove') {
           const v = eqFilter(path.replace(/^members\[(.*)\]$/, '$1'), 'value');
-          if (v === undefined)
-            return scimError(ctx, 400, 'Remove members with path members[value eq "<id>"].', 'invalidPath');
-          const i = next.indexOf(String(userOf(v)?.id ?? ''));
+          const i = next.indexOf(String(userOf(v ?? '')?.id ?? ''));
           if (i >= 0) next.splice(i, 1);
-        } else if (op === 'replace' && (path === 'displayName' || path === '')) {
-          const v = path ? raw.value : (raw.value as { displayName?: unknown } | undefined)?.displayName;
-          const problem = nameProblem(v, g.id);
-          if (problem) return scimError(ctx, problem.status, problem.detail, problem.scimType);
-          name = String(v).trim();
         } else {
-          return scimError(ctx, 400, `Unsupported operation ${op} on "${path}".`, 'invalidPath');
+          name = (value as string).trim();
+          if (await nameTaken(ctx, name, g.id)) return;
         }
       }
       g.members = next;

@@ -1,9 +1,9 @@
 // `/v1/users` (create, update, delete, bulk) and custom roles (`/v1/roles`, assignment). Admin only.
+// Bodies and path ids reach the handlers checked against their rows (operationCheck.ts).
 import type { RequestContext, Router } from '../../http';
+import type { BulkUserAction, CreateUserInput, UpdateUserInput } from '../../../api/platform/admin/users';
 import { isAdmin, page, type PlatformDeps } from '../common';
 import type { AdminState } from './adminState';
-
-type Body = Record<string, unknown>;
 
 export function registerUserRoutes(router: Router, deps: PlatformDeps, admin: AdminState): void {
   const d = deps.data;
@@ -29,19 +29,16 @@ export function registerUserRoutes(router: Router, deps: PlatformDeps, admin: Ad
     'POST',
     '/v1/users',
     guard('creating users', async (ctx) => {
-      const b = (ctx.body ?? {}) as Body;
-      if (typeof b.email !== 'string' || !b.email.includes('@'))
-        return ctx.error(400, 'email must be an e-mail address.');
-      if (typeof b.username !== 'string' || !b.username) return ctx.error(400, 'username is required.');
-      if (d.users.some((u) => String(u.email).toLowerCase() === (b.email as string).toLowerCase()))
+      const b = ctx.body as CreateUserInput;
+      if (d.users.some((u) => String(u.email).toLowerCase() === b.email.toLowerCase()))
         return ctx.error(400, `A user with e-mail ${b.email} already exists.`);
       const row = {
         id: Math.max(0, ...d.users.map((u) => u.id)) + 1,
         email: b.email,
         username: b.username,
-        firstName: typeof b.firstName === 'string' ? b.firstName : null,
+        firstName: b.firstName ?? null,
         lastName: '',
-        role: b.isAdmin === true ? 'admin' : 'member',
+        role: b.isAdmin ? 'admin' : 'member',
         createdAt: new Date().toISOString(),
       };
       d.users.push(row);
@@ -55,11 +52,11 @@ export function registerUserRoutes(router: Router, deps: PlatformDeps, admin: Ad
     guard('updating users', async (ctx) => {
       const u = findUser(ctx.params.id);
       if (!u) return ctx.error(404, `User ${ctx.params.id} not found.`);
-      const b = (ctx.body ?? {}) as Body;
-      if (typeof b.firstName === 'string') u.firstName = b.firstName;
-      if (typeof b.title === 'string') u.title = b.title;
-      if (typeof b.isAdmin === 'boolean') u.role = b.isAdmin ? 'admin' : 'member';
-      if (typeof b.isDeactivated === 'boolean') {
+      const b = ctx.body as UpdateUserInput;
+      if (b.firstName !== undefined) u.firstName = b.firstName;
+      if (b.title !== undefined) u.title = b.title;
+      if (b.isAdmin !== undefined) u.role = b.isAdmin ? 'admin' : 'member';
+      if (b.isDeactivated !== undefined) {
         admin.deactivated = admin.deactivated.filter((x) => x !== u.id);
         if (b.isDeactivated) admin.deactivated.push(u.id);
       }
@@ -83,16 +80,10 @@ export function registerUserRoutes(router: Router, deps: PlatformDeps, admin: Ad
     'POST',
     '/v1/users/bulk',
     guard('changing users', async (ctx) => {
-      const b = (ctx.body ?? {}) as Body;
-      const action = b.action;
-      const ids = b.userIds;
-      if (action !== 'DEACTIVATE' && action !== 'ACTIVATE' && action !== 'DELETE')
-        return ctx.error(400, 'action must be DEACTIVATE, ACTIVATE or DELETE.');
-      if (!Array.isArray(ids) || ids.length < 1 || ids.length > 100 || !ids.every((x) => Number.isInteger(x)))
-        return ctx.error(400, 'userIds must hold 1 to 100 user ids.');
+      const { action, userIds } = ctx.body as { action: BulkUserAction; userIds: number[] };
       const succeeded: number[] = [];
       const failed: { userId: number; error: { status: number; message: string } }[] = [];
-      for (const id of [...new Set(ids as number[])]) {
+      for (const id of [...new Set(userIds)]) {
         const i = d.users.findIndex((u) => u.id === id);
         if (i < 0) failed.push({ userId: id, error: { status: 404, message: `User ${id} not found.` } });
         else if (id === 1 && action !== 'ACTIVATE')
