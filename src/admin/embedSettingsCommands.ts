@@ -195,7 +195,7 @@ export class EmbedSettingsCommands {
       'The embedded dashboard stops working for that session; its token is rejected from now on.',
       'Revoke',
     );
-    await (await this.admin()).revokeEmbedSession(record.sessionId);
+    await (await this.admin()).revokeEmbedSession({ sessionId: record.sessionId });
     this.sessions.splice(this.sessions.indexOf(record), 1);
     void vscode.window.showInformationMessage(`Embed session of "${plainText(record.dashboard)}" revoked.`);
   }

@@ -4,13 +4,13 @@ import type { PageParams } from './paging';
 import * as dbt from './platform/dbtSync';
 import * as exportsApi from './platform/dashboardExports';
 import * as envVars from './platform/envVars';
-import * as tokens from './platform/environmentTokens';
+import { environmentPathId, TOKENS, type CreateEnvironmentTokenInput } from './platform/environmentTokens';
 import { HEALTH } from './platform/health';
-import { OperationsClient } from './platform/operation';
+import { call, OperationsClient } from './platform/operation';
 import type { PlatformTransport } from './platform/transport';
 
 /** The operations of this client that are one call each (their methods are derived from the table). */
-const OPS = { ...HEALTH, ...dbt.DBT_RUNS };
+const OPS = { ...HEALTH, ...dbt.DBT_RUNS, ...exportsApi.EXPORTS };
 
 export class DeploymentOpsClient extends OperationsClient(OPS) {
   constructor(private readonly t: PlatformTransport) {
@@ -22,13 +22,7 @@ export class DeploymentOpsClient extends OperationsClient(OPS) {
     return dbt.getDbtSyncLogs(this.t, deploymentId, syncJobId, signal);
   }
 
-  // ---- dashboard exports
-  startDashboardExport(deploymentId: number, input: exportsApi.StartExportInput, signal?: AbortSignal) {
-    return exportsApi.startDashboardExport(this.t, deploymentId, input, signal);
-  }
-  getDashboardExportStatus(deploymentId: number, jobId: string, signal?: AbortSignal) {
-    return exportsApi.getDashboardExportStatus(this.t, deploymentId, jobId, signal);
-  }
+  // ---- dashboard exports (start and status are derived from the table)
   waitForDashboardExport(deploymentId: number, jobId: string, opts?: exportsApi.WaitForExportOptions) {
     return exportsApi.waitForDashboardExport(this.t, deploymentId, jobId, opts);
   }
@@ -41,21 +35,22 @@ export class DeploymentOpsClient extends OperationsClient(OPS) {
     return envVars.setEnvVariables(this.t, deploymentId, vars, signal);
   }
 
-  // ---- environment tokens
-  listEnvironmentTokens(
-    deploymentId: number,
+  // ---- environment tokens: an environment is named by its text id, its tokens path by the integer
+  // (async, so a refused id is a rejection like every other refusal)
+  async listEnvironmentTokens(
+    d: number,
     environmentId: string | number,
     p?: PageParams,
     signal?: AbortSignal,
   ) {
-    return tokens.listEnvironmentTokens(this.t, deploymentId, environmentId, p, signal);
+    return call(this.t, TOKENS.listEnvironmentTokens, d, environmentPathId(environmentId), p, signal);
   }
-  createEnvironmentToken(
-    deploymentId: number,
+  async createEnvironmentToken(
+    d: number,
     environmentId: string | number,
-    input: tokens.CreateEnvironmentTokenInput,
+    input: CreateEnvironmentTokenInput,
     signal?: AbortSignal,
   ) {
-    return tokens.createEnvironmentToken(this.t, deploymentId, environmentId, input, signal);
+    return call(this.t, TOKENS.createEnvironmentToken, d, environmentPathId(environmentId), input, signal);
   }
 }

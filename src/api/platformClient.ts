@@ -9,6 +9,8 @@ import type { NotificationListQuery } from './notificationQuery';
 import { nextCursor, paginate, type PageParams } from './paging';
 import * as account from './platform/account';
 import { AdminApi } from './platform/admin';
+import { APP_CONFIG } from './platform/admin/appConfig';
+import { EMBED_TENANTS } from './platform/admin/embed';
 import * as dashboards from './platform/dashboards';
 import * as dbt from './platform/dbtSync';
 import * as deployments from './platform/deployments';
@@ -51,6 +53,8 @@ const OPS = {
   ...notifications.NOTIFICATIONS,
   ...notificationItem.NOTIFICATION_ITEM,
   ...dbt.DBT,
+  ...EMBED_TENANTS,
+  ...APP_CONFIG,
 };
 
 export class PlatformClient extends OperationsClient(OPS) {
@@ -126,12 +130,6 @@ export class PlatformClient extends OperationsClient(OPS) {
   }
   waitForDbtSync(deploymentId: number, syncJobId: string, opts?: dbt.WaitForDbtSyncOptions) {
     return dbt.waitForDbtSync(this.t, deploymentId, syncJobId, opts);
-  }
-  async deleteEmbedTenant(name: string, signal?: AbortSignal): Promise<void> {
-    await account.deleteEmbedTenant(this.t, name, signal);
-  }
-  getAppConfig(signal?: AbortSignal) {
-    return account.getAppConfig(this.t, signal);
   }
   /** SCIM users, one page at a time (the cursor is the next startIndex). */
   listUsers(p?: PageParams, signal?: AbortSignal) {

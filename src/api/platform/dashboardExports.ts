@@ -5,17 +5,27 @@ import { z } from 'zod';
 import { ApiError } from '../errors';
 import { sleep } from '../http';
 import { mediaType } from '../net/answer';
-import { maybe, parseInput, positiveId, type PlatformTransport } from './transport';
+import { call, fillPath, table } from './operation';
+import { maybe, type PlatformTransport } from './transport';
 
 export const ExportFormatSchema = z.enum(['png', 'pdf']);
 export type ExportFormat = z.infer<typeof ExportFormatSchema>;
 
-/** What the extension sends: the dashboard by numeric id, and the format (saved defaults otherwise). */
-export const StartExportInputSchema = z.strictObject({
-  dashboardId: z.number().int().min(1),
-  format: ExportFormatSchema,
-});
-export type StartExportInput = z.infer<typeof StartExportInputSchema>;
+/**
+ * The published StartDashboardExportInput without the render options the extension does not send:
+ * the dashboard by numeric or public id (exactly one), and the format (saved defaults otherwise).
+ */
+export const StartExportInputSchema = z
+  .strictObject({
+    dashboardId: z.number().int().min(1).optional(),
+    dashboardPublicId: z.string().min(1).optional(),
+    format: ExportFormatSchema,
+  })
+  .refine((b) => (b.dashboardId === undefined) !== (b.dashboardPublicId === undefined), {
+    path: ['dashboardId'],
+    message: 'supply exactly one of dashboardId and dashboardPublicId',
+  });
+export type StartExportInput = z.input<typeof StartExportInputSchema>;
 
 export const ExportJobSchema = z.looseObject({
   jobId: z.union([z.string(), z.number()]).transform(String),
@@ -31,38 +41,31 @@ export const ExportStatusSchema = z.looseObject({
 });
 export type ExportStatus = z.infer<typeof ExportStatusSchema>;
 
-const exportsPath = (deploymentId: number) =>
-  `/v1/deployments/${positiveId(deploymentId, 'deploymentId')}/dashboard-exports`;
-const jobPath = (deploymentId: number, jobId: string) => {
-  if (!jobId) throw new ApiError('validation', 'An export job id is required.');
-  return `${exportsPath(deploymentId)}/${encodeURIComponent(jobId)}`;
-};
+const exportsPath = '/v1/deployments/{deploymentId}/dashboard-exports';
+const NAMES = { names: { jobId: 'An export job id' } };
+const EXPIRED = 'The export job has expired (jobs last 5 minutes): start the export again.';
 
-export async function startDashboardExport(
-  t: PlatformTransport,
-  deploymentId: number,
-  input: StartExportInput,
-  signal?: AbortSignal,
-) {
-  const body = parseInput(StartExportInputSchema, input, 'Export not started');
-  return t.write('POST', exportsPath(deploymentId), body, ExportJobSchema, {
-    signal,
+/** Start and status (reached as `platform.ops`); the wait and the download are functions below. */
+export const EXPORTS = table(NAMES, {
+  startDashboardExport: {
+    method: 'POST',
+    path: exportsPath,
+    kind: 'write',
+    body: StartExportInputSchema,
+    answer: ExportJobSchema,
+    refused: 'Export not started',
     action: 'Starting the dashboard export',
-    check: { hint: 'An export that did start expires on its own after a few minutes; start a new one.' },
-  });
-}
-
-export async function getDashboardExportStatus(
-  t: PlatformTransport,
-  deploymentId: number,
-  jobId: string,
-  signal?: AbortSignal,
-) {
-  return t.get(jobPath(deploymentId, jobId), ExportStatusSchema, {
-    signal,
-    messages: { notFound: 'The export job has expired (jobs last 5 minutes): start the export again.' },
-  });
-}
+    check: 'An export that did start expires on its own after a few minutes; start a new one.',
+  },
+  getDashboardExportStatus: {
+    method: 'GET',
+    path: `${exportsPath}/{jobId}`,
+    kind: 'read',
+    text: ['jobId'],
+    answer: ExportStatusSchema,
+    notFound: EXPIRED,
+  },
+});
 
 export interface WaitForExportOptions {
   signal?: AbortSignal;
@@ -84,7 +87,7 @@ export async function waitForDashboardExport(
   const max = opts.maxIntervalMs ?? 4000;
   const end = Date.now() + (opts.timeoutMs ?? 5 * 60_000);
   for (;;) {
-    const s = await getDashboardExportStatus(t, deploymentId, jobId, opts.signal);
+    const s = await call(t, EXPORTS.getDashboardExportStatus, deploymentId, jobId, opts.signal);
     opts.onStatus?.(s);
     if (s.status === 'completed') return s;
     if (s.status === 'failed')
@@ -154,14 +157,15 @@ export async function downloadDashboardExport(
   const action = 'Downloading the export';
   const file = await t.http.file({
     method: 'GET',
-    path: `${jobPath(deploymentId, jobId)}/download`,
+    // The job's path, its ids checked as the status row checks them.
+    path: `${fillPath(EXPORTS.getDashboardExportStatus, [deploymentId, jobId], NAMES)}/download`,
     ...(opts.filename ? { query: { filename: opts.filename } } : {}),
     signal: opts.signal,
     // The document serves only these two types here: asking for JSON would be refused (406).
     accept: opts.format ? [EXPORT_TYPES[opts.format]] : Object.values(EXPORT_TYPES),
     action,
     messages: {
-      notFound: 'The export job has expired (jobs last 5 minutes): start the export again.',
+      notFound: EXPIRED,
       conflict: 'The export is still rendering.',
       validation: 'The export could not be rendered; check the dashboard, then start a new export.',
     },

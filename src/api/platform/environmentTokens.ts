@@ -2,8 +2,8 @@
 // returned to the caller once and never logged (the caller registers it with the redaction).
 import { z } from 'zod';
 import { ApiError } from '../errors';
-import type { PageParams } from '../paging';
-import { maybe, parseInput, positiveId, type PlatformTransport } from './transport';
+import { table } from './operation';
+import { maybe, PageQuery } from './transport';
 
 export const EnvironmentTokenSchema = z.looseObject({
   token: maybe(z.string()),
@@ -20,10 +20,6 @@ export const CreateEnvironmentTokenInputSchema = z.strictObject({
 });
 export type CreateEnvironmentTokenInput = z.infer<typeof CreateEnvironmentTokenInputSchema>;
 
-const CreatedSchema = z.looseObject({
-  data: z.looseObject({ token: z.string() }).and(EnvironmentTokenSchema),
-});
-
 /** Environment ids are strings in the documents, but the tokens paths take an integer. */
 export function environmentPathId(environmentId: string | number): number {
   const n = typeof environmentId === 'number' ? environmentId : Number(environmentId);
@@ -35,31 +31,32 @@ export function environmentPathId(environmentId: string | number): number {
   return n;
 }
 
-const tokensPath = (deploymentId: number, environmentId: string | number) =>
-  `/v1/deployments/${positiveId(deploymentId, 'deploymentId')}/environments/${environmentPathId(environmentId)}/tokens`;
+const tokens = '/v1/deployments/{deploymentId}/environments/{environmentId}/tokens';
 
-export async function listEnvironmentTokens(
-  t: PlatformTransport,
-  deploymentId: number,
-  environmentId: string | number,
-  p: PageParams = {},
-  signal?: AbortSignal,
-) {
-  return t.list(tokensPath(deploymentId, environmentId), EnvironmentTokenSchema, { ...p }, { signal });
-}
-
-export async function createEnvironmentToken(
-  t: PlatformTransport,
-  deploymentId: number,
-  environmentId: string | number,
-  input: CreateEnvironmentTokenInput,
-  signal?: AbortSignal,
-): Promise<EnvironmentToken & { token: string }> {
-  const body = parseInput(CreateEnvironmentTokenInputSchema, input, 'Token not created');
-  const res = await t.write('POST', tokensPath(deploymentId, environmentId), body, CreatedSchema, {
-    signal,
-    action: 'Creating an environment token',
-    check: { hint: 'Open the environment’s Tokens list to see whether a new token was created.' },
-  });
-  return res.data;
-}
+/** Reached as `platform.ops`, which turns an environment's text id into the path's integer first. */
+export const TOKENS = table(
+  {},
+  {
+    listEnvironmentTokens: {
+      method: 'GET',
+      path: tokens,
+      kind: 'read',
+      query: PageQuery,
+      item: EnvironmentTokenSchema,
+    },
+    /** A write: each request mints another token, so it is sent once and never retried. */
+    createEnvironmentToken: {
+      method: 'POST',
+      path: tokens,
+      kind: 'write',
+      body: CreateEnvironmentTokenInputSchema,
+      // The token is the answer's `data`.
+      answer: z
+        .looseObject({ data: z.looseObject({ token: z.string() }).and(EnvironmentTokenSchema) })
+        .transform((r) => r.data),
+      refused: 'Token not created',
+      action: 'Creating an environment token',
+      check: 'Open the environment’s Tokens list to see whether a new token was created.',
+    },
+  },
+);

@@ -2,7 +2,9 @@
 // enumerates operations (the sandbox's request check, the contract suite, the fault matrix) sees
 // them all without constructing a client. A family converted to a table is added here.
 import './account';
+import './admin/appConfig';
 import './admin/attributes';
+import './admin/embed';
 import './admin/integrations';
 import './admin/roles';
 import './admin/scim';
@@ -12,9 +14,11 @@ import './build/branches';
 import './build/files';
 import './build/git';
 import './build/upload';
+import './dashboardExports';
 import './dashboards';
 import './dbtSync';
 import './deployments';
+import './environmentTokens';
 import './envVars';
 import './folders';
 import './health';

@@ -3,6 +3,8 @@
 // over time) and environment tokens. Health follows the build side: a deployment whose deploy
 // branch does not compile (the seeded "Marketing Sandbox", deployment 3, until its campaigns cube
 // is fixed) shows a failed build, a crashing API pod and the compile error in its logs.
+import type { StartExportInput } from '../../api/platform/dashboardExports';
+import type { CreateEnvironmentTokenInput } from '../../api/platform/environmentTokens';
 import { ENV_NAME_PATTERN, type EnvVariableInput } from '../../api/platform/envVars';
 import { signJwt } from '../jwt';
 import { negotiate, type RequestContext, type Router } from '../http';
@@ -33,9 +35,6 @@ const VERSIONS = [
     isLatestInChannel: false,
   },
 ];
-
-const isObject = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** The version a deployment runs: one is held on an older release. */
 const currentVersion = (depId: number) => (depId === HELD_DEPLOYMENT ? '1.1.18' : '1.3.21');
@@ -98,7 +97,7 @@ export function registerOpsRoutes(router: Router, deps: PlatformDeps): void {
   const on = deploymentRoutes(router, deps);
 
   // ---- dashboard exports
-  const dashboardOf = (depId: number, b: Record<string, unknown>): Row | undefined =>
+  const dashboardOf = (depId: number, b: StartExportInput): Row | undefined =>
     (d.workbooks.get(depId) ?? [])
       .map((w) => w.publishedDashboard as Row | null)
       .find(
@@ -124,12 +123,8 @@ export function registerOpsRoutes(router: Router, deps: PlatformDeps): void {
     'POST',
     dep('/dashboard-exports'),
     withDeployment(async (ctx, dp) => {
-      const b = isObject(ctx.body) ? ctx.body : {};
-      if (b.format !== 'png' && b.format !== 'pdf') return ctx.error(400, 'format must be png or pdf.');
-      const byId = b.dashboardId !== undefined && b.dashboardId !== null;
-      const byPublic = b.dashboardPublicId !== undefined && b.dashboardPublicId !== null;
-      if (byId === byPublic)
-        return ctx.error(400, 'Supply exactly one of dashboardId and dashboardPublicId.');
+      // The body fits the row (a format, exactly one of the two ids): what is left is what it names.
+      const b = ctx.body as StartExportInput;
       const dash = dashboardOf(dp.id, b);
       if (!dash) return ctx.error(404, 'No published dashboard with that id in this deployment.');
       const jobId = `exp-${d.nextId()}`;
@@ -299,13 +294,9 @@ export function registerOpsRoutes(router: Router, deps: PlatformDeps): void {
     dep('/environments/:environmentId/tokens'),
     withDeployment(async (ctx, dp) => {
       if (!(await environment(ctx, dp.id))) return;
-      const b = isObject(ctx.body) ? ctx.body : {};
-      if (!isObject(b.security_context)) return ctx.error(400, 'security_context must be an object.');
+      // The body fits CreateDeploymentEnvironmentTokenInput (the row's check).
+      const b = ctx.body as CreateEnvironmentTokenInput;
       const expiresIn = b.expires_in ?? 3600;
-      if (typeof expiresIn !== 'number' || !Number.isInteger(expiresIn) || expiresIn < 1 || expiresIn > 3600)
-        return ctx.error(400, 'expires_in must be an integer from 1 to 3600.');
-      if (b.scopes != null && (!Array.isArray(b.scopes) || b.scopes.some((s) => typeof s !== 'string')))
-        return ctx.error(400, 'scopes must be an array of strings.');
       const now = Date.now();
       const token = {
         token: signJwt({ ...b.security_context, deploymentId: dp.id }, deps.jwtSecret, expiresIn),

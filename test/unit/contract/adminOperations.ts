@@ -145,7 +145,7 @@ export const ADMIN_OPERATIONS: OperationCase[] = [
   {
     name: 'admin.revokeEmbedSession',
     operation: 'POST /api/v1/embed/session/revoke',
-    run: (c) => c.platform.admin.revokeEmbedSession('0123456789abcdef0123456789abcdef'),
+    run: (c) => c.platform.admin.revokeEmbedSession({ sessionId: '0123456789abcdef0123456789abcdef' }),
     check: nothing,
   },
   {

@@ -249,7 +249,7 @@ describe('faults: the fault matrix (every sandbox fault x every client operation
     assert.deepEqual(fromRows.unused, [], 'rowCells.ts entries no row needs any more (delete them)');
     assert.equal(fromRows.cells.length, declaredOperations().length);
     const declared = new Set(declaredOperations().map(({ op }) => `${op.method} ${op.path}`));
-    const duplicated = [...handReads(platform, build), ...handWrites(platform, build, { environmentId: '' })]
+    const duplicated = [...handReads(platform, build), ...handWrites(platform, build)]
       .filter((h) => h.operation && declared.has(h.operation))
       .map((h) => `${h.name} (${h.operation})`);
     assert.deepEqual(duplicated, [], 'hand-kept cells of operations that now have a row (delete them)');
@@ -264,7 +264,6 @@ describe('faults: the fault matrix (every sandbox fault x every client operation
     // A rendered export to download in every cell (downloading does not consume it).
     const exportJob = await platform.ops.startDashboardExport(1, { dashboardId: 1001, format: 'png' });
     await platform.ops.waitForDashboardExport(1, exportJob.jobId, { intervalMs: 5 });
-    const environmentId = String((await platform.listEnvironments(1)).items[0]!.id);
     const rowReads = fromRows.cells.filter((c) => !c.write);
     const rowWrites = fromRows.cells.filter((c) => c.write);
 
@@ -336,7 +335,7 @@ describe('faults: the fault matrix (every sandbox fault x every client operation
 
     const writes: Op[] = [
       ...rowWrites,
-      ...handWrites(platform, build, { environmentId }),
+      ...handWrites(platform, build),
       {
         name: 'streamChat',
         family: 'ai',

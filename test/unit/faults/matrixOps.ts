@@ -40,9 +40,8 @@ const p = (name: string, operation: string, route: string, run: () => Promise<un
 });
 
 /** Platform and build reads without a row: each cell's success must equal the baseline. */
-export function handReads(platform: PlatformClient, build: BuildClient): Op[] {
+export function handReads(_platform: PlatformClient, build: BuildClient): Op[] {
   return [
-    p('getAppConfig', 'GET /v1/app-config', '/v1/app-config', () => platform.getAppConfig()),
     p(
       'build.listFiles',
       'GET /v1/deployments/{deploymentId}/data-model/files',
@@ -62,11 +61,7 @@ export function handReads(platform: PlatformClient, build: BuildClient): Op[] {
 }
 
 /** Platform and build writes without a row: never retried, sent exactly once. */
-export function handWrites(
-  platform: PlatformClient,
-  build: BuildClient,
-  ctx: { environmentId: string },
-): Op[] {
+export function handWrites(_platform: PlatformClient, build: BuildClient): Op[] {
   let n = 0;
   return [
     {
@@ -77,17 +72,6 @@ export function handWrites(
       route: '/branches',
       run: () => build.createBranch(1, { name: `matrix-${++n}`, from: 'main' }),
       check: (v) => assert.equal((v as { parentBranch?: string }).parentBranch, 'main'),
-    },
-    {
-      name: 'ops.createEnvironmentToken',
-      family: 'platform',
-      write: true,
-      operation: 'POST /v1/deployments/{deploymentId}/environments/{environmentId}/tokens',
-      route: '/tokens',
-      run: async () =>
-        (await platform.ops.createEnvironmentToken(1, ctx.environmentId, { security_context: { role: 'm' } }))
-          .token,
-      check: (v) => assert.ok(typeof v === 'string' && v.length > 20),
     },
   ];
 }

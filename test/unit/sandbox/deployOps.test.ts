@@ -57,14 +57,21 @@ describe('sandbox: deployment operations', function () {
     );
   });
 
-  it('exports a dashboard: pending, then completed, then a real PNG', async () => {
+  it('exports a dashboard: its status moves forward to completed, then a real PNG', async () => {
     const job = await c.ops.startDashboardExport(1, { dashboardId: 1001, format: 'png' });
     const seen: string[] = [];
     await c.ops.waitForDashboardExport(1, job.jobId, {
       intervalMs: 10,
       onStatus: (s) => seen.push(s.status),
     });
-    assert.equal(seen[0], 'pending');
+    // How many polls see pending or processing depends on the machine's speed; the order does not.
+    const order = ['pending', 'processing', 'completed'];
+    const ranks = seen.map((s) => order.indexOf(s));
+    assert.ok(ranks.length > 0, 'the status was read');
+    assert.ok(
+      ranks.every((r, i) => r >= 0 && r >= (ranks[i - 1] ?? 0)),
+      seen.join(' → '),
+    );
     assert.equal(seen.at(-1), 'completed');
     const file = await c.ops.downloadDashboardExport(1, job.jobId);
     assert.equal(file.contentType, 'image/png');
@@ -74,6 +81,25 @@ describe('sandbox: deployment operations', function () {
       (e: unknown) => e instanceof ApiError && e.kind === 'notFound',
       'a dashboard of another deployment',
     );
+  });
+
+  it('exports a dashboard named by its public id; both ids or neither are refused before sending and by the sandbox', async () => {
+    const job = await c.ops.startDashboardExport(1, { dashboardPublicId: 'pub1x0000001', format: 'pdf' });
+    await c.ops.waitForDashboardExport(1, job.jobId, { intervalMs: 10 });
+    const file = await c.ops.downloadDashboardExport(1, job.jobId, { format: 'pdf' });
+    assert.equal(file.contentType, 'application/pdf');
+    for (const ids of [{ dashboardId: 1001, dashboardPublicId: 'pub1x0000001' }, {}])
+      await assert.rejects(
+        c.ops.startDashboardExport(1, { ...ids, format: 'png' }),
+        (e: unknown) => e instanceof ApiError && e.kind === 'validation' && /exactly one/.test(e.message),
+      );
+    const res = await fetch(`${sb.urls.platform}/v1/deployments/1/dashboard-exports`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${sb.tokens.admin}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ dashboardId: 1001, dashboardPublicId: 'pub1x0000001', format: 'png' }),
+    });
+    assert.equal(res.status, 400);
+    assert.match(((await res.json()) as { error: string }).error, /exactly one/);
   });
 
   it('upserts env variables, masks secret-named values and refuses the placeholder before sending', async () => {
@@ -123,6 +149,13 @@ describe('sandbox: deployment operations', function () {
       expires_in: 60,
     });
     assert.equal(t.token.split('.').length, 3, 'a JWT');
+    assert.deepEqual(t.security_context, { role: 'x' });
+    assert.equal((await c.ops.listEnvironmentTokens(1, prod.id)).items.length, before + 1);
+    // An expiry outside 1 to 3600 seconds is refused before anything is minted.
+    await assert.rejects(
+      c.ops.createEnvironmentToken(1, prod.id, { security_context: { role: 'x' }, expires_in: 7200 }),
+      (e: unknown) => e instanceof ApiError && e.kind === 'validation' && /Token not created/.test(e.message),
+    );
     assert.equal((await c.ops.listEnvironmentTokens(1, prod.id)).items.length, before + 1);
     await assert.rejects(
       c.ops.listEnvironmentTokens(1, 'env-abc'),

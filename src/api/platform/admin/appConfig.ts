@@ -6,7 +6,8 @@
 // shown, not refused). The published document has no operation that writes the app config, so
 // there is no input schema here.
 import { z } from 'zod';
-import { maybe, type PlatformTransport } from '../transport';
+import { table } from '../operation';
+import { maybe } from '../transport';
 
 const num = z.number();
 
@@ -107,6 +108,16 @@ export const AppConfigResponseSchema = z.looseObject({
 });
 export type AppConfigResponse = z.infer<typeof AppConfigResponseSchema>;
 
-export function getAppConfig(t: PlatformTransport, signal?: AbortSignal) {
-  return t.get('/v1/app-config', AppConfigResponseSchema, { signal, action: 'Reading the app config' });
-}
+/** The app config, reached on `PlatformClient`. */
+export const APP_CONFIG = table(
+  {},
+  {
+    getAppConfig: {
+      method: 'GET',
+      path: '/v1/app-config',
+      kind: 'read',
+      answer: AppConfigResponseSchema,
+      action: 'Reading the app config',
+    },
+  },
+);

@@ -1,5 +1,4 @@
 // The administration families composed over one transport: `PlatformClient.admin`.
-import type { PageParams } from '../../paging';
 import { OperationsClient } from '../operation';
 import type { PlatformTransport } from '../transport';
 import * as attributes from './attributes';
@@ -17,6 +16,7 @@ const OPS = {
   ...settings.SETTINGS,
   ...settings.INTEGRATIONS,
   ...settings.OIDC_CONFIGS,
+  ...embed.EMBED,
   ...scim.SCIM,
   ...users.USERS,
   ...attributes.ATTRIBUTES,
@@ -59,31 +59,6 @@ export class AdminApi extends OperationsClient(OPS) {
   }
   bulkUserAction(action: users.BulkUserAction, userIds: number[], signal?: AbortSignal) {
     return users.bulkUserAction(this.t, action, userIds, signal);
-  }
-
-  // embedding
-  listEmbedTenants(q?: PageParams & { search?: string }, signal?: AbortSignal) {
-    return embed.listEmbedTenants(this.t, q, signal);
-  }
-  listEmbedGroups(tenant: string, p?: PageParams, signal?: AbortSignal) {
-    return embed.listEmbedGroups(this.t, tenant, p, signal);
-  }
-  listEmbedUsers(tenant: string, q?: PageParams & { search?: string }, signal?: AbortSignal) {
-    return embed.listEmbedUsers(this.t, tenant, q, signal);
-  }
-  listEmbedTenantWorkbooks(
-    deploymentId: number,
-    tenant: string,
-    p?: PageParams & { accessSource?: embed.EmbedAccessSource },
-    signal?: AbortSignal,
-  ) {
-    return embed.listEmbedTenantWorkbooks(this.t, deploymentId, tenant, p, signal);
-  }
-  generateEmbedSession(input: embed.GenerateSessionInput, signal?: AbortSignal) {
-    return embed.generateSession(this.t, input, signal);
-  }
-  revokeEmbedSession(sessionId: string, signal?: AbortSignal) {
-    return embed.revokeSession(this.t, sessionId, signal);
   }
 
   // account settings
