@@ -10,8 +10,14 @@ export function registerAccountRoutes(router: Router, deps: PlatformDeps): void 
   router.add('platform', 'DELETE', '/v1/embed-tenants/:embedTenantName', async (ctx) => {
     if (!isAdmin(ctx, deps)) return ctx.error(403, 'Forbidden: deleting embed tenants needs the admin role.');
     const name = ctx.params.embedTenantName!;
-    if (!d.embedTenants.delete(name)) return ctx.error(404, `Embed tenant "${name}" not found.`);
-    deps.state.deletedEmbedTenants.push(name);
+    // As published: the name must already be canonical (lowercase), a name differing in case is a
+    // 400 so a typo never deletes a tenant not named exactly; deleting one that does not exist succeeds.
+    if (name !== name.toLowerCase())
+      return ctx.error(
+        400,
+        `Embed tenant names are lowercase: "${name}" is not deleted; use "${name.toLowerCase()}".`,
+      );
+    if (d.embedTenants.delete(name)) deps.state.deletedEmbedTenants.push(name);
     await ctx.noContent();
   });
   router.add('platform', 'GET', '/v1/app-config', (ctx) => ctx.json(200, d.appConfig));

@@ -194,11 +194,13 @@ describe('clients against the sandbox', function () {
       assert.ok(job.error);
     });
 
-    it('deletes an embed tenant, and names a missing one', async () => {
+    it('deletes an embed tenant; again succeeds (idempotent, as published); a name in another case is refused', async () => {
       await admin.deleteEmbedTenant('globex');
+      await admin.deleteEmbedTenant('globex');
+      assert.equal(sb.state.deletedEmbedTenants.filter((n) => n === 'globex').length, 1);
       await assert.rejects(
-        admin.deleteEmbedTenant('globex'),
-        (e: unknown) => e instanceof ApiError && e.kind === 'notFound',
+        admin.deleteEmbedTenant('Initech'),
+        (e: unknown) => e instanceof ApiError && e.kind === 'validation' && /lowercase/.test(e.message),
       );
     });
 

@@ -279,7 +279,9 @@ function calls(sb: SandboxHandle): Call[] {
     { method: 'POST', path: '/api/v1/deployments/2/token', body: { expiresIn: 600 }, status: 200 },
     { method: 'POST', path: '/api/v1/deployments/2/token', body: { expiresIn: 5 }, status: 400 },
     { method: 'DELETE', path: '/api/v1/embed-tenants/globex', status: 204 },
-    { method: 'DELETE', path: '/api/v1/embed-tenants/nobody', status: 404 },
+    // Idempotent as published: a tenant that does not exist is deleted too; a name in another case is a 400.
+    { method: 'DELETE', path: '/api/v1/embed-tenants/nobody', status: 204 },
+    { method: 'DELETE', path: '/api/v1/embed-tenants/Acme', status: 400 },
     { method: 'DELETE', path: '/api/v1/embed-tenants/acme', auth: 'member', status: 403 },
     // workspace (deployment 3, whose seed no other case reads)
     ...workspaceCalls(),
