@@ -2,6 +2,7 @@
 // searchable by user name), roles and groups from their lists; every removal is a modal naming it.
 import * as vscode from 'vscode';
 import { scimUserLabel, userNameFilter, type ScimUser } from '../api/platform/admin/scim';
+import { emailProblem } from '../api/platform/admin/users';
 import { COMMANDS } from '../commands';
 import { plainText } from '../explorer/labels';
 import type { Item } from '../explorer/loaders';
@@ -113,8 +114,7 @@ export class UserCommands {
       (await this.prompter.input({
         title: 'Create User (1/2)',
         prompt: 'E-mail of the new user (also the user name).',
-        validate: (v) =>
-          /^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(v.trim()) ? undefined : 'Enter an e-mail address.',
+        validate: emailProblem,
       }));
     const firstName =
       a.firstName ??

@@ -22,6 +22,13 @@ export const CreateUserInputSchema = z.strictObject({
 });
 export type CreateUserInput = z.infer<typeof CreateUserInputSchema>;
 
+/** Why a typed e-mail cannot create a user (the row's own rule, so the box refuses what the call would). */
+export function emailProblem(typed: string): string | undefined {
+  return CreateUserInputSchema.shape.email.safeParse(typed.trim()).success
+    ? undefined
+    : 'Enter an e-mail address, like name@example.com.';
+}
+
 export const UpdateUserInputSchema = z.strictObject({
   firstName: z.string().min(1).optional(),
   title: z.string().optional(),
