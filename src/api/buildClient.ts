@@ -7,6 +7,7 @@ import type { ApiLogger } from './log';
 import type { DispatcherRegistry } from './net/agents';
 import { allBranches, BRANCHES } from './platform/build/branches';
 import { tenantUrlOf } from './platform/build/common';
+import { CREATION } from './platform/build/creation';
 import { FILES } from './platform/build/files';
 import { GIT } from './platform/build/git';
 import { UPLOAD, uploadFile, type LocalFile } from './platform/build/upload';
@@ -34,7 +35,7 @@ export interface BuildClientOptions {
 }
 
 /** The build operations that are one call each. */
-const ROWS = { ...FILES, ...BRANCHES, ...GIT, ...UPLOAD };
+const ROWS = { ...FILES, ...BRANCHES, ...GIT, ...UPLOAD, ...CREATION };
 
 export class BuildClient extends OperationsClient(ROWS) {
   private readonly t: PlatformTransport;

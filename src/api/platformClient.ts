@@ -16,6 +16,7 @@ import * as dbt from './platform/dbtSync';
 import * as deployments from './platform/deployments';
 import * as notifications from './platform/notifications';
 import * as notificationItem from './platform/notificationItem';
+import { GITHUB } from './platform/github';
 import { OperationsClient } from './platform/operation';
 import { PlatformTransport } from './platform/transport';
 import * as workspace from './platform/workspace';
@@ -55,6 +56,7 @@ const OPS = {
   ...dbt.DBT,
   ...EMBED_TENANTS,
   ...APP_CONFIG,
+  ...GITHUB,
 };
 
 export class PlatformClient extends OperationsClient(OPS) {

@@ -15,6 +15,7 @@ import { FaultController, type FaultRule } from './faults';
 import { Router } from './http';
 import { signJwt } from './jwt';
 import { maskEnvVar } from './platform/opsRoutes';
+import { starterOf } from './platform/deploymentRoutes';
 import { registerPlatformRoutes } from './platform/routes';
 import { seedPlatform } from './platform/seed';
 import { createSandboxServer, type SandboxTokens } from './server';
@@ -136,15 +137,29 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<SandboxHa
   // own counter would: a restarted sandbox never hands out an id twice.
   const firstCreatedId = platformData.nextId();
   platformData.nextId = () => issueId(state, 'platform', firstCreatedId);
-  const build = registerBuildRoutes(router, { deployments: platformData.deployments, engineFor });
-  registerPlatformRoutes(router, {
-    data: platformData,
-    state,
-    tokens: tok,
-    jwtSecret,
-    dbtStepMs: opts.dbtStepMs,
-    buildStatus: (id, branch) => build.buildStatus(id, branch),
+  const build = registerBuildRoutes(router, {
+    deployments: platformData.deployments,
+    engineFor,
+    starter: (id) => starterOf(state, id),
   });
+  // A created deployment's Data API host listens at once (the running sandbox's own servers).
+  let openHost: (id: number) => Promise<void> = () => Promise.resolve();
+  registerPlatformRoutes(
+    router,
+    {
+      data: platformData,
+      state,
+      tokens: tok,
+      jwtSecret,
+      dbtStepMs: opts.dbtStepMs,
+      buildStatus: (id, branch) => build.buildStatus(id, branch),
+    },
+    {
+      created: (id) => openHost(id),
+      reseeded: (id) => build.drop(id),
+      deleted: (id) => build.drop(id),
+    },
+  );
   const continueWaitMs = opts.continueWaitMs ?? 12_000;
   registerDataRoutes(router, {
     engineFor,
@@ -221,23 +236,22 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<SandboxHa
   // Each deployment's Data API listens on its own loopback port, like the live service's
   // per-deployment hosts; the deployment's deploymentUrl is that origin.
   const hosts: ReturnType<typeof createSandboxServer>[] = [];
-  for (const dep of platformData.deployments) {
-    const h = createSandboxServer({ ...serverDeps, deploymentHost: dep.id });
-    const p = await listen(h.server, 0);
-    hostUrls.set(dep.id, `http://127.0.0.1:${p}`);
+  // First, before the request is served: take in what another window's sandbox saved.
+  const syncOnRequest = (_req: unknown, res: ServerResponse) => {
+    store?.sync();
+    res.once('close', () => store?.touch());
+  };
+  openHost = async (id) => {
+    if (hostUrls.has(id)) return putHostUrls();
+    const h = createSandboxServer({ ...serverDeps, deploymentHost: id });
     hosts.push(h);
-  }
-  putHostUrls();
-  if (store) {
-    const s = store;
-    for (const { server } of [main, ...hosts]) {
-      // First, before the request is served: take in what another window's sandbox saved.
-      server.prependListener('request', (_req, res: ServerResponse) => {
-        s.sync();
-        res.once('close', () => s.touch());
-      });
-    }
-  }
+    const p = await listen(h.server, 0);
+    hostUrls.set(id, `http://127.0.0.1:${p}`);
+    if (store) h.server.prependListener('request', syncOnRequest);
+    putHostUrls();
+  };
+  for (const dep of platformData.deployments) await openHost(dep.id);
+  if (store) main.server.prependListener('request', syncOnRequest);
   const urls = {
     platform: `${base}/api`,
     dataApi: `${base}/cubejs-api`,

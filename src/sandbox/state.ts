@@ -40,6 +40,13 @@ export interface SandboxState {
     /** The branch of a dev-mode Data API request (`/dev-mode/{branch}/cubejs-api`). */
     devBranch?: string;
   }[];
+  /**
+   * Deployment settings written through PUT /v1/deployments/{id} or set up by creating or connecting
+   * a deployment, by deployment id (over the defaults deploymentRoutes.ts derives; see there).
+   */
+  deploymentSettings?: Record<string, Record<string, unknown>>;
+  /** Repositories created through GitHub connect (`isNewRepo`), by installation login. */
+  githubRepos?: Record<string, string[]>;
   /** Administration data (set when the platform routes are registered). */
   admin?: AdminState;
   /** The last id handed out, by kind (see issueId). */

@@ -1,5 +1,6 @@
-// Deployments and what hangs off them directly: environments, env variables, Data API tokens, and
-// the Data API host a deployment publishes (`deploymentUrl`).
+// Deployments and what hangs off them directly: environments, env variables, Data API tokens, the
+// Data API host a deployment publishes (`deploymentUrl`), its settings (read, and written with only
+// the fields changed), deleting it, and its onboarding step (advanced or reset).
 import { z } from 'zod';
 import { call, table } from './operation';
 import { id, maybe, PageQuery, type PlatformTransport } from './transport';
@@ -34,6 +35,88 @@ export const MintTokenInputSchema = z.strictObject({
 });
 export const MintTokenResponseSchema = z.looseObject({ cubeApiToken: z.string() });
 
+/** The published onboarding steps (`CreationStep`); `ready` is a deployment whose setup is done. */
+export const CREATION_STEPS = [
+  'project',
+  'upload',
+  'schema',
+  'github',
+  'ssh',
+  'databases',
+  'ready',
+  'demo',
+] as const;
+export type CreationStep = (typeof CREATION_STEPS)[number];
+
+const CREATION_METHODS = ['upload', 'cubecloud', 'github', 'ssh'] as const;
+const DEPLOY_MODES = ['git', 'cli'] as const;
+export const RELEASE_CHANNELS = ['latest', 'release'] as const;
+const TEMPLATES = ['single', 'simpleCluster', 'multiCluster'] as const;
+
+/** `CspsConfigInput`: Cube Store private storage, as published. */
+const CspsConfigInputSchema = z.strictObject({
+  enabled: z.boolean(),
+  storageProvider: z.string(),
+  awsRoleArn: maybe(z.string()),
+  azureClientId: maybe(z.string()),
+  azureContainer: maybe(z.string()),
+  azureStorageAccount: maybe(z.string()),
+  azureTenantId: maybe(z.string()),
+  gcpServiceAccountEmail: maybe(z.string()),
+  gcpWorkloadIdentityProvider: maybe(z.string()),
+  gcsBucket: maybe(z.string()),
+  s3Bucket: maybe(z.string()),
+  s3Region: maybe(z.string()),
+  s3Sse: maybe(z.string()),
+});
+
+/**
+ * `UpdateDeploymentInput` (strict): any subset of the settings; an omitted field is left alone and
+ * `templateVariables` is merged key by key on the server.
+ */
+export const UpdateDeploymentInputSchema = z.strictObject({
+  cloudProvider: maybe(z.enum(['cubecloud', 'aws', 'gcp'])),
+  creationMethod: maybe(z.enum(CREATION_METHODS)),
+  cspsConfig: maybe(CspsConfigInputSchema),
+  customDomain: maybe(z.string()),
+  defaultLaunchpadViewGroup: maybe(z.string()),
+  deployBranchMergeAllowed: maybe(z.boolean()),
+  deployBranchName: maybe(z.string()),
+  deployBranchReadOnly: maybe(z.boolean()),
+  deployMode: maybe(z.enum(DEPLOY_MODES)),
+  deployProjectRoot: maybe(z.string()),
+  launchpadTabs: maybe(z.array(z.string())),
+  name: maybe(z.string()),
+  region: maybe(z.string()),
+  releaseChannel: maybe(z.enum(RELEASE_CHANNELS)),
+  releaseChannelVersion: maybe(z.string()),
+  releaseChannelVersionHold: maybe(z.boolean()),
+  template: maybe(z.enum(TEMPLATES)),
+  templateVariables: maybe(z.record(z.string(), z.unknown())),
+});
+export type UpdateDeploymentInput = z.input<typeof UpdateDeploymentInputSchema>;
+
+/**
+ * `DeploymentSettings`, read tolerantly: only the id and name are needed; every other field (enums
+ * included, unknown values kept) is shown as sent.
+ */
+export const DeploymentSettingsSchema = z.looseObject({
+  id,
+  name: z.string(),
+  creationStep: maybe(z.string()),
+  deploymentUrl: maybe(z.string()),
+  customDomain: maybe(z.string()),
+  releaseChannel: maybe(z.string()),
+  deployBranchName: maybe(z.string()),
+  deployBranchReadOnly: maybe(z.boolean()),
+  deployBranchMergeAllowed: maybe(z.boolean()),
+});
+export type DeploymentSettings = z.infer<typeof DeploymentSettingsSchema>;
+
+/** `AdvanceCreationStepInput`. */
+export const AdvanceCreationStepInputSchema = z.strictObject({ creationStep: z.enum(CREATION_STEPS) });
+type Advance = z.output<typeof AdvanceCreationStepInputSchema>;
+
 const DATA_API_BASE_PATH = '/cubejs-api';
 
 /**
@@ -57,6 +140,8 @@ export function dataApiUrlOfDeployment(d: Pick<Deployment, 'deploymentUrl'>): st
 }
 
 const dep = '/v1/deployments/{deploymentId}';
+const gone = 'Deployment {deploymentId} does not exist, or this token cannot see it.';
+const settingsCheck = 'Open the deployment\'s settings to see what was saved.';
 
 export const DEPLOYMENTS = table(
   {},
@@ -74,7 +159,57 @@ export const DEPLOYMENTS = table(
       path: dep,
       kind: 'read',
       answer: DeploymentSchema,
-      notFound: 'Deployment {deploymentId} does not exist, or this token cannot see it.',
+      notFound: gone,
+    },
+    getDeploymentSettings: {
+      method: 'GET',
+      path: `${dep}/settings`,
+      kind: 'read',
+      answer: DeploymentSettingsSchema,
+      action: 'Reading the deployment settings',
+      notFound: gone,
+    },
+    /** Sends only the fields given and answers the full settings as saved. */
+    updateDeployment: {
+      method: 'PUT',
+      path: dep,
+      kind: 'write',
+      body: UpdateDeploymentInputSchema,
+      answer: DeploymentSettingsSchema,
+      refused: 'Deployment not changed',
+      action: 'Saving the deployment settings',
+      check: settingsCheck,
+      notFound: gone,
+    },
+    /** `success: true` is the only confirmation (see `writeOutcome`). */
+    deleteDeployment: {
+      method: 'DELETE',
+      path: dep,
+      kind: 'destroy',
+      answer: z.looseObject({ success: z.boolean().optional() }),
+      action: 'Deleting the deployment',
+      check: 'Refresh the Deployments list to see whether it is still there.',
+      notFound: gone,
+    },
+    advanceCreationStep: {
+      method: 'POST',
+      path: `${dep}/creation-step/advance`,
+      kind: 'write',
+      body: AdvanceCreationStepInputSchema,
+      answer: DeploymentSchema,
+      refused: 'Setup step not changed',
+      action: (b: Advance) => `Moving the deployment's setup to "${b.creationStep}"`,
+      check: 'Refresh the Deployments list: the row shows the setup step the deployment is at.',
+      notFound: gone,
+    },
+    resetCreationStep: {
+      method: 'POST',
+      path: `${dep}/creation-step/reset`,
+      kind: 'write',
+      answer: DeploymentSchema,
+      action: "Restarting the deployment's setup",
+      check: 'Refresh the Deployments list: the row shows the setup step the deployment is at.',
+      notFound: gone,
     },
     listEnvironments: {
       method: 'GET',

@@ -12,6 +12,8 @@ import { DeploymentRepo, errorLine } from './store';
 export interface BuildDeps {
   deployments: Row[];
   engineFor: (deploymentId: number) => Promise<DataEngine>;
+  /** A created deployment's deploy branch and first files (undefined: a seeded deployment). */
+  starter?: (deploymentId: number) => { deployBranch: string; files: ReadonlyArray<readonly [string, string]> } | undefined;
 }
 
 /** Deployments whose deploy branch refuses direct writes (the production one of the sample tenant). */
@@ -28,15 +30,22 @@ export class BuildService {
     if (r) return r;
     const dep = this.deps.deployments.find((d) => d.id === deploymentId);
     if (!dep) return undefined;
+    const starter = this.deps.starter?.(deploymentId);
     r = new DeploymentRepo(
       deploymentId,
       String(dep.name),
-      'main',
+      starter?.deployBranch ?? 'main',
       READ_ONLY_DEPLOY_BRANCH.has(deploymentId),
       () => this.checker(deploymentId),
+      starter?.files,
     );
     this.repos.set(deploymentId, r);
     return r;
+  }
+
+  /** Forgets a deployment's repository: the next use makes it again (from its starter, if any). */
+  drop(deploymentId: number): void {
+    this.repos.delete(deploymentId);
   }
 
   /** Member SQL is tried on the deployment's engine (`SELECT expr FROM tables LIMIT 0`). */

@@ -62,8 +62,10 @@ export class DeploymentRepo {
     /** Direct writes to the deploy branch are refused (edit on a branch and merge). */
     readonly deployBranchReadOnly: boolean,
     private readonly checker: () => Promise<SqlChecker | undefined>,
+    /** The deploy branch's first files (a created deployment's); the sample model otherwise. */
+    seedFiles: ReadonlyArray<readonly [string, string]> = seedFilesFor(deploymentId),
   ) {
-    const files: Files = new Map(seedFilesFor(deploymentId).map(([p, c]) => [p, c]));
+    const files: Files = new Map(seedFiles.map(([p, c]) => [p, c]));
     this.add(deployBranch, null, files);
     this.branches.get(deployBranch)!.lastHash = commitHash(null, files, 'Initial commit');
     const staging = this.add('staging', deployBranch, new Map(files));

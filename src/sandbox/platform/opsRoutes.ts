@@ -25,7 +25,7 @@ const SECRET_NAME = /PASS|SECRET|TOKEN|KEY|CREDENTIAL/i;
 /** The deployment held on an older release (its version, not its build, is the point). */
 const HELD_DEPLOYMENT = 3;
 const LOG_EVERY_MS = 1000;
-const VERSIONS = [
+export const VERSIONS = [
   { version: '1.3.21', releaseChannelVersion: 'v1.3.21', releaseChannel: 'latest', isLatestInChannel: true },
   { version: '1.2.33', releaseChannelVersion: 'v1.2.33', releaseChannel: 'release', isLatestInChannel: true },
   {
@@ -37,7 +37,7 @@ const VERSIONS = [
 ];
 
 /** The version a deployment runs: one is held on an older release. */
-const currentVersion = (depId: number) => (depId === HELD_DEPLOYMENT ? '1.1.18' : '1.3.21');
+export const currentVersion = (depId: number) => (depId === HELD_DEPLOYMENT ? '1.1.18' : '1.3.21');
 
 /** The first compile error of a failed build, as the API server logs it. */
 function failureOf(build: Record<string, unknown> | undefined): string | undefined {

@@ -6,6 +6,7 @@ import { registerAccountRoutes } from './accountRoutes';
 import { registerAdminRoutes } from './admin';
 import { registerCatalogRoutes } from './catalogRoutes';
 import { registerDbtRoutes } from './dbtRoutes';
+import { registerDeploymentRoutes, type DeploymentLifecycle } from './deploymentRoutes';
 import { registerOpsRoutes } from './opsRoutes';
 import type { PlatformDeps } from './common';
 import { registerNotificationRoutes } from './notificationRoutes';
@@ -13,12 +14,17 @@ import { registerWorkspaceRoutes } from './workspaceRoutes';
 
 export type { PlatformDeps } from './common';
 
-export function registerPlatformRoutes(router: Router, deps: PlatformDeps): void {
+export function registerPlatformRoutes(
+  router: Router,
+  deps: PlatformDeps,
+  lifecycle: DeploymentLifecycle,
+): void {
   registerCatalogRoutes(router, deps);
   registerNotificationRoutes(router, deps);
   registerAccountRoutes(router, deps);
   registerWorkspaceRoutes(router, deps);
   registerDbtRoutes(router, deps);
   registerOpsRoutes(router, deps);
+  registerDeploymentRoutes(router, deps, lifecycle);
   registerAdminRoutes(router, deps);
 }
