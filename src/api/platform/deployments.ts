@@ -141,7 +141,7 @@ export function dataApiUrlOfDeployment(d: Pick<Deployment, 'deploymentUrl'>): st
 
 const dep = '/v1/deployments/{deploymentId}';
 const gone = 'Deployment {deploymentId} does not exist, or this token cannot see it.';
-const settingsCheck = 'Open the deployment\'s settings to see what was saved.';
+const settingsCheck = "Open the deployment's settings to see what was saved.";
 
 export const DEPLOYMENTS = table(
   {},

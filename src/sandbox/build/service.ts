@@ -13,7 +13,9 @@ export interface BuildDeps {
   deployments: Row[];
   engineFor: (deploymentId: number) => Promise<DataEngine>;
   /** A created deployment's deploy branch and first files (undefined: a seeded deployment). */
-  starter?: (deploymentId: number) => { deployBranch: string; files: ReadonlyArray<readonly [string, string]> } | undefined;
+  starter?: (
+    deploymentId: number,
+  ) => { deployBranch: string; files: ReadonlyArray<readonly [string, string]> } | undefined;
 }
 
 /** Deployments whose deploy branch refuses direct writes (the production one of the sample tenant). */

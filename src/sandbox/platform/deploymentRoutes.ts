@@ -11,7 +11,7 @@ import type { RequestContext, Router } from '../http';
 import { SEED_FILES } from '../build/seedModel';
 import { issueId, type SandboxState } from '../state';
 import type { z } from 'zod';
-import { deploymentRoutes, isAdmin, publicView, sendPage, type PlatformDeps } from './common';
+import { deploymentRoutes, isAdmin, page, publicView, type PlatformDeps } from './common';
 import { currentVersion, VERSIONS } from './opsRoutes';
 import type { Row } from './seed';
 
@@ -32,12 +32,20 @@ export interface DeploymentLifecycle {
 /** The empty starter project: a configuration file and an empty model folder's first file. */
 export const STARTER_FILES: (readonly [string, string])[] = [
   ['cube.py', "from cube import config\n\n# The starter project's configuration.\n"],
-  ['model/cubes/example.yml', '# Add your cubes here: https://cube.dev/docs/product/data-modeling\ncubes: []\n'],
+  [
+    'model/cubes/example.yml',
+    '# Add your cubes here: https://cube.dev/docs/product/data-modeling\ncubes: []\n',
+  ],
 ];
 
 /** The linked GitHub accounts of the admin token's user and their repositories and branches. */
 const INSTALLATIONS = [
-  { installationId: '41001', id: '41001', login: 'acme-analytics', avatarUrl: 'https://avatars.example/acme.png' },
+  {
+    installationId: '41001',
+    id: '41001',
+    login: 'acme-analytics',
+    avatarUrl: 'https://avatars.example/acme.png',
+  },
   { installationId: '41002', id: '41002', login: 'ann-dev', avatarUrl: 'https://avatars.example/ann.png' },
 ];
 const REPOS: Record<string, string[]> = {
@@ -48,7 +56,8 @@ const BRANCHES = ['main', 'develop', 'release/2026-q1'];
 const LINK_URL = 'https://github.com/apps/cube-cloud-sandbox/installations/new';
 const SETTINGS_URL = 'https://github.com/settings/installations';
 
-const settingsOf = (state: SandboxState, id: number) => ((state.deploymentSettings ??= {})[String(id)] ??= {});
+const settingsOf = (state: SandboxState, id: number) =>
+  ((state.deploymentSettings ??= {})[String(id)] ??= {});
 
 /** The repository of a created deployment, as its settings record it (undefined: a seeded one). */
 export function starterOf(state: SandboxState, id: number): Starter | undefined {
@@ -74,7 +83,10 @@ export function registerDeploymentRoutes(
   /** Every published field: the deployment's own, the defaults, then what was written. */
   const settings = (dep: Row): Record<string, unknown> => {
     const written = publicView(settingsOf(state, dep.id));
-    const slug = String(dep.name).toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
+    const slug = String(dep.name)
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-|-$/g, '');
     return {
       template: 'single',
       cloudProvider: 'aws',
@@ -124,7 +136,12 @@ export function registerDeploymentRoutes(
     if (b.customDomain != null && b.customDomain !== '' && !HOST.test(b.customDomain))
       return ctx.error(400, `customDomain "${b.customDomain}" is not a host name (like cube.example.com).`);
     if (b.region != null && !regions().some((r) => r.name === b.region))
-      return ctx.error(400, `region "${b.region}" is not one of ${regions().map((r) => r.name).join(', ')}.`);
+      return ctx.error(
+        400,
+        `region "${b.region}" is not one of ${regions()
+          .map((r) => r.name)
+          .join(', ')}.`,
+      );
     if (b.deployBranchName != null) {
       const build = await deps.buildStatus(dep.id, b.deployBranchName);
       if (!build) return ctx.error(400, `deployBranchName: no branch named "${b.deployBranchName}".`);
@@ -134,14 +151,17 @@ export function registerDeploymentRoutes(
     const written = settingsOf(state, dep.id);
     if (b.releaseChannelVersion != null) {
       const inChannel = VERSIONS.filter((v) => v.releaseChannel === channel);
-      const v = inChannel.find((x) => [x.version, x.releaseChannelVersion].includes(b.releaseChannelVersion!));
+      const v = inChannel.find((x) =>
+        [x.version, x.releaseChannelVersion].includes(b.releaseChannelVersion!),
+      );
       if (!v)
         return ctx.error(
           400,
           `releaseChannelVersion "${b.releaseChannelVersion}" is not a version of the ${channel} channel (${inChannel.map((x) => x.version).join(', ')}).`,
         );
       // As published: a version that is not the channel's latest is held unless the hold is sent.
-      if (!v.isLatestInChannel && b.releaseChannelVersionHold == null) written.releaseChannelVersionHold = true;
+      if (!v.isLatestInChannel && b.releaseChannelVersionHold == null)
+        written.releaseChannelVersionHold = true;
       written.cubeImageVersion = v.version;
     }
     for (const [k, v] of Object.entries(b)) {
@@ -180,7 +200,12 @@ export function registerDeploymentRoutes(
     if (!name) return ctx.error(400, 'name must not be empty.');
     const region = regions().find((r) => r.name === b.region);
     if (!region)
-      return ctx.error(400, `region "${b.region}" is not one of ${regions().map((r) => r.name).join(', ')}.`);
+      return ctx.error(
+        400,
+        `region "${b.region}" is not one of ${regions()
+          .map((r) => r.name)
+          .join(', ')}.`,
+      );
     const id = issueId(state, 'deployment', 4);
     const fromGithub = b.creationMethod === 'github';
     const dep: Row = { id, name, creationStep: b.creationStep, deploymentUrl: '' };
@@ -205,6 +230,11 @@ export function registerDeploymentRoutes(
   // ---- GitHub: linked for the admin token's user only
   const linked = (ctx: RequestContext) => isAdmin(ctx, deps);
   const reposOf = (login: string) => [...(REPOS[login] ?? []), ...(state.githubRepos?.[login] ?? [])];
+  // The GitHub lists still carry the deprecated `data` (the same items), as published.
+  const sendPage = async (ctx: RequestContext, rows: unknown[], key: string) => {
+    const p = await page(ctx, rows, key);
+    if (p) await ctx.json(200, { items: p.items, data: p.items, pageInfo: p.pageInfo });
+  };
   const installation = (n: number) => INSTALLATIONS.find((i) => Number(i.installationId) === n);
   router.add('platform', 'GET', '/v1/github/status', (ctx) =>
     ctx.json(200, { connected: linked(ctx), linkUrl: LINK_URL, settingsUrl: SETTINGS_URL }),
@@ -216,7 +246,7 @@ export function registerDeploymentRoutes(
     const i = linked(ctx) ? installation(Number(ctx.params.installationId)) : undefined;
     if (!i) return ctx.error(404, `No GitHub App installation ${ctx.params.installationId} for this user.`);
     const rows = reposOf(i.login).map((name, n) => ({
-      id: 7_000 + Number(i.installationId) % 100 * 100 + n,
+      id: 7_000 + (Number(i.installationId) % 100) * 100 + n,
       name,
       htmlUrl: `https://github.com/${i.login}/${name}`,
     }));
@@ -224,7 +254,8 @@ export function registerDeploymentRoutes(
   });
   router.add('platform', 'GET', '/v1/github/repositories/:owner/:repo/branches', async (ctx) => {
     const i = linked(ctx) ? installation(Number(ctx.query.get('installationId'))) : undefined;
-    if (!i) return ctx.error(404, `No GitHub App installation ${ctx.query.get('installationId')} for this user.`);
+    if (!i)
+      return ctx.error(404, `No GitHub App installation ${ctx.query.get('installationId')} for this user.`);
     if (i.login !== ctx.params.owner || !reposOf(i.login).includes(ctx.params.repo!))
       return ctx.error(404, `No repository ${ctx.params.owner}/${ctx.params.repo} in this installation.`);
     const created = state.githubRepos?.[i.login]?.includes(ctx.params.repo!);
@@ -238,9 +269,13 @@ export function registerDeploymentRoutes(
     const b = ctx.body as ConnectGitHubInput;
     const i = linked(ctx) ? installation(b.installationId) : undefined;
     if (!i)
-      return ctx.error(400, `installationId ${b.installationId} is not a GitHub App installation of this user.`);
+      return ctx.error(
+        400,
+        `installationId ${b.installationId} is not a GitHub App installation of this user.`,
+      );
     const exists = reposOf(i.login).includes(b.name);
-    if (b.isNewRepo && exists) return ctx.error(400, `${i.login}/${b.name} exists already: connect it instead.`);
+    if (b.isNewRepo && exists)
+      return ctx.error(400, `${i.login}/${b.name} exists already: connect it instead.`);
     if (!b.isNewRepo && !exists) return ctx.error(400, `There is no repository ${i.login}/${b.name}.`);
     if (b.isNewRepo) ((state.githubRepos ??= {})[i.login] ??= []).push(b.name);
     const branch = b.deployBranchName ?? 'main';

@@ -4,6 +4,7 @@
 import * as assert from 'node:assert/strict';
 import type { BuildClient, Branch, ModelFile, Page, Validation } from '../../../src/api';
 import type { Exchange } from '../../contract/contractServers';
+import { DEPLOYMENT_BUILD_OPERATIONS } from './deploymentCases';
 
 export interface BuildOperationCase {
   name: string;
@@ -215,4 +216,5 @@ export const BUILD_OPERATIONS: BuildOperationCase[] = [
       assert.equal((result as Json).lastHash, lastHash);
     },
   },
+  ...DEPLOYMENT_BUILD_OPERATIONS,
 ];

@@ -10,6 +10,7 @@ import { deployOpsCalls } from './deployOpsCases';
 import { adminCalls } from './adminCalls';
 import { adminUsersCalls } from './adminUsersCases';
 import { settingsCalls } from './settingsCalls';
+import { deploymentCalls } from './deploymentCases';
 
 interface Call {
   method: string;
@@ -356,6 +357,8 @@ function calls(sb: SandboxHandle): Call[] {
     ...adminCalls(),
     // admin users
     ...adminUsersCalls(),
+    // deployments as wholes, GitHub (last: one is created and deleted)
+    ...deploymentCalls(),
   ];
 }
 

@@ -55,7 +55,8 @@ export const CREATION = table(
       answer: DeploymentSchema,
       refused: 'Repository not connected',
       action: (b: Connect) => `Connecting the repository ${b.name}`,
-      check: "Open the deployment's settings: the deploy branch and repository show whether it was connected.",
+      check:
+        "Open the deployment's settings: the deploy branch and repository show whether it was connected.",
       notFound: 'Deployment {deploymentId} does not exist, or this token cannot see it.',
     },
   },
