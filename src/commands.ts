@@ -183,6 +183,18 @@ export const COMMANDS = {
     id: 'dashboardPlatform.explorer.stopFollowingLogs',
     title: 'Stop Following Deployment Logs',
   },
+  deploymentsCreate: { id: 'dashboardPlatform.explorer.createDeployment', title: 'Create Deployment…' },
+  deploymentsConnectGithub: {
+    id: 'dashboardPlatform.explorer.connectGithub',
+    title: 'Connect GitHub Repository…',
+  },
+  deploymentsEdit: { id: 'dashboardPlatform.explorer.editDeployment', title: 'Edit Deployment…' },
+  deploymentsDelete: { id: 'dashboardPlatform.explorer.deleteDeployment', title: 'Delete Deployment…' },
+  deploymentsShowSettings: {
+    id: 'dashboardPlatform.explorer.showDeploymentSettings',
+    title: 'Show Deployment Settings',
+  },
+  deploymentsContinueSetup: { id: 'dashboardPlatform.explorer.continueSetup', title: 'Continue Setup…' },
   // polish
   notificationsOpen: { id: 'dashboardPlatform.explorer.openNotification', title: 'Open Notification' },
   notificationsEdit: {

@@ -1,5 +1,6 @@
 // Deployment operations, loaded on first use of one of their commands (index.ts registers the
-// shims): dbt sync, dashboard export, env variables, environment tokens, build status and logs.
+// shims): dbt sync, dashboard export, env variables, environment tokens, build status and logs,
+// and managing deployments as wholes (create, connect GitHub, edit, delete, settings, setup step).
 import * as vscode from 'vscode';
 import { registerCommand } from '../commandRunner';
 import { COMMANDS } from '../commands';
@@ -8,6 +9,7 @@ import { DBT_SCHEME, DbtFlows, GeneratedFiles } from './dbtFlows';
 import { EnvFlows } from './envFlows';
 import { ExportFlow } from './exportFlow';
 import { HealthFlows } from './healthFlows';
+import { ManageFlows } from './manageFlows';
 import { OpsContext } from './opsContext';
 
 export class DeployOps {
@@ -16,6 +18,7 @@ export class DeployOps {
   readonly exports: ExportFlow;
   readonly env: EnvFlows;
   readonly health: HealthFlows;
+  readonly manage: ManageFlows;
   private readonly files = new GeneratedFiles();
 
   constructor(private readonly host: ExplorerHost) {
@@ -24,6 +27,7 @@ export class DeployOps {
     this.exports = new ExportFlow(this.context);
     this.env = new EnvFlows(this.context);
     this.health = new HealthFlows(this.context);
+    this.manage = new ManageFlows(this.context, () => host.services.clients.build());
   }
 
   /** The lines written to an output channel of these commands (for tests). */
@@ -53,6 +57,12 @@ export class DeployOps {
       reg(COMMANDS.deploymentsShowLogs, (a) => this.health.showLogs(a)),
       reg(COMMANDS.deploymentsFollowLogs, (a) => this.health.follow(a)),
       reg(COMMANDS.deploymentsStopFollowingLogs, () => this.health.stopFollowing()),
+      reg(COMMANDS.deploymentsCreate, (a) => this.manage.createDeployment(a)),
+      reg(COMMANDS.deploymentsConnectGithub, (a) => this.manage.connectRepository(a)),
+      reg(COMMANDS.deploymentsEdit, (a) => this.manage.editDeployment(a)),
+      reg(COMMANDS.deploymentsDelete, (a) => this.manage.deleteDeployment(a)),
+      reg(COMMANDS.deploymentsShowSettings, (a) => this.manage.showSettings(a)),
+      reg(COMMANDS.deploymentsContinueSetup, (a) => this.manage.continueSetup(a)),
     ];
   }
 }

@@ -57,7 +57,11 @@ function str(v: unknown): string | undefined {
 export function deploymentLook(d: Item): Look {
   return {
     label: displayName(d),
-    description: `#${plainText(d['id'])}`,
+    // A deployment whose setup is not finished says at which step (Continue Setup moves it on).
+    description:
+      typeof d['creationStep'] === 'string' && d['creationStep'] !== 'ready'
+        ? `#${plainText(d['id'])} · setup: ${plainText(d['creationStep'])}`
+        : `#${plainText(d['id'])}`,
     icon: new vscode.ThemeIcon('server-environment'),
     contextValue: 'dp.deployment',
     tooltip: safeTooltip(

@@ -72,10 +72,34 @@ const PARAMS: Record<string, { why: string; find(l: Lookup): Promise<unknown> }>
     why: 'a workbook upserted by its slug is made under any slug it is given: a fresh one',
     find: async () => `matrix-slug-${Date.now()}`,
   },
+  owner: {
+    why: "a GitHub repository is named by its owner (an installation's login) and name in the path; no list row is at /v1/github/repositories: the first installation's login",
+    find: async (l) => (await l.platform.listGithubInstallations({ first: 1 })).items[0]?.login,
+  },
+  repo: {
+    why: "a GitHub repository's name, as the first installation lists its repositories",
+    find: async (l) => {
+      const i = (await l.platform.listGithubInstallations({ first: 1 })).items[0];
+      return (
+        i && (await l.platform.listGithubRepositories(Number(i.installationId), { first: 1 })).items[0]?.name
+      );
+    },
+  },
   integrationId: {
     why: "a user's OAuth token is named by its integration's id: an integration of /v1/oauth-integrations",
     find: (l) => l.fromCollection('/v1/oauth-integrations', 'id', []),
   },
+};
+
+/** A deployment the matrix creates (in a region the sandbox lists). */
+const MATRIX_DEPLOYMENT = {
+  name: 'matrix deployment',
+  cloudProvider: 'aws',
+  creationMethod: 'cubecloud',
+  creationStep: 'databases',
+  isManaged: true,
+  region: 'aws-us-east-1',
+  targetPlatform: 'aws',
 };
 
 /** Embed tenant names the matrix's sandbox seeds beside its own (see ROWS.deleteEmbedTenant). */
@@ -193,6 +217,8 @@ const ROWS: Record<
     fresh?(): unknown;
     /** The body of the create row making a fresh target, where the synthesized one makes one unfit. */
     createInput?: unknown;
+    /** The path of the create row making a fresh target, where it is not the target's collection. */
+    createAt?: string;
     /** The input, from the live values, where its fields name items synthesis cannot know. */
     input?(live: Readonly<Record<string, unknown>>): unknown;
     /** The input made before each cell (uncounted), where what the write consumes is in its body. */
@@ -232,6 +258,29 @@ const ROWS: Record<
   bulkMoveWorkspaceItems: {
     why: 'items are named by type and id (no field says which live id): the live report, into the live folder',
     input: (live) => ({ items: [{ type: 'REPORT', id: live.reportId }], folderId: live.folderId }),
+  },
+  deleteDeployment: {
+    why: 'it deletes the deployment every other row works in: a deployment created through the build API a cell',
+    createAt: '/build/api/v1/deployments',
+    createInput: MATRIX_DEPLOYMENT,
+  },
+  createDeployment: {
+    why: 'a deployment is created in a region the account lists (synthesis cannot know one)',
+    input: () => MATRIX_DEPLOYMENT,
+  },
+  connectGithub: {
+    why: "connecting replaces the deployment's repository (the live one serves the build rows): a created deployment a cell, and a repository the linked GitHub account has",
+    consumes: true,
+    createInput: MATRIX_DEPLOYMENT,
+    input: () => ({ installationId: 41001, name: 'cube-models' }),
+  },
+  updateDeployment: {
+    why: 'a synthesized setting may name a region, version or branch that does not exist: one setting any deployment takes, merged into its template variables',
+    input: () => ({ templateVariables: { MATRIX: '1' } }),
+  },
+  listGithubBranches: {
+    why: "the installation is a required query value (synthesis cannot know one): the first installation's",
+    input: () => ({ installationId: 41001 }),
   },
   bulkDeleteWorkspaceItems: {
     why: 'it deletes the items in its body: a fresh folder a cell (the live ones serve the other rows)',
@@ -467,7 +516,7 @@ export async function rowCells(deps: RowCellDeps): Promise<RowCells> {
     const fresh = ROWS[name]?.fresh;
     if (fresh) return { whole: false, make: async (args) => void setLast(args, fresh()) };
     const collection = op.path.slice(0, op.path.indexOf(`{${last}}`) - 1);
-    const create = rowAt('POST', collection);
+    const create = rowAt('POST', ROWS[name]?.createAt ?? collection);
     if (create) {
       const createInput = ROWS[name]?.createInput;
       const input = createInput !== undefined ? () => [createInput] : inputOf(create.op);
