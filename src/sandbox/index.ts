@@ -207,13 +207,19 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<SandboxHa
       () => ({
         state,
         platform: platformData,
-        // Every deployment's data-model repository (made now if it was not yet).
-        repos: new Map(
-          platformData.deployments.flatMap((d) => {
-            const r = build.repo(d.id);
-            return r ? [[d.id, r] as const] : [];
-          }),
-        ),
+        // Every deployment's data-model repository (made now if it was not yet). Read when the
+        // restore reaches it, after the state and the deployments: a created deployment's is made
+        // from its starter then, and restored into.
+        get repos(): Map<number, DeploymentRepo> {
+          return new Map(
+            platformData.deployments.flatMap((d) => {
+              const r = build.repo(d.id);
+              return r ? [[d.id, r] as const] : [];
+            }),
+          );
+        },
+        // The restore fills the repositories in place (the map is made from the live ones).
+        set repos(_restored: Map<number, DeploymentRepo>) {},
         chats: ai.chats,
       }),
       codec,

@@ -271,6 +271,7 @@ const ROWS: Record<
   connectGithub: {
     why: "connecting replaces the deployment's repository (the live one serves the build rows): a created deployment a cell, and a repository the linked GitHub account has",
     consumes: true,
+    createAt: '/build/api/v1/deployments',
     createInput: MATRIX_DEPLOYMENT,
     input: () => ({ installationId: 41001, name: 'cube-models' }),
   },
@@ -499,7 +500,7 @@ export async function rowCells(deps: RowCellDeps): Promise<RowCells> {
   ): { whole: boolean; make(args: unknown[], target: Record<string, unknown>): Promise<void> } {
     // A destroy of a collection path names its target in its input: the create row of the same
     // path makes one, and the input takes its fields (`branchName` its name).
-    const sibling = !op.path.endsWith('}') ? rowAt('POST', op.path) : undefined;
+    const sibling = !op.path.endsWith('}') && !ROWS[name]?.createAt ? rowAt('POST', op.path) : undefined;
     if (sibling)
       return {
         whole: true,
