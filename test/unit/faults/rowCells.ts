@@ -139,7 +139,8 @@ const branchWithFile = async (make: Make, live: Readonly<Record<string, unknown>
 /** The build rows whose writes need a branch, file or transaction in a given state. */
 const BUILD_ROWS: Record<string, (typeof ROWS)[string]> = {
   removeFiles: {
-    why: 'it deletes the files it names: a fresh branch with a file of its own a cell',
+    why: "it deletes the files it names, not its path's deployment (kept): a fresh branch with a file of its own a cell",
+    keeps: true,
     freshInput: async (make, live) => {
       const { branchName, path } = await branchWithFile(make, live);
       return { branchName, files: [{ path }] };
