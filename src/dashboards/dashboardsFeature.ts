@@ -39,6 +39,7 @@ import {
 import {
   dashboardFileName,
   dashboardFromWorkbook,
+  draftOf,
   formatDashboardFile,
   normaliseDashboardPath,
   parseDashboardFile,
@@ -649,17 +650,6 @@ export function createDashboardsFeature(services: Services): {
 } {
   const feature = new DashboardsFeature(services);
   return { feature, disposables: [feature, ...feature.commands()] };
-}
-
-/**
- * The draft a file saves: its config, with the file's title and description (a draft keeps them in
- * the config; pulling the draft back reads them from there).
- */
-export function draftOf(input: PublishDashboardInput): Record<string, unknown> {
-  const draft: Record<string, unknown> = { ...(input.config ?? {}) };
-  if (input.title !== undefined) draft.title = input.title;
-  if (input.description !== undefined) draft.description = input.description;
-  return draft;
 }
 
 /** This document's next save (VS Code's save event), or the end of `ms`. */

@@ -2,6 +2,7 @@
 // published CreateReportInput's fields under their documented names, keyed by `publicId`. Fields
 // the document does not declare are the user's: they stay in the file (a pull keeps them) and are
 // never sent. vscode-free, so it is unit-tested in plain Node.
+import { isApiError } from '../api/errors';
 import { REPORT_PUBLIC_ID, UPSERT_REPORT_FIELDS, type UpsertReportInput } from '../api/platform/reports';
 
 export const REPORT_FILE_SUFFIX = '.report.json';
@@ -146,4 +147,29 @@ export function reportFileName(name: string): string {
     .replace(/[^a-z0-9]+/g, '-')
     .replace(/^-+|-+$/g, '');
   return `${slug || 'report'}${REPORT_FILE_SUFFIX}`;
+}
+
+/**
+ * The upsert's 409s, told apart by the answer's `code` as the document does: each says whether
+ * trying again can help. Anything else is left to the transport's own message.
+ */
+export function conflictError(e: unknown, publicId: string): Error | undefined {
+  if (!isApiError(e) || e.status !== 409) return undefined;
+  const code = e.code;
+  if (code === 'upsert_branch_changed')
+    return new Error(
+      `Report not pushed: another push created or deleted the report with publicId ${publicId} at the same moment, so the server applied nothing. Push Report again.`,
+      { cause: e },
+    );
+  if (code === 'ambiguous_legacy_id')
+    return new Error(
+      `Report not pushed: ${publicId} is an id made up for older reports and several reports share it, so nothing was changed. Give the report you mean a publicId of your own (Pull Report to File, set a new 12-character publicId, push), then use that.`,
+      { cause: e },
+    );
+  if (code === undefined || code === '')
+    return new Error(
+      `Report not pushed: the publicId ${publicId} belongs to a report in another deployment (public ids are unique across the account). Pushing again will not help: give this file another publicId.`,
+      { cause: e },
+    );
+  return undefined;
 }

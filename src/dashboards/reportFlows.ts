@@ -5,13 +5,13 @@
 // reportFile.ts.
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
-import { isApiError } from '../api/errors';
 import { UPSERT_REPORT_FIELDS } from '../api/platform/reports';
 import type { PlatformClient } from '../api/platformClient';
 import type { Report } from '../api/platform/workspace';
 import type { Services } from '../services';
 import { objectArg, pickDeployment, toUri } from './dashboardPrompts';
 import {
+  conflictError,
   formatReportFile,
   mintPublicId,
   parseReportFile,
@@ -339,29 +339,4 @@ export class ReportFlows implements vscode.Disposable {
   dispose(): void {
     this.provider.dispose();
   }
-}
-
-/**
- * The upsert's 409s, told apart by the answer's `code` as the document does: each says whether
- * trying again can help. Anything else is left to the transport's own message.
- */
-export function conflictError(e: unknown, publicId: string): Error | undefined {
-  if (!isApiError(e) || e.status !== 409) return undefined;
-  const code = e.code;
-  if (code === 'upsert_branch_changed')
-    return new Error(
-      `Report not pushed: another push created or deleted the report with publicId ${publicId} at the same moment, so the server applied nothing. Push Report again.`,
-      { cause: e },
-    );
-  if (code === 'ambiguous_legacy_id')
-    return new Error(
-      `Report not pushed: ${publicId} is an id made up for older reports and several reports share it, so nothing was changed. Give the report you mean a publicId of your own (Pull Report to File, set a new 12-character publicId, push), then use that.`,
-      { cause: e },
-    );
-  if (code === undefined || code === '')
-    return new Error(
-      `Report not pushed: the publicId ${publicId} belongs to a report in another deployment (public ids are unique across the account). Pushing again will not help: give this file another publicId.`,
-      { cause: e },
-    );
-  return undefined;
 }
