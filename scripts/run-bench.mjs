@@ -14,7 +14,9 @@ const only = process.argv[2];
 const files = fs
   .readdirSync(dir)
   // Only benches whose source is in bench/: out/ keeps the builds of benches since removed.
-  .filter((f) => f.endsWith('.bench.js') && fs.existsSync(path.join(root, 'bench', f.replace(/\.js$/, '.ts'))))
+  .filter(
+    (f) => f.endsWith('.bench.js') && fs.existsSync(path.join(root, 'bench', f.replace(/\.js$/, '.ts'))),
+  )
   .filter((f) => !only || f.includes(only))
   .sort();
 const load = () =>
