@@ -91,6 +91,9 @@ export const COMMANDS = {
   // dashboards as code
   dashboardsEdit: { id: 'dashboardPlatform.dashboards.edit', title: 'Edit Dashboard…' },
   dashboardsPublish: { id: 'dashboardPlatform.dashboards.publish', title: 'Publish Dashboard…' },
+  dashboardsSaveDraft: { id: 'dashboardPlatform.dashboards.saveDraft', title: 'Save Dashboard Draft' },
+  dashboardsPushReport: { id: 'dashboardPlatform.dashboards.pushReport', title: 'Push Report' },
+  dashboardsPullReport: { id: 'dashboardPlatform.dashboards.pullReport', title: 'Pull Report to File…' },
   dashboardsPublishReviewed: {
     id: 'dashboardPlatform.dashboards.publishReviewed',
     title: 'Publish These Changes',
@@ -286,6 +289,8 @@ export const COMMANDS = {
     id: 'dashboardPlatform.model.setStagingEnvironment',
     title: 'Set Branch Staging Environment…',
   },
+  modelDeleteBranch: { id: 'dashboardPlatform.model.deleteBranch', title: 'Delete Model Branch…' },
+  modelExitDevMode: { id: 'dashboardPlatform.model.exitDevMode', title: 'Exit Dev Mode' },
   modelSearch: { id: 'dashboardPlatform.model.search', title: 'Search in Data Model…' },
   // admin users
   adminCreateUserAttribute: {

@@ -4,7 +4,8 @@
 // invalid the page lists the problems (they are in the Problems panel too) and keeps the last valid
 // preview, locked; a bad value alone (a theme colour that is not CSS) is marked at its field and the
 // rest stays editable. The page's Publish button opens the publish review, and while one is open
-// the page offers its decision too; its history tab shows this file's publishes.
+// the page offers its decision too; Save Draft keeps the file as the workbook's draft on the
+// server without publishing; its history tab shows this file's publishes.
 import * as vscode from 'vscode';
 import type { PublishDashboardInput } from '../api/schemas/platform';
 import {
@@ -28,6 +29,8 @@ export interface DashboardEditorHost {
   history(uri: vscode.Uri): EditorHistoryEntry[];
   /** Runs Publish Dashboard on a file (the command reports its own errors). */
   publish(uri: vscode.Uri): Thenable<unknown>;
+  /** Runs Save Dashboard Draft on a file (the command reports its own outcome and errors). */
+  saveDraft?(uri: vscode.Uri): Thenable<unknown>;
   /** Where the problems of an open dashboard file are shown (the Problems panel). */
   diagnostics: vscode.DiagnosticCollection;
   /** What the widgets' reports are (titles, kinds, snapshot previews), by report id. */
@@ -236,6 +239,9 @@ export class DashboardEditorProvider implements vscode.CustomTextEditorProvider 
             return post();
           case 'publish':
             await this.host.publish(document.uri);
+            return post();
+          case 'saveDraft':
+            await this.host.saveDraft?.(document.uri);
             return post();
           case 'publishReviewed':
           case 'cancelReview':

@@ -372,3 +372,14 @@ export function normaliseDashboardPath(path: string): string {
   if (/\.dashboard\.json$/i.test(p)) return p;
   return `${p.replace(/\.json$/i, '')}.dashboard.json`;
 }
+
+/**
+ * The draft a file saves: its config, with the file's title and description (a draft keeps them in
+ * the config; pulling the draft back reads them from there).
+ */
+export function draftOf(input: PublishDashboardInput): Record<string, unknown> {
+  const draft: Record<string, unknown> = { ...(input.config ?? {}) };
+  if (input.title !== undefined) draft.title = input.title;
+  if (input.description !== undefined) draft.description = input.description;
+  return draft;
+}

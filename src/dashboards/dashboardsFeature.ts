@@ -1,6 +1,8 @@
-// Dashboards as code: pull a workbook's dashboard into a `*.dashboard.json`, publish it (validated,
-// reviewed in a diff tab whose title bar holds the decision, bound to that review, reported and
-// recorded in a per-file history), show the history, and attach an AI widget thread. Every command
+// Dashboards as code: pull a workbook's dashboard into a `*.dashboard.json`, save it as the
+// workbook's draft on the server (not published), publish it (validated, reviewed in a diff tab
+// whose title bar holds the decision, bound to that review, reported and recorded in a per-file
+// history), show the history, and attach an AI widget thread. Reports as code (a `*.report.json`
+// pushed and pulled by public id) are in reportFiles.ts. Every command
 // takes an arguments object so tests need no UI; the review is skipped only by `{confirm: true}`.
 import * as vscode from 'vscode';
 import { COMMANDS } from '../commands';
@@ -22,6 +24,7 @@ import {
 } from './publishReview';
 import { REVIEW_SCHEME, ReviewTabs, type ReviewRecord } from './reviewTabs';
 import { saveFirst, type NextSave } from './saveFirst';
+import { ReportFlows } from './reportFlows';
 import type { Services } from '../services';
 import type { AttachThreadArgs, EditArgs, PublishArgs, PublishHistoryEntry } from './dashboardArgs';
 import {
@@ -36,6 +39,7 @@ import {
 import {
   dashboardFileName,
   dashboardFromWorkbook,
+  draftOf,
   formatDashboardFile,
   normaliseDashboardPath,
   parseDashboardFile,
@@ -85,11 +89,14 @@ export class DashboardsFeature implements vscode.Disposable {
   lastReview: ReviewRecord | undefined;
   /** The custom editor over *.dashboard.json (opened with "Open With…"). */
   readonly editor: DashboardEditorProvider;
+  /** Reports as code: push and pull `*.report.json` files. */
+  readonly reportFiles: ReportFlows;
 
   constructor(private readonly services: Services) {
     this.editor = new DashboardEditorProvider(services.context.extensionUri, {
       history: (uri) => this.history(uri),
       publish: (uri) => vscode.commands.executeCommand(COMMANDS.dashboardsPublish.id, { uri }),
+      saveDraft: (uri) => vscode.commands.executeCommand(COMMANDS.dashboardsSaveDraft.id, { uri }),
       reports: (uri, input) => this.widgetReports(uri, input),
       pickReport: (uri, input, widgetId) => this.pickWidgetReport(uri, input, widgetId),
       review: (uri) => {
@@ -109,8 +116,12 @@ export class DashboardsFeature implements vscode.Disposable {
       themeChoices: themeChoicesOf(dashboardJsonSchema()),
       diagnostics: this.diagnostics,
     });
+    this.reportFiles = new ReportFlows(services, (doc) =>
+      saveFirst(doc, nextSaveOf(doc), fileName(doc.uri), 'Report not pushed', 'push again'),
+    );
     // The custom editor itself is registered at activation (index.ts) and resolves through `editor`.
     this.disposables.push(
+      this.reportFiles,
       this.diagnostics,
       this.reviews,
       this.reviews.onDidEnd((r) => this.editor.refresh(r.file)),
@@ -128,6 +139,9 @@ export class DashboardsFeature implements vscode.Disposable {
     return [
       registerCommand(s, COMMANDS.dashboardsEdit, (arg?: unknown) => this.edit(arg)),
       registerCommand(s, COMMANDS.dashboardsPublish, (arg?: unknown) => this.publish(arg)),
+      registerCommand(s, COMMANDS.dashboardsSaveDraft, (arg?: unknown) => this.saveDraft(arg)),
+      registerCommand(s, COMMANDS.dashboardsPushReport, (arg?: unknown) => this.reportFiles.push(arg)),
+      registerCommand(s, COMMANDS.dashboardsPullReport, (arg?: unknown) => this.reportFiles.pull(arg)),
       registerCommand(s, COMMANDS.dashboardsPublishReviewed, (arg?: unknown) =>
         this.publishReviewed(
           arg instanceof vscode.Uri
@@ -315,15 +329,23 @@ export class DashboardsFeature implements vscode.Disposable {
   private async prepare(
     uri: vscode.Uri,
     deploymentArg: number | undefined,
+    refused = 'Dashboard not published',
+    where = 'Deployment to publish to',
   ): Promise<
     { text: string; input: PublishDashboardInput; deploymentId: number; deploymentName?: string } | undefined
   > {
     const doc = await vscode.workspace.openTextDocument(uri);
-    await saveFirst(doc, nextSaveOf(doc), fileName(uri));
+    await saveFirst(
+      doc,
+      nextSaveOf(doc),
+      fileName(uri),
+      refused,
+      refused.startsWith('Draft') ? 'save the draft again' : 'publish again',
+    );
     const parsed = parseDashboardFile(doc.getText());
     if (!parsed.ok) {
       this.diagnostics.set(uri, problemDiagnostics(doc, parsed.problems));
-      throw new Error(`Dashboard not published: ${describe(parsed.problems[0]!)}`);
+      throw new Error(`${refused}: ${describe(parsed.problems[0]!)}`);
     }
     this.diagnostics.delete(uri);
     // The file's own deployment, else the one found holding its workbook (the review names it
@@ -331,7 +353,7 @@ export class DashboardsFeature implements vscode.Disposable {
     const deploymentId =
       deploymentArg ??
       (await this.deploymentOf(uri, parsed.input.workbookId).catch(() => undefined)) ??
-      (await pickDeployment(this.services, 'Deployment to publish to'));
+      (await pickDeployment(this.services, where));
     const client = await this.services.clients.platform();
     const deployment = await client.getDeployment(deploymentId).catch(() => undefined);
     const deploymentName = typeof deployment?.name === 'string' ? deployment.name : undefined;
@@ -512,6 +534,47 @@ export class DashboardsFeature implements vscode.Disposable {
     );
     void vscode.window.showInformationMessage(`Dashboard ${describePublish(entry)}.`);
     return result;
+  }
+
+  /**
+   * "Save Dashboard Draft": keeps the file (saved and validated first) as the workbook's draft on
+   * the server. Nothing is published: viewers keep seeing the published version, and publishing
+   * still goes through its review. Said saved only when the server answered; an unknown outcome
+   * is said so (with how to check), never retried.
+   */
+  async saveDraft(arg?: unknown): Promise<unknown> {
+    const args = objectArg<PublishArgs>(arg);
+    const uri = this.fileOf(arg);
+    const prepared = await this.prepare(uri, args.deploymentId, 'Draft not saved', 'Deployment to save to');
+    if (!prepared) return undefined;
+    const { input, deploymentId, deploymentName } = prepared;
+    const client = await this.services.clients.platform();
+    const where = deploymentName ? `"${deploymentName}"` : `deployment ${deploymentId}`;
+    const answer = await vscode.window.withProgress(
+      {
+        location: vscode.ProgressLocation.Notification,
+        title: 'Saving the dashboard draft…',
+        cancellable: true,
+      },
+      (_progress, token) => {
+        const abort = new AbortController();
+        const sub = token.onCancellationRequested(() => abort.abort());
+        return client
+          .saveDashboardDraft(
+            deploymentId,
+            input.workbookId,
+            { dashboardDraft: draftOf(input) as never },
+            abort.signal,
+          )
+          .finally(() => sub.dispose());
+      },
+    );
+    await this.saveRecord(uri, { ...this.record(uri), deploymentId });
+    this.services.log.info(`Saved the draft of workbook ${input.workbookId} on ${where} from ${uri.fsPath}`);
+    void vscode.window.showInformationMessage(
+      `Draft of ${basename(uri)} saved on ${where}. Nothing was published: viewers still see the published version.`,
+    );
+    return answer;
   }
 
   private noReview(): never {

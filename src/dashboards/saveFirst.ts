@@ -14,7 +14,13 @@ export type NextSave = (ms: number) => { saved: Promise<void>; dispose(): void }
 
 export const SAVE_WAIT_MS = 5_000;
 
-export async function saveFirst(doc: SavableDocument, nextSave: NextSave, name: string): Promise<void> {
+export async function saveFirst(
+  doc: SavableDocument,
+  nextSave: NextSave,
+  name: string,
+  refused = 'Dashboard not published',
+  again = 'publish again',
+): Promise<void> {
   if (!doc.isDirty) return;
   // Listen before saving: the other save may land between our save's answer and the listener.
   const wait = nextSave(SAVE_WAIT_MS);
@@ -26,6 +32,6 @@ export async function saveFirst(doc: SavableDocument, nextSave: NextSave, name: 
   }
   if (doc.isDirty)
     throw new Error(
-      `Dashboard not published: ${name} has changes that could not be saved. Save the file (Ctrl+S), then publish again.`,
+      `${refused}: ${name} has changes that could not be saved. Save the file (Ctrl+S), then ${again}.`,
     );
 }

@@ -3,7 +3,10 @@
 // branch for editing on explicit request. When adding the folder would make VS Code restart the
 // extensions (a single-folder window becoming a multi-root workspace), the user decides first:
 // a new window holding this window's folders and the model, or this window, reloaded. A branch
-// that is gone from the server is said so, with "Switch to main" and "Create Again".
+// that is gone from the server is said so, with "Switch to main" and "Create Again". Delete a
+// dev branch (picked by name, confirmed in a modal naming it; never the default branch) and exit
+// dev mode (the model in view goes back to the default branch, so no folder, status bar or chat
+// target keeps naming the branch, and nothing re-enters dev mode on it).
 import * as vscode from 'vscode';
 import type { Branch } from '../api/buildClient';
 import { isApiError } from '../api/errors';
@@ -25,6 +28,9 @@ export interface OpenArgs {
 /** The choice offered before a folder change that would reload the window. */
 export const NEW_WINDOW = 'Open in New Window';
 export const RELOAD_HERE = 'Add to This Window (Reloads)';
+
+/** The branch pick's answer when "Exit dev mode" was chosen. */
+const EXIT = Symbol('exit dev mode');
 
 const folderName = (m: Mount) => `${m.deploymentName} · ${m.branch}`;
 
@@ -72,9 +78,30 @@ export class BranchFlows {
 
   /** Picks a branch (or "Create branch…"); returns its name, created and in dev mode as needed. */
   async pickBranch(deploymentId: number, branches: Branch[], current?: string): Promise<string> {
+    const picked = await this.pickBranchOrExit(deploymentId, branches, current, false);
+    if (picked === EXIT) throw new vscode.CancellationError();
+    return picked;
+  }
+
+  /** The branch pick; with `offerExit`, "Exit dev mode" is offered too (answered as EXIT). */
+  private async pickBranchOrExit(
+    deploymentId: number,
+    branches: Branch[],
+    current: string | undefined,
+    offerExit: boolean,
+  ): Promise<string | typeof EXIT> {
     const def = defaultBranchOf(branches);
-    type Item = vscode.QuickPickItem & { name?: string };
+    type Item = vscode.QuickPickItem & { name?: string; exit?: true };
     const items: Item[] = [
+      ...(offerExit
+        ? [
+            {
+              label: '$(debug-stop) Exit dev mode',
+              description: `back to ${def ?? 'the default branch'}, read-only`,
+              exit: true as const,
+            },
+          ]
+        : []),
       { label: '$(add) Create branch…' },
       ...branches.map((b) => ({
         label: `$(git-branch) ${b.name}`,
@@ -89,6 +116,7 @@ export class BranchFlows {
     ];
     const picked = await vscode.window.showQuickPick(items, { title: 'Data model branch' });
     if (!picked) throw new vscode.CancellationError();
+    if (picked.exit) return EXIT;
     return picked.name ?? (await this.askNewBranch(deploymentId, current ?? def, branches));
   }
 
@@ -307,11 +335,18 @@ export class BranchFlows {
     }
   }
 
-  /** Switch Model Branch…: pick or create another branch of the model in view; it replaces it. */
+  /**
+   * Switch Model Branch…: pick or create another branch of the model in view; it replaces it.
+   * While the model in view is a branch in dev mode, the pick offers Exit Dev Mode too.
+   */
   async switchBranch(arg?: unknown, branchArg?: string): Promise<Mount> {
     const current = await this.target(arg);
     const branches = await (await this.mounts.build()).allBranches(current.deploymentId);
-    const branch = branchArg ?? (await this.pickBranch(current.deploymentId, branches, current.branch));
+    const inDevMode = !current.isDefault && !current.missing;
+    const picked =
+      branchArg ?? (await this.pickBranchOrExit(current.deploymentId, branches, current.branch, inDevMode));
+    if (picked === EXIT) return this.exitDevMode(current.root);
+    const branch = picked;
     return this.mount(
       current.deploymentId,
       current.deploymentName,
@@ -366,6 +401,129 @@ export class BranchFlows {
     mount.unlocked = true;
     this.mounts.fire(mount);
     this.announce(mount);
+  }
+
+  /** The deployment a branch command is about: the model in view's, else a pick. */
+  private async deploymentFor(
+    arg: unknown,
+    title: string,
+  ): Promise<{ id: number; name: string; mount?: Mount }> {
+    if (this.mounts.all().length > 0) {
+      const m = await this.target(arg);
+      return { id: m.deploymentId, name: m.deploymentName, mount: m };
+    }
+    return this.pickDeployment(title);
+  }
+
+  /**
+   * Delete Model Branch…: a branch of the deployment picked by name (the default branch is not
+   * offered, and refused when named), confirmed in a modal that names it. An open folder of the
+   * branch then shows the default branch.
+   */
+  async deleteBranch(
+    arg?: unknown,
+    args: { branch?: string; confirm?: boolean } = {},
+  ): Promise<string | undefined> {
+    const dep = await this.deploymentFor(arg, 'Delete Model Branch: deployment');
+    const build = await this.mounts.build();
+    const branches = await build.allBranches(dep.id);
+    const def = defaultBranchOf(branches);
+    let name = args.branch;
+    if (name === undefined) {
+      const others = branches.filter((b) => b.name !== def);
+      if (others.length === 0) {
+        void vscode.window.showInformationMessage(
+          `${dep.name} has only its default branch${def ? ` "${def}"` : ''}, which cannot be deleted.`,
+        );
+        return undefined;
+      }
+      const picked = await vscode.window.showQuickPick(
+        others.map((b) => ({
+          label: `$(git-branch) ${b.name}`,
+          description: [
+            b.parentBranch ? `from ${b.parentBranch}` : '',
+            this.devBranch.get(dep.id) === b.name ? 'dev mode here' : '',
+            this.mounts.get(dep.id, b.name) ? 'open' : '',
+          ]
+            .filter(Boolean)
+            .join(' · '),
+          name: b.name,
+        })),
+        { title: `Delete a branch of ${dep.name}`, placeHolder: 'The branch to delete' },
+      );
+      if (!picked) return undefined;
+      name = picked.name;
+    }
+    if (name === def)
+      throw new Error(
+        `"${name}" is the default branch of ${dep.name}: it cannot be deleted. Pick a dev branch to delete.`,
+      );
+    if (!branches.some((b) => b.name === name))
+      throw new Error(
+        `${dep.name} has no branch "${name}" (it may be deleted already). Pick one from the list.`,
+      );
+    const open = this.mounts.all().filter((m) => m.deploymentId === dep.id && m.branch === name);
+    if (args.confirm !== true) {
+      const go = await vscode.window.showWarningMessage(
+        `Delete the branch "${name}" of ${dep.name}?`,
+        {
+          modal: true,
+          detail: `Its changes that are not merged are lost for everyone, and this cannot be undone.${open.length ? ` Its open model switches to "${def ?? 'the default branch'}".` : ''}`,
+        },
+        'Delete Branch',
+      );
+      if (go !== 'Delete Branch') return undefined;
+    }
+    const branch = name;
+    await vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Notification, title: `Deleting the branch ${branch}…` },
+      () => build.removeBranch(dep.id, { branchName: branch }),
+    );
+    // The server drops dev mode on a deleted branch: so does this window.
+    if (this.devBranch.get(dep.id) === branch) this.devBranch.delete(dep.id);
+    for (const m of open) {
+      if (def) await this.switchBranch(m.root, def);
+      else this.mounts.remove(m);
+    }
+    this.services.log.info(`Deleted the branch "${branch}" of ${dep.name}.`);
+    void vscode.window.showInformationMessage(`Branch "${branch}" of ${dep.name} deleted.`);
+    return branch;
+  }
+
+  /**
+   * Exit Dev Mode: dev mode ends on the server, and the model in view goes back to the default
+   * branch (read-only), so the folder restored after a reload, the status bar and the chat's
+   * target no longer name the branch. The branch itself stays on the server.
+   */
+  async exitDevMode(arg?: unknown): Promise<Mount> {
+    const current = await this.target(arg);
+    const build = await this.mounts.build();
+    const branches = await build.allBranches(current.deploymentId);
+    const def = defaultBranchOf(branches);
+    if (!def) throw new Error(`${current.deploymentName} has no default branch to go back to.`);
+    const branch =
+      this.devBranch.get(current.deploymentId) ?? (current.isDefault ? undefined : current.branch);
+    await vscode.window.withProgress(
+      {
+        location: vscode.ProgressLocation.Notification,
+        title: `Leaving dev mode on ${current.deploymentName}…`,
+      },
+      () => build.stopDevMode(current.deploymentId),
+    );
+    // Off the branch before dev mode is forgotten: a branch in view would be put back in dev mode.
+    const mount = current.isDefault
+      ? current
+      : await this.mount(current.deploymentId, current.deploymentName, def, def, current);
+    this.devBranch.delete(current.deploymentId);
+    this.services.log.info(
+      `Left dev mode on ${current.deploymentName}${branch ? ` (was "${branch}")` : ''}.`,
+    );
+    void vscode.window.showInformationMessage(
+      branch
+        ? `Dev mode is off on ${current.deploymentName}. The branch "${branch}" stays on the server; the model shows "${def}" (read-only). Pick the branch again to go on with it.`
+        : `Dev mode is off on ${current.deploymentName}.`,
+    );
+    return mount;
   }
 
   /** Forget dev-mode knowledge of a deployment (after a merge that may have moved it). */

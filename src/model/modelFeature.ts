@@ -111,6 +111,12 @@ export function createModelFeature(services: Services): {
     registerCommand(services, COMMANDS.modelUnlockDefault, (uri?: vscode.Uri, args?: { confirm?: boolean }) =>
       branches.unlock(uri, args),
     ),
+    registerCommand(
+      services,
+      COMMANDS.modelDeleteBranch,
+      (uri?: vscode.Uri, args?: { branch?: string; confirm?: boolean }) => branches.deleteBranch(uri, args),
+    ),
+    registerCommand(services, COMMANDS.modelExitDevMode, (uri?: vscode.Uri) => branches.exitDevMode(uri)),
     registerCommand(services, COMMANDS.modelValidate, async (uri?: vscode.Uri) =>
       validation.run(await branches.target(uri)),
     ),

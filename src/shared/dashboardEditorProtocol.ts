@@ -181,6 +181,8 @@ export const webviewToHost = z.discriminatedUnion('type', [
   /** Asks the host to pick a widget's report (a searchable list of the deployment's reports). */
   z.object({ type: z.literal('pickReport'), id: widgetId }),
   z.object({ type: z.literal('publish') }),
+  /** Saves the file as the workbook's draft on the server (nothing is published). */
+  z.object({ type: z.literal('saveDraft') }),
   /** Confirms or cancels this file's open publish review. */
   z.object({ type: z.literal('publishReviewed') }),
   z.object({ type: z.literal('cancelReview') }),
@@ -195,6 +197,7 @@ export type EditorEdit = Exclude<
   WebviewToHost,
   | { type: 'ready' }
   | { type: 'publish' }
+  | { type: 'saveDraft' }
   | { type: 'publishReviewed' }
   | { type: 'cancelReview' }
   | { type: 'pickReport' }
@@ -204,6 +207,7 @@ export type EditorEdit = Exclude<
 const NON_EDITS = new Set([
   'ready',
   'publish',
+  'saveDraft',
   'publishReviewed',
   'cancelReview',
   'pickReport',

@@ -115,13 +115,20 @@ function renderToolbar(input: Record<string, unknown> | undefined, editable: boo
     key: 'publish',
   });
   publish.disabled = !editable;
+  const draft = button('Save Draft', () => post({ type: 'saveDraft' }), {
+    icon: 'save',
+    title: 'Save this dashboard as the workbook’s draft on the server, without publishing it',
+    secondary: true,
+    key: 'save-draft',
+  });
+  draft.disabled = !editable;
   const text = button('', () => post({ type: 'openText' }), {
     icon: 'json',
     title: 'Open as text',
     secondary: true,
     key: 'open-text',
   });
-  toolbar.replaceChildren(title, bps, add, publish, text);
+  toolbar.replaceChildren(title, bps, add, draft, publish, text);
 }
 
 /** While this file's publish review is open, its decision is offered here too (bound to that review). */

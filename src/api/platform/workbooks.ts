@@ -1,7 +1,9 @@
-// Workbook writes: create, rename (name, slug), delete, upsert by slug, and the embed access of a
-// workbook's published dashboard. Reads, duplicate and publish are in workspace.ts / dashboards.ts.
+// Workbook writes: create, rename (name, slug), delete, upsert by slug, save the dashboard draft
+// (without publishing), and the embed access of a workbook's published dashboard. Reads, duplicate
+// and publish are in workspace.ts / dashboards.ts.
 import { z } from 'zod';
 import { ApiError } from '../errors';
+import { DashboardConfigWireSchema } from './dashboards';
 import { call, table } from './operation';
 import { maybe, type PlatformTransport } from './transport';
 import { WorkbookSchema } from './workspace';
@@ -50,6 +52,28 @@ export const UpdateEmbedAccessInputSchema = z
   .refine((v) => v.action !== undefined || v.allowEmbed !== undefined, { message: 'nothing to change' });
 export type UpdateEmbedAccessInput = z.infer<typeof UpdateEmbedAccessInputSchema>;
 
+// The published DashboardConfigDraftInput is the publish config except that a widget's id may be
+// left out (or null): checked as strictly as a publish.
+const widgetWire = DashboardConfigWireSchema.shape.widgets.unwrap().unwrap().element;
+export const DashboardDraftWireSchema = DashboardConfigWireSchema.extend({
+  widgets: z
+    .array(widgetWire.extend({ id: z.string().max(128).nullable().optional() }))
+    .nullable()
+    .optional(),
+});
+
+/** The published WorkbookDashboardInput: the draft to keep (null clears it). */
+export const SaveDashboardDraftInputSchema = z.strictObject({
+  dashboardDraft: DashboardDraftWireSchema.nullable().optional(),
+});
+export type SaveDashboardDraftInput = z.input<typeof SaveDashboardDraftInputSchema>;
+
+/** The published WorkbookDashboard (read tolerantly: the configs are kept as sent). */
+export const WorkbookDashboardSchema = z.looseObject({
+  dashboardDraft: z.unknown().optional(),
+  dashboardPublished: z.unknown().optional(),
+});
+
 const workbook = '/v1/deployments/{deploymentId}/workbooks/{workbookId}';
 
 export const WORKBOOK_WRITES = table(
@@ -77,6 +101,17 @@ export const WORKBOOK_WRITES = table(
       path: workbook,
       kind: 'destroy',
       check: 'Refresh the workspace to see whether the workbook was deleted.',
+    },
+    /** Keeps the dashboard's draft on the server; what viewers see (the published one) is unchanged. */
+    saveDashboardDraft: {
+      method: 'PUT',
+      path: `${workbook}/dashboard`,
+      kind: 'write',
+      body: SaveDashboardDraftInputSchema,
+      answer: WorkbookDashboardSchema,
+      refused: 'Draft not saved',
+      action: 'Saving the dashboard draft',
+      check: 'Pull the dashboard’s draft again (Edit Dashboard) to see whether it was saved.',
     },
     getEmbedAccess: {
       method: 'GET',

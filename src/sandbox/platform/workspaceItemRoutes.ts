@@ -1,8 +1,16 @@
 // Report and workbook writes of the sandbox (create, update, delete, refresh, disconnect, upsert by
-// slug) and a workbook's embed access, over the shared workspace model.
-import type { CreateReportInput, PlacementTarget, UpdateReportInput } from '../../api/platform/reports';
+// public id and by slug), a workbook's dashboard draft and its embed access, over the shared
+// workspace model.
+import {
+  REPORT_PUBLIC_ID,
+  type CreateReportInput,
+  type PlacementTarget,
+  type UpdateReportInput,
+  type UpsertReportInput,
+} from '../../api/platform/reports';
 import type {
   CreateWorkbookInput,
+  SaveDashboardDraftInput,
   UpdateEmbedAccessInput,
   UpdateWorkbookInput,
 } from '../../api/platform/workbooks';
@@ -56,6 +64,76 @@ export function registerWorkspaceItemRoutes(router: Router, deps: PlatformDeps, 
     await ctx.json(200, withFolderPath(d, dep.id, publicView(r)));
   });
   on('DELETE', '/reports/:reportId', deleteItem('REPORT'));
+  // Reports as code. The report fields a CreateReportInput sets (host, sheetId, workbookName and
+  // resultChecksum describe a placement, which this sandbox does not keep from here).
+  const REPORT_FIELDS = [
+    'name',
+    'title',
+    'sqlQuery',
+    'jsonQuery',
+    'folderId',
+    'meta',
+    'pivotItems',
+    'workbookId',
+    'externalWorkbookId',
+    'resultLocation',
+    'endResultCell',
+  ] as const;
+  on('PUT', '/reports/by-public-id/:publicId', async (ctx, dep) => {
+    const publicId = ctx.params.publicId ?? '';
+    const b = (ctx.body ?? {}) as UpsertReportInput;
+    if (!REPORT_PUBLIC_ID.test(publicId))
+      return ctx.error(400, `"${publicId}" is not a publicId: it must be 12 letters or digits.`);
+    if (b.publicId != null && b.publicId !== publicId)
+      return ctx.error(400, `The body's publicId "${b.publicId}" differs from the path's "${publicId}".`);
+    if (b.folderId != null && !folders(dep).some((f) => f.id === b.folderId))
+      return ctx.error(404, `Folder ${b.folderId} not found.`);
+    // publicId is unique across the account: one in another deployment is refused, not moved.
+    for (const other of d.deployments)
+      if (other.id !== dep.id && (d.reports.get(other.id) ?? []).some((r) => r.publicId === publicId))
+        return ctx.error(409, `The publicId "${publicId}" belongs to a report in another deployment.`);
+    const existing = (d.reports.get(dep.id) ?? []).find((r) => r.publicId === publicId);
+    const set = (r: Row) => {
+      for (const f of REPORT_FIELDS) if (b[f] !== undefined) r[f] = f === 'name' ? b.name?.trim() : b[f];
+    };
+    if (existing) {
+      // Same semantics as PUT /reports/{id}; `source` is create-only; a re-apply changes nothing.
+      const before = JSON.stringify(REPORT_FIELDS.map((f) => existing[f]));
+      set(existing);
+      if (JSON.stringify(REPORT_FIELDS.map((f) => existing[f])) !== before) existing.updatedAt = now();
+      return ctx.json(200, withFolderPath(d, dep.id, publicView(existing)));
+    }
+    if (!b.name?.trim()) return ctx.error(400, 'A new report needs a name.');
+    const id = d.nextId();
+    const t = now();
+    const owner = { id: 1, email: 'admin@sandbox.example', firstName: 'User1', picture: null };
+    const created: Row = {
+      id,
+      publicId,
+      type: 'REPORT',
+      name: b.name.trim(),
+      title: null,
+      description: null,
+      folderId: null,
+      sqlQuery: null,
+      source: b.source ?? null,
+      createdAt: t,
+      updatedAt: t,
+      _lastViewedAt: t,
+      createdBy: 1,
+      userId: 1,
+      user: owner,
+      refreshedByUser: owner,
+      canEdit: true,
+      canManage: true,
+      externalWorkbookPlacements: [],
+      deploymentId: dep.id,
+    };
+    set(created);
+    d.reports.get(dep.id)!.push(created);
+    await ctx.json(200, withFolderPath(d, dep.id, publicView(created)));
+  });
+
   report('PUT', '/reports/:reportId/refresh', async (ctx, dep, r) => {
     r.updatedAt = now();
     await ctx.json(200, withFolderPath(d, dep.id, publicView(r)));
@@ -137,6 +215,19 @@ export function registerWorkspaceItemRoutes(router: Router, deps: PlatformDeps, 
     await ctx.json(200, w);
   });
   on('DELETE', '/workbooks/:workbookId', deleteItem('WORKBOOK'));
+  workbook('PUT', '/workbooks/:workbookId/dashboard', async (ctx, _dep, w) => {
+    const b = (ctx.body ?? {}) as SaveDashboardDraftInput;
+    if (b.dashboardDraft !== undefined) {
+      // Like the service, a widget saved without an id is given one (a DashboardWidget has one).
+      const widgets = b.dashboardDraft?.widgets?.map((x) => ({ ...x, id: x.id ?? `widget-${d.nextId()}` }));
+      w.dashboardDraft = b.dashboardDraft && { ...b.dashboardDraft, ...(widgets ? { widgets } : {}) };
+      w.updatedAt = now();
+    }
+    await ctx.json(200, {
+      dashboardDraft: w.dashboardDraft ?? null,
+      dashboardPublished: w.dashboardPublished ?? null,
+    });
+  });
 
   const embedView = (dep: Row, w: Row) => {
     const e = embedOf(dep, w);

@@ -339,6 +339,36 @@ export const CLIENT_OPERATIONS: OperationCase[] = [
     check: checkSame('versionNumber', 'status', 'publicId', 'restrictDataDownload', 'useBoardDashboards'),
   },
   {
+    name: 'saveDashboardDraft',
+    operation: `PUT ${base}/workbooks/{workbookId}/dashboard`,
+    run: (c) =>
+      c.platform.saveDashboardDraft(D, 11, {
+        // A draft may hold a widget not given an id yet.
+        dashboardDraft: {
+          title: 'Revenue (draft)',
+          layout: { rowHeight: 60 },
+          widgets: [
+            { id: 'w1', type: 'CHART', position: { x: 0, y: 0, w: 6, h: 4 }, config: { reportId: 1 } },
+            { type: 'TEXT', position: { x: 6, y: 0, w: 6, h: 4 }, config: { text: 'Notes' } },
+          ],
+        },
+      }),
+    check: checkSame('dashboardDraft', 'dashboardPublished'),
+  },
+  {
+    name: 'upsertReportByPublicId',
+    operation: `PUT ${base}/reports/by-public-id/{publicId}`,
+    run: (c) =>
+      c.platform.upsertReportByPublicId(D, 'RevByMonth01', {
+        publicId: 'RevByMonth01',
+        name: 'Revenue by month',
+        title: 'Revenue by month',
+        sqlQuery: 'SELECT 1',
+        source: 'PLAYGROUND',
+      }),
+    check: checkSame('id', 'publicId', 'name', 'sqlQuery', 'createdAt', 'updatedAt'),
+  },
+  {
     name: 'updateAiWidgetThread',
     operation: `POST ${base}/workbooks/{workbookId}/dashboard/ai-widget-thread`,
     run: (c) => c.platform.updateAiWidgetThread(D, 11, { threadId: 't-1', widgetId: 'w1', checksum: 'abc' }),

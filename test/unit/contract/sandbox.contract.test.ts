@@ -112,6 +112,21 @@ function workspaceCalls(): Call[] {
     },
     { method: 'DELETE', path: `${b}/reports/{report}`, status: 200 },
     { method: 'DELETE', path: `${b}/reports/{report}`, status: 404 },
+    // Reports as code: created, then updated, by its publicId; one held by another deployment is a 409.
+    {
+      method: 'PUT',
+      path: `${b}/reports/by-public-id/Contract0001`,
+      body: { publicId: 'Contract0001', name: 'As code', sqlQuery: 'SELECT 3', source: 'PLAYGROUND' },
+      status: 200,
+    },
+    {
+      method: 'PUT',
+      path: `${b}/reports/by-public-id/Contract0001`,
+      body: { name: 'As code, renamed', title: 'As code' },
+      status: 200,
+    },
+    { method: 'PUT', path: `${b}/reports/by-public-id/rep1x0000001`, body: { name: 'Taken' }, status: 409 },
+    { method: 'PUT', path: `${b}/reports/by-public-id/short`, body: { name: 'Bad id' }, status: 400 },
     {
       method: 'POST',
       path: `${b}/workbooks`,
@@ -127,6 +142,17 @@ function workspaceCalls(): Call[] {
     },
     { method: 'PUT', path: `${b}/workbooks/by-slug/contract-wb`, body: { name: 'Upserted' }, status: 200 },
     { method: 'PUT', path: `${b}/workbooks/by-slug/brand-new`, body: { name: 'New by slug' }, status: 200 },
+    {
+      method: 'PUT',
+      path: `${b}/workbooks/3001/dashboard`,
+      body: {
+        dashboardDraft: {
+          title: 'Draft',
+          widgets: [{ type: 'TEXT', position: { x: 0, y: 0, w: 4, h: 2 }, config: { text: 'Notes' } }],
+        },
+      },
+      status: 200,
+    },
     { method: 'GET', path: `${b}/workbooks/3001/embed-access`, status: 200 },
     {
       method: 'PUT',

@@ -85,6 +85,10 @@ const PARAMS: Record<string, { why: string; find(l: Lookup): Promise<unknown> }>
       );
     },
   },
+  publicId: {
+    why: 'a report upserted by its publicId is made under any 12-character public id it is given: a fresh one',
+    find: async () => `mx${Date.now().toString(36)}`.padEnd(12, '0').slice(0, 12),
+  },
   integrationId: {
     why: "a user's OAuth token is named by its integration's id: an integration of /v1/oauth-integrations",
     find: (l) => l.fromCollection('/v1/oauth-integrations', 'id', []),
@@ -235,6 +239,10 @@ const ROWS: Record<
       let i = 0;
       return () => MATRIX_EMBED_TENANTS[i++];
     })(),
+  },
+  upsertReportByPublicId: {
+    why: 'a report is created under a fresh public id only with a name (every field of the published input is optional)',
+    input: () => ({ name: 'Matrix report as code', sqlQuery: 'SELECT 1' }),
   },
   revokeUserOAuthToken: {
     why: "no published operation makes a user's OAuth token (initiate only starts the browser flow), and a revoke of a token not held is answered as done",
