@@ -14,6 +14,7 @@ import type { Exchange } from '../../contract/contractServers';
 import { DEPLOY_OPS_OPERATIONS } from './deployOpsCases';
 import { ADMIN_OPERATIONS } from './adminOperations';
 import { ADMIN_USERS_OPERATIONS } from './adminUsersCases';
+import { EMBED_GROUP_OPERATIONS } from './embedGroupCases';
 import { SETTINGS_OPERATIONS } from './settingsOperations';
 
 export interface Clients {
@@ -594,6 +595,7 @@ export const CLIENT_OPERATIONS: OperationCase[] = [
   ...ADMIN_OPERATIONS,
   // admin users
   ...ADMIN_USERS_OPERATIONS,
+  ...EMBED_GROUP_OPERATIONS,
   // settings
   ...SETTINGS_OPERATIONS,
 ];
