@@ -233,6 +233,15 @@ const ROWS: Record<
     why: 'items are named by type and id (no field says which live id): the live report, into the live folder',
     input: (live) => ({ items: [{ type: 'REPORT', id: live.reportId }], folderId: live.folderId }),
   },
+  addEmbedGroupMembers: {
+    why: 'a member is named by one of two fields (embedUserId or externalId, exactly one): an external id, which the add provisions',
+    input: () => ({ members: [{ externalId: 'matrix-member' }] }),
+  },
+  removeEmbedGroupMembers: {
+    why: 'a member is named by one of two fields (embedUserId or externalId, exactly one): the external id the add uses; removing a non-member is a no-op, so every cell removes the same one',
+    input: () => ({ members: [{ externalId: 'matrix-member' }] }),
+    keeps: true,
+  },
   bulkDeleteWorkspaceItems: {
     why: 'it deletes the items in its body: a fresh folder a cell (the live ones serve the other rows)',
     freshInput: async (make, live) => ({
