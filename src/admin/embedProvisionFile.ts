@@ -190,12 +190,18 @@ export function reportSummary(r: ProvisionReport, total: number): string {
   ];
   const named = (ids: string[]) =>
     `${ids.slice(0, 5).join(', ')}${ids.length > 5 ? ` and ${ids.length - 5} more` : ''}`;
+  // One full stop at the end of each part, whether or not a reason ends with one.
+  const end = (t: string) => t.replace(/\.?$/, '.');
   if (r.failed.length > 0)
     parts.push(
-      `${r.failed.length} failed: ${named(r.failed.map((f) => `${f.externalId} (${f.message ?? `status ${f.status ?? '?'}`})`))}.`,
+      end(
+        `${r.failed.length} failed: ${named(r.failed.map((f) => `${f.externalId} (${f.message ?? `status ${f.status ?? '?'}`})`))}`,
+      ),
     );
   if (r.notSent.length > 0)
-    parts.push(`${r.notSent.length} not sent: ${named(r.notSent.map((u) => `${u.where}: ${u.reason}`))}.`);
+    parts.push(
+      end(`${r.notSent.length} not sent: ${named(r.notSent.map((u) => `${u.where}: ${u.reason}`))}`),
+    );
   for (const u of r.unknown) parts.push(`${u.externalIds.length} ${u.reason}.`);
   return parts.join(' ');
 }
