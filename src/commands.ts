@@ -88,6 +88,28 @@ export const COMMANDS = {
     title: 'Delete Embed Tenant…',
   },
   adminShowAppConfig: { id: 'dashboardPlatform.explorer.showAppConfig', title: 'Show App Config' },
+  adminCreateEmbedGroup: { id: 'dashboardPlatform.explorer.createEmbedGroup', title: 'Create Embed Group…' },
+  adminEditEmbedGroup: {
+    id: 'dashboardPlatform.explorer.editEmbedGroup',
+    title: 'Edit Embed Group Description…',
+  },
+  adminDeleteEmbedGroup: { id: 'dashboardPlatform.explorer.deleteEmbedGroup', title: 'Delete Embed Group…' },
+  adminAddEmbedGroupMembers: {
+    id: 'dashboardPlatform.explorer.addEmbedGroupMembers',
+    title: 'Add Members to Embed Group…',
+  },
+  adminRemoveEmbedGroupMembers: {
+    id: 'dashboardPlatform.explorer.removeEmbedGroupMembers',
+    title: 'Remove from Embed Group…',
+  },
+  adminProvisionEmbedUser: {
+    id: 'dashboardPlatform.explorer.provisionEmbedUser',
+    title: 'Provision Embed User…',
+  },
+  adminProvisionEmbedUsersFromFile: {
+    id: 'dashboardPlatform.explorer.provisionEmbedUsersFromFile',
+    title: 'Provision Embed Users from File…',
+  },
   // dashboards as code
   dashboardsEdit: { id: 'dashboardPlatform.dashboards.edit', title: 'Edit Dashboard…' },
   dashboardsPublish: { id: 'dashboardPlatform.dashboards.publish', title: 'Publish Dashboard…' },

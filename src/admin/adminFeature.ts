@@ -6,6 +6,7 @@ import type * as vscode from 'vscode';
 import { registerCommand } from '../commandRunner';
 import { COMMANDS } from '../commands';
 import { explorerContext, type ExplorerContext, type ExplorerHost } from '../explorer/context';
+import { EmbedGroupCommands } from './embedGroupCommands';
 import { EmbedSettingsCommands } from './embedSettingsCommands';
 import { SettingsEditCommands } from './settingsEditCommands';
 import { UserCommands } from './userCommands';
@@ -14,6 +15,7 @@ import { UsersCommands } from './usersCommands';
 export interface AdminCommands {
   users: UserCommands;
   embedSettings: EmbedSettingsCommands;
+  embedGroups: EmbedGroupCommands;
   usersSide: UsersCommands;
   settingsEdit: SettingsEditCommands;
 }
@@ -26,6 +28,7 @@ export function createAdminFeature(host: ExplorerHost): {
   const a: AdminCommands = {
     users: new UserCommands(ctx),
     embedSettings: new EmbedSettingsCommands(ctx),
+    embedGroups: new EmbedGroupCommands(ctx),
     usersSide: new UsersCommands(ctx),
     settingsEdit: new SettingsEditCommands(ctx),
   };
@@ -36,6 +39,7 @@ export function createAdminFeature(host: ExplorerHost): {
     reg(COMMANDS.adminShowAppConfig, () => showAppConfig(ctx)),
     ...a.users.register(reg),
     ...a.embedSettings.register(reg),
+    ...a.embedGroups.register(reg),
     ...a.usersSide.register(reg),
     ...a.settingsEdit.register(reg),
   ];

@@ -13,6 +13,12 @@ export interface AdminListing {
   listRoles(p?: PageParams, signal?: AbortSignal): Promise<Page<Item>>;
   listEmbedTenants(q?: PageParams & { search?: string }, signal?: AbortSignal): Promise<Page<Item>>;
   listEmbedGroups(tenant: string, p?: PageParams, signal?: AbortSignal): Promise<Page<Item>>;
+  listEmbedGroupMembers(
+    tenant: string,
+    groupId: number,
+    p?: PageParams,
+    signal?: AbortSignal,
+  ): Promise<Page<Item>>;
   listEmbedUsers(
     tenant: string,
     q?: PageParams & { search?: string },
@@ -41,6 +47,7 @@ export type AdminListSpec =
   | { list: 'roles' }
   | { list: 'embedTenants'; search?: string }
   | { list: 'embedGroups'; tenant: string }
+  | { list: 'embedGroupMembers'; tenant: string; groupId: number }
   | { list: 'embedUsers'; tenant: string; search?: string }
   | { list: 'regions' }
   | { list: 'oauthIntegrations' }
@@ -71,6 +78,8 @@ export function adminFetch(
       return admin.listEmbedTenants({ ...page, ...(spec.search ? { search: spec.search } : {}) }, s);
     case 'embedGroups':
       return admin.listEmbedGroups(spec.tenant, page, s);
+    case 'embedGroupMembers':
+      return admin.listEmbedGroupMembers(spec.tenant, spec.groupId, page, s);
     case 'embedUsers':
       return admin.listEmbedUsers(
         spec.tenant,

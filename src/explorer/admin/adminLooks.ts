@@ -116,6 +116,7 @@ export function embedGroupLook(g: Item): Look {
     tooltip: safeTooltip(
       tooltipLines(label, [
         ['description', g['description']],
+        ['members', g['userCount']],
         ['id', g['id']],
       ]),
     ),
@@ -140,6 +141,11 @@ export function embedUserLook(u: Item): Look {
       ]),
     ),
   };
+}
+
+/** A member under an embed group: removable from the group (the user stays in the tenant). */
+export function embedMemberLook(u: Item): Look {
+  return { ...embedUserLook(u), contextValue: 'dp.embedGroupMember' };
 }
 
 export function regionLook(r: Item): Look {

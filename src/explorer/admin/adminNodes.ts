@@ -13,6 +13,7 @@ import type { AdminListSpec } from './adminLoaders';
 import {
   actionLook,
   embedGroupLook,
+  embedMemberLook,
   embedTenantLook,
   embedUserLook,
   memberLook,
@@ -173,6 +174,21 @@ function adminList(
 const filterText = (s: AdminListSpec) =>
   'filter' in s && s.filter ? s.filter : 'search' in s && s.search ? `"${s.search}"` : undefined;
 
+/** An embed group: expands to its members (one paged request), each removable from it. */
+function embedGroupItem(ctx: TreeContext, tenant: string): ItemNodeFactory {
+  return (list, g) =>
+    new ListNode(
+      ctx,
+      `${list.id}/embedGroup:${String(g['id'])}`,
+      list,
+      'embedGroup',
+      { kind: 'admin', admin: { list: 'embedGroupMembers', tenant, groupId: Number(g['id']) } },
+      () => ({ ...embedGroupLook(g), emptyLabel: 'No members' }),
+      (members, u) => new ItemNode('embedMember', members, u, embedMemberLook),
+      g,
+    );
+}
+
 function embedTenantItem(ctx: TreeContext): ItemNodeFactory {
   return (list, t) => {
     const name = String(t['name']);
@@ -189,7 +205,7 @@ function embedTenantItem(ctx: TreeContext): ItemNodeFactory {
           'Groups',
           'organization',
           'No groups',
-          leaf('adminItem', embedGroupLook),
+          embedGroupItem(ctx, name),
         ),
         adminList(
           ctx,

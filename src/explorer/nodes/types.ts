@@ -33,6 +33,8 @@ export type NodeKind =
   | 'scimGroup'
   | 'role'
   | 'embedTenant'
+  | 'embedGroup'
+  | 'embedMember'
   | 'tenantSettings'
   // admin users
   | 'userAttribute'

@@ -14,6 +14,7 @@ import type { Exchange } from '../../contract/contractServers';
 import { DEPLOY_OPS_OPERATIONS } from './deployOpsCases';
 import { ADMIN_OPERATIONS } from './adminOperations';
 import { ADMIN_USERS_OPERATIONS } from './adminUsersCases';
+import { EMBED_GROUP_OPERATIONS } from './embedGroupCases';
 import { SETTINGS_OPERATIONS } from './settingsOperations';
 import { DEPLOYMENT_OPERATIONS } from './deploymentCases';
 
@@ -625,6 +626,7 @@ export const CLIENT_OPERATIONS: OperationCase[] = [
   ...ADMIN_OPERATIONS,
   // admin users
   ...ADMIN_USERS_OPERATIONS,
+  ...EMBED_GROUP_OPERATIONS,
   // settings
   ...SETTINGS_OPERATIONS,
   // deployments as wholes, GitHub

@@ -9,6 +9,7 @@ import { buildCalls } from './buildCalls';
 import { deployOpsCalls } from './deployOpsCases';
 import { adminCalls } from './adminCalls';
 import { adminUsersCalls } from './adminUsersCases';
+import { embedGroupCalls } from './embedGroupCases';
 import { settingsCalls } from './settingsCalls';
 import { deploymentCalls } from './deploymentCases';
 
@@ -383,6 +384,8 @@ function calls(sb: SandboxHandle): Call[] {
     ...adminCalls(),
     // admin users
     ...adminUsersCalls(),
+    // embed tenant groups and users
+    ...embedGroupCalls(),
     // deployments as wholes, GitHub (last: one is created and deleted)
     ...deploymentCalls(),
   ];

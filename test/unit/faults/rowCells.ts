@@ -292,6 +292,15 @@ const ROWS: Record<
     why: "the installation is a required query value (synthesis cannot know one): the first installation's",
     input: () => ({ installationId: 41001 }),
   },
+  addEmbedGroupMembers: {
+    why: 'a member is named by one of two fields (embedUserId or externalId, exactly one): an external id, which the add provisions',
+    input: () => ({ members: [{ externalId: 'matrix-member' }] }),
+  },
+  removeEmbedGroupMembers: {
+    why: 'a member is named by one of two fields (embedUserId or externalId, exactly one): the external id the add uses; removing a non-member is a no-op, so every cell removes the same one',
+    input: () => ({ members: [{ externalId: 'matrix-member' }] }),
+    keeps: true,
+  },
   bulkDeleteWorkspaceItems: {
     why: 'it deletes the items in its body: a fresh folder a cell (the live ones serve the other rows)',
     freshInput: async (make, live) => ({

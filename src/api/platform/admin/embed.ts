@@ -1,6 +1,7 @@
 // Embedding: embed tenants (listed, so a tenant is picked rather than typed; deleted), their groups
-// and users, a tenant's workbooks per deployment, and embed sessions (generate for a published
-// dashboard, revoke). All admin only.
+// (created, described, deleted, their members added and removed) and users (provisioned one at a
+// time or in batches), a tenant's workbooks per deployment, and embed sessions (generate for a
+// published dashboard, revoke). All admin only.
 import { z } from 'zod';
 import { table } from '../operation';
 import { id, maybe, PageQuery } from '../transport';
@@ -66,6 +67,69 @@ export const GenerateSessionInputSchema = z
   });
 export type GenerateSessionInput = z.infer<typeof GenerateSessionInputSchema>;
 
+/** The published group-name rule (`CreateEmbedGroupInput.name`): `system:` is reserved for the platform. */
+export const EmbedGroupNameSchema = z
+  .string()
+  .min(1, 'A group name is required.')
+  .max(100, 'A group name is at most 100 characters.')
+  .refine((n) => !n.toLowerCase().startsWith('system:'), 'Names starting with "system:" are reserved.');
+
+const Description = z.string().max(500, 'A description is at most 500 characters.').nullable().optional();
+
+export const CreateEmbedGroupInputSchema = z.strictObject({
+  name: EmbedGroupNameSchema,
+  description: Description,
+});
+export const UpdateEmbedGroupInputSchema = z.strictObject({ description: Description });
+
+/** One member to add or remove: exactly one of `externalId` or `embedUserId`, as published. */
+export const EmbedGroupMemberInputSchema = z
+  .strictObject({
+    embedUserId: z.number().int().min(1).nullable().optional(),
+    externalId: z.string().min(1).nullable().optional(),
+  })
+  .refine((m) => (m.embedUserId == null) !== (m.externalId == null), {
+    message: 'Give exactly one of externalId or embedUserId.',
+  });
+export type EmbedGroupMemberInput = z.infer<typeof EmbedGroupMemberInputSchema>;
+const MembersInput = z.strictObject({
+  members: z.array(EmbedGroupMemberInputSchema).min(1, 'Name at least one member.').max(1000),
+});
+
+/** An embed user in an answer we only count and name: nothing is required, unknown fields kept. */
+const AnsweredUser = z.looseObject({
+  id: id.optional(),
+  username: maybe(z.string()),
+  email: maybe(z.string()),
+  externalId: maybe(z.string()),
+});
+export type AnsweredEmbedUser = z.infer<typeof AnsweredUser>;
+
+/** `ProvisionEmbedUserInput` as published (strict: nothing else is sent). */
+export const ProvisionEmbedUserInputSchema = z.strictObject({
+  externalId: z.string().trim().min(1, 'An external id is required.'),
+  email: z.email('Not an e-mail address.').nullable().optional(),
+  groups: z.array(z.string()).nullable().optional(),
+  tenantGroups: z.array(z.string()).nullable().optional(),
+  userProfile: z
+    .strictObject({
+      displayName: z.string().nullable().optional(),
+      picture: z.url('Not a URL.').nullable().optional(),
+    })
+    .nullable()
+    .optional(),
+});
+export type ProvisionEmbedUserInput = z.infer<typeof ProvisionEmbedUserInputSchema>;
+
+/** The most users one bulk request may carry (`ProvisionEmbedUsersInput.users`, 1–100). */
+export const PROVISION_BATCH = 100;
+
+const ProvisionFailure = z.looseObject({
+  externalId: z.string(),
+  error: z.looseObject({ status: maybe(z.number()), message: maybe(z.string()) }).optional(),
+});
+export type ProvisionFailure = z.infer<typeof ProvisionFailure>;
+
 /** A search term; an empty one is not sent. */
 const search = z
   .string()
@@ -73,12 +137,16 @@ const search = z
   .transform((s) => s || undefined);
 const tenant = '/v1/embed-tenants/{embedTenantName}';
 const gone = 'There is no embed tenant named "{embedTenantName}".';
+const group = `${tenant}/groups/{id}`;
+const groupGone =
+  'The embed group no longer exists in the tenant "{embedTenantName}": refresh its Groups and pick it again.';
+type Named = { name: string };
 
 /** Embedding (reached as `platform.admin`): tenants, their groups and users and workbooks, sessions. */
 export const EMBED = table(
   {
     forbidden: (action) => `${action} ${ADMIN_HINT}`,
-    names: { embedTenantName: 'The embed tenant', deploymentId: 'Deployment id' },
+    names: { embedTenantName: 'The embed tenant', deploymentId: 'Deployment id', id: 'Embed group id' },
   },
   {
     listEmbedTenants: {
@@ -98,6 +166,113 @@ export const EMBED = table(
       item: EmbedGroupSchema,
       action: 'Listing embed groups',
       notFound: gone,
+    },
+    createEmbedGroup: {
+      method: 'POST',
+      path: `${tenant}/groups`,
+      kind: 'write',
+      text: ['embedTenantName'],
+      body: CreateEmbedGroupInputSchema,
+      answer: EmbedGroupSchema,
+      action: (b: Named) => `Creating the embed group "${b.name}"`,
+      refused: 'Embed group not created',
+      notFound: gone,
+      check: (b: Named) => `Refresh the tenant's Groups to see whether "${b.name}" was created.`,
+    },
+    getEmbedGroup: {
+      method: 'GET',
+      path: group,
+      kind: 'read',
+      text: ['embedTenantName'],
+      answer: EmbedGroupSchema,
+      action: 'Reading an embed group',
+      notFound: groupGone,
+    },
+    /** The description only: a group's name is immutable (it is part of the session's security context). */
+    updateEmbedGroup: {
+      method: 'PATCH',
+      path: group,
+      kind: 'write',
+      text: ['embedTenantName'],
+      body: UpdateEmbedGroupInputSchema,
+      answer: EmbedGroupSchema,
+      action: 'Saving the embed group description',
+      refused: 'Description not saved',
+      notFound: groupGone,
+      check: "Refresh the tenant's Groups to see whether the description was saved.",
+    },
+    /** Refused with 400 while the group has members. */
+    deleteEmbedGroup: {
+      method: 'DELETE',
+      path: group,
+      kind: 'destroy',
+      text: ['embedTenantName'],
+      nothing: true,
+      action: 'Deleting an embed group',
+      notFound: groupGone,
+      check: "Refresh the tenant's Groups to see whether the group was deleted.",
+    },
+    listEmbedGroupMembers: {
+      method: 'GET',
+      path: `${group}/users`,
+      kind: 'read',
+      text: ['embedTenantName'],
+      query: PageQuery,
+      item: EmbedUserSchema,
+      action: 'Listing embed group members',
+      notFound: groupGone,
+    },
+    /** Idempotent: every member named comes back as added or unchanged. */
+    addEmbedGroupMembers: {
+      method: 'POST',
+      path: `${group}/users`,
+      kind: 'write',
+      text: ['embedTenantName'],
+      body: MembersInput,
+      answer: z.looseObject({ addedMembers: z.array(AnsweredUser), unchangedMembers: z.array(AnsweredUser) }),
+      action: 'Adding embed group members',
+      refused: 'Members not added',
+      notFound: 'The embed group or one of the users no longer exists: refresh the tenant and try again.',
+      check: 'Expand the group to see its members: adding again is safe (it is idempotent).',
+    },
+    /** Idempotent: a user who is not a member is a no-op. */
+    removeEmbedGroupMembers: {
+      method: 'DELETE',
+      path: `${group}/users`,
+      kind: 'destroy',
+      text: ['embedTenantName'],
+      body: MembersInput,
+      nothing: true,
+      action: 'Removing embed group members',
+      refused: 'Members not removed',
+      notFound: groupGone,
+      check: 'Expand the group to see its members: removing again is safe (it is idempotent).',
+    },
+    /** Creates or updates one user by external id (the tenant is created on demand). */
+    provisionEmbedUser: {
+      method: 'POST',
+      path: `${tenant}/user`,
+      kind: 'write',
+      text: ['embedTenantName'],
+      body: ProvisionEmbedUserInputSchema,
+      answer: EmbedUserSchema,
+      action: (b: { externalId: string }) => `Provisioning the embed user "${b.externalId}"`,
+      refused: 'Embed user not provisioned',
+      check: 'Provision again: provisioning is idempotent (the body is the desired state).',
+    },
+    /** Up to 100 users; partially successful: each user is reported as succeeded or failed. */
+    provisionEmbedUsers: {
+      method: 'POST',
+      path: `${tenant}/users`,
+      kind: 'write',
+      text: ['embedTenantName'],
+      body: z.strictObject({
+        users: z.array(ProvisionEmbedUserInputSchema).min(1).max(PROVISION_BATCH),
+      }),
+      answer: z.looseObject({ succeeded: z.array(AnsweredUser), failed: z.array(ProvisionFailure) }),
+      action: (b: { users: unknown[] }) => `Provisioning ${b.users.length} embed users`,
+      refused: 'Embed users not provisioned',
+      check: 'Provision the same file again: provisioning is idempotent (the body is the desired state).',
     },
     listEmbedUsers: {
       method: 'GET',

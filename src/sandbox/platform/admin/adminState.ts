@@ -23,6 +23,8 @@ export interface EmbedTenantDetails {
     email: string | null;
     externalId: string | null;
     firstName: string | null;
+    /** The account-wide groups provisioning gave the user (absent: never set). */
+    groups?: string[];
   }[];
 }
 

@@ -3,6 +3,7 @@ import type { Router } from '../../http';
 import type { PlatformDeps } from '../common';
 import { createAdminState } from './adminState';
 import { registerAttributeRoutes } from './attributeRoutes';
+import { registerEmbedGroupRoutes } from './embedGroupRoutes';
 import { registerEmbedRoutes } from './embedRoutes';
 import { registerScimRoutes } from './scimRoutes';
 import { registerSettingsRoutes } from './settingsRoutes';
@@ -14,6 +15,7 @@ export function registerAdminRoutes(router: Router, deps: PlatformDeps): void {
   registerScimRoutes(router, deps, admin);
   registerUserRoutes(router, deps, admin);
   registerEmbedRoutes(router, deps, admin);
+  registerEmbedGroupRoutes(router, deps, admin);
   registerSettingsRoutes(router, deps, admin);
   // users: each deployment's first top-level folder starts shared with the first embed tenant.
   const first = [...deps.data.embedTenants][0];
