@@ -7,6 +7,9 @@ import { registerCommand } from '../commandRunner';
 import { COMMANDS } from '../commands';
 import { explorerContext, type ExplorerContext, type ExplorerHost } from '../explorer/context';
 import { EmbedSettingsCommands } from './embedSettingsCommands';
+import { MeCommands } from './meCommands';
+import { RoleCommands } from './roleCommands';
+import { ScimEditCommands } from './scimEditCommands';
 import { SettingsEditCommands } from './settingsEditCommands';
 import { UserCommands } from './userCommands';
 import { UsersCommands } from './usersCommands';
@@ -16,6 +19,9 @@ export interface AdminCommands {
   embedSettings: EmbedSettingsCommands;
   usersSide: UsersCommands;
   settingsEdit: SettingsEditCommands;
+  roles: RoleCommands;
+  scimEdit: ScimEditCommands;
+  me: MeCommands;
 }
 
 export function createAdminFeature(host: ExplorerHost): {
@@ -28,6 +34,9 @@ export function createAdminFeature(host: ExplorerHost): {
     embedSettings: new EmbedSettingsCommands(ctx),
     usersSide: new UsersCommands(ctx),
     settingsEdit: new SettingsEditCommands(ctx),
+    roles: new RoleCommands(ctx),
+    scimEdit: new ScimEditCommands(ctx),
+    me: new MeCommands(ctx),
   };
   // The bulk user actions take VS Code's multi-selection (the second argument).
   const reg = (spec: { id: string; title: string }, fn: (arg?: unknown, all?: unknown) => unknown) =>
@@ -38,6 +47,9 @@ export function createAdminFeature(host: ExplorerHost): {
     ...a.embedSettings.register(reg),
     ...a.usersSide.register(reg),
     ...a.settingsEdit.register(reg),
+    ...a.roles.register(reg),
+    ...a.scimEdit.register(reg),
+    ...a.me.register(reg),
   ];
   return { feature: a, disposables };
 }

@@ -22,6 +22,7 @@ import './environmentTokens';
 import './envVars';
 import './folders';
 import './health';
+import './me';
 import './notificationItem';
 import './notifications';
 import './reports';

@@ -15,6 +15,7 @@ import { DEPLOY_OPS_OPERATIONS } from './deployOpsCases';
 import { ADMIN_OPERATIONS } from './adminOperations';
 import { ADMIN_USERS_OPERATIONS } from './adminUsersCases';
 import { SETTINGS_OPERATIONS } from './settingsOperations';
+import { PEOPLE_OPERATIONS } from './peopleOperations';
 
 export interface Clients {
   platform: PlatformClient;
@@ -596,6 +597,7 @@ export const CLIENT_OPERATIONS: OperationCase[] = [
   ...ADMIN_USERS_OPERATIONS,
   // settings
   ...SETTINGS_OPERATIONS,
+  ...PEOPLE_OPERATIONS,
 ];
 
 /**
