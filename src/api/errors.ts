@@ -434,7 +434,8 @@ export function fieldWords(path: readonly PropertyKey[]): string {
         : String(p)
             .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
             .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
-            .replace(/^([A-Z])(?=[a-z])/, (c) => c.toLowerCase()),
+            // "Deployment" reads as "deployment"; an acronym ("URL") stays.
+            .replace(/\b([A-Z])([a-z]+)\b/g, (_, a: string, b: string) => a.toLowerCase() + b),
     )
     .join(' ');
 }
@@ -466,7 +467,9 @@ function plainProblem(i: Issue): string {
         return n(i.minimum) <= 1 ? 'needs at least one item' : `needs at least ${n(i.minimum)} items`;
       return `must be at least ${String(i.minimum)}`;
     case 'invalid_type':
-      return i.input === undefined ? 'is missing' : `must be ${TYPE_WORDS[i.expected] ?? i.expected}`;
+      return /received undefined$/.test(i.message)
+        ? 'is missing'
+        : `must be ${TYPE_WORDS[i.expected] ?? i.expected}`;
     case 'invalid_value':
       return `must be one of ${i.values.map(String).join(', ')}`;
     case 'invalid_format':

@@ -80,7 +80,7 @@ export const ME = table(
       answer: InitiateSchema,
       action: 'Starting the sign-in',
       forbidden:
-        'Starting the sign-in needs permission to be issued tokens for this integration: ask an admin for it.',
+        'Starting the sign-in needs permission to be issued tokens for this integration: use the token of a user who has it, or ask an admin for it.',
       check: 'Start the connection again: an unused sign-in expires on its own.',
       notFound: 'That OAuth integration no longer exists: refresh My Connections.',
     },

@@ -72,10 +72,6 @@ const PARAMS: Record<string, { why: string; find(l: Lookup): Promise<unknown> }>
     why: 'a workbook upserted by its slug is made under any slug it is given: a fresh one',
     find: async () => `matrix-slug-${Date.now()}`,
   },
-  integrationId: {
-    why: "a user's OAuth token is named by its integration's id: an integration of /v1/oauth-integrations",
-    find: (l) => l.fromCollection('/v1/oauth-integrations', 'id', []),
-  },
 };
 
 /** Embed tenant names the matrix's sandbox seeds beside its own (see ROWS.deleteEmbedTenant). */

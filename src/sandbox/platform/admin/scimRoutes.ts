@@ -62,7 +62,13 @@ export function registerScimRoutes(router: Router, deps: PlatformDeps, admin: Ad
       .filter((n): n is string => n !== undefined),
   ];
   const userResource = (u: (typeof d.users)[number]) => {
-    const externalId = typeof u.externalId === 'string' ? u.externalId : scimExternalId(u.id);
+    // A user provisioned here has the externalId it was given (null: none); a seeded one, its own.
+    const externalId =
+      u.externalId === null
+        ? undefined
+        : typeof u.externalId === 'string'
+          ? u.externalId
+          : scimExternalId(u.id);
     const roles = roleNames(u);
     return {
       schemas: ['urn:ietf:params:scim:schemas:core:2.0:User'],
@@ -157,7 +163,7 @@ export function registerScimRoutes(router: Router, deps: PlatformDeps, admin: Ad
       scimUserName: b.userName === email ? undefined : b.userName,
       firstName: b.name?.givenName ?? '',
       lastName: b.name?.familyName ?? '',
-      externalId: b.externalId,
+      externalId: b.externalId ?? null,
     };
   };
   router.add(
