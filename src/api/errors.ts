@@ -425,21 +425,6 @@ const ZOD_DEFAULT =
 
 type Issue = ZodError['issues'][number];
 
-/** A field path in words: `policies.0.actions` → `policies #1 actions`, `displayName` → `display name`. */
-export function fieldWords(path: readonly PropertyKey[]): string {
-  return path
-    .map((p) =>
-      typeof p === 'number'
-        ? `#${p + 1}`
-        : String(p)
-            .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
-            .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
-            // "Deployment" reads as "deployment"; an acronym ("URL") stays.
-            .replace(/\b([A-Z])([a-z]+)\b/g, (_, a: string, b: string) => a.toLowerCase() + b),
-    )
-    .join(' ');
-}
-
 const TYPE_WORDS: Record<string, string> = {
   string: 'text',
   number: 'a number',
@@ -449,51 +434,50 @@ const TYPE_WORDS: Record<string, string> = {
   object: 'an object',
 };
 
-/** What is wrong with one value, in words (without the field's name). */
+/** What is wrong with one value, in words (after the field's name). */
 function plainProblem(i: Issue): string {
   if (!ZOD_DEFAULT.test(i.message)) return i.message;
   const n = (v: unknown) => Number(v);
   switch (i.code) {
     case 'too_big':
       return i.origin === 'string'
-        ? `is longer than ${n(i.maximum)} characters`
+        ? `use at most ${n(i.maximum)} characters`
         : i.origin === 'array' || i.origin === 'set'
-          ? `has more than ${n(i.maximum)} items`
+          ? `use at most ${n(i.maximum)} items`
           : `must be at most ${String(i.maximum)}`;
     case 'too_small':
       if (i.origin === 'string')
-        return n(i.minimum) <= 1 ? 'is empty' : `is shorter than ${n(i.minimum)} characters`;
+        return n(i.minimum) <= 1 ? 'must not be empty' : `use at least ${n(i.minimum)} characters`;
       if (i.origin === 'array' || i.origin === 'set')
         return n(i.minimum) <= 1 ? 'needs at least one item' : `needs at least ${n(i.minimum)} items`;
       return `must be at least ${String(i.minimum)}`;
     case 'invalid_type':
       return /received undefined$/.test(i.message)
-        ? 'is missing'
+        ? 'is required'
         : `must be ${TYPE_WORDS[i.expected] ?? i.expected}`;
     case 'invalid_value':
       return `must be one of ${i.values.map(String).join(', ')}`;
     case 'invalid_format':
       return i.format === 'email'
-        ? 'is not an e-mail address'
+        ? 'not an e-mail address'
         : i.format === 'url'
-          ? 'is not a URL'
+          ? 'not a URL'
           : i.format === 'regex'
-            ? 'is not in the accepted form'
-            : `is not a valid ${i.format}`;
+            ? 'not in the accepted form'
+            : `not a valid ${i.format}`;
     case 'unrecognized_keys':
       return `${i.keys.join(', ')} ${i.keys.length > 1 ? 'are not accepted fields' : 'is not an accepted field'}`;
     default:
-      return 'is not valid';
+      return 'not valid';
   }
 }
 
-/** One refused value in plain words: "display name is longer than 255 characters". */
+/**
+ * One refused value: the field as published, then what is wrong in plain words
+ * ("displayName: use at most 255 characters"), never the schema library's own wording.
+ */
 export function plainIssue(i: Issue): string {
-  const field = fieldWords(i.path);
+  const field = i.path.map(String).join('.');
   const problem = plainProblem(i);
-  if (!field) return problem;
-  // A schema's own message reads after the field's name; zod's, rewritten, as a sentence.
-  return ZOD_DEFAULT.test(i.message) && i.code !== 'unrecognized_keys'
-    ? `${field} ${problem}`
-    : `${field}: ${problem}`;
+  return field ? `${field}: ${problem}` : problem;
 }

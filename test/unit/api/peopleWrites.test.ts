@@ -85,7 +85,7 @@ describe('people writes: the request sent and what the user is told', () => {
         );
         assert.equal(
           empty.message,
-          'Role not created: policies #1 actions: a policy grants at least one action',
+          'Role not created: policies.0.actions: a policy grants at least one action',
         );
         const slug = await failure(
           c.admin.createRole({
@@ -165,7 +165,7 @@ describe('people writes: the request sent and what the user is told', () => {
       () => assert.fail('nothing is sent'),
       async (c, s) => {
         const e = await failure(c.admin.createScimGroup('G'.repeat(256)));
-        assert.equal(e.message, 'Creating a group: display name: use at most 255 characters');
+        assert.equal(e.message, 'Creating a group: displayName: use at most 255 characters');
         assert.doesNotMatch(e.message, /Too big|expected string|<=/);
         assert.equal(s.requests.length, 0);
       },
@@ -202,19 +202,20 @@ describe('people writes: the request sent and what the user is told', () => {
     });
     assert.ok(!bad.success);
     assert.deepEqual(bad.error.issues.map(plainIssue), [
-      'display name is longer than 255 characters',
-      'name is empty',
-      'email is not an e-mail address',
-      'count must be a whole number',
-      'kind must be one of A, B',
-      'url is not a URL',
-      'tags has more than 1 items',
+      'displayName: use at most 255 characters',
+      'name: must not be empty',
+      'email: not an e-mail address',
+      'count: must be a whole number',
+      'kind: must be one of A, B',
+      'url: not a URL',
+      'tags: use at most 1 items',
       'own: use one letter',
       'extra is not an accepted field',
     ]);
+
     const missing = s.safeParse({});
     assert.ok(!missing.success);
-    assert.equal(plainIssue(missing.error.issues[0]!), 'display name is missing');
+    assert.equal(plainIssue(missing.error.issues[0]!), 'displayName: is required');
   });
 
   it('(b) a 400 the service explains (a duplicate e-mail) does not blame the profile’s URL; an unexplained one may', async () => {
@@ -303,7 +304,7 @@ describe('people writes: the request sent and what the user is told', () => {
         });
         assert.deepEqual(me.settings, { timezone: 'Europe/Berlin' });
         const e = await failure(c.me.updateMySettings({ defaultDeploymentId: 1.5 }));
-        assert.equal(e.message, 'Settings not saved: default deployment id must be a whole number');
+        assert.equal(e.message, 'Settings not saved: defaultDeploymentId: must be a whole number');
         assert.equal(s.requests.length, 1);
       },
     );

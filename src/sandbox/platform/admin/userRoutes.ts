@@ -125,7 +125,8 @@ export function registerUserRoutes(router: Router, deps: PlatformDeps, admin: Ad
       return true;
     }
     const taken = admin.roles.find((r) => r.id !== self && r.name.toLowerCase() === name.toLowerCase());
-    if (taken) await ctx.error(409, `A role named "${taken.name}" already exists.`);
+    // As published, the 409 has no content (the client says what to do without it).
+    if (taken) await ctx.bytes(409, Buffer.alloc(0), {});
     return taken !== undefined;
   };
   const withRole = (what: string, fn: (ctx: RequestContext, i: number) => Promise<void>) =>
