@@ -338,6 +338,19 @@ export const COMMANDS = {
   adminRenameGroup: { id: 'dashboardPlatform.explorer.renameGroup', title: 'Rename Group…' },
   adminDeleteGroup: { id: 'dashboardPlatform.explorer.deleteGroup', title: 'Delete Group…' },
   // settings
+  // people: roles, SCIM users and groups edited whole, my connections and settings
+  adminCreateRole: { id: 'dashboardPlatform.explorer.createRole', title: 'Create Role…' },
+  adminEditRole: { id: 'dashboardPlatform.explorer.editRole', title: 'Edit Role…' },
+  adminDeleteRole: { id: 'dashboardPlatform.explorer.deleteRole', title: 'Delete Role…' },
+  adminCreateScimUser: { id: 'dashboardPlatform.explorer.createScimUser', title: 'Create SCIM User…' },
+  adminEditScimUser: { id: 'dashboardPlatform.explorer.editScimUser', title: 'Edit User…' },
+  adminEditGroup: { id: 'dashboardPlatform.explorer.editGroup', title: 'Edit Group…' },
+  adminMyConnections: { id: 'dashboardPlatform.myConnections', title: 'My Connections…' },
+  adminConnectIntegration: {
+    id: 'dashboardPlatform.explorer.connectIntegration',
+    title: 'Connect to OAuth Integration…',
+  },
+  adminMySettings: { id: 'dashboardPlatform.mySettings', title: 'My Settings…' },
   adminEditOAuthIntegration: {
     id: 'dashboardPlatform.explorer.editOAuthIntegration',
     title: 'Edit OAuth Integration…',

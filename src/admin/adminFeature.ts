@@ -8,6 +8,9 @@ import { COMMANDS } from '../commands';
 import { explorerContext, type ExplorerContext, type ExplorerHost } from '../explorer/context';
 import { EmbedGroupCommands } from './embedGroupCommands';
 import { EmbedSettingsCommands } from './embedSettingsCommands';
+import { MeCommands } from './meCommands';
+import { RoleCommands } from './roleCommands';
+import { ScimEditCommands } from './scimEditCommands';
 import { SettingsEditCommands } from './settingsEditCommands';
 import { UserCommands } from './userCommands';
 import { UsersCommands } from './usersCommands';
@@ -18,6 +21,9 @@ export interface AdminCommands {
   embedGroups: EmbedGroupCommands;
   usersSide: UsersCommands;
   settingsEdit: SettingsEditCommands;
+  roles: RoleCommands;
+  scimEdit: ScimEditCommands;
+  me: MeCommands;
 }
 
 export function createAdminFeature(host: ExplorerHost): {
@@ -31,6 +37,9 @@ export function createAdminFeature(host: ExplorerHost): {
     embedGroups: new EmbedGroupCommands(ctx),
     usersSide: new UsersCommands(ctx),
     settingsEdit: new SettingsEditCommands(ctx),
+    roles: new RoleCommands(ctx),
+    scimEdit: new ScimEditCommands(ctx),
+    me: new MeCommands(ctx),
   };
   // The bulk user actions take VS Code's multi-selection (the second argument).
   const reg = (spec: { id: string; title: string }, fn: (arg?: unknown, all?: unknown) => unknown) =>
@@ -42,6 +51,9 @@ export function createAdminFeature(host: ExplorerHost): {
     ...a.embedGroups.register(reg),
     ...a.usersSide.register(reg),
     ...a.settingsEdit.register(reg),
+    ...a.roles.register(reg),
+    ...a.scimEdit.register(reg),
+    ...a.me.register(reg),
   ];
   return { feature: a, disposables };
 }

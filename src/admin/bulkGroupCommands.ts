@@ -3,7 +3,7 @@
 // unknown) and SCIM groups (create, rename, delete after a modal naming the group).
 import * as vscode from 'vscode';
 import { ApiError, isApiError } from '../api/errors';
-import { scimUserLabel, userNameFilter, type ScimUser } from '../api/platform/admin/scim';
+import { groupNameProblem, scimUserLabel, userNameFilter, type ScimUser } from '../api/platform/admin/scim';
 import type { BulkUserAction } from '../api/platform/admin/users';
 import { plainText } from '../explorer/labels';
 import type { Item } from '../explorer/loaders';
@@ -193,13 +193,28 @@ export class BulkGroupCommands {
     );
   }
 
+  /**
+   * Why a typed group name cannot be used: the rows' own rule (so the box refuses what the call
+   * would, in words), or a name another group has (compared without regard to case, as the
+   * service does).
+   */
+  private async nameRefusal(selfId?: unknown): Promise<(v: string) => string | undefined> {
+    const groups = (await (await this.admin()).listScimGroups({ first: PICK })).items;
+    const taken = groups.filter((g) => g.id !== selfId).map((g) => (g.displayName ?? '').toLowerCase());
+    return (v) =>
+      groupNameProblem(v) ??
+      (taken.includes(v.trim().toLowerCase())
+        ? `A group named ${v.trim()} already exists (names are compared without regard to case): pick another name.`
+        : undefined);
+  }
+
   async createGroup(arg?: unknown): Promise<Item> {
     const name =
       asArgs<{ name: string }>(arg).name ??
       (await this.prompter.input({
         title: 'Create Group',
         prompt: 'Name of the new group (members are added afterwards).',
-        validate: (v) => (v.trim() ? undefined : 'Enter a name.'),
+        validate: await this.nameRefusal(),
       }));
     const g = await (await this.admin()).createScimGroup(name.trim());
     this.deps.provider.refresh(this.roots.groups);
@@ -216,7 +231,7 @@ export class BulkGroupCommands {
         title: `Rename ${plainText(old)}`,
         prompt: 'New name of the group.',
         value: old,
-        validate: (v) => (v.trim() ? undefined : 'Enter a name.'),
+        validate: await this.nameRefusal(g['id']),
       }));
     const saved = await (await this.admin()).renameScimGroup(String(g['id']), name.trim());
     this.deps.provider.refresh(this.roots.groups);

@@ -211,7 +211,8 @@ export function errorFromResponse(ctx: HttpErrorContext): ApiError {
         break;
       }
       case 'validation':
-        message = `${action}The server rejected the request (${status}).${detail} Check the input and the profile's URL.`;
+        // A refusal the service explains is about the input; only an unexplained one may be a wrong URL.
+        message = `${action}The server rejected the request (${status}).${detail} ${server ? 'Check the input.' : "Check the input and the profile's URL."}`;
         break;
       case 'timeout':
         message = `${action}The server timed out (${status}). Try again.${detail}`;
@@ -414,4 +415,69 @@ export function zodProtocolError(error: ZodError, what: string, requestId?: stri
     `Unexpected response from ${what}: ${parts.join('; ')}${more}. The service may be newer than this extension.`,
     { requestId, code: 'SCHEMA', cause: error },
   );
+}
+
+// zod's own messages ("Too big: expected string to have <=255 characters") are for developers; a
+// person told why an input was refused reads plain words naming the field. A message a schema
+// gives itself ("use HH:MM") is already plain and is kept.
+const ZOD_DEFAULT =
+  /^(Too (big|small): |Invalid (input|option|string|email address|URL|key|element|union|value)\b|Invalid [A-Za-z0-9 ]+$|Unrecognized keys?:)/;
+
+type Issue = ZodError['issues'][number];
+
+const TYPE_WORDS: Record<string, string> = {
+  string: 'text',
+  number: 'a number',
+  int: 'a whole number',
+  boolean: 'true or false',
+  array: 'a list',
+  object: 'an object',
+};
+
+/** What is wrong with one value, in words (after the field's name). */
+function plainProblem(i: Issue): string {
+  if (!ZOD_DEFAULT.test(i.message)) return i.message;
+  const n = (v: unknown) => Number(v);
+  switch (i.code) {
+    case 'too_big':
+      return i.origin === 'string'
+        ? `use at most ${n(i.maximum)} characters`
+        : i.origin === 'array' || i.origin === 'set'
+          ? `use at most ${n(i.maximum)} items`
+          : `must be at most ${String(i.maximum)}`;
+    case 'too_small':
+      if (i.origin === 'string')
+        return n(i.minimum) <= 1 ? 'must not be empty' : `use at least ${n(i.minimum)} characters`;
+      if (i.origin === 'array' || i.origin === 'set')
+        return n(i.minimum) <= 1 ? 'needs at least one item' : `needs at least ${n(i.minimum)} items`;
+      return `must be at least ${String(i.minimum)}`;
+    case 'invalid_type':
+      return /received undefined$/.test(i.message)
+        ? 'is required'
+        : `must be ${TYPE_WORDS[i.expected] ?? i.expected}`;
+    case 'invalid_value':
+      return `must be one of ${i.values.map(String).join(', ')}`;
+    case 'invalid_format':
+      return i.format === 'email'
+        ? 'not an e-mail address'
+        : i.format === 'url'
+          ? 'not a URL'
+          : i.format === 'regex'
+            ? 'not in the accepted form'
+            : `not a valid ${i.format}`;
+    case 'unrecognized_keys':
+      return `${i.keys.join(', ')} ${i.keys.length > 1 ? 'are not accepted fields' : 'is not an accepted field'}`;
+    default:
+      return 'not valid';
+  }
+}
+
+/**
+ * One refused value: the field as published, then what is wrong in plain words
+ * ("displayName: use at most 255 characters"), never the schema library's own wording.
+ */
+export function plainIssue(i: Issue): string {
+  const field = i.path.map(String).join('.');
+  const problem = plainProblem(i);
+  return field ? `${field}: ${problem}` : problem;
 }

@@ -9,6 +9,7 @@ import type { NotificationListQuery } from './notificationQuery';
 import { nextCursor, paginate, type PageParams } from './paging';
 import * as account from './platform/account';
 import { AdminApi } from './platform/admin';
+import { MeApi } from './platform/me';
 import { APP_CONFIG } from './platform/admin/appConfig';
 import { EMBED_TENANTS } from './platform/admin/embed';
 import * as dashboards from './platform/dashboards';
@@ -65,6 +66,8 @@ export class PlatformClient extends OperationsClient(OPS) {
   readonly ops: DeploymentOpsClient;
   /** Administration: SCIM users and groups, roles, embedding, account settings. */
   readonly admin: AdminApi;
+  /** The signed-in user's own: OAuth connections and settings. */
+  readonly me: MeApi;
 
   constructor(opts: PlatformClientOptions) {
     const { token, ...rest } = opts;
@@ -74,6 +77,7 @@ export class PlatformClient extends OperationsClient(OPS) {
     this.t = t;
     this.ops = new DeploymentOpsClient(t);
     this.admin = new AdminApi(t);
+    this.me = new MeApi(t);
   }
 
   close(): Promise<void> {

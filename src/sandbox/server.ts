@@ -11,6 +11,7 @@ import { verifyJwt } from './jwt';
 import { checkRequest, refusalBody } from './operationCheck';
 import type { SandboxState } from './state';
 import { serveEmbedPage } from './platform/admin/embedPage';
+import { serveOAuthPage } from './platform/admin/oauthPage';
 
 export interface SandboxTokens {
   admin: string;
@@ -144,6 +145,7 @@ async function handle(req: IncomingMessage, res: ServerResponse, deps: ServerDep
   const target = family(url.pathname);
   const raw = await readBody(req);
   if (!target && method === 'GET' && serveEmbedPage(url, res, deps.state)) return;
+  if (!target && method === 'GET' && serveOAuthPage(url, res, deps.state)) return;
   if (!target)
     return send(
       res,

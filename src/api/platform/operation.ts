@@ -41,6 +41,11 @@ export interface Operation {
   forbidden?: string;
   /** The 404 sentence; `{name}` stands for that path parameter's value. */
   notFound?: string;
+  /**
+   * The 409 sentence, when a conflict means something the user can act on ("pick another name"),
+   * made from the checked input like `action`; else the generic "refresh and try again".
+   */
+  conflict?: Words;
   /** How the user checks a write whose outcome is unknown (from the checked input, like `action`). */
   check?: Words;
   /** What a refused input is reported as (`Folder not created`); the action otherwise. */
@@ -165,8 +170,13 @@ export async function callOperation(
     signal,
     ...(action ? { action } : {}),
     ...(forbidden ? { forbiddenHint: forbidden } : {}),
-    ...(op.notFound ? { messages: { notFound: withParams(op.notFound, op.path, args) } } : {}),
   };
+  const conflict = words(op.conflict);
+  if (op.notFound || conflict)
+    hints.messages = {
+      ...(op.notFound ? { notFound: withParams(op.notFound, op.path, args) } : {}),
+      ...(conflict ? { conflict } : {}),
+    };
   if (op.kind === 'read') {
     if (op.item) return t.list(path, op.item, query ?? {}, hints);
     return t.get(path, op.answer!, { ...hints, ...(query ? { query } : {}) });

@@ -24,6 +24,7 @@ import './envVars';
 import './folders';
 import './github';
 import './health';
+import './me';
 import './notificationItem';
 import './notifications';
 import './reports';

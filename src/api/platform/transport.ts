@@ -3,7 +3,7 @@
 // are read when `items`/`pageInfo` are absent, spec 9.3) and request bodies are checked against
 // strict input schemas before anything is sent.
 import { z } from 'zod';
-import { ApiError } from '../errors';
+import { ApiError, plainIssue } from '../errors';
 import type { HttpClient, QueryValue, RequestOptions, WriteOptions } from '../http';
 import type { ApiLogger } from '../log';
 import type { InvalidItem, Page, PageParams } from '../paging';
@@ -43,12 +43,10 @@ export const ListEnvelopeSchema = z
     }
   });
 
-/** Short reason of a zod failure: the first issue with its path. */
+/** Short reason of a zod failure: the first issue, with its field, in plain words. */
 export function issueText(error: z.ZodError): string {
   const i = error.issues[0];
-  if (!i) return 'invalid';
-  const path = i.path.map(String).join('.');
-  return path ? `${path}: ${i.message}` : i.message;
+  return i ? plainIssue(i) : 'invalid';
 }
 
 /** Parses each item on its own: a bad item is kept aside (and logged), the others are returned. */

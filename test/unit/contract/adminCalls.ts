@@ -8,6 +8,8 @@ export interface AdminCall {
   body?: unknown;
   auth?: 'admin' | 'member';
   status: number;
+  /** Records the answer's `id` under this name, for `{name}` in later paths. */
+  capture?: string;
 }
 
 const SESSION_ID = '0123456789abcdef0123456789abcdef';
@@ -87,6 +89,65 @@ export function adminCalls(): AdminCall[] {
     { method: 'PUT', path: '/api/v1/roles/502/users/3', status: 204 },
     { method: 'PUT', path: '/api/v1/roles/999/users/3', status: 404 },
     { method: 'DELETE', path: '/api/v1/roles/502/users/3', status: 204 },
+    // custom roles written
+    {
+      method: 'POST',
+      path: '/api/v1/roles',
+      body: {
+        name: 'contract-role',
+        description: 'Contract',
+        policies: [{ resourceType: 'Deployment', actions: ['DeploymentRead'], resources: ['1'] }],
+      },
+      status: 200,
+      capture: 'roleId',
+    },
+    { method: 'POST', path: '/api/v1/roles', body: { name: 'CONTRACT-ROLE', policies: [] }, status: 409 },
+    { method: 'POST', path: '/api/v1/roles', body: { name: 'Admin', policies: [] }, status: 400 },
+    { method: 'GET', path: '/api/v1/roles/{roleId}', status: 200 },
+    { method: 'PUT', path: '/api/v1/roles/{roleId}', body: { description: 'Contract, edited' }, status: 200 },
+    { method: 'PUT', path: '/api/v1/roles/{roleId}', body: { name: 'analyst' }, status: 409 },
+    { method: 'DELETE', path: '/api/v1/roles/{roleId}', status: 204 },
+    { method: 'GET', path: '/api/v1/roles/{roleId}', status: 404 },
+    { method: 'DELETE', path: '/api/v1/roles/501', auth: 'member', status: 403 },
+    // SCIM users written, a group replaced
+    {
+      method: 'POST',
+      path: '/api/scim/v2/Users',
+      body: {
+        schemas: ['urn:ietf:params:scim:schemas:core:2.0:User'],
+        userName: 'contract.user@example.com',
+        name: { givenName: 'Contract', familyName: 'User' },
+        emails: [{ value: 'contract.user@example.com', primary: true }],
+        active: true,
+      },
+      status: 201,
+    },
+    {
+      method: 'POST',
+      path: '/api/scim/v2/Users',
+      body: { userName: 'CONTRACT.USER@example.com' },
+      status: 409,
+    },
+    { method: 'GET', path: `/api/scim/v2/Users/${scimUserId(4)}`, status: 200 },
+    {
+      method: 'PUT',
+      path: `/api/scim/v2/Users/${scimUserId(4)}`,
+      body: {
+        userName: 'user4.renamed@example.com',
+        name: { givenName: 'Four', familyName: 'Renamed' },
+        emails: [{ value: 'user4.renamed@example.com', primary: true }],
+        active: true,
+      },
+      status: 200,
+    },
+    { method: 'PUT', path: '/api/scim/v2/Users/nobody', body: { userName: 'x@example.com' }, status: 404 },
+    {
+      method: 'PUT',
+      path: '/api/scim/v2/Groups/g-finance',
+      body: { displayName: 'Finance', members: [{ value: scimUserId(2) }] },
+      status: 200,
+    },
+    { method: 'PUT', path: '/api/scim/v2/Groups/g-finance', body: { displayName: 'ANALYSTS' }, status: 409 },
     // embedding
     { method: 'GET', path: '/api/v1/embed-tenants?first=2', status: 200 },
     { method: 'GET', path: '/api/v1/embed-tenants?search=ac', status: 200 },
@@ -122,7 +183,13 @@ export function adminCalls(): AdminCall[] {
     { method: 'GET', path: '/api/v1/tenant/settings', auth: 'member', status: 403 },
     { method: 'PUT', path: '/api/v1/tenant/settings', body: { maintenanceWindowTime: '03:30' }, status: 200 },
     { method: 'GET', path: '/api/v1/oauth-integrations', status: 200 },
-    { method: 'POST', path: '/api/v1/oauth-integrations', body: INTEGRATION, status: 200 },
+    {
+      method: 'POST',
+      path: '/api/v1/oauth-integrations',
+      body: INTEGRATION,
+      status: 200,
+      capture: 'integrationId',
+    },
     { method: 'DELETE', path: '/api/v1/oauth-integrations/601', status: 200 },
     { method: 'GET', path: '/api/v1/oidc-token-configs', status: 200 },
     {
@@ -133,6 +200,24 @@ export function adminCalls(): AdminCall[] {
     },
     { method: 'DELETE', path: '/api/v1/oidc-token-configs/701', status: 200 },
     { method: 'GET', path: '/api/v1/user-oauth-tokens', status: 200 },
+    // my connections and settings (any user)
+    { method: 'GET', path: '/api/v1/user-oauth-tokens/601', status: 200 },
+    { method: 'GET', path: '/api/v1/user-oauth-tokens/601', auth: 'member', status: 404 },
+    { method: 'POST', path: '/api/v1/user-oauth-tokens/{integrationId}/initiate', status: 200 },
+    { method: 'POST', path: '/api/v1/user-oauth-tokens/999999/initiate', status: 404 },
+    {
+      method: 'PATCH',
+      path: '/api/v1/users/me/settings',
+      body: { timezone: 'Europe/Berlin', sheets: { showAppliedFilters: true } },
+      status: 200,
+    },
+    {
+      method: 'PATCH',
+      path: '/api/v1/users/me/settings',
+      body: { theme: 'dark' },
+      auth: 'member',
+      status: 200,
+    },
     { method: 'DELETE', path: '/api/v1/user-oauth-tokens/601', status: 200 },
   ];
 }

@@ -17,6 +17,7 @@ import { ADMIN_USERS_OPERATIONS } from './adminUsersCases';
 import { EMBED_GROUP_OPERATIONS } from './embedGroupCases';
 import { SETTINGS_OPERATIONS } from './settingsOperations';
 import { DEPLOYMENT_OPERATIONS } from './deploymentCases';
+import { PEOPLE_OPERATIONS } from './peopleOperations';
 
 export interface Clients {
   platform: PlatformClient;
@@ -631,6 +632,7 @@ export const CLIENT_OPERATIONS: OperationCase[] = [
   ...SETTINGS_OPERATIONS,
   // deployments as wholes, GitHub
   ...DEPLOYMENT_OPERATIONS,
+  ...PEOPLE_OPERATIONS,
 ];
 
 /**

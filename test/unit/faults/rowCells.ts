@@ -89,10 +89,6 @@ const PARAMS: Record<string, { why: string; find(l: Lookup): Promise<unknown> }>
     why: 'a report upserted by its publicId is made under any 12-character public id it is given: a fresh one',
     find: async () => `mx${Date.now().toString(36)}`.padEnd(12, '0').slice(0, 12),
   },
-  integrationId: {
-    why: "a user's OAuth token is named by its integration's id: an integration of /v1/oauth-integrations",
-    find: (l) => l.fromCollection('/v1/oauth-integrations', 'id', []),
-  },
 };
 
 /** A deployment the matrix creates (in a region the sandbox lists). */

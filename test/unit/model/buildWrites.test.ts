@@ -322,7 +322,10 @@ describe('build API writes: the exact request, and what the user is told', () =>
         () => build.setBranchStagingEnvironment(D, { enabled: true }),
         /name the branch: branchName or branchId/,
       ],
-      [() => build.updateFiles(D, { branchName: 'b', files: [] }), /Files not saved: files: Too small/],
+      [
+        () => build.updateFiles(D, { branchName: 'b', files: [] }),
+        /Files not saved: files: needs at least one item/,
+      ],
       [
         () => build.updateFiles(0, { branchName: 'b', files: [{ path: 'a', content: '' }] }),
         /deploymentId must be a whole number of at least 1/,

@@ -7,7 +7,7 @@
 // out when the user enters none and say so in the UI.
 import { z } from 'zod';
 import type { Page } from '../../paging';
-import { table } from '../operation';
+import { callOperation, table, type Operation } from '../operation';
 import { id, maybe, readItems, type PlatformTransport } from '../transport';
 import { ADMIN_HINT } from './scim';
 
@@ -103,19 +103,15 @@ export type UpdateOidcTokenConfigInput = z.infer<typeof UpdateOidcTokenConfigInp
 /** The fields an update may carry, in the order the edit flow offers them. */
 export const OIDC_EDIT_KEYS = Object.keys(oidcFields) as (keyof UpdateOidcTokenConfigInput)[];
 
-/** A bare JSON array answer as one page (these lists are not paged). */
+/** A bare JSON array answer (these lists are not paged) as one page, read item by item. */
 export async function arrayPage<T>(
   t: PlatformTransport,
-  path: string,
+  row: Operation,
   item: z.ZodType<T>,
   what: string,
   signal?: AbortSignal,
 ): Promise<Page<T>> {
-  const raw = await t.get(path, z.array(z.unknown()), {
-    signal,
-    action: what,
-    forbiddenHint: `${what} ${ADMIN_HINT}`,
-  });
+  const raw = (await callOperation(t, row, [signal])) as unknown[];
   const { items, invalid } = readItems(raw, item, what, t.log);
   return invalid.length > 0 ? { items, pageInfo: null, invalid } : { items, pageInfo: null };
 }
@@ -216,10 +212,45 @@ export const OIDC_CONFIGS = table(
   },
 );
 
+/** The two lists: a bare array each, read item by item by the functions below. */
+const LISTS = table(
+  {},
+  {
+    listOAuthIntegrations: {
+      method: 'GET',
+      path: OAUTH,
+      kind: 'read',
+      answer: z.array(z.unknown()),
+      action: 'Listing OAuth integrations',
+      forbidden: `Listing OAuth integrations ${ADMIN_HINT}`,
+    },
+    listOidcTokenConfigs: {
+      method: 'GET',
+      path: OIDC,
+      kind: 'read',
+      answer: z.array(z.unknown()),
+      action: 'Listing OIDC token configs',
+      forbidden: `Listing OIDC token configs ${ADMIN_HINT}`,
+    },
+  },
+);
+
 export function listOAuthIntegrations(t: PlatformTransport, signal?: AbortSignal) {
-  return arrayPage(t, OAUTH, OAuthIntegrationSchema, 'Listing OAuth integrations', signal);
+  return arrayPage(
+    t,
+    LISTS.listOAuthIntegrations,
+    OAuthIntegrationSchema,
+    'Listing OAuth integrations',
+    signal,
+  );
 }
 
 export function listOidcTokenConfigs(t: PlatformTransport, signal?: AbortSignal) {
-  return arrayPage(t, OIDC, OidcTokenConfigSchema, 'Listing OIDC token configs', signal);
+  return arrayPage(
+    t,
+    LISTS.listOidcTokenConfigs,
+    OidcTokenConfigSchema,
+    'Listing OIDC token configs',
+    signal,
+  );
 }

@@ -1,6 +1,8 @@
 // Custom roles (`/v1/roles`, admin only): the list with each role's policies (actions such as
-// SecretsManage and DownloadData are kept as sent, unknown ones included), and assigning or removing
-// a role for a user (`PUT`/`DELETE /v1/roles/{roleId}/users/{userId}`, idempotent, no body).
+// SecretsManage and DownloadData are kept as sent, unknown ones included), one role read, created,
+// updated (only the fields sent change; `policies` replaces them all) and deleted, and assigning or
+// removing a role for a user (`PUT`/`DELETE /v1/roles/{roleId}/users/{userId}`, idempotent, no
+// body). Built-in roles are not listed and cannot be changed or deleted.
 import { z } from 'zod';
 import { table } from '../operation';
 import { id, maybe, PageQuery } from '../transport';
@@ -25,7 +27,147 @@ export function roleActions(role: Role): string[] {
   return [...new Set((role.policies ?? []).flatMap((p) => p.actions ?? []))];
 }
 
+/** The published Policy actions (a role read back may hold others: read tolerantly above). */
+export const POLICY_ACTIONS = [
+  'All',
+  'DeploymentsManage',
+  'DeploymentCreate',
+  'DeploymentRead',
+  'DeploymentUpdate',
+  'DeploymentDelete',
+  'SecretsManage',
+  'DownloadData',
+  'PlaygroundRead',
+  'SchemaRead',
+  'SchemaUpdate',
+  'SchemaUpdateDevBranches',
+  'APMRead',
+  'ChatHistoryRead',
+  'PreAggregationBuild',
+  'AlertsCreate',
+  'AlertsRead',
+  'AlertsUpdate',
+  'AlertsDelete',
+  'AuditLogManage',
+  'BillingRead',
+  'SqlRunnerRead',
+  'DataAssetsRead',
+  'DataAssetsManage',
+  'CubeNetworkConnect',
+  'ReportRead',
+  'ReportEdit',
+  'ReportManage',
+  'WorkbookManage',
+  'WorkbookRead',
+  'WorkbookEdit',
+  'ChatThreadRead',
+  'AgentManage',
+  'AgentRead',
+  'AgentSpaceManage',
+  'AgentAdmin',
+  'DeploymentAgentRead',
+  'OAuthIntegrationsManage',
+  'OAuthIntegrationsIssueTokens',
+  'McpToolsManage',
+  'AIBIDevelop',
+  'AIBIExplore',
+  'AIBIView',
+  'ChartPalettesManage',
+  'DashboardThemesManage',
+  'AIBIDeveloper',
+  'AIBIUser',
+  'AIBIViewer',
+  'EmbedDeploymentRead',
+  'EmbedDashboardRead',
+  'FolderRead',
+  'FolderEdit',
+  'FolderManage',
+] as const;
+export type PolicyAction = (typeof POLICY_ACTIONS)[number];
+
+export const POLICY_RESOURCE_TYPES = [
+  'Global',
+  'Deployment',
+  'Report',
+  'ReportFolder',
+  'Agent',
+  'AgentSpace',
+  'Workbook',
+  'Dashboard',
+  'Folder',
+  'ChatThread',
+] as const;
+
+/** Names the service keeps for its built-in roles: creating or renaming to one is refused (400). */
+export const BUILT_IN_ROLE_NAMES = [
+  'Admin',
+  'Developer',
+  'AIBIDeveloper',
+  'D3User',
+  'AIBIUser',
+  'AIBIViewer',
+  'Guest',
+  'EmbedUser',
+] as const;
+
+/**
+ * A policy as sent: every field required; as the document says, one with no action or naming no
+ * resource is refused, and a `Deployment` resource is a deployment id (or "All").
+ */
+export const PolicyInputSchema = z
+  .strictObject({
+    resourceType: z.enum(POLICY_RESOURCE_TYPES),
+    actions: z.array(z.enum(POLICY_ACTIONS)).min(1, 'a policy grants at least one action'),
+    resources: z.array(z.string().min(1)).min(1, 'a policy names at least one resource'),
+  })
+  .refine(
+    (p) => p.resourceType !== 'Deployment' || p.resources.every((r) => r === 'All' || /^[1-9]\d*$/.test(r)),
+    {
+      path: ['resources'],
+      message: 'a deployment is named by its id (or All)',
+    },
+  );
+export type PolicyInput = z.infer<typeof PolicyInputSchema>;
+
+const RoleNameSchema = z
+  .string()
+  .min(1, 'a role needs a name')
+  .max(255, 'use at most 255 characters')
+  .refine((n) => !(BUILT_IN_ROLE_NAMES as readonly string[]).includes(n), 'that name is a built-in role');
+const DescriptionSchema = z.string().max(255, 'use at most 255 characters').nullable();
+const PoliciesSchema = z.array(PolicyInputSchema).max(200, 'a role has at most 200 policies');
+
+/** The published RoleCreateBody. */
+export const RoleCreateInputSchema = z.strictObject({
+  name: RoleNameSchema,
+  description: DescriptionSchema.optional(),
+  policies: PoliciesSchema,
+});
+export type RoleCreateInput = z.infer<typeof RoleCreateInputSchema>;
+
+/** The published RoleUpdateBody: a field left out is left as it is; `policies` replaces them all. */
+export const RoleUpdateInputSchema = z.strictObject({
+  name: RoleNameSchema.optional(),
+  description: DescriptionSchema.optional(),
+  policies: PoliciesSchema.optional(),
+});
+export type RoleUpdateInput = z.infer<typeof RoleUpdateInputSchema>;
+
+/** Why a typed role name cannot be sent (the rows' rule), or why it is taken (names compared without case). */
+export function roleNameProblem(typed: string, taken: readonly string[] = []): string | undefined {
+  const name = typed.trim();
+  if (!name) return 'Enter a name.';
+  if (name.length > 255) return `A role name has at most 255 characters (this one has ${name.length}).`;
+  if ((BUILT_IN_ROLE_NAMES as readonly string[]).includes(name))
+    return `${name} is the name of a built-in role: pick another name.`;
+  if (taken.some((t) => t.toLowerCase() === name.toLowerCase()))
+    return `A role named ${name} already exists: pick another name.`;
+  return undefined;
+}
+
 const roleUser = '/v1/roles/{roleId}/users/{userId}';
+const ROLE_GONE = 'That role no longer exists: refresh Roles.';
+const ROLE_TAKEN = 'A role with that name already exists: pick another name.';
 
 /** Custom roles (reached as `platform.admin`). */
 export const ROLES = table(
@@ -39,6 +181,50 @@ export const ROLES = table(
       item: RoleSchema,
       action: 'Listing roles',
       forbidden: `Listing roles ${ADMIN_HINT}`,
+    },
+    getRole: {
+      method: 'GET',
+      path: '/v1/roles/{roleId}',
+      kind: 'read',
+      answer: RoleSchema,
+      action: 'Reading a role',
+      forbidden: `Reading roles ${ADMIN_HINT}`,
+      notFound: ROLE_GONE,
+    },
+    createRole: {
+      method: 'POST',
+      path: '/v1/roles',
+      kind: 'write',
+      body: RoleCreateInputSchema,
+      answer: RoleSchema,
+      action: (b: RoleCreateInput) => `Creating the role ${b.name}`,
+      forbidden: `Creating roles ${ADMIN_HINT}`,
+      check: 'Refresh Roles to see whether it was created before creating it again.',
+      conflict: ROLE_TAKEN,
+      refused: 'Role not created',
+    },
+    updateRole: {
+      method: 'PUT',
+      path: '/v1/roles/{roleId}',
+      kind: 'write',
+      body: RoleUpdateInputSchema,
+      answer: RoleSchema,
+      action: 'Saving a role',
+      forbidden: `Changing roles ${ADMIN_HINT}`,
+      check: 'Refresh Roles to see whether the change was saved.',
+      conflict: ROLE_TAKEN,
+      notFound: ROLE_GONE,
+      refused: 'Role not saved',
+    },
+    deleteRole: {
+      method: 'DELETE',
+      path: '/v1/roles/{roleId}',
+      kind: 'destroy',
+      nothing: true,
+      action: 'Deleting a role',
+      forbidden: `Deleting roles ${ADMIN_HINT}`,
+      check: 'Refresh Roles to see whether the role is gone.',
+      notFound: ROLE_GONE,
     },
     assignRole: {
       method: 'PUT',

@@ -53,7 +53,50 @@ export function displayNameFilter(name: string): string {
 
 const PATCH_OP = 'urn:ietf:params:scim:api:messages:2.0:PatchOp';
 const GROUP_SCHEMA = 'urn:ietf:params:scim:schemas:core:2.0:Group';
-const GroupNameSchema = z.string().trim().min(1, 'a group needs a name').max(255);
+const GroupNameSchema = z
+  .string()
+  .trim()
+  .min(1, 'a group needs a name')
+  .max(255, 'use at most 255 characters');
+const USER_SCHEMA = 'urn:ietf:params:scim:schemas:core:2.0:User';
+
+/** Why a typed group name cannot be sent (the rows' own rule, so a box refuses what the call would). */
+export function groupNameProblem(typed: string): string | undefined {
+  const r = GroupNameSchema.safeParse(typed);
+  if (r.success) return undefined;
+  return typed.trim()
+    ? `A group name has at most 255 characters (this one has ${typed.trim().length}).`
+    : 'Enter a name.';
+}
+
+/** Names are unique without regard to case: the service answers 409 for "analysts" beside "Analysts". */
+const takenName =
+  'A group with that name already exists (names are compared without regard to case): pick another name.';
+
+/**
+ * The published User, as this extension writes it: `userName` required; the person's name, one or
+ * more e-mails, `active`, `externalId` may be sent. A replace (PUT) sends all of it: what is left
+ * out is cleared, so the edit form starts from the user as read.
+ */
+export const ScimUserInputSchema = z.strictObject({
+  schemas: z.tuple([z.literal(USER_SCHEMA)]).optional(),
+  userName: z.string().trim().min(1, 'a user needs a user name'),
+  name: z.strictObject({ givenName: z.string().optional(), familyName: z.string().optional() }).optional(),
+  emails: z
+    .array(z.strictObject({ value: z.email('not an e-mail address'), primary: z.boolean().optional() }))
+    .optional(),
+  active: z.boolean().optional(),
+  externalId: z.string().optional(),
+});
+export type ScimUserInput = z.infer<typeof ScimUserInputSchema>;
+
+/** The published Group as a replace sends it: the name and the whole membership. */
+export const ScimGroupInputSchema = z.strictObject({
+  schemas: z.tuple([z.literal(GROUP_SCHEMA)]).optional(),
+  displayName: GroupNameSchema,
+  members: z.array(z.strictObject({ value: z.string().min(1), display: z.string().optional() })).optional(),
+});
+export type ScimGroupInput = z.infer<typeof ScimGroupInputSchema>;
 const Member = z.strictObject({ value: z.string().min(1), display: z.string().optional() });
 
 /** A PatchOp (RFC 7644 3.5.2) of one or more of `operation`. */
@@ -113,6 +156,56 @@ export const SCIM = table(
       check: 'Refresh the Groups list to see whether the group is gone.',
       notFound: GROUP_GONE,
     },
+    getScimUser: {
+      method: 'GET',
+      path: user,
+      kind: 'read',
+      text: ['id'],
+      answer: ScimUserSchema,
+      action: 'Reading a user',
+      forbidden: forbidden('Reading SCIM users'),
+      notFound: USER_GONE,
+    },
+    createScimUser: {
+      method: 'POST',
+      path: '/scim/v2/Users',
+      kind: 'write',
+      body: ScimUserInputSchema,
+      answer: ScimUserSchema,
+      action: (b: ScimUserInput) => `Creating the user ${b.userName}`,
+      forbidden: forbidden('Creating SCIM users'),
+      check: 'Search Users for that user name before creating it again.',
+      conflict: 'A user with that user name already exists: search Users for it, or pick another user name.',
+      refused: 'User not created',
+    },
+    replaceScimUser: {
+      method: 'PUT',
+      path: user,
+      kind: 'write',
+      text: ['id'],
+      body: ScimUserInputSchema,
+      answer: ScimUserSchema,
+      action: (b: ScimUserInput) => `Saving the user ${b.userName}`,
+      forbidden: forbidden('Changing SCIM users'),
+      check: 'Refresh Users and open the user to see whether the change was saved.',
+      conflict: 'Another user already has that user name: pick another one.',
+      notFound: USER_GONE,
+      refused: 'User not saved',
+    },
+    replaceScimGroup: {
+      method: 'PUT',
+      path: group,
+      kind: 'write',
+      text: ['id'],
+      body: ScimGroupInputSchema,
+      answer: ScimGroupSchema,
+      action: (b: ScimGroupInput) => `Saving the group ${b.displayName}`,
+      forbidden: forbidden('Changing SCIM groups'),
+      check: 'Refresh the Groups list to see whether the name and members were saved.',
+      conflict: takenName,
+      notFound: GROUP_GONE,
+      refused: 'Group not saved',
+    },
     deleteScimUser: {
       method: 'DELETE',
       path: user,
@@ -162,6 +255,7 @@ const CALLS = table(
       answer: ScimGroupSchema,
       action: 'Creating a group',
       forbidden: forbidden('Creating SCIM groups'),
+      conflict: takenName,
       check: 'Refresh the Groups list to see whether it was created before creating it again.',
     },
     patchGroup: {
@@ -173,6 +267,7 @@ const CALLS = table(
       answer: ScimGroupSchema,
       action: 'Changing group members',
       forbidden: forbidden('Changing SCIM groups'),
+      conflict: takenName,
       check: 'Refresh the group to see whether its members changed.',
       notFound: GROUP_GONE,
     },

@@ -3,8 +3,7 @@
 // integrations.ts (re-exported here); the app config in appConfig.ts.
 import { z } from 'zod';
 import { table } from '../operation';
-import { id, maybe, PageQuery, type PlatformTransport } from '../transport';
-import { arrayPage } from './integrations';
+import { maybe, PageQuery } from '../transport';
 import { ADMIN_HINT } from './scim';
 
 export * from './integrations';
@@ -47,12 +46,8 @@ export const TENANT_SETTING_KEYS = Object.keys(
   TenantSettingsInputSchema.shape,
 ) as (keyof TenantSettingsInput)[];
 
-export const UserOAuthTokenSchema = z.looseObject({
-  id,
-  integrationId: z.number(),
-  status: maybe(z.string()),
-  accessTokenExpiresAt: maybe(z.string()),
-});
+// The user's own tokens are read with the rest of what is theirs (../me.ts).
+export { listUserOAuthTokens, UserOAuthTokenSchema } from '../me';
 
 /** Regions, tenant settings and the user's own OAuth tokens (reached as `platform.admin`). */
 export const SETTINGS = table(
@@ -90,11 +85,7 @@ export const SETTINGS = table(
       kind: 'destroy',
       nothing: true,
       action: 'Revoking your OAuth token',
-      check: 'Refresh "My OAuth tokens" to see whether it was revoked.',
+      check: 'Refresh My Connections to see whether it was revoked.',
     },
   },
 );
-
-export function listUserOAuthTokens(t: PlatformTransport, signal?: AbortSignal) {
-  return arrayPage(t, '/v1/user-oauth-tokens', UserOAuthTokenSchema, 'Listing your OAuth tokens', signal);
-}

@@ -54,8 +54,12 @@ export interface AdminState {
   /** How many times a client secret was sent, by integration id (the secret itself is dropped). */
   oauthSecretWrites: Record<number, number>;
   oidcTokenConfigs: Record<string, unknown>[];
-  /** The OAuth tokens of the admin token's user, by integration id. */
+  /** The OAuth tokens users hold (the admin token's user is 1, the member token's 2). */
   userOAuthTokens: Record<string, unknown>[];
+  /** Sign-ins started and not finished yet, by their state (the sandbox's sign-in page finishes one). */
+  oauthSignIns: Record<string, { userId: number; integrationId: number; at: string }>;
+  /** Each user's own settings (PATCH /v1/users/me/settings merges into them), by user id. */
+  userSettings: Record<string, Record<string, unknown>>;
   // users
   /** User attribute definitions and values per user. */
   attributes: AttributeState;
@@ -187,6 +191,16 @@ export function createAdminState(tenants: Iterable<string>): AdminState {
         updatedAt: AT,
       },
     ],
+    oauthSignIns: {},
+    userSettings: {
+      '1': {
+        alternatingRowColors: true,
+        defaultDeploymentId: 1,
+        locale: 'en-US',
+        theme: 'system',
+        timezone: 'UTC',
+      },
+    },
     attributes: createAttributeState(),
     embedFolderShares: [],
   };

@@ -5,6 +5,7 @@
 // group shapes are refused there, so what is left here is behaviour.
 import { createHash } from 'node:crypto';
 import type { RequestContext, Router } from '../../http';
+import type { ScimGroupInput, ScimUserInput } from '../../../api/platform/admin/scim';
 import { scimErrorBody } from '../../operationCheck';
 import { issueId } from '../../state';
 import { isAdmin, type PlatformDeps } from '../common';
@@ -61,13 +62,20 @@ export function registerScimRoutes(router: Router, deps: PlatformDeps, admin: Ad
       .filter((n): n is string => n !== undefined),
   ];
   const userResource = (u: (typeof d.users)[number]) => {
-    const externalId = scimExternalId(u.id);
+    // A user provisioned here has the externalId it was given (null: none); a seeded one, its own.
+    const externalId =
+      u.externalId === null
+        ? undefined
+        : typeof u.externalId === 'string'
+          ? u.externalId
+          : scimExternalId(u.id);
     const roles = roleNames(u);
     return {
       schemas: ['urn:ietf:params:scim:schemas:core:2.0:User'],
       id: scimUserId(u.id),
       ...(externalId ? { externalId } : {}),
-      userName: String(u.email),
+      // Provisioned through SCIM with a user name other than the e-mail: that name.
+      userName: String(u.scimUserName ?? u.email),
       name: { givenName: String(u.firstName), familyName: String(u.lastName ?? '') },
       emails: [{ value: String(u.email), primary: true }],
       active: !admin.deactivated.includes(u.id),
@@ -134,6 +142,62 @@ export function registerScimRoutes(router: Router, deps: PlatformDeps, admin: Ad
     'GET',
     '/scim/v2/Users/:id',
     guard(withUser((ctx, u) => ctx.json(200, userResource(u)))),
+  );
+  /** Answers 409 when another user has the user name or e-mail (compared without case). */
+  const userTaken = async (ctx: RequestContext, b: ScimUserInput, self?: number) => {
+    const names = [b.userName, ...(b.emails ?? []).map((e) => e.value)].map((n) => n.toLowerCase());
+    const taken = d.users.find(
+      (u) =>
+        u.id !== self &&
+        [String(u.scimUserName ?? u.email), String(u.email)].some((n) => names.includes(n.toLowerCase())),
+    );
+    if (taken)
+      await scimError(ctx, 409, `A user named "${String(taken.email)}" already exists.`, 'uniqueness');
+    return taken !== undefined;
+  };
+  /** The platform fields a SCIM representation sets (a replace clears what it leaves out). */
+  const fromScim = (b: ScimUserInput) => {
+    const email = (b.emails?.find((e) => e.primary) ?? b.emails?.[0])?.value ?? b.userName;
+    return {
+      email,
+      scimUserName: b.userName === email ? undefined : b.userName,
+      firstName: b.name?.givenName ?? '',
+      lastName: b.name?.familyName ?? '',
+      externalId: b.externalId ?? null,
+    };
+  };
+  router.add(
+    'platform',
+    'POST',
+    '/scim/v2/Users',
+    guard(async (ctx) => {
+      const b = ctx.body as ScimUserInput;
+      if (await userTaken(ctx, b)) return;
+      const row = {
+        id: Math.max(0, ...d.users.map((u) => u.id)) + 1,
+        ...fromScim(b),
+        role: 'member',
+        createdAt: new Date().toISOString(),
+      };
+      d.users.push(row);
+      if (b.active === false) admin.deactivated.push(row.id);
+      await ctx.json(201, userResource(row));
+    }),
+  );
+  router.add(
+    'platform',
+    'PUT',
+    '/scim/v2/Users/:id',
+    guard(
+      withUser(async (ctx, u) => {
+        const b = ctx.body as ScimUserInput;
+        if (b.active === false && u.id === 1) return scimError(ctx, 400, 'You cannot deactivate yourself.');
+        if (await userTaken(ctx, b, u.id)) return;
+        Object.assign(u, fromScim(b));
+        if (b.active !== undefined) setActive(u, b.active);
+        await ctx.json(200, userResource(u));
+      }),
+    ),
   );
   const setActive = (u: (typeof d.users)[number], active: boolean) => {
     admin.deactivated = admin.deactivated.filter((x) => x !== u.id);
@@ -228,6 +292,26 @@ export function registerScimRoutes(router: Router, deps: PlatformDeps, admin: Ad
     guard(async (ctx) => {
       const g = admin.groups.find((x) => x.id === ctx.params.id);
       if (!g) return scimError(ctx, 404, `Group ${ctx.params.id} not found.`);
+      await ctx.json(200, groupResource(g));
+    }),
+  );
+  router.add(
+    'platform',
+    'PUT',
+    '/scim/v2/Groups/:id',
+    guard(async (ctx) => {
+      const g = admin.groups.find((x) => x.id === ctx.params.id);
+      if (!g) return scimError(ctx, 404, `Group ${ctx.params.id} not found.`);
+      const b = ctx.body as ScimGroupInput;
+      const name = b.displayName.trim();
+      if (await nameTaken(ctx, name, g.id)) return;
+      const given = (b.members ?? []).map((m) => m.value);
+      const unknown = given.find((id) => !userOf(id));
+      if (unknown !== undefined)
+        return scimError(ctx, 400, `No user with id "${unknown}" to add to the group.`, 'invalidValue');
+      // The whole membership is replaced: members left out are removed.
+      g.displayName = name;
+      g.members = [...new Set(given.map((id) => String(userOf(id)!.id)))];
       await ctx.json(200, groupResource(g));
     }),
   );

@@ -1,9 +1,13 @@
 // Account settings: regions (any user), tenant settings, OAuth integrations and OIDC token configs
 // (admin only; list, create, get, PUT, delete; a client secret is required on create, optional on
 // update, and never stored or echoed: only the number of secret writes is counted, so tests can
-// tell a kept secret from a replaced one), and the caller's own OAuth tokens (the admin token's user
-// holds one; the member token's none).
+// tell a kept secret from a replaced one), the caller's own OAuth tokens (the admin token's user
+// holds one; the member token's none; a sign-in started here is finished by opening the address
+// it answers, see oauthPage.ts) and the caller's own settings.
+import { randomBytes } from 'node:crypto';
 import type { RequestContext, Router } from '../../http';
+import type { UserSettingsInput } from '../../../api/platform/me';
+import { OAUTH_SIGN_IN_PATH } from './oauthPage';
 import { issueId } from '../../state';
 import { isAdmin, page, type PlatformDeps } from '../common';
 import type { TenantSettingsInput } from '../../../api/platform/admin/settings';
@@ -183,14 +187,53 @@ export function registerSettingsRoutes(router: Router, deps: PlatformDeps, admin
     },
   );
 
-  router.add('platform', 'GET', '/v1/user-oauth-tokens', (ctx) =>
-    ctx.json(200, isAdmin(ctx, deps) ? admin.userOAuthTokens : []),
-  );
+  // The caller's own: the admin token is user 1, the member token user 2.
+  const me = (ctx: RequestContext) => (isAdmin(ctx, deps) ? 1 : 2);
+  const mine = (ctx: RequestContext) => admin.userOAuthTokens.filter((t) => t.userId === me(ctx));
+  router.add('platform', 'GET', '/v1/user-oauth-tokens', (ctx) => ctx.json(200, mine(ctx)));
+  router.add('platform', 'GET', '/v1/user-oauth-tokens/:integrationId', async (ctx) => {
+    const t = mine(ctx).find((x) => String(x.integrationId) === ctx.params.integrationId);
+    if (!t) return ctx.error(404, `You hold no token for integration ${ctx.params.integrationId}.`);
+    await ctx.json(200, t);
+  });
   router.add('platform', 'DELETE', '/v1/user-oauth-tokens/:integrationId', async (ctx) => {
-    if (isAdmin(ctx, deps))
-      admin.userOAuthTokens = admin.userOAuthTokens.filter(
-        (t) => String(t.integrationId) !== ctx.params.integrationId,
-      );
+    admin.userOAuthTokens = admin.userOAuthTokens.filter(
+      (t) => !(t.userId === me(ctx) && String(t.integrationId) === ctx.params.integrationId),
+    );
     await ctx.json(200, {});
+  });
+  // Starting a sign-in: the address of the sandbox's own sign-in page (oauthPage.ts), which
+  // finishes it when opened, as an identity provider's consent page would.
+  router.add('platform', 'POST', '/v1/user-oauth-tokens/:integrationId/initiate', async (ctx) => {
+    const integration = admin.oauthIntegrations.find((i) => String(i.id) === ctx.params.integrationId);
+    if (!integration) return ctx.error(404, `OAuth integration ${ctx.params.integrationId} not found.`);
+    const state = randomBytes(16).toString('hex');
+    admin.oauthSignIns[state] = { userId: me(ctx), integrationId: Number(integration.id), at: stamp() };
+    const host = ctx.req.headers.host ?? '127.0.0.1';
+    await ctx.json(200, { url: `http://${host}${OAUTH_SIGN_IN_PATH}?state=${state}` });
+  });
+
+  router.add('platform', 'PATCH', '/v1/users/me/settings', async (ctx) => {
+    const id = me(ctx);
+    const b = ctx.body as UserSettingsInput;
+    const now = (admin.userSettings[String(id)] ??= {});
+    // A merge: absent fields stay; `sheets` merges field by field and null clears it; the
+    // deprecated `lastSeenChangelogId` is accepted and ignored, as published.
+    for (const [k, v] of Object.entries(b)) {
+      if (v === undefined || k === 'lastSeenChangelogId') continue;
+      if (k === 'sheets' && v !== null)
+        now.sheets = { ...(isObject(now.sheets) ? now.sheets : {}), ...(v as Body) };
+      else now[k] = v;
+    }
+    const u = deps.data.users.find((x) => x.id === id);
+    await ctx.json(200, {
+      id,
+      email: String(u?.email ?? `user${id}@sandbox.example`),
+      username: String(u?.username ?? u?.email ?? `user${id}`),
+      firstName: (u?.firstName as string | undefined) ?? null,
+      isAdmin: isAdmin(ctx, deps),
+      notifications: {},
+      settings: now,
+    });
   });
 }

@@ -1,7 +1,14 @@
-// `/v1/users` (create, update, delete, bulk) and custom roles (`/v1/roles`, assignment). Admin only.
+// `/v1/users` (create, update, delete, bulk) and custom roles (`/v1/roles`: list, read, create,
+// update, delete, assignment). Admin only.
 // Bodies and path ids reach the handlers checked against their rows (operationCheck.ts).
 import type { RequestContext, Router } from '../../http';
 import type { BulkUserAction, CreateUserInput, UpdateUserInput } from '../../../api/platform/admin/users';
+import {
+  BUILT_IN_ROLE_NAMES,
+  type RoleCreateInput,
+  type RoleUpdateInput,
+} from '../../../api/platform/admin/roles';
+import { issueId } from '../../state';
 import { isAdmin, page, type PlatformDeps } from '../common';
 import type { AdminState } from './adminState';
 
@@ -109,6 +116,72 @@ export function registerUserRoutes(router: Router, deps: PlatformDeps, admin: Ad
     guard('listing roles', async (ctx) => {
       const p = await page(ctx, admin.roles, 'roles', 50);
       if (p) await ctx.json(200, { items: p.items, pageInfo: p.pageInfo });
+    }),
+  );
+  // Names are unique (compared without case here); built-in names are refused with 400, as published.
+  const nameProblem = async (ctx: RequestContext, name: string, self?: number): Promise<boolean> => {
+    if ((BUILT_IN_ROLE_NAMES as readonly string[]).includes(name)) {
+      await ctx.error(400, `"${name}" is the name of a built-in role.`);
+      return true;
+    }
+    const taken = admin.roles.find((r) => r.id !== self && r.name.toLowerCase() === name.toLowerCase());
+    // As published, the 409 has no content (the client says what to do without it).
+    if (taken) await ctx.bytes(409, Buffer.alloc(0), {});
+    return taken !== undefined;
+  };
+  const withRole = (what: string, fn: (ctx: RequestContext, i: number) => Promise<void>) =>
+    guard(what, (ctx) => {
+      const i = admin.roles.findIndex((r) => String(r.id) === ctx.params.roleId);
+      return i < 0 ? ctx.error(404, `Role ${ctx.params.roleId} not found.`) : fn(ctx, i);
+    });
+  router.add(
+    'platform',
+    'POST',
+    '/v1/roles',
+    guard('creating roles', async (ctx) => {
+      const b = ctx.body as RoleCreateInput;
+      if (await nameProblem(ctx, b.name)) return;
+      const role = {
+        id: issueId(deps.state, 'adminRole', 504),
+        name: b.name,
+        description: b.description ?? null,
+        policies: b.policies,
+      };
+      // Newest first, as the list is published.
+      admin.roles.unshift(role);
+      await ctx.json(200, role);
+    }),
+  );
+  router.add(
+    'platform',
+    'GET',
+    '/v1/roles/:roleId',
+    withRole('reading roles', (ctx, i) => ctx.json(200, admin.roles[i])),
+  );
+  router.add(
+    'platform',
+    'PUT',
+    '/v1/roles/:roleId',
+    withRole('changing roles', async (ctx, i) => {
+      const b = ctx.body as RoleUpdateInput;
+      const role = admin.roles[i]!;
+      if (b.name !== undefined && (await nameProblem(ctx, b.name, role.id))) return;
+      if (b.name !== undefined) role.name = b.name;
+      if (b.description !== undefined) role.description = b.description;
+      if (b.policies !== undefined) role.policies = b.policies;
+      await ctx.json(200, role);
+    }),
+  );
+  router.add(
+    'platform',
+    'DELETE',
+    '/v1/roles/:roleId',
+    withRole('deleting roles', async (ctx, i) => {
+      const [gone] = admin.roles.splice(i, 1);
+      // Every assignment of it goes with it.
+      for (const [u, held] of Object.entries(admin.roleAssignments))
+        admin.roleAssignments[u] = held.filter((r) => r !== gone!.id);
+      await ctx.noContent();
     }),
   );
   const assignment = (method: 'PUT' | 'DELETE') =>
