@@ -14,6 +14,7 @@ import { EMBED_TENANTS } from './platform/admin/embed';
 import * as dashboards from './platform/dashboards';
 import * as dbt from './platform/dbtSync';
 import * as deployments from './platform/deployments';
+import { EMBED_DASHBOARD_ADMIN, EmbedUserClient } from './platform/embedDashboards';
 import * as notifications from './platform/notifications';
 import * as notificationItem from './platform/notificationItem';
 import { OperationsClient } from './platform/operation';
@@ -55,6 +56,7 @@ const OPS = {
   ...dbt.DBT,
   ...EMBED_TENANTS,
   ...APP_CONFIG,
+  ...EMBED_DASHBOARD_ADMIN,
 };
 
 export class PlatformClient extends OperationsClient(OPS) {
@@ -63,6 +65,7 @@ export class PlatformClient extends OperationsClient(OPS) {
   readonly ops: DeploymentOpsClient;
   /** Administration: SCIM users and groups, roles, embedding, account settings. */
   readonly admin: AdminApi;
+  private readonly rest: Omit<PlatformClientOptions, 'token'>;
 
   constructor(opts: PlatformClientOptions) {
     const { token, ...rest } = opts;
@@ -70,12 +73,24 @@ export class PlatformClient extends OperationsClient(OPS) {
     const t = new PlatformTransport(http, opts.logger);
     super(t);
     this.t = t;
+    this.rest = rest;
     this.ops = new DeploymentOpsClient(t);
     this.admin = new AdminApi(t);
   }
 
   close(): Promise<void> {
     return this.t.http.close();
+  }
+
+  /**
+   * The same API as one embed user: requests carry `embedToken` (from exchangeEmbedSession) instead
+   * of the profile's token. Close it when done.
+   */
+  asEmbedUser(embedToken: string): EmbedUserClient & { close(): Promise<void> } {
+    const http = new HttpClient({ ...this.rest, family: 'platform', auth: async () => embedToken });
+    return Object.assign(new EmbedUserClient(new PlatformTransport(http, this.rest.logger)), {
+      close: () => http.close(),
+    });
   }
 
   // ---- operations that do more than one call, or check their input beyond the published schema

@@ -6,6 +6,7 @@ import { registerAccountRoutes } from './accountRoutes';
 import { registerAdminRoutes } from './admin';
 import { registerCatalogRoutes } from './catalogRoutes';
 import { registerDbtRoutes } from './dbtRoutes';
+import { registerEmbedDashboardRoutes } from './embedDashboardRoutes';
 import { registerOpsRoutes } from './opsRoutes';
 import type { PlatformDeps } from './common';
 import { registerNotificationRoutes } from './notificationRoutes';
@@ -21,4 +22,6 @@ export function registerPlatformRoutes(router: Router, deps: PlatformDeps): void
   registerDbtRoutes(router, deps);
   registerOpsRoutes(router, deps);
   registerAdminRoutes(router, deps);
+  // After the admin routes: embed sessions and tenants' users are theirs.
+  registerEmbedDashboardRoutes(router, deps);
 }

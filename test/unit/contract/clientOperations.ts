@@ -15,6 +15,7 @@ import { DEPLOY_OPS_OPERATIONS } from './deployOpsCases';
 import { ADMIN_OPERATIONS } from './adminOperations';
 import { ADMIN_USERS_OPERATIONS } from './adminUsersCases';
 import { SETTINGS_OPERATIONS } from './settingsOperations';
+import { EMBED_DASHBOARD_OPERATIONS } from './embedDashboardCases';
 
 export interface Clients {
   platform: PlatformClient;
@@ -596,6 +597,8 @@ export const CLIENT_OPERATIONS: OperationCase[] = [
   ...ADMIN_USERS_OPERATIONS,
   // settings
   ...SETTINGS_OPERATIONS,
+  // embeddable dashboards
+  ...EMBED_DASHBOARD_OPERATIONS,
 ];
 
 /**
