@@ -218,7 +218,7 @@ export class EmbedDashboardCommands {
    */
   async dashboardComments(arg?: unknown): Promise<EmbedCommentThread[]> {
     const s = await this.startSession(arg);
-    let shown: EmbedCommentThread[] = [];
+    let shown: EmbedCommentThread[];
     try {
       let resolved = false;
       type Row = { kind: 'new' } | { kind: 'resolved' } | { kind: 'thread'; t: EmbedCommentThread };
