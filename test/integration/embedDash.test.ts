@@ -57,7 +57,16 @@ describe('embedding a published dashboard: signed embedding and comments', funct
 
   it('shows the threads as an embed user with names, posts a comment with an @mention picked by name, and resolves it', async () => {
     const label = '$(comment) @acme-user2 Looks good to me';
-    const p = ex.script(['acme', 'acme-user1', 'new', ['acme-user2'], 'Looks good to me', label, 'resolve']);
+    // The box starts with the picked mentions; the scripted answer is the box's whole text.
+    const p = ex.script([
+      'acme',
+      'acme-user1',
+      'new',
+      ['acme-user2'],
+      '@acme-user2 Looks good to me',
+      label,
+      'resolve',
+    ]);
     const shown = await vscode.commands.executeCommand<any[]>(`${C}dashboardComments`, {
       deploymentId: 1,
       publicId: DASHBOARD,
