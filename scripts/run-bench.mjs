@@ -13,7 +13,11 @@ const dir = path.join(root, 'out', 'bench');
 const only = process.argv[2];
 const files = fs
   .readdirSync(dir)
-  .filter((f) => f.endsWith('.bench.js') && (!only || f.includes(only)))
+  // Only benches whose source is in bench/: out/ keeps the builds of benches since removed.
+  .filter(
+    (f) => f.endsWith('.bench.js') && fs.existsSync(path.join(root, 'bench', f.replace(/\.js$/, '.ts'))),
+  )
+  .filter((f) => !only || f.includes(only))
   .sort();
 const load = () =>
   `load average ${os

@@ -1,5 +1,6 @@
 // The pieces of one HTTP call: the family's auth header, the URL (base + path + query) and its
 // scheme check, the call's abort signal with its timeout, and body and header helpers.
+import { finished, type Readable } from 'node:stream';
 import { ApiError, errorFromTransport, safeUrl, type ApiFamily } from '../errors';
 import { redact } from '../log';
 import { isLoopbackHost } from './network';
@@ -83,13 +84,64 @@ export class CallSignal {
   }
 }
 
+/** Chunks a reader may fall behind by before the stream is paused (the socket then waits). */
+const QUEUED_CHUNKS = 16;
+
+const isReadable = (body: AsyncIterable<Uint8Array>): body is AsyncIterable<Uint8Array> & Readable =>
+  typeof (body as Partial<Readable>).on === 'function' &&
+  typeof (body as Partial<Readable>).pause === 'function';
+
+/**
+ * A readable stream's chunks, each handed over as it arrived. A Readable's own iterator calls
+ * read(), which joins every chunk buffered while the reader was busy into one new buffer: a copy of
+ * most of a large body and an allocation of that size each time (the cubesql profile showed it).
+ * Here the stream flows and is paused while QUEUED_CHUNKS wait, so memory stays bounded. Chunks
+ * that arrived before an error are handed over first; leaving the loop early destroys the stream,
+ * as the Readable's iterator does.
+ */
+export async function* chunksOf(stream: Readable): AsyncGenerator<Uint8Array> {
+  const queue: Uint8Array[] = [];
+  let ended = false;
+  let error: unknown;
+  let wake: (() => void) | undefined;
+  const onData = (chunk: Uint8Array): void => {
+    queue.push(chunk);
+    if (queue.length >= QUEUED_CHUNKS) stream.pause();
+    wake?.();
+  };
+  const stop = finished(stream, (e) => {
+    if (e) error = e;
+    ended = true;
+    wake?.();
+  });
+  stream.on('data', onData);
+  try {
+    for (;;) {
+      const chunk = queue.shift();
+      if (chunk) {
+        yield chunk;
+        continue;
+      }
+      if (error !== undefined) throw error;
+      if (ended) return;
+      stream.resume();
+      await new Promise<void>((resolve) => (wake = resolve));
+      wake = undefined;
+    }
+  } finally {
+    stream.off('data', onData);
+    stop();
+    if (!ended) stream.destroy();
+  }
+}
+
 export async function* wrapBody(
   body: AsyncIterable<Uint8Array>,
   call: CallSignal,
   ctx: { method: string; url: string; origin: string; viaProxy?: string },
 ): AsyncGenerator<Uint8Array> {
   try {
-    for await (const chunk of body) yield chunk;
+    for await (const chunk of isReadable(body) ? chunksOf(body) : body) yield chunk;
   } catch (e) {
     throw errorFromTransport(e, { ...ctx, cancelled: call.cancelled, timedOut: call.timedOut });
   } finally {
