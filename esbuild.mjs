@@ -71,6 +71,7 @@ const hostGroups = [
   { name: 'deployments', entries: ['src/deployments/deploymentsFeature.ts'] },
   { name: 'notifications', entries: ['src/notifications/notificationsFeature.ts'] },
   { name: 'admin', entries: ['src/admin/adminFeature.ts'] },
+  { name: 'embedDash', entries: ['src/dashboards/comments/embedDashboardFeature.ts'] },
   { name: 'notebook', entries: ['src/notebook/notebookFeature.ts'] },
   { name: 'chat', entries: ['src/chat/chatFeature.ts'] },
   { name: 'dashboards', entries: ['src/dashboards/dashboardsFeature.ts'] },

@@ -252,6 +252,12 @@ export const COMMANDS = {
     id: 'dashboardPlatform.explorer.removeGroupMember',
     title: 'Remove Group Member…',
   },
+  // embedDash (src/dashboards/comments)
+  embedDashToggleSignedEmbedding: {
+    id: 'dashboardPlatform.explorer.toggleSignedEmbedding',
+    title: 'Signed Embedding: Turn On or Off…',
+  },
+  embedDashComments: { id: 'dashboardPlatform.explorer.dashboardComments', title: 'Dashboard Comments…' },
   adminPreviewEmbed: {
     id: 'dashboardPlatform.explorer.previewEmbeddedDashboard',
     title: 'Preview Embedded Dashboard…',

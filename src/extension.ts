@@ -25,6 +25,7 @@ import { register as registerWorkspace, type WorkspaceFeature } from './workspac
 import { register as registerDeployments, type DeployOps } from './deployments';
 import { register as registerNotifications } from './notifications';
 import { register as registerAdmin, type AdminCommands } from './admin';
+import { register as registerEmbedDash } from './dashboards/comments';
 import type { NotificationActions } from './notifications/notificationActions';
 import { register as registerChat, type ChatFeature } from './chat';
 import { register as registerNotebook } from './notebook';
@@ -173,8 +174,10 @@ async function registerFeatures(
       deployments: registerDeployments(explorer.host),
       notifications: registerNotifications(explorer.host),
       admin: registerAdmin(explorer.host),
+      embedDash: registerEmbedDash(explorer.host),
     }),
     (r) => [
+      ...r.embedDash.disposables,
       ...r.workspace.disposables,
       ...r.deployments.disposables,
       ...r.notifications.disposables,

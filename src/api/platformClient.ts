@@ -15,6 +15,7 @@ import { EMBED_TENANTS } from './platform/admin/embed';
 import * as dashboards from './platform/dashboards';
 import * as dbt from './platform/dbtSync';
 import * as deployments from './platform/deployments';
+import { EMBED_DASHBOARD_ADMIN, EmbedUserClient } from './platform/embedDashboards';
 import * as notifications from './platform/notifications';
 import * as notificationItem from './platform/notificationItem';
 import { GITHUB } from './platform/github';
@@ -58,6 +59,7 @@ const OPS = {
   ...EMBED_TENANTS,
   ...APP_CONFIG,
   ...GITHUB,
+  ...EMBED_DASHBOARD_ADMIN,
 };
 
 export class PlatformClient extends OperationsClient(OPS) {
@@ -68,6 +70,7 @@ export class PlatformClient extends OperationsClient(OPS) {
   readonly admin: AdminApi;
   /** The signed-in user's own: OAuth connections and settings. */
   readonly me: MeApi;
+  private readonly rest: Omit<PlatformClientOptions, 'token'>;
 
   constructor(opts: PlatformClientOptions) {
     const { token, ...rest } = opts;
@@ -75,6 +78,7 @@ export class PlatformClient extends OperationsClient(OPS) {
     const t = new PlatformTransport(http, opts.logger);
     super(t);
     this.t = t;
+    this.rest = rest;
     this.ops = new DeploymentOpsClient(t);
     this.admin = new AdminApi(t);
     this.me = new MeApi(t);
@@ -82,6 +86,17 @@ export class PlatformClient extends OperationsClient(OPS) {
 
   close(): Promise<void> {
     return this.t.http.close();
+  }
+
+  /**
+   * The same API as one embed user: requests carry `embedToken` (from exchangeEmbedSession) instead
+   * of the profile's token. Close it when done.
+   */
+  asEmbedUser(embedToken: string): EmbedUserClient & { close(): Promise<void> } {
+    const http = new HttpClient({ ...this.rest, family: 'platform', auth: async () => embedToken });
+    return Object.assign(new EmbedUserClient(new PlatformTransport(http, this.rest.logger)), {
+      close: () => http.close(),
+    });
   }
 
   // ---- operations that do more than one call, or check their input beyond the published schema

@@ -12,6 +12,7 @@ import { checkRequest, refusalBody } from './operationCheck';
 import type { SandboxState } from './state';
 import { serveEmbedPage } from './platform/admin/embedPage';
 import { serveOAuthPage } from './platform/admin/oauthPage';
+import { embedTokenValid } from './platform/embedDashboardRoutes';
 
 export interface SandboxTokens {
   admin: string;
@@ -87,15 +88,19 @@ function authenticate(
   fam: Family,
   header: string | undefined,
   deps: ServerDeps,
+  path = '',
 ): { credential?: string; deploymentId?: number; error?: [number, string] } {
   if (fam === 'control') return {};
   if (fam === 'platform') {
+    // Redeeming an embed session is unauthenticated as published: the session id is the credential.
+    if (path === '/v1/embed/session/token') return {};
     const m = /^Bearer (.+)$/.exec(header ?? '');
     if (!m)
       return {
         error: [401, 'Authorization header missing or malformed: send "Authorization: Bearer <token>".'],
       };
-    if (m[1] !== deps.tokens.admin && m[1] !== deps.tokens.member)
+    // An embed token (an embed user's signed JWT) is a bearer token too; routes judge its scope.
+    if (m[1] !== deps.tokens.admin && m[1] !== deps.tokens.member && !embedTokenValid(m[1]!, deps))
       return { error: [401, 'Invalid or expired token.'] };
     return { credential: m[1] };
   }
@@ -173,7 +178,7 @@ async function handle(req: IncomingMessage, res: ServerResponse, deps: ServerDep
   const key = `${target.family} ${method} ${target.path}`;
   if (!internal) deps.state.requestCounts[key] = (deps.state.requestCounts[key] ?? 0) + 1;
 
-  const auth = authenticate(target.family, req.headers.authorization, deps);
+  const auth = authenticate(target.family, req.headers.authorization, deps, target.path);
   // The Data API engine puts no requestId in its error bodies.
   if (auth.error)
     return send(

@@ -3,6 +3,7 @@
 // It is saved with the rest of the sandbox's data (stateFile.ts), so ids handed out from
 // `counters` stay unique across restarts.
 import type { AdminState } from './platform/admin/adminState';
+import type { EmbedCommentState } from './platform/embedCommentState';
 
 export interface SandboxState {
   /** AI chat aborts received, in order. */
@@ -49,6 +50,8 @@ export interface SandboxState {
   githubRepos?: Record<string, string[]>;
   /** Administration data (set when the platform routes are registered). */
   admin?: AdminState;
+  /** Embed dashboard comments and redeemed embed sessions (set when the platform routes are registered). */
+  embedComments?: EmbedCommentState;
   /** The last id handed out, by kind (see issueId). */
   counters: Record<string, number>;
 }

@@ -19,6 +19,7 @@ import './dashboardExports';
 import './dashboards';
 import './dbtSync';
 import './deployments';
+import './embedDashboards';
 import './environmentTokens';
 import './envVars';
 import './folders';

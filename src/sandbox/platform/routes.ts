@@ -7,6 +7,7 @@ import { registerAdminRoutes } from './admin';
 import { registerCatalogRoutes } from './catalogRoutes';
 import { registerDbtRoutes } from './dbtRoutes';
 import { registerDeploymentRoutes, type DeploymentLifecycle } from './deploymentRoutes';
+import { registerEmbedDashboardRoutes } from './embedDashboardRoutes';
 import { registerOpsRoutes } from './opsRoutes';
 import type { PlatformDeps } from './common';
 import { registerNotificationRoutes } from './notificationRoutes';
@@ -27,4 +28,6 @@ export function registerPlatformRoutes(
   registerOpsRoutes(router, deps);
   registerDeploymentRoutes(router, deps, lifecycle);
   registerAdminRoutes(router, deps);
+  // After the admin routes: embed sessions and tenants' users are theirs.
+  registerEmbedDashboardRoutes(router, deps);
 }

@@ -18,6 +18,7 @@ import { EMBED_GROUP_OPERATIONS } from './embedGroupCases';
 import { SETTINGS_OPERATIONS } from './settingsOperations';
 import { DEPLOYMENT_OPERATIONS } from './deploymentCases';
 import { PEOPLE_OPERATIONS } from './peopleOperations';
+import { EMBED_DASHBOARD_OPERATIONS } from './embedDashboardCases';
 
 export interface Clients {
   platform: PlatformClient;
@@ -633,6 +634,8 @@ export const CLIENT_OPERATIONS: OperationCase[] = [
   // deployments as wholes, GitHub
   ...DEPLOYMENT_OPERATIONS,
   ...PEOPLE_OPERATIONS,
+  // embeddable dashboards
+  ...EMBED_DASHBOARD_OPERATIONS,
 ];
 
 /**

@@ -169,14 +169,14 @@ describe('faults: the fault matrix (every sandbox fault x every client operation
     warn: () => undefined,
     error: () => undefined,
   };
-  const transport = (baseUrl: string, cell: boolean) => {
-    const key = `${cell} ${baseUrl}`;
+  const transport = (baseUrl: string, cell: boolean, token?: string) => {
+    const key = `${cell} ${baseUrl} ${token ?? 'admin'}`;
     let t = transports.get(key);
     if (!t) {
       const http = new HttpClient({
         baseUrl,
         family: 'platform',
-        auth: async () => sb.tokens.admin,
+        auth: async () => token ?? sb.tokens.admin,
         dispatchers,
         ...(cell ? { network, retry, logger: statusOf } : {}),
       });
@@ -225,8 +225,8 @@ describe('faults: the fault matrix (every sandbox fault x every client operation
     fromRows = await rowCells({
       routes: sb.routes(),
       platformUrl: sb.urls.platform,
-      cellTransport: (base) => transport(base, true),
-      setupTransport: (base) => transport(base, false),
+      cellTransport: (base, token) => transport(base, true, token),
+      setupTransport: (base, token) => transport(base, false, token),
       lastStatus: () => lastStatus,
       resetStatus: () => void (lastStatus = undefined),
       platform,

@@ -1,0 +1,106 @@
+// The embeddable-dashboard operations as the client contract suites run them (see
+// clientOperations.ts): the admin's signed-embedding flag and session exchange on PlatformClient,
+// the rest as an embed user (PlatformClient.asEmbedUser) with the exchanged token.
+import * as assert from 'node:assert/strict';
+import type { Page, PlatformClient } from '../../../src/api';
+import type { EmbedUserClient } from '../../../src/api/platform/embedDashboards';
+import type { Exchange } from '../../contract/contractServers';
+import type { OperationCase } from './clientOperations';
+
+type Json = Record<string, unknown>;
+const served = (sent: Exchange[]): Json => {
+  const text = sent[sent.length - 1]?.responseText ?? '';
+  return text ? (JSON.parse(text) as Json) : {};
+};
+const same =
+  (...keys: string[]) =>
+  (result: unknown, sent: Exchange[]) => {
+    for (const k of keys) assert.deepEqual((result as Json)[k], served(sent)[k], `${k} as sent`);
+  };
+/** Every served item read, none set aside, `pick` of each as sent. */
+const list = (pick: (item: Json) => unknown) => (result: unknown, sent: Exchange[]) => {
+  const page = result as Page<Json>;
+  const items = (served(sent).items as Json[] | undefined) ?? [];
+  assert.deepEqual(page.invalid ?? [], [], 'no served item set aside');
+  assert.equal(page.items.length, items.length, 'every served item is shown');
+  page.items.forEach((it, i) => assert.deepEqual(pick(it), pick(items[i]!), `item ${i}`));
+};
+
+/** Runs `fn` as an embed user, closing that client after. */
+async function asEmbed<T>(p: PlatformClient, fn: (e: EmbedUserClient) => Promise<T>): Promise<T> {
+  const e = p.asEmbedUser('embed-contract-token');
+  try {
+    return await fn(e);
+  } finally {
+    await e.close();
+  }
+}
+
+const dash = '/api/v1/embed/dashboard/{publicId}';
+const P = 'pub1x0000001';
+
+export const EMBED_DASHBOARD_OPERATIONS: OperationCase[] = [
+  {
+    name: 'setDashboardEmbedding',
+    operation: `PATCH ${dash}`,
+    run: (c) => c.platform.setDashboardEmbedding(P, { allowEmbed: true }),
+    check: same('publicId', 'allowEmbed'),
+  },
+  {
+    name: 'exchangeEmbedSession',
+    operation: 'POST /api/v1/embed/session/token',
+    run: (c) => c.platform.exchangeEmbedSession({ sessionId: '0123456789abcdef0123456789abcdef' }),
+    check: same('token'),
+  },
+  {
+    name: 'embed.getEmbedDashboard',
+    operation: `GET ${dash}`,
+    run: (c) => asEmbed(c.platform, (e) => e.getEmbedDashboard(P)),
+    check: same('id', 'publicId', 'allowEmbed'),
+  },
+  {
+    name: 'embed.listDashboardComments',
+    operation: `GET ${dash}/comments`,
+    run: (c) => asEmbed(c.platform, (e) => e.listDashboardComments(P, { includeResolved: true, first: 20 })),
+    check: list((t) => [(t.root as Json).id, (t.root as Json).body, (t.replies as unknown[]).length]),
+  },
+  {
+    name: 'embed.createDashboardComment',
+    operation: `POST ${dash}/comments`,
+    run: (c) => asEmbed(c.platform, (e) => e.createDashboardComment(P, { body: 'Looks right', parentId: 4 })),
+    check: same('id', 'body', 'isOwn'),
+  },
+  {
+    name: 'embed.listMentionableEmbedUsers',
+    operation: `GET ${dash}/comments/mentionable-users`,
+    run: (c) => asEmbed(c.platform, (e) => e.listMentionableEmbedUsers(P, { search: 'ann', first: 50 })),
+    check: list((u) => [u.id, u.username]),
+  },
+  {
+    name: 'embed.updateDashboardComment',
+    operation: `PATCH ${dash}/comments/{commentId}`,
+    run: (c) => asEmbed(c.platform, (e) => e.updateDashboardComment(P, 4, { body: 'Edited' })),
+    check: same('id', 'body', 'editedAt'),
+  },
+  {
+    name: 'embed.deleteDashboardComment',
+    operation: `DELETE ${dash}/comments/{commentId}`,
+    run: (c) => asEmbed(c.platform, (e) => e.deleteDashboardComment(P, 4)),
+    check: (result) => assert.equal(result, undefined),
+  },
+  {
+    name: 'embed.setDashboardCommentResolved',
+    operation: `POST ${dash}/comments/{commentId}/resolve`,
+    run: (c) => asEmbed(c.platform, (e) => e.setDashboardCommentResolved(P, 4, { resolved: true })),
+    check: same('resolvedAt', 'resolvedBy'),
+  },
+  {
+    name: 'embed.runDashboardPython',
+    operation: `POST ${dash}/python-run`,
+    run: (c) =>
+      asEmbed(c.platform, (e) =>
+        e.runDashboardPython(P, { reportId: 3, reportVersionId: 31, sqlQuery: 'SELECT 1' }),
+      ),
+    check: same('stdout', 'stderr', 'inputRowCount'),
+  },
+];
