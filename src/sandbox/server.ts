@@ -12,7 +12,7 @@ import { checkRequest, refusalBody } from './operationCheck';
 import type { SandboxState } from './state';
 import { serveEmbedPage } from './platform/admin/embedPage';
 import { serveOAuthPage } from './platform/admin/oauthPage';
-import { embedTokenValid } from './platform/embedDashboardRoutes';
+import { embedTokenValid } from './platform/embedTokens';
 
 export interface SandboxTokens {
   admin: string;

@@ -6,34 +6,12 @@
 // (an API key) is refused with 403, as published. Kept in SandboxState (`embedComments`), so they
 // survive a restart.
 import type { RequestContext, Router } from '../http';
-import { signJwt, verifyJwt } from '../jwt';
-import { issueId, type SandboxState } from '../state';
+import { signJwt } from '../jwt';
+import { issueId } from '../state';
 import { isAdmin, page, publicView, type PlatformDeps } from './common';
 import type { EmbedCommentRow, EmbedCommentState } from './embedCommentState';
+import { claimsOf, TOKEN_SECONDS, type EmbedClaims } from './embedTokens';
 import type { Row } from './seed';
-
-/** What an embed token says about its holder. */
-interface EmbedClaims {
-  typ: 'embed';
-  sid: string;
-  tenant: string | null;
-  userId: number;
-  deploymentId: number;
-  creator: boolean;
-}
-
-const TOKEN_SECONDS = 24 * 3600;
-
-function claimsOf(token: string | undefined, secret: string): EmbedClaims | undefined {
-  const p = token ? verifyJwt(token, secret) : undefined;
-  return p?.typ === 'embed' && typeof p.sid === 'string' ? (p as unknown as EmbedClaims) : undefined;
-}
-
-/** An embed token this sandbox signed whose session was not revoked since (server.ts accepts it). */
-export function embedTokenValid(token: string, deps: { jwtSecret: string; state: SandboxState }): boolean {
-  const c = claimsOf(token, deps.jwtSecret);
-  return c !== undefined && deps.state.admin?.embedSessions[c.sid]?.revoked !== true;
-}
 
 /** Two threads on the first published dashboard of deployment 1, in the first tenant: one resolved. */
 function seedComments(deps: PlatformDeps): EmbedCommentRow[] {
