@@ -68,6 +68,7 @@ describe('sandbox: embeddable dashboards (signed embedding, session token, comme
   it('lists open threads newest first with their replies, resolved ones on request, and who can be mentioned', async () => {
     const ann = await asUser('acme-ext-1');
     const openOnly = (await ann.listDashboardComments(dashboard)).items;
+    assert.ok(openOnly.length > 0, 'the seeded open threads are listed');
     assert.ok(openOnly.every((t) => !t.resolvedAt));
     const first = openOnly.find((t) => /refund filter/.test(t.root.body));
     assert.ok(first, 'the seeded open thread');
