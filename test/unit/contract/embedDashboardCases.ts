@@ -5,6 +5,7 @@ import * as assert from 'node:assert/strict';
 import type { Page, PlatformClient } from '../../../src/api';
 import type { EmbedUserClient } from '../../../src/api/platform/embedDashboards';
 import type { Exchange } from '../../contract/contractServers';
+import type { AdminCall } from './adminCalls';
 import type { OperationCase } from './clientOperations';
 
 type Json = Record<string, unknown>;
@@ -104,3 +105,77 @@ export const EMBED_DASHBOARD_OPERATIONS: OperationCase[] = [
     check: same('stdout', 'stderr', 'inputRowCount'),
   },
 ];
+
+/**
+ * The embeddable dashboard routes driven in order through the sandbox contract suite: the admin
+ * allows signed embedding and generates a session, the session is exchanged once for an embed token
+ * (`{sessionId}` and `{embedToken}` are captured from the answers), and the embed user holding it
+ * reads the dashboard and writes a comment thread; an API key is refused on comments.
+ */
+export function embedDashboardCalls(): (Omit<AdminCall, 'auth'> & { auth?: string; readAs?: string })[] {
+  const d = '/api/v1/embed/dashboard/pub1x0000001';
+  const embed = 'Bearer {embedToken}';
+  const session = {
+    deploymentId: 1,
+    externalId: 'acme-ext-1',
+    embedTenantName: 'acme',
+    publicDashboardId: 'pub1x0000001',
+  };
+  return [
+    { method: 'POST', path: '/api/v1/embed/generate-session', body: session, status: 200 },
+    {
+      method: 'POST',
+      path: '/api/v1/embed/session/token',
+      body: { sessionId: '{sessionId}' },
+      auth: 'none',
+      status: 200,
+    },
+    // A session is redeemed once.
+    {
+      method: 'POST',
+      path: '/api/v1/embed/session/token',
+      body: { sessionId: '{sessionId}' },
+      auth: 'none',
+      status: 401,
+    },
+    // Read back as the embed user: the dashboard read is an embed user's.
+    { method: 'PATCH', path: d, body: { allowEmbed: true }, status: 200, readAs: embed },
+    { method: 'PATCH', path: d, body: { allowEmbed: 'yes' }, status: 400 },
+    { method: 'GET', path: d, auth: embed, status: 200 },
+    { method: 'GET', path: `${d}/comments`, auth: embed, status: 200 },
+    { method: 'GET', path: `${d}/comments`, status: 403 },
+    {
+      method: 'POST',
+      path: `${d}/comments`,
+      auth: embed,
+      body: { body: 'Contract comment' },
+      status: 200,
+      capture: 'comment',
+    },
+    { method: 'POST', path: `${d}/comments`, auth: embed, body: { body: '' }, status: 400 },
+    { method: 'GET', path: `${d}/comments/mentionable-users`, auth: embed, status: 200 },
+    {
+      method: 'PATCH',
+      path: `${d}/comments/{comment}`,
+      auth: embed,
+      body: { body: 'Contract comment, edited' },
+      status: 200,
+    },
+    {
+      method: 'POST',
+      path: `${d}/comments/{comment}/resolve`,
+      auth: embed,
+      body: { resolved: true },
+      status: 200,
+    },
+    { method: 'DELETE', path: `${d}/comments/{comment}`, auth: embed, status: 200 },
+    // Not a python report of this dashboard's published version (the sandbox's 403, as for the other refusals).
+    {
+      method: 'POST',
+      path: `${d}/python-run`,
+      auth: embed,
+      body: { reportId: 1, reportVersionId: 2, sqlQuery: 'SELECT 1' },
+      status: 403,
+    },
+  ];
+}

@@ -9,6 +9,7 @@ import { buildCalls } from './buildCalls';
 import { deployOpsCalls } from './deployOpsCases';
 import { adminCalls } from './adminCalls';
 import { adminUsersCalls } from './adminUsersCases';
+import { embedDashboardCalls } from './embedDashboardCases';
 import { embedGroupCalls } from './embedGroupCases';
 import { settingsCalls } from './settingsCalls';
 import { deploymentCalls } from './deploymentCases';
@@ -24,6 +25,8 @@ interface Call {
   contentType?: string;
   /** Records the answer's `id` under this name, for `{name}` in later paths. */
   capture?: string;
+  /** The credential the read-back uses, when the write's own cannot read (an embed user's read). */
+  readAs?: string;
 }
 
 const ADD = {
@@ -386,6 +389,8 @@ function calls(sb: SandboxHandle): Call[] {
     ...adminUsersCalls(),
     // embed tenant groups and users
     ...embedGroupCalls(),
+    // embeddable dashboards: signed embedding, the session exchange, comments as an embed user
+    ...embedDashboardCalls(),
     // deployments as wholes, GitHub (last: one is created and deleted)
     ...deploymentCalls(),
   ];
@@ -490,7 +495,7 @@ describe('contract: every sandbox route speaks the published documents', functio
     if (!target) return { ok: false, skipped: 'no published read' };
     if (!body || typeof body !== 'object' || Array.isArray(body))
       return { ok: false, skipped: 'nothing sent to compare' };
-    const r = await get(target, c.auth);
+    const r = await get(target, c.readAs ?? c.auth);
     if (r.status !== 200) return { ok: false, why: `GET ${target}: ${r.status}` };
     // What was sent: the body's own fields, or each object of the list it carries ({files: […]}).
     const sentObjects = sentItems(body as Record<string, unknown>);
@@ -528,7 +533,10 @@ describe('contract: every sandbox route speaks the published documents', functio
     const notReadBack: string[] = [];
     const statuses: string[] = [];
     const captured: Record<string, string> = {};
-    for (const c of list) {
+    for (const listed of list) {
+      // An embed user's calls carry the token captured from the exchange before them.
+      const fill = (t: string | undefined) => t?.replace(/\{(\w+)\}/g, (w, k: string) => captured[k] ?? w);
+      const c = { ...listed, auth: fill(listed.auth), readAs: fill(listed.readAs) };
       const path = c.path.replace(/\{(\w+)\}/g, (_w, k: string) => captured[k] ?? k);
       // A raw body (a multipart upload) or JSON; {name} of a captured value is filled in either.
       const sent = (c.raw ?? (c.body !== undefined ? JSON.stringify(c.body) : undefined))?.replace(
@@ -550,6 +558,10 @@ describe('contract: every sandbox route speaks the published documents', functio
       if (transaction) captured.transactionId = transaction;
       const created = /"id":(\d+)/.exec(text)?.[1];
       if (c.capture && created) captured[c.capture] = created;
+      const sessionId = /"sessionId":"([^"]+)"/.exec(text)?.[1];
+      if (sessionId) captured.sessionId = sessionId;
+      const embedToken = /"token":"([^"]+)"/.exec(text)?.[1];
+      if (embedToken && path.endsWith('/embed/session/token')) captured.embedToken = embedToken;
       const jobId = /"jobId":"([^"]+)"/.exec(text)?.[1];
       if (jobId) captured.jobId = jobId;
       if (res.status !== c.status)
