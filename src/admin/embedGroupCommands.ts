@@ -423,6 +423,14 @@ export class EmbedGroupCommands {
     return users.length;
   }
 
+  /** The tenant's embed user with this external id (compared without case, as the service stores it), if any. */
+  private async embedUserByExternalId(tenant: string, externalId: string): Promise<Item | undefined> {
+    const admin = await this.admin();
+    const want = externalId.trim().toLowerCase();
+    const found = await admin.listEmbedUsers(tenant, { first: PICK, search: externalId.trim() });
+    return (found.items as Item[]).find((u) => String(u['externalId'] ?? '').toLowerCase() === want);
+  }
+
   // ---- provisioning
 
   /** Creates or updates one embed user (by external id) from a one-page form. */
@@ -487,13 +495,23 @@ export class EmbedGroupCommands {
         : {}),
       ...(groups.length > 0 ? { tenantGroups: groups } : {}),
     };
+    // Provisioning is an upsert by external id: an id already in use overwrites that user, so say so first.
+    const existing = await this.embedUserByExternalId(tenant, input.externalId);
+    if (existing) {
+      const ok = await this.prompter.confirm(
+        `Update the existing embed user "${plainText(input.externalId)}" in ${plainText(tenant)}?`,
+        `${userLabel(existing)}${userDetail(existing) ? ` (${userDetail(existing)})` : ''} already has this external id: provisioning replaces their e-mail, display name${input.tenantGroups ? ' and groups' : ''} with what the form says.`,
+        'Update',
+      );
+      if (!ok) throw new UserCancelled();
+    }
     await this.deps.confirmWrite(
-      `Provision the embed user "${plainText(input.externalId)}" in ${plainText(tenant)}`,
+      `${existing ? 'Update' : 'Provision'} the embed user "${plainText(input.externalId)}" in ${plainText(tenant)}`,
     );
     const user = await admin.provisionEmbedUser(tenant, input);
     this.refresh(node);
     void vscode.window.showInformationMessage(
-      `Embed user ${plainText(user.email ?? user.externalId ?? input.externalId)} provisioned in ${plainText(tenant)}.`,
+      `Embed user ${plainText(user.email ?? user.externalId ?? input.externalId)} ${existing ? 'updated' : 'provisioned'} in ${plainText(tenant)}.`,
     );
     return user;
   }

@@ -243,6 +243,25 @@ describe('admin: embed tenant groups, members and provisioning', function () {
     assert.deepEqual(told, ['info: Embed user dana@acme.example provisioned in acme.']);
   });
 
+  it('Provision Embed User: an external id already in use asks before overwriting that user; declined sends nothing', async () => {
+    const before = acme().users.find((x) => x.externalId === 'acme-ext-1');
+    assert.ok(before, 'the seeded user');
+    const declined = commands([], false);
+    await rejection(() =>
+      declined.cmds.provisionUser({ tenant: 'acme', externalId: 'ACME-ext-1', email: 'z@acme.example' }),
+    );
+    assert.match(
+      declined.prompter.asked.at(-1) ?? '',
+      /^Update the existing embed user "ACME-ext-1" in acme\?/,
+    );
+    assert.deepEqual(writes(), []);
+    assert.equal(acme().users.find((x) => x.externalId === 'acme-ext-1')?.email, before.email);
+    const { cmds } = commands([]);
+    await cmds.provisionUser({ tenant: 'acme', externalId: 'acme-ext-1', email: 'z@acme.example' });
+    assert.equal(acme().users.find((x) => x.externalId === 'acme-ext-1')?.email, 'z@acme.example');
+    assert.deepEqual(told, ['info: Embed user z@acme.example updated in acme.']);
+  });
+
   it('Provision Embed User: a 403 says the admin role is needed, and nothing is said to be done', async () => {
     answer = (m, url) =>
       m === 'POST' && url.endsWith('/user') ? { status: 403, body: { error: 'Forbidden' } } : undefined;
