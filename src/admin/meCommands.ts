@@ -9,8 +9,10 @@ import * as vscode from 'vscode';
 import { isApiError } from '../api/errors';
 import type { OAuthIntegration } from '../api/platform/admin/integrations';
 import {
+  localeProblem,
   signInUrl,
   SHEETS_SETTING_KEYS,
+  timeZoneProblem,
   type Me,
   type UserOAuthToken,
   type UserSettingsInput,
@@ -237,7 +239,12 @@ export class MeCommands {
     const names = new Map<number, string>();
     for (const d of (await (await this.client()).listDeployments({ first: 200 })).items)
       names.set(d.id, String(d.name ?? `Deployment ${d.id}`));
-    const text = (key: 'theme' | 'locale' | 'timezone', label: string, prompt: string): FormField => ({
+    const text = (
+      key: 'theme' | 'locale' | 'timezone',
+      label: string,
+      prompt: string,
+      problem: (v: string) => string | undefined = () => undefined,
+    ): FormField => ({
       label,
       shown: () => (typeof s[key] === 'string' && s[key] ? plainText(s[key]) : '(not set)'),
       edit: async () => {
@@ -246,6 +253,7 @@ export class MeCommands {
             title: `${title}: ${label.toLowerCase()}`,
             prompt,
             value: typeof s[key] === 'string' ? (s[key] as string) : '',
+            validate: (typed) => (typed.trim() ? problem(typed.trim()) : undefined),
           })
         ).trim();
         s[key] = v || null;
@@ -270,8 +278,18 @@ export class MeCommands {
       title,
       [
         text('theme', 'Theme', 'The theme of the web app, e.g. light, dark or system (empty clears it).'),
-        text('locale', 'Locale', 'Language and region for numbers and dates, e.g. en-US (empty clears it).'),
-        text('timezone', 'Time zone', 'An IANA time zone, e.g. Europe/Berlin (empty clears it).'),
+        text(
+          'locale',
+          'Locale',
+          'Language and region for numbers and dates, e.g. en-US (empty clears it).',
+          localeProblem,
+        ),
+        text(
+          'timezone',
+          'Time zone',
+          'An IANA time zone, e.g. Europe/Berlin (empty clears it).',
+          timeZoneProblem,
+        ),
         {
           label: 'Default deployment',
           shown: () =>

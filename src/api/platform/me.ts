@@ -163,3 +163,23 @@ export class MeApi extends OperationsClient(ME) {
     return readMySettings(this.t, signal);
   }
 }
+
+/** A time zone the runtime's IANA database does not know (a typo would otherwise be saved as the user's zone). */
+export function timeZoneProblem(v: string): string | undefined {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: v });
+    return undefined;
+  } catch {
+    return `"${v}" is not a time zone: use an IANA name such as Europe/Berlin or America/New_York.`;
+  }
+}
+
+/** A locale that is not a well-formed language tag (BCP 47). */
+export function localeProblem(v: string): string | undefined {
+  try {
+    Intl.getCanonicalLocales(v);
+    return undefined;
+  } catch {
+    return `"${v}" is not a language tag: use one such as en-US, de-DE or pt-BR.`;
+  }
+}
