@@ -75,7 +75,12 @@ function problem(value: unknown): string | undefined {
   if (r.success) return undefined;
   const i = r.error.issues[0]!;
   const field = i.path.join('.');
-  if (i.code === 'unrecognized_keys') return `unknown field ${i.keys.map((k) => `"${k}"`).join(', ')}`;
+  if (i.code === 'unrecognized_keys') {
+    // The form and the CSV say displayName; a JSON entry has the published shape, where it is nested.
+    const nested =
+      i.path.length === 0 && i.keys.includes('displayName') ? ' (in JSON: userProfile.displayName)' : '';
+    return `unknown field ${i.keys.map((k) => `"${k}"`).join(', ')}${nested}`;
+  }
   if (i.code === 'invalid_type' && i.path.length > 0) return `${field} has the wrong type`;
   return field ? `${field}: ${i.message}` : i.message;
 }
@@ -118,10 +123,13 @@ export function planProvisioning(text: string, fileName = 'the file'): Provision
   const rows = csvRows(body);
   const header = (rows[0] ?? []).map((h) => h.trim().toLowerCase());
   const col = (name: string) => header.indexOf(name.toLowerCase());
-  if (col('externalId') < 0)
+  if (col('externalId') < 0) {
+    // A spreadsheet saved with another list separator (";" in many locales) reads as one column.
+    const separator = /;|\t/.test(rows[0]?.[0] ?? '') ? ' separated by commas' : '';
     throw new Error(
-      `${fileName} has no externalId column: its first line must name the columns (${CSV_COLUMNS.join(', ')}).`,
+      `${fileName} has no externalId column: its first line must name the columns${separator} (${CSV_COLUMNS.join(', ')}).`,
     );
+  }
   const unknown = header.filter((h) => h && !CSV_COLUMNS.some((c) => c.toLowerCase() === h));
   if (unknown.length > 0)
     throw new Error(

@@ -389,6 +389,13 @@ describe('admin: planning bulk embed-user provisioning from a file', () => {
 
   it('reads JSON as a list or {users}, and names entries with unknown fields', () => {
     assert.deepEqual(planProvisioning('[{"externalId":"x"}]').users, [{ externalId: 'x' }]);
+    assert.deepEqual(planProvisioning('[{"externalId":"x","displayName":"X"}]').unsendable, [
+      {
+        where: 'entry 1',
+        externalId: 'x',
+        reason: 'unknown field "displayName" (in JSON: userProfile.displayName)',
+      },
+    ]);
     const plan = planProvisioning('{"users":[{"externalId":"y","role":"admin"},{"externalId":"z"}]}');
     assert.deepEqual(plan.users, [{ externalId: 'z' }]);
     assert.deepEqual(plan.unsendable, [
@@ -399,6 +406,10 @@ describe('admin: planning bulk embed-user provisioning from a file', () => {
   it('refuses a whole file that cannot be read, saying what it needs', () => {
     assert.throws(() => planProvisioning('', 'e.csv'), /e\.csv is empty/);
     assert.throws(() => planProvisioning('email\nx@y.example', 'n.csv'), /no externalId column/);
+    assert.throws(
+      () => planProvisioning('externalId;email\nx;x@y.example', 's.csv'),
+      /no externalId column: its first line must name the columns separated by commas/,
+    );
     assert.throws(
       () => planProvisioning('externalId,role\nx,admin', 'r.csv'),
       /columns this command does not read \(role\)/,
