@@ -16,6 +16,7 @@ import type * as PrompterModule from '../../../src/ui/prompter';
 import { batches, planProvisioning, reportSummary } from '../../../src/admin/embedProvisionFile';
 import { startSandbox, type SandboxHandle } from '../../../src/sandbox';
 import { rejection, sendJson, startServer, type TestServer } from '../api/helpers';
+import { forgetVscodeDependents } from '../vscodeStandIn';
 
 const STUB_SOURCE = `
 const cls = () => class { constructor(...a) { this.args = a; } };
@@ -55,6 +56,7 @@ describe('admin: embed tenant groups, members and provisioning', function () {
     mod._resolveFilename = function (request: string, ...rest: unknown[]) {
       return request === 'vscode' ? file : resolve.call(this, request, ...rest);
     };
+    forgetVscodeDependents();
     /* eslint-disable @typescript-eslint/no-require-imports */
     ({ EmbedGroupCommands } = require('../../../src/admin/embedGroupCommands') as typeof CommandsModule);
     ({ ScriptedPrompter } = require('../../../src/ui/prompter') as typeof PrompterModule);

@@ -9,6 +9,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import type * as UserCommandsModule from '../../../src/admin/userCommands';
 import type * as PrompterModule from '../../../src/ui/prompter';
+import { forgetVscodeDependents } from '../vscodeStandIn';
 
 // Any name the loaded modules read from `vscode` is a class (they build icons, items, emitters).
 const STUB_SOURCE = `
@@ -36,6 +37,7 @@ describe('admin: a role change shows on the user’s row', () => {
     mod._resolveFilename = function (request: string, ...rest: unknown[]) {
       return request === 'vscode' ? file : resolve.call(this, request, ...rest);
     };
+    forgetVscodeDependents();
     /* eslint-disable @typescript-eslint/no-require-imports */
     ({ UserCommands } = require('../../../src/admin/userCommands') as typeof UserCommandsModule);
     ({ ScriptedPrompter } = require('../../../src/ui/prompter') as typeof PrompterModule);
