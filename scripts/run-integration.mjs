@@ -196,6 +196,16 @@ async function main() {
         await loc.focus();
         for (const key of args.keys ?? []) await loc.press(key);
       } else if (req.url === '/click') {
+        // A hover left open where the pointer last rested (a tree row's tooltip) covers what is
+        // clicked next: move the pointer away and let it close first.
+        await page.mouse.move(1, 1);
+        await page
+          .locator(
+            '.context-view:has(.monaco-hover, .workbench-hover, .monaco-hover-content) >> visible=true',
+          )
+          .first()
+          .waitFor({ state: 'hidden', timeout: 3000 })
+          .catch(() => undefined);
         const locator = args.selector
           ? page.locator(args.selector)
           : page.getByText(String(args.text), { exact: false });
