@@ -138,8 +138,10 @@ describe('Admin people', function () {
     });
     const url: string = await api.admin.me.connect({ integration: 'Snowflake OAuth' });
     assert.match(url, /\/oauth\/sandbox-sign-in\?state=/);
-    // The browser's part: the identity provider's page finishes the sign-in.
-    assert.equal((await fetch(url)).status, 200);
+    // The browser's part: the identity provider's page finishes the sign-in. Connect also opens the
+    // address in the browser (openExternal), so either that tab or this fetch loads it first and the
+    // other is told it was used (400): the connection read back below is what must hold.
+    assert.ok([200, 400].includes((await fetch(url)).status));
     const p = ex.script(['Snowflake OAuth', 'Check Connection']);
     const now: string = await api.admin.me.myConnections();
     assert.match(now, /^connected, access expires/);

@@ -93,7 +93,11 @@ describe('workspace', function () {
       served.map((i: any) => i.name),
       'the root as served, in order',
     );
-    assert.ok(root.length > 0 && root.every((n) => n.kind === 'folder'), 'the seeded root holds folders');
+    // Folders first; items other suites made at the root (a report pushed by its publicId) come after.
+    const rootKinds = root.map((n) => n.kind);
+    assert.equal(rootKinds[0], 'folder', 'the seeded root holds folders');
+    const folders = rootKinds.filter((k) => k === 'folder').length;
+    assert.equal(rootKinds.lastIndexOf('folder') + 1, folders, 'folders first');
     const finance = await child(await workspace(), 'folder', 'Finance');
     const inside = await all(finance);
     const kinds = inside.map((n) => n.kind);
