@@ -118,6 +118,16 @@ export function shownValue(s: DeploymentSettings, key: SettingEdit['key']): stri
   return String(v);
 }
 
+/**
+ * Whether an edit's body would leave every setting as it is (an empty custom domain is the same as
+ * none): accepting the value shown, or picking the current choice, sends nothing.
+ */
+export function unchangedEdit(s: DeploymentSettings, body: UpdateDeploymentInput): boolean {
+  const same = (a: unknown, b: unknown): boolean =>
+    a === b || ((a === '' || a === null || a === undefined) && (b === '' || b === null || b === undefined));
+  return Object.entries(body).every(([k, v]) => same((s as Record<string, unknown>)[k], v));
+}
+
 /** What a delete's answer means: only `success: true` confirms it. */
 export function deleteOutcome(r: { success?: boolean }): 'deleted' | 'refused' | 'unknown' {
   return r.success === true ? 'deleted' : r.success === false ? 'refused' : 'unknown';

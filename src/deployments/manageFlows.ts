@@ -19,6 +19,7 @@ import {
   deleteOutcome,
   nameRefusal,
   SETTING_EDITS,
+  unchangedEdit,
   shownValue,
   stepChoices,
   stepWords,
@@ -376,6 +377,12 @@ export class ManageFlows {
               `Now: ${shownValue(settings, edit.key)}`,
             );
       body = edit.body(v);
+    }
+    if (unchangedEdit(settings, body)) {
+      void vscode.window.showInformationMessage(
+        `Nothing to save: ${edit.label.toLowerCase()} of "${name}" is already ${plainText(shownValue(settings, edit.key))}.`,
+      );
+      return settings;
     }
     await o.confirmWrite(`Change ${edit.label.toLowerCase()} of "${name}"`);
     const saved = await vscode.window.withProgress(

@@ -14,7 +14,9 @@ import {
   deleteOutcome,
   domainRefusal,
   nameRefusal,
+  SETTING_EDITS,
   stepChoices,
+  unchangedEdit,
   watchFirstBuild,
 } from '../../../src/deployments/deploymentPlans';
 import { startSandbox } from '../../../src/sandbox';
@@ -162,6 +164,27 @@ describe('deployment flows: their decisions', () => {
     assert.equal(domainRefusal(''), undefined);
     assert.equal(domainRefusal('cube.example.com'), undefined);
     assert.match(domainRefusal('https://cube.example.com/x') ?? '', /host name like cube\.example\.com/);
+  });
+
+  it('Edit Deployment sends nothing when the value accepted is the one the deployment has', () => {
+    const settings = {
+      name: 'Revenue',
+      customDomain: null,
+      releaseChannel: 'release',
+      deployBranchReadOnly: false,
+    };
+    const edit = (key: string) => SETTING_EDITS.find((e) => e.key === key)!;
+    const body = (key: string, v: string | boolean) => edit(key).body(v as never);
+    assert.equal(unchangedEdit(settings as never, body('name', ' Revenue ')), true);
+    assert.equal(unchangedEdit(settings as never, body('name', 'Revenue 2')), false);
+    assert.equal(unchangedEdit(settings as never, body('customDomain', '')), true);
+    assert.equal(unchangedEdit(settings as never, body('customDomain', 'cube.example.com')), false);
+    assert.equal(unchangedEdit(settings as never, body('releaseChannel', 'release')), true);
+    assert.equal(unchangedEdit(settings as never, body('releaseChannel', 'latest')), false);
+    assert.equal(unchangedEdit(settings as never, body('deployBranchReadOnly', false)), true);
+    assert.equal(unchangedEdit(settings as never, body('deployBranchReadOnly', true)), false);
+    // A setting the answer does not hold is not "unchanged" when a value is sent.
+    assert.equal(unchangedEdit(settings as never, body('deployBranchMergeAllowed', true)), false);
   });
 
   it('Continue Setup offers ready first and never the step the deployment is at', () => {
