@@ -29,6 +29,8 @@ import {
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const TOTAL_MS = Number(process.env.DP_TEST_TIMEOUT_MS ?? 25 * 60_000);
 const STARTUP_MS = 4 * 60_000;
+/** Installing code-server and Node 24 into an empty tool cache, at most. */
+const SETUP_MS = 30 * 60_000;
 // Clicks wait for their target this long: on a loaded 2-core machine a modal or a webview can take
 // well over 10 s to appear.
 const CLICK_MS = 30_000;
@@ -285,6 +287,7 @@ async function main() {
     }
   };
   const deadline = Date.now() + TOTAL_MS;
+  armWatchdog(TOTAL_MS + 120_000);
   while (!fs.existsSync(paths.startedPath)) {
     if (Date.now() - t0 > STARTUP_MS) {
       await page.screenshot({ path: path.join(tmp, 'startup-failure.png') }).catch(() => undefined);
@@ -426,11 +429,19 @@ async function cleanup() {
   if (!process.env.DP_KEEP_TEMP) fs.rmSync(tmp, { recursive: true, force: true });
 }
 
-const watchdog = setTimeout(() => {
-  console.error(`run-integration: hard limit of ${TOTAL_MS / 1000 + 120} s reached`);
-  void cleanup().finally(() => process.exit(1));
-}, TOTAL_MS + 120_000);
-watchdog.unref();
+// A backstop should main() hang. Until the suites start it also covers installing code-server into
+// an empty tool cache (11 minutes on a loaded two-core machine); once they start, the suites' own
+// deadline plus two minutes.
+let watchdog;
+function armWatchdog(ms) {
+  clearTimeout(watchdog);
+  watchdog = setTimeout(() => {
+    console.error(`run-integration: hard limit of ${ms / 1000} s reached`);
+    void cleanup().finally(() => process.exit(1));
+  }, ms);
+  watchdog.unref();
+}
+armWatchdog(SETUP_MS + TOTAL_MS + 120_000);
 
 main()
   .catch((e) => {
