@@ -1,5 +1,6 @@
 // Query notebooks in the suites: opened in an editor on the extension's kernel, and what a cell
 // shows read back from its outputs (the payloads the renderer draws).
+import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import {
   ERROR_MIME,
@@ -7,6 +8,7 @@ import {
   type ErrorPayload,
   type ResultPayload,
 } from '../../src/shared/notebookOutput';
+import { waitFor } from './harness';
 
 export const NOTEBOOK_TYPE = 'dashboard-platform-notebook';
 const CONTROLLER = {
@@ -51,4 +53,30 @@ export async function openOnBranch(query: unknown, branch: string): Promise<vsco
   await vscode.commands.executeCommand('dashboardPlatform.notebook.selectDeployment', { deploymentId: 1 });
   await vscode.commands.executeCommand('dashboardPlatform.model.notebookBranch', { branch, notebook: nb });
   return nb;
+}
+
+/**
+ * A new notebook of one JSON query cell shown as a chart (`query` pretty-printed, as a user writes
+ * it), run to its end on the extension's kernel: answers its editor.
+ */
+export async function runChart(query: unknown): Promise<vscode.NotebookEditor> {
+  const data = new vscode.NotebookCellData(
+    vscode.NotebookCellKind.Code,
+    JSON.stringify(query, null, 2),
+    'json',
+  );
+  data.metadata = { view: 'chart' };
+  const editor = await openNotebook([data]);
+  await vscode.commands.executeCommand('notebook.cell.execute', {
+    ranges: [{ start: 0, end: 1 }],
+    document: editor.notebook.uri,
+  });
+  const cell = editor.notebook.cellAt(0);
+  const summary = await waitFor(
+    'the cell to finish',
+    () => (cell.executionSummary?.timing?.endTime ? cell.executionSummary : undefined),
+    60_000,
+  );
+  assert.equal(summary.success, true, 'the chart cell ran');
+  return editor;
 }

@@ -22,6 +22,7 @@ import {
 } from './harness';
 import { resultOf, showOnKernel } from './notebooks';
 import { chatView } from './chatView';
+import { moveTwoWidgetsAndRecolour } from './dashboardFiles';
 
 interface SandboxInfo {
   port: number;
@@ -90,21 +91,7 @@ describe('Polish (issue 14)', function () {
       confirm: true,
       showDiff: false,
     });
-    const doc = await vscode.workspace.openTextDocument(file);
-    const input = JSON.parse(doc.getText()) as {
-      config: { widgets: { position: { x: number; y: number } }[]; theme: { primaryColor?: string } };
-    };
-    input.config.widgets[0]!.position.y += 1;
-    input.config.widgets[1]!.position.y += 1;
-    input.config.theme.primaryColor = '#d43f8d';
-    const edit = new vscode.WorkspaceEdit();
-    edit.replace(
-      file,
-      new vscode.Range(doc.positionAt(0), doc.positionAt(doc.getText().length)),
-      `${JSON.stringify(input, null, 2)}\n`,
-    );
-    assert.ok(await vscode.workspace.applyEdit(edit));
-    assert.ok(await doc.save());
+    await moveTwoWidgetsAndRecolour(await vscode.workspace.openTextDocument(file));
     if (!(await ui())) this.skip(); // the confirmation needs UI control (code-server route)
     const before = (await (await fetch(`http://127.0.0.1:${sandbox.port}/__sandbox/state`)).json()) as {
       publishes: unknown[];
