@@ -4,7 +4,7 @@
 // quick input, driven by keys and clicks; light and dark screenshots of the deployment step.
 import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { click, getApi, pageText, pressKeys, screenshot, typeText, waitFor } from './harness';
+import { click, getApi, pageText, pressKeys, screenshot, typeText, waitFor, setTheme } from './harness';
 
 const NAME = 'IT Add Profile';
 const QUICK = '.quick-input-widget';
@@ -29,12 +29,6 @@ async function answer(step: string, prompt: string, text: string): Promise<void>
   assert.ok(t.includes(step), `"${step}" in the title: ${t}`);
   if (text) await typeText(text);
   await pressKeys(['Enter']);
-}
-
-async function setTheme(name: string): Promise<void> {
-  await vscode.workspace
-    .getConfiguration('workbench')
-    .update('colorTheme', name, vscode.ConfigurationTarget.Global);
 }
 
 describe('Add Profile (five counted steps, the default deployment by name)', function () {

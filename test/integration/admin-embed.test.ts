@@ -9,14 +9,13 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { revertAndCloseAll, screenshot } from './harness';
-import { closeAdminSuite, openAdminSuite } from './adminSuite';
+import { adminSuite } from './sandboxSuite';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- the nodes are the extension's own objects */
 type Node = any;
 
 const C = 'dashboardPlatform.explorer.';
 
-let api: any;
 let ex: any;
 let base: string;
 
@@ -48,16 +47,9 @@ async function groupRow(name: string): Promise<Node> {
 describe('Admin embed groups', function () {
   this.timeout(180_000);
 
-  before(async () => {
-    ({ api, ex, base } = await openAdminSuite());
-  });
-
-  afterEach(() => ex.usePrompter(undefined));
-
-  after(async () => {
-    await revertAndCloseAll();
-    await closeAdminSuite(api, 'none');
-  });
+  // Registered first, so it runs before the suite's own clean-up.
+  after(() => revertAndCloseAll());
+  adminSuite((s) => ({ ex, base } = s));
 
   it("a tenant's groups expand to their members, by name", async () => {
     const viewers = await groupRow('viewers');

@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { scimUserId } from '../../src/sandbox/platform/admin/scimRoutes';
-import { closeAdminSuite, openAdminSuite } from './adminSuite';
+import { adminSuite } from './sandboxSuite';
 import { screenshot } from './harness';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- the nodes are the extension's own objects */
@@ -29,11 +29,7 @@ const items = (kids: Node[]) => kids.filter((n) => !['loadMore', 'error', 'empty
 describe('Admin people', function () {
   this.timeout(180_000);
 
-  before(async () => {
-    ({ api, ex, base } = await openAdminSuite());
-  });
-  afterEach(() => ex.usePrompter(undefined));
-  after(() => closeAdminSuite(api, 'People Member'));
+  adminSuite((s) => ({ api, ex, base } = s), 'People Member');
 
   it('creates a custom role in one form (a taken name refused in the box), edits it, deletes it after a modal naming it', async () => {
     const roles = ex.provider.roots.admin.roles;

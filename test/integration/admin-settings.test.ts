@@ -6,8 +6,7 @@
 // sandbox (GET /__sandbox/state and the API), not from the extension.
 import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { waitFor } from './harness';
-import { closeAdminSuite, openAdminSuite } from './adminSuite';
+import { adminSuite, signInAsMember } from './sandboxSuite';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- the nodes are the extension's own objects */
 type Node = any;
@@ -86,13 +85,7 @@ class PrefillPrompter {
 describe('Admin settings', function () {
   this.timeout(180_000);
 
-  before(async () => {
-    ({ api, ex, base } = await openAdminSuite());
-  });
-
-  afterEach(() => ex.usePrompter(undefined));
-
-  after(() => closeAdminSuite(api, MEMBER_PROFILE));
+  adminSuite((s) => ({ api, ex, base } = s), MEMBER_PROFILE);
 
   describe('with the admin token', () => {
     it('shows the app config readably: theme, creator mode with localized titles, embedding, deprecated schemes marked', async () => {
@@ -226,23 +219,7 @@ describe('Admin settings', function () {
   });
 
   describe('with a non-admin token', () => {
-    before(async () => {
-      await vscode.commands.executeCommand('dashboardPlatform.profiles.add', {
-        name: MEMBER_PROFILE,
-        platformUrl: `${base}/api`,
-        activate: false,
-      });
-      api.services.profiles.setSessionSecret(
-        MEMBER_PROFILE,
-        'platformToken',
-        api.sandbox.current().tokens.member,
-      );
-      await api.services.profiles.switchTo(MEMBER_PROFILE);
-      await waitFor('the member profile', () =>
-        api.services.profiles.active()?.profile.name === MEMBER_PROFILE ? true : undefined,
-      );
-      ex.provider.refresh();
-    });
+    before(() => signInAsMember(MEMBER_PROFILE, { api, ex, base }));
 
     it('reads the app config, and is refused OAuth and OIDC edits with the role needed, nothing changed', async () => {
       const top = await children(ex.provider.roots.appConfig);

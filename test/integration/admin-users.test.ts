@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { scimUserId } from '../../src/sandbox/platform/admin/scimRoutes';
 import { waitFor, revertAndCloseAll } from './harness';
-import { closeAdminSuite, openAdminSuite } from './adminSuite';
+import { adminSuite, signInAsMember } from './sandboxSuite';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- the nodes are the extension's own objects */
 type Node = any;
@@ -18,7 +18,6 @@ const MEMBER_PROFILE = 'IT Users Member';
 let api: any;
 let ex: any;
 let base: string;
-let member: string;
 
 async function state(): Promise<any> {
   return (await fetch(`${base}/__sandbox/state`)).json();
@@ -47,13 +46,7 @@ const userNode = async (userName: string): Promise<Node> => {
 describe('Admin users', function () {
   this.timeout(180_000);
 
-  before(async () => {
-    ({ api, ex, base, member } = await openAdminSuite());
-  });
-
-  afterEach(() => ex.usePrompter(undefined));
-
-  after(() => closeAdminSuite(api, MEMBER_PROFILE));
+  adminSuite((s) => ({ api, ex, base } = s), MEMBER_PROFILE);
 
   describe('with the admin token', () => {
     it('lists user attributes with their types, creates one and edits it', async () => {
@@ -261,16 +254,7 @@ describe('Admin users', function () {
   });
 
   describe('with a non-admin token', () => {
-    before(async () => {
-      await vscode.commands.executeCommand('dashboardPlatform.profiles.add', {
-        name: MEMBER_PROFILE,
-        platformUrl: `${base}/api`,
-        activate: false,
-      });
-      api.services.profiles.setSessionSecret(MEMBER_PROFILE, 'platformToken', member);
-      await api.services.profiles.switchTo(MEMBER_PROFILE);
-      ex.provider.refresh();
-    });
+    before(() => signInAsMember(MEMBER_PROFILE, { api, ex, base }));
 
     it('shows User attributes as one row naming the admin role, and refuses writes', async () => {
       const kids = await children(ex.provider.roots.admin.userAttributes);

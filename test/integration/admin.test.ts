@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { screenshot, waitFor } from './harness';
-import { closeAdminSuite, openAdminSuite } from './adminSuite';
+import { adminSuite, signInAsMember } from './sandboxSuite';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- the nodes are the extension's own objects */
 type Node = any;
@@ -16,7 +16,6 @@ const MEMBER_PROFILE = 'IT Member';
 let api: any;
 let ex: any;
 let base: string;
-let member: string;
 
 async function state(): Promise<any> {
   const res = await fetch(`${base}/__sandbox/state`);
@@ -29,13 +28,7 @@ const items = (kids: Node[]) => kids.filter((n) => !['loadMore', 'error', 'empty
 describe('administration', function () {
   this.timeout(180_000);
 
-  before(async () => {
-    ({ api, ex, base, member } = await openAdminSuite());
-  });
-
-  afterEach(() => ex.usePrompter(undefined));
-
-  after(() => closeAdminSuite(api, MEMBER_PROFILE));
+  adminSuite((s) => ({ api, ex, base } = s), MEMBER_PROFILE);
 
   describe('with the admin token', () => {
     it('shows Administration in place of Users, with every section and names, and takes its screenshot', async () => {
@@ -278,16 +271,7 @@ describe('administration', function () {
   });
 
   describe('with a non-admin token', () => {
-    before(async () => {
-      await vscode.commands.executeCommand('dashboardPlatform.profiles.add', {
-        name: MEMBER_PROFILE,
-        platformUrl: `${base}/api`,
-        activate: false,
-      });
-      api.services.profiles.setSessionSecret(MEMBER_PROFILE, 'platformToken', member);
-      await api.services.profiles.switchTo(MEMBER_PROFILE);
-      ex.provider.refresh();
-    });
+    before(() => signInAsMember(MEMBER_PROFILE, { api, ex, base }));
 
     it('shows one row per admin list naming the admin role, without Retry', async () => {
       const a = ex.provider.roots.admin;

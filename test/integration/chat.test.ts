@@ -3,9 +3,9 @@
 import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { ChatPanel } from '../../src/chat/chatPanel';
-import type { TranscriptView } from '../../src/shared/chatProtocol';
 import type { ExtensionApi } from '../../src/extension';
 import { getApi, screenshot, waitFor, revertAndCloseAll } from './harness';
+import { chatView } from './chatView';
 
 interface SandboxInfo {
   port: number;
@@ -15,26 +15,6 @@ interface SandboxInfo {
 async function sandboxState(port: number): Promise<{ aiAborts: { chatId: string }[] }> {
   const res = await fetch(`http://127.0.0.1:${port}/__sandbox/state`);
   return (await res.json()) as { aiAborts: { chatId: string }[] };
-}
-
-async function view(
-  panel: ChatPanel,
-  until: (v: TranscriptView) => boolean,
-  what: string,
-): Promise<TranscriptView> {
-  let last: TranscriptView | undefined;
-  try {
-    return await waitFor(
-      what,
-      async () => {
-        last = await panel.inspect();
-        return until(last) ? last : undefined;
-      },
-      30_000,
-    );
-  } catch (e) {
-    throw new Error(`${(e as Error).message}; the page showed ${JSON.stringify(last)}`, { cause: e });
-  }
 }
 
 describe('chat panel', function () {
@@ -59,7 +39,7 @@ describe('chat panel', function () {
       agentUrl: sandbox.urls.ai[0]!.url,
     })) as ChatPanel;
     assert.ok(panel, 'the ask command returns the panel');
-    const v = await view(
+    const v = await chatView(
       panel,
       (x) => x.finalAnswers.length > 0 && x.usage !== '',
       'the final answer and usage',
@@ -73,7 +53,7 @@ describe('chat panel', function () {
     assert.match(v.usage, /tokens/);
     assert.equal(v.inputDisabled, false, 'the input is enabled again after the turn');
     assert.equal(v.scriptElements, 0, 'no script element in the transcript');
-    await view(panel, (x) => x.toolCards.some((c) => c.hasChart), 'the chart to be drawn');
+    await chatView(panel, (x) => x.toolCards.some((c) => c.hasChart), 'the chart to be drawn');
     await screenshot('chat');
   });
 
@@ -94,7 +74,7 @@ describe('chat panel', function () {
     );
     await api.chat.deserialize(panel, { chatId, agentUrl: sandbox.urls.ai[0]!.url });
     const restored = api.chat.activePanel!;
-    const v = await view(restored, (x) => x.finalAnswers.length > 0, 'the restored conversation');
+    const v = await chatView(restored, (x) => x.finalAnswers.length > 0, 'the restored conversation');
     assert.deepEqual(v.userMessages, ['How many customers per country?']);
     assert.equal(restored.chatId, chatId);
   });
@@ -106,12 +86,12 @@ describe('chat panel', function () {
     await panel.newChat();
     const turn = panel.ask('Show orders by status over time, in detail');
     await waitFor('the turn to stream', () => panel.currentSession?.streaming && panel.chatId, 20_000);
-    const v1 = await view(panel, (x) => x.inputDisabled, 'the input to be disabled while streaming');
+    const v1 = await chatView(panel, (x) => x.inputDisabled, 'the input to be disabled while streaming');
     assert.equal(v1.inputDisabled, true);
     await vscode.commands.executeCommand('dashboardPlatform.chat.stop');
     await turn;
     const chatId = panel.chatId!;
-    const v2 = await view(panel, (x) => x.notices.some((n) => /Stopped/.test(n)), 'the stopped notice');
+    const v2 = await chatView(panel, (x) => x.notices.some((n) => /Stopped/.test(n)), 'the stopped notice');
     assert.equal(v2.inputDisabled, false);
     await waitFor(
       'the sandbox to record the abort',
@@ -126,9 +106,9 @@ describe('chat panel', function () {
     })) as ChatPanel;
     await panel.newChat();
     await panel.ask('Delete old orders? This needs approval');
-    await view(panel, (x) => x.notices.some((n) => /paused/.test(n)), 'the suspended notice');
+    await chatView(panel, (x) => x.notices.some((n) => /paused/.test(n)), 'the suspended notice');
     await panel.currentSession!.resume();
-    await view(panel, (x) => x.finalAnswers.length > 0, 'the resumed turn to finish');
+    await chatView(panel, (x) => x.finalAnswers.length > 0, 'the resumed turn to finish');
   });
 
   it('shows a mid-stream error line inline with Retry, and Retry runs the turn again', async () => {
@@ -137,7 +117,7 @@ describe('chat panel', function () {
     })) as ChatPanel;
     await panel.newChat();
     await panel.ask('Trigger an error please');
-    const v = await view(panel, (x) => x.notices.some((n) => /overloaded/.test(n)), 'the inline error');
+    const v = await chatView(panel, (x) => x.notices.some((n) => /overloaded/.test(n)), 'the inline error');
     assert.ok(
       v.notices.some((n) => /Retry/.test(n)),
       `a Retry button (notices: ${JSON.stringify(v.notices)})`,
@@ -145,7 +125,7 @@ describe('chat panel', function () {
     assert.equal(v.inputDisabled, false);
     const before = v.notices.length;
     await panel.currentSession!.retry();
-    await view(panel, (x) => x.notices.length > before, 'the retried turn to report again');
+    await chatView(panel, (x) => x.notices.length > before, 'the retried turn to report again');
   });
 
   it('"Open in notebook" puts the SQL into a new query notebook cell', async function () {

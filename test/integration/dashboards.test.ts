@@ -337,22 +337,13 @@ describe('dashboards as code', function () {
     try {
       const w = json(doc).config.widgets[0]!;
       // Sent at once, as quick keys are: the second arrives while VS Code applies the first.
-      await Promise.all([
-        api.dashboards.editor.receive(file, {
-          type: 'resizeWidget',
-          id: w.id,
-          w: w.position.w,
-          h: w.position.h + 1,
-          breakpoint: null,
-        }),
-        api.dashboards.editor.receive(file, {
-          type: 'moveWidget',
-          id: w.id,
-          x: w.position.x,
-          y: w.position.y + 1,
-          breakpoint: null,
-        }),
-      ]);
+      const edits = [
+        { type: 'resizeWidget', w: w.position.w, h: w.position.h + 1 },
+        { type: 'moveWidget', x: w.position.x, y: w.position.y + 1 },
+      ] as const;
+      await Promise.all(
+        edits.map((e) => api.dashboards.editor.receive(file, { ...e, id: w.id, breakpoint: null })),
+      );
       const now = json(doc).config.widgets.find((x) => x.id === w.id)!;
       assert.deepEqual(now.position, { ...w.position, y: w.position.y + 1, h: w.position.h + 1 });
     } finally {

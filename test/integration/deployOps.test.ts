@@ -7,7 +7,8 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { getApi, screenshot, waitFor } from './harness';
+import { screenshot, waitFor } from './harness';
+import { explorerSuite } from './sandboxSuite';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- the nodes are the extension's own objects */
 type Node = any;
@@ -52,18 +53,7 @@ async function runs(id: number): Promise<Node[]> {
 describe('deployment operations', function () {
   this.timeout(120_000);
 
-  before(async () => {
-    api = await getApi();
-    ex = api.explorer;
-    await vscode.commands.executeCommand('dashboardPlatform.sandbox.use');
-    const sb = await api.sandbox.start();
-    base = `http://127.0.0.1:${sb.port}`;
-    admin = sb.tokens.admin;
-    await vscode.commands.executeCommand('workbench.view.extension.dashboardPlatform');
-    ex.provider.refresh();
-  });
-
-  afterEach(() => ex.usePrompter(undefined));
+  explorerSuite((s) => ({ api, ex, base, admin } = s), { refresh: true });
 
   describe('dbt sync', () => {
     it('lists past syncs under the deployment and shows a finished run’s log from its row', async () => {

@@ -7,7 +7,8 @@
 import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { ScriptedPrompter } from '../../src/ui/prompter';
-import { getApi, screenshot, waitFor } from './harness';
+import { screenshot, waitFor } from './harness';
+import { explorerSuite } from './sandboxSuite';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- the nodes are the extension's own objects */
 type Node = any;
@@ -16,7 +17,6 @@ const C = 'dashboardPlatform.explorer.';
 const run = (id: string, ...args: unknown[]): Promise<any> =>
   Promise.resolve(vscode.commands.executeCommand(`${C}${id}`, ...args));
 
-let api: any;
 let ex: any;
 let base: string;
 let admin: string;
@@ -37,18 +37,7 @@ const named = async (name: string) => (await rows()).find((n) => n.toTreeItem().
 describe('deployment lifecycle: create, set up, edit, delete', function () {
   this.timeout(180_000);
 
-  before(async () => {
-    api = await getApi();
-    ex = api.explorer;
-    await vscode.commands.executeCommand('dashboardPlatform.sandbox.use');
-    const sb = await api.sandbox.start();
-    base = `http://127.0.0.1:${sb.port}`;
-    admin = sb.tokens.admin;
-    await vscode.commands.executeCommand('workbench.view.extension.dashboardPlatform');
-    ex.provider.refresh();
-  });
-
-  afterEach(() => ex.usePrompter(undefined));
+  explorerSuite((s) => ({ ex, base, admin } = s), { refresh: true });
 
   it('creates a deployment with an empty starter project from the Deployments list, and its first build succeeds', async () => {
     const p = new ScriptedPrompter([

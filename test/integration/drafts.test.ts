@@ -67,13 +67,18 @@ describe('drafts, reports as code and leaving a branch', function () {
   it('Save Draft in the dashboard editor saves the draft, publishes nothing, and pulls back as saved', async () => {
     const client = await api.services.clients.platform();
     const workbook = (await client.listWorkbooks(deploymentId)).items[1]!;
-    const file = vscode.Uri.joinPath(folder(), 'draft.dashboard.json');
-    files.push(file);
-    await vscode.commands.executeCommand('dashboardPlatform.dashboards.edit', {
-      deploymentId,
-      workbookId: workbook.id,
-      target: file,
-    });
+    /** Edit Dashboard: the workbook's dashboard (its draft, when it has one) pulled to `name`. */
+    const pull = async (name: string): Promise<vscode.Uri> => {
+      const target = vscode.Uri.joinPath(folder(), name);
+      files.push(target);
+      await vscode.commands.executeCommand('dashboardPlatform.dashboards.edit', {
+        deploymentId,
+        workbookId: workbook.id,
+        target,
+      });
+      return target;
+    };
+    const file = await pull('draft.dashboard.json');
     const publishedBefore = JSON.stringify(
       (await client.getWorkbook(deploymentId, workbook.id)).dashboardPublished,
     );
@@ -99,13 +104,7 @@ describe('drafts, reports as code and leaving a branch', function () {
     const doc = await vscode.workspace.openTextDocument(file);
     assert.equal(doc.isDirty, false, 'the file was saved first');
     // Pulling the draft again (a reload of the file) shows what was saved.
-    const again = vscode.Uri.joinPath(folder(), 'draft-again.dashboard.json');
-    files.push(again);
-    await vscode.commands.executeCommand('dashboardPlatform.dashboards.edit', {
-      deploymentId,
-      workbookId: workbook.id,
-      target: again,
-    });
+    const again = await pull('draft-again.dashboard.json');
     const pulled = JSON.parse(await read(again)) as { title?: string; config: { widgets?: unknown[] } };
     const saved = JSON.parse(doc.getText()) as { config: { widgets?: unknown[] } };
     assert.equal(pulled.title, title);

@@ -4,7 +4,7 @@
 // resolved. Effects are read back from the sandbox (GET /__sandbox/state).
 import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { closeAdminSuite, openAdminSuite } from './adminSuite';
+import { adminSuite } from './sandboxSuite';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- the API is the extension's own object */
 
@@ -29,11 +29,7 @@ async function allowEmbed(): Promise<boolean> {
 describe('embedding a published dashboard: signed embedding and comments', function () {
   this.timeout(180_000);
 
-  before(async () => {
-    ({ api, ex, base } = await openAdminSuite());
-  });
-  afterEach(() => ex.usePrompter(undefined));
-  after(() => closeAdminSuite(api, 'none'));
+  adminSuite((s) => ({ api, ex, base } = s));
 
   it('turns signed embedding off after a modal naming the dashboard, and on again', async () => {
     const p = ex.script([]);

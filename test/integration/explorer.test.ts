@@ -3,7 +3,9 @@
 // from the sandbox, and an injected 500 turned into an error node whose Retry succeeds.
 import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { getApi, screenshot, waitFor } from './harness';
+import { screenshot, waitFor } from './harness';
+import { deploymentNode } from './explorerTree';
+import { openSandboxView } from './sandboxSuite';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- the nodes are the extension's own objects */
 type Node = any;
@@ -11,7 +13,6 @@ type Node = any;
 const C = 'dashboardPlatform.explorer.';
 const DEP = 1;
 
-let api: any;
 let ex: any; // ExplorerApi
 let base: string; // http://127.0.0.1:PORT of the sandbox
 let admin: string;
@@ -77,17 +78,7 @@ function kinds(nodes: Node[]): string[] {
   return nodes.map((n) => n.kind);
 }
 
-async function deployment(id = DEP): Promise<Node> {
-  const list = ex.provider.roots.deployments;
-  for (;;) {
-    const kids = await children(list);
-    const d = kids.find((n) => n.kind === 'deployment' && n.deploymentId === id);
-    if (d) return d;
-    const more = kids.find((n) => n.kind === 'loadMore');
-    if (!more) throw new Error(`deployment ${id} not found`);
-    await vscode.commands.executeCommand(`${C}loadMore`, more);
-  }
-}
+const deployment = (id = DEP): Promise<Node> => deploymentNode(ex, id);
 
 async function list(kind: string, id = DEP): Promise<Node> {
   return (await deployment(id)).list(kind);
@@ -120,14 +111,8 @@ describe('explorer', function () {
   this.timeout(120_000);
 
   before(async () => {
-    api = await getApi();
-    ex = api.explorer;
+    ({ ex, base, admin } = await openSandboxView());
     assert.ok(ex, 'the extension API exposes the explorer');
-    await vscode.commands.executeCommand('dashboardPlatform.sandbox.use');
-    const sb = await api.sandbox.start();
-    base = `http://127.0.0.1:${sb.port}`;
-    admin = sb.tokens.admin;
-    await vscode.commands.executeCommand('workbench.view.extension.dashboardPlatform');
     await setPageSize(undefined);
   });
 

@@ -164,3 +164,24 @@ export async function revertAndCloseAll(): Promise<void> {
   if (left.length > 0) throw new Error(`Unsaved editors could not be reverted: ${left.join(', ')}`);
   await vscode.commands.executeCommand('workbench.action.closeAllEditors');
 }
+
+/** Sets VS Code's colour theme (user settings) and waits until the setting reads back. */
+export async function setTheme(name: string): Promise<void> {
+  const workbench = () => vscode.workspace.getConfiguration('workbench');
+  await workbench().update('colorTheme', name, vscode.ConfigurationTarget.Global);
+  await waitFor(`the theme "${name}"`, () => (workbench().get('colorTheme') === name ? true : undefined));
+}
+
+/**
+ * Leaves the workbench as a test found it: every untitled or unsaved notebook reverted (visible or
+ * not: an untitled notebook is dirty, and closing it would ask), notifications cleared, and every
+ * editor reverted and closed (revertAndCloseAll).
+ */
+export async function clearWorkbench(): Promise<void> {
+  for (const nb of vscode.workspace.notebookDocuments.filter((d) => d.isUntitled || d.isDirty)) {
+    await vscode.window.showNotebookDocument(nb);
+    await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+  }
+  await vscode.commands.executeCommand('notifications.clearAll');
+  await revertAndCloseAll();
+}

@@ -7,6 +7,7 @@ import * as vscode from 'vscode';
 import type { PublishedDashboard } from '../../src/api/schemas/platform';
 import type { PublishHistoryEntry } from '../../src/dashboards';
 import { getApi, waitFor, revertAndCloseAll } from './harness';
+import { useSandbox } from './sandboxSuite';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- the extension's own objects and sandbox JSON */
 type Node = any;
@@ -28,10 +29,7 @@ describe('live service shapes', function () {
 
   before(async () => {
     api = await getApi();
-    await vscode.commands.executeCommand('dashboardPlatform.sandbox.use');
-    const sb = await api.sandbox.start();
-    base = `http://127.0.0.1:${sb.port}`;
-    admin = sb.tokens.admin;
+    ({ base, admin } = await useSandbox(api));
   });
 
   after(async () => {

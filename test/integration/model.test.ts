@@ -14,27 +14,11 @@ import {
   typeText,
   waitFor,
 } from './harness';
-import { ERROR_MIME, RESULT_MIME, type ResultPayload } from '../../src/shared/notebookOutput';
+import { createBranch, shipMeasure, type MountLike } from './modelBranches';
+import { errorOf, NOTEBOOK_TYPE, openOnBranch, resultOf } from './notebooks';
 
-const NOTEBOOK_TYPE = 'dashboard-platform-notebook';
-const CONTROLLER = {
-  id: 'dashboard-platform-notebook-controller',
-  extension: 'dashboard-platform.dashboard-platform',
-};
 const ORDERS = 'model/cubes/orders.yml';
 const BRANCH = `it-orders-${Date.now().toString(36)}`;
-
-interface MountLike {
-  root: vscode.Uri;
-  branch: string;
-  uri(path: string): vscode.Uri;
-}
-
-function outputOf(cell: vscode.NotebookCell, mime: string): unknown {
-  for (const o of cell.outputs)
-    for (const i of o.items) if (i.mime === mime) return JSON.parse(new TextDecoder().decode(i.data));
-  return undefined;
-}
 
 /** Replaces the whole text of a document and saves it (the save goes to the server). */
 async function saveText(doc: vscode.TextDocument, text: string): Promise<void> {
@@ -93,11 +77,7 @@ describe('data model in the editor', function () {
     assert.match(api.model.status.text, /lock.*main/);
 
     // Create a branch from it: dev mode on the new branch, mounted in its place.
-    const branch = (await vscode.commands.executeCommand(
-      'dashboardPlatform.model.createBranch',
-      main.root,
-      BRANCH,
-    )) as MountLike;
+    const branch = await createBranch(main.root, BRANCH);
     assert.equal(branch.branch, BRANCH);
     mounted = branch;
     assert.equal(api.services.modelBranch.current?.branch, BRANCH, 'the new branch is the dev target');
@@ -143,23 +123,7 @@ describe('data model in the editor', function () {
     );
 
     // A notebook on the dev branch queries the new measure.
-    const nb = await vscode.workspace.openNotebookDocument(
-      NOTEBOOK_TYPE,
-      new vscode.NotebookData([
-        new vscode.NotebookCellData(
-          vscode.NotebookCellKind.Code,
-          JSON.stringify({ measures: ['orders.big_amount'] }),
-          'json',
-        ),
-      ]),
-    );
-    const editor = await vscode.window.showNotebookDocument(nb);
-    await vscode.commands.executeCommand('notebook.selectKernel', { notebookEditor: editor, ...CONTROLLER });
-    await vscode.commands.executeCommand('dashboardPlatform.notebook.selectDeployment', { deploymentId: 1 });
-    await vscode.commands.executeCommand('dashboardPlatform.model.notebookBranch', {
-      branch: BRANCH,
-      notebook: nb,
-    });
+    const nb = await openOnBranch({ measures: ['orders.big_amount'] }, BRANCH);
     await waitFor(
       'the notebook metadata to name the deployment and branch',
       () => nb.metadata.devBranch === BRANCH && nb.metadata.deploymentId === 1,
@@ -175,35 +139,17 @@ describe('data model in the editor', function () {
     );
     assert.ok(summary);
     const cell = nb.cellAt(0);
-    assert.equal(cell.executionSummary?.success, true, JSON.stringify(outputOf(cell, ERROR_MIME)));
-    const result = outputOf(cell, RESULT_MIME) as ResultPayload;
+    assert.equal(cell.executionSummary?.success, true, JSON.stringify(errorOf(cell)));
+    const result = resultOf(cell)!;
     assert.ok(result.columns.some((c) => c.name === 'orders.big_amount'));
     assert.equal(result.rows.length, 1);
     await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
 
-    // Commit and merge to default (the modal confirmation is skipped explicitly).
-    assert.equal(
-      await vscode.commands.executeCommand('dashboardPlatform.model.commit', branch.root, {
-        message: 'Add orders.big_amount',
-      }),
-      true,
-    );
-    assert.equal(
-      await vscode.commands.executeCommand('dashboardPlatform.model.mergeToDefault', branch.root, {
-        message: 'Ship big_amount',
-        confirm: true,
-      }),
-      true,
-    );
-
-    // The default branch's meta (the deployment's own Data API) has the measure.
-    const data = await api.services.clients.data(1);
-    const meta = await data.meta({ refresh: true });
-    const orders = meta.cubes.find((c) => c.name === 'orders');
-    assert.ok(
-      orders?.measures.some((m) => m.name === 'orders.big_amount'),
-      'the merged measure is in the default branch meta',
-    );
+    // Commit and merge to default: the default branch's meta has the measure.
+    await shipMeasure(api, branch.root, 'orders.big_amount', {
+      commit: 'Add orders.big_amount',
+      merge: 'Ship big_amount',
+    });
   });
 });
 
@@ -298,7 +244,7 @@ describe('data model: window, status bar, notebook branch, lost branch, refused 
     const doc = await vscode.workspace.openTextDocument(main.uri(ORDERS));
     await vscode.window.showTextDocument(doc);
     await waitFor('the status bar to show main', () => /lock.*main/.test(api.model.status.text));
-    await vscode.commands.executeCommand('dashboardPlatform.model.createBranch', main.root, OTHER);
+    await createBranch(main.root, OTHER);
     // The branch replaced main's mount; open it again beside it, as Open Data Model… does.
     main = (await vscode.commands.executeCommand('dashboardPlatform.model.open', {
       deploymentId: 1,
@@ -411,17 +357,9 @@ describe('data model: window, status bar, notebook branch, lost branch, refused 
   it('creating a branch from one that is gone works (from main), without switching first', async () => {
     const gone = `it-gone-${Date.now().toString(36)}`;
     const fresh = `it-fresh-${Date.now().toString(36)}`;
-    const m = (await vscode.commands.executeCommand(
-      'dashboardPlatform.model.createBranch',
-      main.root,
-      gone,
-    )) as MountLike;
+    const m = await createBranch(main.root, gone);
     await (await api.services.clients.build()).removeBranch(1, { branchName: gone });
-    const next = (await vscode.commands.executeCommand(
-      'dashboardPlatform.model.createBranch',
-      m.root,
-      fresh,
-    )) as MountLike;
+    const next = await createBranch(m.root, fresh);
     assert.equal(next.branch, fresh);
     const branches = await (await api.services.clients.build()).allBranches(1);
     assert.equal(branches.find((b) => b.name === fresh)?.parentBranch, 'main');

@@ -7,21 +7,12 @@ import * as vscode from 'vscode';
 import type { ChatPanel } from '../../src/chat/chatPanel';
 import type { ExtensionApi } from '../../src/extension';
 import { getApi, revertAndCloseAll, waitFor } from './harness';
+import { createBranch, type MountLike } from './modelBranches';
+import { openOnBranch } from './notebooks';
 
-const NOTEBOOK_TYPE = 'dashboard-platform-notebook';
-const CONTROLLER = {
-  id: 'dashboard-platform-notebook-controller',
-  extension: 'dashboard-platform.dashboard-platform',
-};
 const ORDERS = 'model/cubes/orders.yml';
 const BRANCH = `it-target-${Date.now().toString(36)}`;
 const MEASURE = 'orders.target_total';
-
-interface MountLike {
-  root: vscode.Uri;
-  branch: string;
-  uri(path: string): vscode.Uri;
-}
 
 interface SandboxInfo {
   port: number;
@@ -62,11 +53,7 @@ describe('Data model: the dev branch as the target of notebooks and the chat', f
       addFolder: false,
     })) as MountLike;
     assert.equal(target(), undefined, 'the read-only default branch is no target');
-    branch = (await vscode.commands.executeCommand(
-      'dashboardPlatform.model.createBranch',
-      main.root,
-      BRANCH,
-    )) as MountLike;
+    branch = await createBranch(main.root, BRANCH);
     assert.equal(target()?.branch, BRANCH);
   });
 
@@ -79,23 +66,7 @@ describe('Data model: the dev branch as the target of notebooks and the chat', f
   });
 
   it("checks a notebook cell's members against the dev branch's meta, again after the branch is rebuilt", async () => {
-    const nb = await vscode.workspace.openNotebookDocument(
-      NOTEBOOK_TYPE,
-      new vscode.NotebookData([
-        new vscode.NotebookCellData(
-          vscode.NotebookCellKind.Code,
-          JSON.stringify({ measures: [MEASURE, 'orders.count'] }),
-          'json',
-        ),
-      ]),
-    );
-    const editor = await vscode.window.showNotebookDocument(nb);
-    await vscode.commands.executeCommand('notebook.selectKernel', { notebookEditor: editor, ...CONTROLLER });
-    await vscode.commands.executeCommand('dashboardPlatform.notebook.selectDeployment', { deploymentId: 1 });
-    await vscode.commands.executeCommand('dashboardPlatform.model.notebookBranch', {
-      branch: BRANCH,
-      notebook: nb,
-    });
+    const nb = await openOnBranch({ measures: [MEASURE, 'orders.count'] }, BRANCH);
     const cell = nb.cellAt(0).document.uri;
     const unknown = () =>
       vscode.languages.getDiagnostics(cell).filter((d) => d.message.includes(`Unknown member "${MEASURE}"`));

@@ -6,18 +6,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { getApi, pressKeys, screenshot, typeText, waitFor, revertAndCloseAll } from './harness';
-import {
-  ERROR_MIME,
-  RESULT_MIME,
-  type ErrorPayload,
-  type ResultPayload,
-} from '../../src/shared/notebookOutput';
-
-const NOTEBOOK_TYPE = 'dashboard-platform-notebook';
-const CONTROLLER = {
-  id: 'dashboard-platform-notebook-controller',
-  extension: 'dashboard-platform.dashboard-platform',
-};
+import { errorOf, NOTEBOOK_TYPE, openNotebook, resultOf, showOnKernel } from './notebooks';
 
 interface SandboxInfo {
   port: number;
@@ -26,27 +15,6 @@ interface SandboxInfo {
 function workspaceDir(): string {
   const f = vscode.workspace.workspaceFolders?.[0];
   return f ? f.uri.fsPath : os.tmpdir();
-}
-
-function result(cell: vscode.NotebookCell): ResultPayload | undefined {
-  for (const o of cell.outputs)
-    for (const i of o.items)
-      if (i.mime === RESULT_MIME) return JSON.parse(new TextDecoder().decode(i.data)) as ResultPayload;
-  return undefined;
-}
-
-function errorOf(cell: vscode.NotebookCell): ErrorPayload | undefined {
-  for (const o of cell.outputs)
-    for (const i of o.items)
-      if (i.mime === ERROR_MIME) return JSON.parse(new TextDecoder().decode(i.data)) as ErrorPayload;
-  return undefined;
-}
-
-async function open(cells: vscode.NotebookCellData[]): Promise<vscode.NotebookEditor> {
-  const doc = await vscode.workspace.openNotebookDocument(NOTEBOOK_TYPE, new vscode.NotebookData(cells));
-  const editor = await vscode.window.showNotebookDocument(doc);
-  await vscode.commands.executeCommand('notebook.selectKernel', { notebookEditor: editor, ...CONTROLLER });
-  return editor;
 }
 
 const sql = (s: string) => new vscode.NotebookCellData(vscode.NotebookCellKind.Code, s, 'sql');
@@ -98,14 +66,13 @@ describe('query notebooks', function () {
   it('opens the sample notebook and runs its SQL and JSON cells', async () => {
     const uri = vscode.Uri.file(path.join(workspaceDir(), 'sample.dpnb'));
     const doc = await vscode.workspace.openNotebookDocument(uri);
-    const editor = await vscode.window.showNotebookDocument(doc);
-    await vscode.commands.executeCommand('notebook.selectKernel', { notebookEditor: editor, ...CONTROLLER });
+    await showOnKernel(doc);
     assert.equal(doc.cellAt(1).document.languageId, 'dashboard-platform-sql');
     assert.equal(doc.cellAt(2).document.languageId, 'json');
     await run(doc, 1);
     const s1 = await finished(doc.cellAt(1));
     assert.equal(s1.success, true, JSON.stringify(errorOf(doc.cellAt(1))));
-    const r1 = result(doc.cellAt(1))!;
+    const r1 = resultOf(doc.cellAt(1))!;
     assert.deepEqual(
       r1.columns.map((c) => c.name),
       ['status', 'orders', 'revenue'],
@@ -116,7 +83,7 @@ describe('query notebooks', function () {
     await run(doc, 2);
     const s2 = await finished(doc.cellAt(2));
     assert.equal(s2.success, true, JSON.stringify(errorOf(doc.cellAt(2))));
-    const r2 = result(doc.cellAt(2))!;
+    const r2 = resultOf(doc.cellAt(2))!;
     assert.equal(r2.source, 'load');
     assert.ok(r2.rows.length >= 1);
     assert.ok(r2.columns.some((c) => c.name === 'orders.count' && c.title === 'Orders Count'));
@@ -140,10 +107,10 @@ describe('query notebooks', function () {
       order: { 'orders.created_at': 'asc' },
     });
     cell.metadata = { view: 'chart' };
-    const editor = await open([cell]);
+    const editor = await openNotebook([cell]);
     await run(editor.notebook, 0);
     assert.equal((await finished(editor.notebook.cellAt(0))).success, true);
-    assert.equal(result(editor.notebook.cellAt(0))!.view, 'chart');
+    assert.equal(resultOf(editor.notebook.cellAt(0))!.view, 'chart');
     await screenshot('notebook-chart', 2500);
   });
 
@@ -153,7 +120,7 @@ describe('query notebooks', function () {
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ family: 'data', route: '/v1/cubesql', latencyMs: 30_000, times: 1 }),
     });
-    const editor = await open([sql('SELECT status FROM orders')]);
+    const editor = await openNotebook([sql('SELECT status FROM orders')]);
     const cell = editor.notebook.cellAt(0);
     void run(editor.notebook, 0);
     await new Promise((r) => setTimeout(r, 1000));
@@ -166,19 +133,21 @@ describe('query notebooks', function () {
     // wait for a condition, not a timing assertion: the machine may be slow).
     const s = await finished(cell, 10_000);
     assert.notEqual(s.success, true);
-    assert.equal(result(cell), undefined, 'no rows from the cancelled query');
+    assert.equal(resultOf(cell), undefined, 'no rows from the cancelled query');
   });
 
   it('completes a Continue-wait query', async () => {
-    const editor = await open([json({ measures: ['orders.slow_count'], dimensions: ['orders.status'] })]);
+    const editor = await openNotebook([
+      json({ measures: ['orders.slow_count'], dimensions: ['orders.status'] }),
+    ]);
     await run(editor.notebook, 0);
     const s = await finished(editor.notebook.cellAt(0));
     assert.equal(s.success, true, JSON.stringify(errorOf(editor.notebook.cellAt(0))));
-    assert.ok(result(editor.notebook.cellAt(0))!.rows.length >= 3);
+    assert.ok(resultOf(editor.notebook.cellAt(0))!.rows.length >= 3);
   });
 
   it('shows a server error in the cell with its message and requestId', async () => {
-    const editor = await open([sql('SELECT no_such_column FROM orders')]);
+    const editor = await openNotebook([sql('SELECT no_such_column FROM orders')]);
     await run(editor.notebook, 0);
     const s = await finished(editor.notebook.cellAt(0));
     assert.equal(s.success, false);
@@ -193,7 +162,7 @@ describe('query notebooks', function () {
   });
 
   it('offers sandbox members as completions in JSON and SQL cells', async () => {
-    const editor = await open([json({ measures: [''] }), sql('SELECT  FROM orders')]);
+    const editor = await openNotebook([json({ measures: [''] }), sql('SELECT  FROM orders')]);
     const jdoc = editor.notebook.cellAt(0).document;
     const at = jdoc.positionAt(jdoc.getText().indexOf('""') + 1);
     const list = await waitFor(
@@ -227,7 +196,7 @@ describe('query notebooks', function () {
     const measure = sl.items.find((i) => i.label === 'total_amount');
     assert.equal((measure?.insertText as vscode.SnippetString | undefined)?.value, 'MEASURE(total_amount)');
     // hover with title, type and description
-    const hdoc = (await open([json({ measures: ['orders.count'] })])).notebook.cellAt(0).document;
+    const hdoc = (await openNotebook([json({ measures: ['orders.count'] })])).notebook.cellAt(0).document;
     const hoverText = await waitFor(
       'a member hover',
       async () => {
@@ -246,7 +215,7 @@ describe('query notebooks', function () {
     );
     assert.match(hoverText, /Orders Count[\s\S]*measure[\s\S]*Number(\s|&nbsp;)of/);
     // diagnostics for an unknown member before running
-    const bad = await open([json({ measures: ['orders.nope'] })]);
+    const bad = await openNotebook([json({ measures: ['orders.nope'] })]);
     const d = await waitFor('a diagnostic', () => {
       const list = vscode.languages.getDiagnostics(bad.notebook.cellAt(0).document.uri);
       return list.find((x) => /orders\.nope/.test(x.message));
@@ -258,10 +227,10 @@ describe('query notebooks', function () {
     const cfg = vscode.workspace.getConfiguration('dashboardPlatform.notebook');
     await cfg.update('rowCap', 100, vscode.ConfigurationTarget.Global);
     try {
-      const editor = await open([sql('SELECT id, status, amount FROM orders')]);
+      const editor = await openNotebook([sql('SELECT id, status, amount FROM orders')]);
       await run(editor.notebook, 0);
       assert.equal((await finished(editor.notebook.cellAt(0))).success, true);
-      const r = result(editor.notebook.cellAt(0))!;
+      const r = resultOf(editor.notebook.cellAt(0))!;
       assert.equal(r.rows.length, 100);
       assert.ok(r.totalRows > 100);
       const file = path.join(os.tmpdir(), `dp-export-${Date.now()}.csv`);
@@ -281,7 +250,7 @@ describe('query notebooks', function () {
   });
 
   it('picks the notebook deployment by name from the profile list', async function () {
-    const editor = await open([sql('SELECT 1')]);
+    const editor = await openNotebook([sql('SELECT 1')]);
     const picking = vscode.commands.executeCommand('dashboardPlatform.notebook.selectDeployment');
     await new Promise((r) => setTimeout(r, 1500)); // the quick pick lists the deployments
     if (!(await typeText('Marketing'))) this.skip(); // no UI control in this route

@@ -7,7 +7,8 @@ import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { ScriptedPrompter, type Prompter } from '../../src/ui/prompter';
 import { vscodePrompter } from '../../src/ui/vscodePrompter';
-import { getApi, pressKeys, screenshot, waitFor, revertAndCloseAll } from './harness';
+import { pressKeys, screenshot, waitFor, revertAndCloseAll, setTheme } from './harness';
+import { explorerSuite } from './sandboxSuite';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- the nodes are the extension's own objects */
 type Node = any;
@@ -64,29 +65,10 @@ function hybrid(answers: (string | string[])[], onReal: () => void): Prompter {
   };
 }
 
-async function setTheme(name: string): Promise<void> {
-  await vscode.workspace
-    .getConfiguration('workbench')
-    .update('colorTheme', name, vscode.ConfigurationTarget.Global);
-  await waitFor('the theme', () =>
-    vscode.workspace.getConfiguration('workbench').get('colorTheme') === name ? true : undefined,
-  );
-}
-
 describe('notifications lifecycle', function () {
   this.timeout(180_000);
 
-  before(async () => {
-    const api: any = await getApi();
-    ex = api.explorer;
-    await vscode.commands.executeCommand('dashboardPlatform.sandbox.use');
-    const sb = await api.sandbox.start();
-    base = `http://127.0.0.1:${sb.port}`;
-    admin = sb.tokens.admin;
-    await vscode.commands.executeCommand('workbench.view.extension.dashboardPlatform');
-  });
-
-  afterEach(() => ex.usePrompter(undefined));
+  explorerSuite((s) => ({ ex, base, admin } = s));
 
   it('names the dashboard, says paused, and a click opens the details with every recipient', async () => {
     const all = await rows();

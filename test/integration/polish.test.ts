@@ -9,8 +9,6 @@ import * as vscode from 'vscode';
 import type { ChatPanel } from '../../src/chat/chatPanel';
 import type { ExtensionApi } from '../../src/extension';
 import { TargetStatus } from '../../src/notebook/targetStatus';
-import type { TranscriptView } from '../../src/shared/chatProtocol';
-import { RESULT_MIME, type ResultPayload } from '../../src/shared/notebookOutput';
 import {
   click,
   getApi,
@@ -19,13 +17,12 @@ import {
   waitFor,
   webviewClick,
   webviewKeys,
+  clearWorkbench,
   revertAndCloseAll,
 } from './harness';
-
-const CONTROLLER = {
-  id: 'dashboard-platform-notebook-controller',
-  extension: 'dashboard-platform.dashboard-platform',
-};
+import { resultOf, showOnKernel } from './notebooks';
+import { chatView } from './chatView';
+import { moveTwoWidgetsAndRecolour } from './dashboardFiles';
 
 interface SandboxInfo {
   port: number;
@@ -37,29 +34,6 @@ async function setTheme(name: string): Promise<void> {
     .getConfiguration('workbench')
     .update('colorTheme', name, vscode.ConfigurationTarget.Global);
   await new Promise((r) => setTimeout(r, 1500));
-}
-
-function resultOf(cell: vscode.NotebookCell): ResultPayload | undefined {
-  for (const o of cell.outputs)
-    for (const i of o.items)
-      if (i.mime === RESULT_MIME) return JSON.parse(new TextDecoder().decode(i.data)) as ResultPayload;
-  return undefined;
-}
-
-async function view(panel: ChatPanel, until: (v: TranscriptView) => boolean, what: string) {
-  let last: TranscriptView | undefined;
-  try {
-    return await waitFor(
-      what,
-      async () => {
-        last = await panel.inspect();
-        return until(last) ? last : undefined;
-      },
-      30_000,
-    );
-  } catch (e) {
-    throw new Error(`${(e as Error).message}; the page showed ${JSON.stringify(last)}`, { cause: e });
-  }
 }
 
 describe('Polish (issue 14)', function () {
@@ -85,13 +59,7 @@ describe('Polish (issue 14)', function () {
 
   afterEach(async () => {
     await fetch(`http://127.0.0.1:${sandbox.port}/__sandbox/faults`, { method: 'DELETE' });
-    // Untitled notebooks are dirty (visible or not): revert them so closing asks nothing.
-    for (const nb of vscode.workspace.notebookDocuments.filter((d) => d.isUntitled || d.isDirty)) {
-      await vscode.window.showNotebookDocument(nb);
-      await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
-    }
-    await vscode.commands.executeCommand('notifications.clearAll');
-    await revertAndCloseAll();
+    await clearWorkbench();
   });
 
   after(async () => {
@@ -123,21 +91,7 @@ describe('Polish (issue 14)', function () {
       confirm: true,
       showDiff: false,
     });
-    const doc = await vscode.workspace.openTextDocument(file);
-    const input = JSON.parse(doc.getText()) as {
-      config: { widgets: { position: { x: number; y: number } }[]; theme: { primaryColor?: string } };
-    };
-    input.config.widgets[0]!.position.y += 1;
-    input.config.widgets[1]!.position.y += 1;
-    input.config.theme.primaryColor = '#d43f8d';
-    const edit = new vscode.WorkspaceEdit();
-    edit.replace(
-      file,
-      new vscode.Range(doc.positionAt(0), doc.positionAt(doc.getText().length)),
-      `${JSON.stringify(input, null, 2)}\n`,
-    );
-    assert.ok(await vscode.workspace.applyEdit(edit));
-    assert.ok(await doc.save());
+    await moveTwoWidgetsAndRecolour(await vscode.workspace.openTextDocument(file));
     if (!(await ui())) this.skip(); // the confirmation needs UI control (code-server route)
     const before = (await (await fetch(`http://127.0.0.1:${sandbox.port}/__sandbox/state`)).json()) as {
       publishes: unknown[];
@@ -235,8 +189,7 @@ describe('Polish (issue 14)', function () {
         new vscode.NotebookCellData(vscode.NotebookCellKind.Code, 'SELECT ', 'dashboard-platform-sql'),
       ]),
     );
-    const editor = await vscode.window.showNotebookDocument(nb);
-    await vscode.commands.executeCommand('notebook.selectKernel', { notebookEditor: editor, ...CONTROLLER });
+    const editor = await showOnKernel(nb);
     const cell = nb.cellAt(0);
     assert.equal(cell.document.languageId, 'dashboard-platform-sql');
     const langs = await vscode.languages.getLanguages();
@@ -305,8 +258,7 @@ describe('Polish (issue 14)', function () {
       'dashboard-platform-notebook',
       new vscode.NotebookData([data]),
     );
-    const editor = await vscode.window.showNotebookDocument(nb);
-    await vscode.commands.executeCommand('notebook.selectKernel', { notebookEditor: editor, ...CONTROLLER });
+    await showOnKernel(nb);
     await setTheme('Default Light Modern');
     await vscode.commands.executeCommand('notebook.cell.execute', { ranges: [{ start: 0, end: 1 }] });
     const cell = nb.cellAt(0);
@@ -334,7 +286,7 @@ describe('Polish (issue 14)', function () {
     const panel = (await vscode.commands.executeCommand('dashboardPlatform.chat.open', {
       agentUrl: agents[0]!.url,
     })) as ChatPanel;
-    const empty = await view(panel, (v) => v.starters.length > 0, 'starter prompts');
+    const empty = await chatView(panel, (v) => v.starters.length > 0, 'starter prompts');
     assert.match(empty.header, /Analyst\s*· Sandbox profile/);
     assert.ok(
       empty.starters.some((s) => /by month/.test(s)),
@@ -349,19 +301,23 @@ describe('Polish (issue 14)', function () {
       body: JSON.stringify({ family: 'ai', method: 'POST', status: 503, body: { error: 'busy' }, times: 1 }),
     });
     await panel.ask('What was the revenue by month?');
-    const failed = await view(panel, (v) => v.notices.length > 0, 'the error notice');
+    const failed = await chatView(panel, (v) => v.notices.length > 0, 'the error notice');
     assert.deepEqual(failed.userMessages, ['What was the revenue by month?']);
     assert.equal(failed.draft, 'What was the revenue by month?');
     assert.match(failed.notices[0]!, /Retry|busy|503/);
     await screenshot('i14-chat-failed', 1000);
     await panel.currentSession!.retry();
-    const answered = await view(panel, (v) => v.finalAnswers.length > 0, 'the retried answer');
+    const answered = await chatView(panel, (v) => v.finalAnswers.length > 0, 'the retried answer');
     assert.equal(answered.userMessages.length, 1, 'the retry reuses the kept question');
     assert.equal(answered.draft, '', 'the composer is cleared once the retried question went through');
 
     // A long answer stays followed to its end; a long token wraps.
     await panel.ask(`Revenue by month ${'x'.repeat(400)}, 400 deltas`);
-    const long = await view(panel, (v) => v.finalAnswers.length > 1 && !v.inputDisabled, 'the long answer');
+    const long = await chatView(
+      panel,
+      (v) => v.finalAnswers.length > 1 && !v.inputDisabled,
+      'the long answer',
+    );
     assert.equal(long.atBottom, true, 'the transcript followed the stream');
     assert.equal(long.overflowsX, false, 'the long token wraps');
 
@@ -371,7 +327,7 @@ describe('Polish (issue 14)', function () {
     })) as ChatPanel;
     assert.equal(second.panel.viewColumn, panel.panel.viewColumn);
     panel.profileChanged('Production EU');
-    const warned = await view(panel, (v) => v.banner.length > 0, 'the profile banner');
+    const warned = await chatView(panel, (v) => v.banner.length > 0, 'the profile banner');
     assert.match(warned.banner, /on the profile "Sandbox"; the active profile is now "Production EU"/);
     panel.panel.reveal();
     await setTheme('Default Dark Modern');

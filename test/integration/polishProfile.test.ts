@@ -6,29 +6,13 @@ import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { ExtensionApi } from '../../src/extension';
 import { TargetStatus } from '../../src/notebook/targetStatus';
-import {
-  ERROR_MIME,
-  RESULT_MIME,
-  type ErrorPayload,
-  type ResultPayload,
-} from '../../src/shared/notebookOutput';
-import { click, getApi, pressKeys, screenshot, typeText, waitFor, revertAndCloseAll } from './harness';
+import { click, getApi, pressKeys, screenshot, typeText, waitFor, clearWorkbench } from './harness';
+import { errorOf, openNotebook, resultOf } from './notebooks';
 
-const NOTEBOOK_TYPE = 'dashboard-platform-notebook';
-const CONTROLLER = {
-  id: 'dashboard-platform-notebook-controller',
-  extension: 'dashboard-platform.dashboard-platform',
-};
 /** A configured profile pointing at the sandbox (a "remote" one) and one whose host is unreachable. */
 const REMOTE = 'Polish Remote';
 const OFFLINE = 'Polish Offline';
 const SIGNED_OUT = 'Polish Signed Out';
-
-function itemOf<T>(cell: vscode.NotebookCell, mime: string): T | undefined {
-  for (const o of cell.outputs)
-    for (const i of o.items) if (i.mime === mime) return JSON.parse(new TextDecoder().decode(i.data)) as T;
-  return undefined;
-}
 
 async function runCell(nb: vscode.NotebookDocument, index = 0): Promise<vscode.NotebookCell> {
   const cell = nb.cellAt(index);
@@ -79,12 +63,7 @@ describe('Polish: notebook profile and report SQL', function () {
   });
 
   afterEach(async () => {
-    for (const nb of vscode.workspace.notebookDocuments.filter((d) => d.isUntitled || d.isDirty)) {
-      await vscode.window.showNotebookDocument(nb);
-      await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
-    }
-    await vscode.commands.executeCommand('notifications.clearAll');
-    await revertAndCloseAll();
+    await clearWorkbench();
   });
 
   after(async () => {
@@ -101,10 +80,7 @@ describe('Polish: notebook profile and report SQL', function () {
       new vscode.NotebookCellData(vscode.NotebookCellKind.Code, sql, 'dashboard-platform-sql'),
     ]);
     data.metadata = profile ? { profile } : {};
-    const nb = await vscode.workspace.openNotebookDocument(NOTEBOOK_TYPE, data);
-    const editor = await vscode.window.showNotebookDocument(nb);
-    await vscode.commands.executeCommand('notebook.selectKernel', { notebookEditor: editor, ...CONTROLLER });
-    return nb;
+    return (await openNotebook(data)).notebook;
   }
 
   it('runs a cell on the notebook’s stored profile while another profile stays active', async () => {
@@ -130,8 +106,8 @@ describe('Polish: notebook profile and report SQL', function () {
       target.dispose();
     }
     const cell = await runCell(nb);
-    const result = itemOf<ResultPayload>(cell, RESULT_MIME);
-    assert.ok(result, `a result, not ${JSON.stringify(itemOf<ErrorPayload>(cell, ERROR_MIME))}`);
+    const result = resultOf(cell);
+    assert.ok(result, `a result, not ${JSON.stringify(errorOf(cell))}`);
     assert.ok(result.rows.length > 0);
     assert.equal(cell.executionSummary?.success, true);
     // The active profile is the unreachable one: had the cell used it, it would have failed.
@@ -168,7 +144,7 @@ describe('Polish: notebook profile and report SQL', function () {
     }
     const cell = await runCell(nb);
     assert.equal(cell.executionSummary?.success, false);
-    const error = itemOf<ErrorPayload>(cell, ERROR_MIME);
+    const error = errorOf(cell);
     assert.match(error?.message ?? '', /profile "Production EU", which does not exist here\. Pick a profile/);
 
     if (await pressKeys([])) {
@@ -207,10 +183,7 @@ describe('Polish: notebook profile and report SQL', function () {
     }
     const cell = await runCell(nb);
     assert.equal(cell.executionSummary?.success, false);
-    assert.match(
-      itemOf<ErrorPayload>(cell, ERROR_MIME)?.message ?? '',
-      new RegExp(`profile "${SIGNED_OUT}" has no token here`),
-    );
+    assert.match(errorOf(cell)?.message ?? '', new RegExp(`profile "${SIGNED_OUT}" has no token here`));
     assert.equal(api.services.profiles.active()?.profile.name, 'Sandbox');
   });
 

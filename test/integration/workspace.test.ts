@@ -5,7 +5,9 @@
 // slug, upsert by slug, embed access), each effect read back from the sandbox.
 import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { getApi, screenshot, waitFor } from './harness';
+import { screenshot, waitFor } from './harness';
+import { deploymentNode } from './explorerTree';
+import { explorerSuite } from './sandboxSuite';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- the nodes are the extension's own objects */
 type Node = any;
@@ -13,7 +15,6 @@ type Node = any;
 const C = 'dashboardPlatform.explorer.';
 const DEP = 1;
 
-let api: any;
 let ex: any;
 let base: string;
 let admin: string;
@@ -31,17 +32,7 @@ async function children(node?: Node): Promise<Node[]> {
   return ex.provider.getChildren(node);
 }
 
-async function deployment(id = DEP): Promise<Node> {
-  const list = ex.provider.roots.deployments;
-  for (;;) {
-    const kids = await children(list);
-    const d = kids.find((n) => n.kind === 'deployment' && n.deploymentId === id);
-    if (d) return d;
-    const more = kids.find((n) => n.kind === 'loadMore');
-    if (!more) throw new Error(`deployment ${id} not found`);
-    await vscode.commands.executeCommand(`${C}loadMore`, more);
-  }
-}
+const deployment = (id = DEP): Promise<Node> => deploymentNode(ex, id);
 
 /** Every child of a list, following "Load more". */
 async function all(node: Node): Promise<Node[]> {
@@ -73,17 +64,7 @@ async function child(list: Node, kind: string, name: string): Promise<Node> {
 describe('workspace', function () {
   this.timeout(180_000);
 
-  before(async () => {
-    api = await getApi();
-    ex = api.explorer;
-    await vscode.commands.executeCommand('dashboardPlatform.sandbox.use');
-    const sb = await api.sandbox.start();
-    base = `http://127.0.0.1:${sb.port}`;
-    admin = sb.tokens.admin;
-    await vscode.commands.executeCommand('workbench.view.extension.dashboardPlatform');
-  });
-
-  afterEach(() => ex.usePrompter(undefined));
+  explorerSuite((s) => ({ ex, base, admin } = s));
 
   it('shows the workspace as the platform does: folders first, each folder its items, rows with names and dates, a click opens', async () => {
     const root = (await all(await workspace())).filter((n) => n.kind !== 'empty');

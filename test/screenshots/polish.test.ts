@@ -17,15 +17,13 @@ import {
   webviewClick,
   type ScreenshotCrop,
 } from '../integration/harness';
+import { clean } from './window';
+import { moveTwoWidgetsAndRecolour } from '../integration/dashboardFiles';
+import { NOTEBOOK_TYPE, runChart, showOnKernel } from '../integration/notebooks';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- the explorer's nodes are the extension's own objects */
 type Node = any;
 
-const NOTEBOOK_TYPE = 'dashboard-platform-notebook';
-const CONTROLLER = {
-  id: 'dashboard-platform-notebook-controller',
-  extension: 'dashboard-platform.dashboard-platform',
-};
 const THEMES = {
   light: { name: 'Default Light Modern', kind: vscode.ColorThemeKind.Light },
   dark: { name: 'Default Dark Modern', kind: vscode.ColorThemeKind.Dark },
@@ -60,19 +58,6 @@ async function shot(name: string, theme: Theme, crop: ScreenshotCrop, settleMs =
 async function both(name: string, crop: ScreenshotCrop, settleMs?: number): Promise<void> {
   await shot(name, 'light', crop, settleMs);
   await shot(name, 'dark', crop, settleMs);
-}
-
-/** Closes every editor (reverting untitled ones), panel and notification, and the side bar. */
-async function clean({ sideBar = false } = {}): Promise<void> {
-  for (let i = 0; i < 20 && vscode.window.visibleNotebookEditors.length > 0; i++) {
-    await vscode.window.showNotebookDocument(vscode.window.visibleNotebookEditors[0]!.notebook);
-    await run('workbench.action.revertAndCloseActiveEditor');
-  }
-  await run('workbench.action.closeAllEditors');
-  await run('workbench.action.closePanel');
-  await run('workbench.action.closeAuxiliaryBar');
-  await run(sideBar ? 'workbench.view.extension.dashboardPlatform' : 'workbench.action.closeSidebar');
-  await run('notifications.clearAll');
 }
 
 /** Waits until the quick input shows `text` (a step's title or prompt). */
@@ -141,21 +126,7 @@ describe('Polish gallery (issue 14)', function () {
     })) as vscode.Uri;
     assert.equal(pulled.toString(), dashboardFile.toString());
     await run('dashboardPlatform.dashboards.publish', { uri: dashboardFile, confirm: true, showDiff: false });
-    const doc = await vscode.workspace.openTextDocument(dashboardFile);
-    const input = JSON.parse(doc.getText()) as {
-      config: { widgets: { position: { y: number } }[]; theme: { primaryColor?: string } };
-    };
-    input.config.widgets[0]!.position.y += 1;
-    input.config.widgets[1]!.position.y += 1;
-    input.config.theme.primaryColor = '#d43f8d';
-    const edit = new vscode.WorkspaceEdit();
-    edit.replace(
-      dashboardFile,
-      new vscode.Range(0, 0, doc.lineCount, 0),
-      `${JSON.stringify(input, null, 2)}\n`,
-    );
-    assert.ok(await vscode.workspace.applyEdit(edit));
-    assert.ok(await doc.save());
+    await moveTwoWidgetsAndRecolour(await vscode.workspace.openTextDocument(dashboardFile));
     await clean();
     const publishing = run('dashboardPlatform.dashboards.publish', { uri: dashboardFile });
     await waitFor('the review diff', () =>
@@ -224,28 +195,12 @@ describe('Polish gallery (issue 14)', function () {
 
   it('3 charts: every measure by month, ticks from the granularity, in the theme', async () => {
     await clean();
-    const cell = new vscode.NotebookCellData(
-      vscode.NotebookCellKind.Code,
-      JSON.stringify(
-        {
-          measures: ['orders.count', 'orders.total_amount'],
-          timeDimensions: [
-            { dimension: 'orders.created_at', granularity: 'month', dateRange: 'last 24 months' },
-          ],
-          order: { 'orders.created_at': 'asc' },
-        },
-        null,
-        2,
-      ),
-      'json',
-    );
-    cell.metadata = { view: 'chart' };
-    const doc = await vscode.workspace.openNotebookDocument(NOTEBOOK_TYPE, new vscode.NotebookData([cell]));
-    const editor = await vscode.window.showNotebookDocument(doc);
-    await run('notebook.selectKernel', { notebookEditor: editor, ...CONTROLLER });
-    await run('notebook.cell.execute', { ranges: [{ start: 0, end: 1 }], document: doc.uri });
-    await cellDone(doc.cellAt(0));
-    assert.equal(doc.cellAt(0).executionSummary?.success, true);
+    const editor = await runChart({
+      measures: ['orders.count', 'orders.total_amount'],
+      timeDimensions: [{ dimension: 'orders.created_at', granularity: 'month', dateRange: 'last 24 months' }],
+      order: { 'orders.created_at': 'asc' },
+    });
+    const doc = editor.notebook;
     editor.revealRange(new vscode.NotebookRange(0, 1), vscode.NotebookEditorRevealType.AtTop);
     await run('notebook.cell.collapseCellInput', { ranges: [{ start: 0, end: 1 }], document: doc.uri });
     await both('3-chart', EDITOR, 2500);
@@ -354,8 +309,7 @@ describe('Polish gallery (issue 14)', function () {
     ]);
     data.metadata = { profile: STAGING };
     const doc = await vscode.workspace.openNotebookDocument(NOTEBOOK_TYPE, data);
-    const editor = await vscode.window.showNotebookDocument(doc);
-    await run('notebook.selectKernel', { notebookEditor: editor, ...CONTROLLER });
+    await showOnKernel(doc);
     await run('notebook.cell.execute', { ranges: [{ start: 0, end: 1 }], document: doc.uri });
     await cellDone(doc.cellAt(0));
     assert.equal(doc.cellAt(0).executionSummary?.success, true);
@@ -379,8 +333,7 @@ describe('Polish gallery (issue 14)', function () {
     ]);
     data.metadata = { profile: 'Production EU' };
     const doc = await vscode.workspace.openNotebookDocument(NOTEBOOK_TYPE, data);
-    const editor = await vscode.window.showNotebookDocument(doc);
-    await run('notebook.selectKernel', { notebookEditor: editor, ...CONTROLLER });
+    await showOnKernel(doc);
     await run('notebook.cell.execute', { ranges: [{ start: 0, end: 1 }], document: doc.uri });
     await cellDone(doc.cellAt(0));
     assert.equal(doc.cellAt(0).executionSummary?.success, false);

@@ -10,30 +10,14 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { ExtensionApi } from '../../src/extension';
 import { getApi, screenshot, waitFor, webviewClick } from '../integration/harness';
+import { clean } from './window';
+import { runChart, showOnKernel } from '../integration/notebooks';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- the explorer's nodes are the extension's own objects */
 type Node = any;
 
-const NOTEBOOK_TYPE = 'dashboard-platform-notebook';
-const CONTROLLER = {
-  id: 'dashboard-platform-notebook-controller',
-  extension: 'dashboard-platform.dashboard-platform',
-};
 const run = (command: string, ...args: unknown[]) => vscode.commands.executeCommand(command, ...args);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-/** Closes every editor (reverting untitled ones), panel and notification; the side bar as asked. */
-async function clean({ sideBar = false } = {}): Promise<void> {
-  for (let i = 0; i < 20 && vscode.window.visibleNotebookEditors.length > 0; i++) {
-    await vscode.window.showNotebookDocument(vscode.window.visibleNotebookEditors[0]!.notebook);
-    await run('workbench.action.revertAndCloseActiveEditor');
-  }
-  await run('workbench.action.closeAllEditors');
-  await run('workbench.action.closePanel');
-  await run('workbench.action.closeAuxiliaryBar');
-  await run(sideBar ? 'workbench.view.extension.dashboardPlatform' : 'workbench.action.closeSidebar');
-  await run('notifications.clearAll');
-}
 
 /** Lets the window settle, clears any notification that appeared meanwhile, and takes the picture. */
 async function shot(name: string, settleMs = 1500): Promise<void> {
@@ -58,6 +42,17 @@ async function finished(cell: vscode.NotebookCell): Promise<void> {
   assert.equal(summary.success, true, `cell ${cell.index} failed`);
 }
 
+/** The tree read afresh in a clean window with the view shown, its first deployment expanded. */
+async function firstDeploymentExpanded(ex: any): Promise<Node> {
+  ex.provider.refresh();
+  await clean({ sideBar: true });
+  const deployments: Node[] = await ex.provider.getChildren(ex.provider.roots.deployments);
+  const dep = deployments.find((n) => n.kind === 'deployment');
+  assert.ok(dep, 'the sandbox lists deployments');
+  await ex.view.reveal(dep, { expand: true, focus: false, select: false });
+  return dep;
+}
+
 describe('README screenshots', function () {
   this.timeout(180_000);
   let api: ExtensionApi;
@@ -75,12 +70,7 @@ describe('README screenshots', function () {
     const cfg = vscode.workspace.getConfiguration('dashboardPlatform.explorer');
     await cfg.update('pageSize', 5, vscode.ConfigurationTarget.Global);
     await sleep(300);
-    ex.provider.refresh();
-    await clean({ sideBar: true });
-    const deployments: Node[] = await ex.provider.getChildren(ex.provider.roots.deployments);
-    const dep = deployments.find((n) => n.kind === 'deployment');
-    assert.ok(dep, 'the sandbox lists deployments');
-    await ex.view.reveal(dep, { expand: true, focus: false, select: false });
+    const dep = await firstDeploymentExpanded(ex);
     for (const kind of ['folders', 'reports', 'notifications']) {
       const list = dep.list(kind);
       await ex.provider.getChildren(list);
@@ -97,12 +87,7 @@ describe('README screenshots', function () {
 
   it('workspace: the folders of a deployment with their reports and workbooks, a report SQL open', async () => {
     const ex = api.explorer as any;
-    ex.provider.refresh();
-    await clean({ sideBar: true });
-    const deployments: Node[] = await ex.provider.getChildren(ex.provider.roots.deployments);
-    const dep = deployments.find((n) => n.kind === 'deployment');
-    assert.ok(dep, 'the sandbox lists deployments');
-    await ex.view.reveal(dep, { expand: true, focus: false, select: false });
+    const dep = await firstDeploymentExpanded(ex);
     const ws = dep.list('workspace');
     const folders: Node[] = await ex.provider.getChildren(ws);
     await ex.view.reveal(ws, { expand: true, focus: false, select: false });
@@ -122,8 +107,7 @@ describe('README screenshots', function () {
   it('notebook-table: the sample notebook with its SQL result', async () => {
     await clean();
     const doc = await vscode.workspace.openNotebookDocument(workspaceFile('sample.dpnb'));
-    const editor = await vscode.window.showNotebookDocument(doc);
-    await run('notebook.selectKernel', { notebookEditor: editor, ...CONTROLLER });
+    const editor = await showOnKernel(doc);
     await run('notebook.cell.execute', { ranges: [{ start: 1, end: 2 }], document: doc.uri });
     await finished(doc.cellAt(1));
     editor.revealRange(new vscode.NotebookRange(1, 2), vscode.NotebookEditorRevealType.AtTop);
@@ -133,27 +117,11 @@ describe('README screenshots', function () {
 
   it('notebook-chart: a measure by month as a chart', async () => {
     await clean();
-    const cell = new vscode.NotebookCellData(
-      vscode.NotebookCellKind.Code,
-      JSON.stringify(
-        {
-          measures: ['orders.total_amount'],
-          timeDimensions: [
-            { dimension: 'orders.created_at', granularity: 'month', dateRange: 'last 12 months' },
-          ],
-          order: { 'orders.created_at': 'asc' },
-        },
-        null,
-        2,
-      ),
-      'json',
-    );
-    cell.metadata = { view: 'chart' };
-    const doc = await vscode.workspace.openNotebookDocument(NOTEBOOK_TYPE, new vscode.NotebookData([cell]));
-    const editor = await vscode.window.showNotebookDocument(doc);
-    await run('notebook.selectKernel', { notebookEditor: editor, ...CONTROLLER });
-    await run('notebook.cell.execute', { ranges: [{ start: 0, end: 1 }], document: doc.uri });
-    await finished(doc.cellAt(0));
+    await runChart({
+      measures: ['orders.total_amount'],
+      timeDimensions: [{ dimension: 'orders.created_at', granularity: 'month', dateRange: 'last 12 months' }],
+      order: { 'orders.created_at': 'asc' },
+    });
     await shot('notebook-chart', 2500);
   });
 

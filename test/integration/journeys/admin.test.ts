@@ -7,6 +7,7 @@
 import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { getApi, pressKeys, screenshot, waitFor } from '../harness';
+import { useSandbox } from '../sandboxSuite';
 import { chooseMenu, contextMenu, expand, openExplorerFresh, row, rowText } from './explorerView';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- the nodes are the extension's own objects */
@@ -46,10 +47,7 @@ describe('journey: administer a user', function () {
     api = await getApi();
     ex = api.explorer;
     if (!(await pressKeys([]))) this.skip(); // the journey needs UI control (code-server route)
-    await vscode.commands.executeCommand('dashboardPlatform.sandbox.use');
-    const sb = await api.sandbox.start();
-    base = `http://127.0.0.1:${sb.port}`;
-    admin = sb.tokens.admin;
+    ({ base, admin } = await useSandbox(api));
   });
 
   after(async () => {

@@ -7,7 +7,17 @@
 // object). Light and dark screenshots.
 import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { click, getApi, pressKeys, screenshot, typeText, waitFor, revertAndCloseAll } from '../harness';
+import {
+  click,
+  getApi,
+  pressKeys,
+  screenshot,
+  typeText,
+  waitFor,
+  revertAndCloseAll,
+  setTheme,
+} from '../harness';
+import { useSandbox } from '../sandboxSuite';
 import { expand, openExplorerFresh, row } from './explorerView';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- the nodes are the extension's own objects */
@@ -36,12 +46,6 @@ function dirtyOrUntitled(): string[] {
   return vscode.workspace.textDocuments.filter((d) => d.isDirty || d.isUntitled).map((d) => d.uri.toString());
 }
 
-async function setTheme(name: string): Promise<void> {
-  await vscode.workspace
-    .getConfiguration('workbench')
-    .update('colorTheme', name, vscode.ConfigurationTarget.Global);
-}
-
 describe('journey: browse and open', function () {
   this.timeout(300_000);
 
@@ -49,10 +53,7 @@ describe('journey: browse and open', function () {
     api = await getApi();
     if (!(await pressKeys([]))) this.skip(); // the journey needs UI control (code-server route)
     await revertAndCloseAll();
-    await vscode.commands.executeCommand('dashboardPlatform.sandbox.use');
-    const sb = await api.sandbox.start();
-    base = `http://127.0.0.1:${sb.port}`;
-    admin = sb.tokens.admin;
+    ({ base, admin } = await useSandbox(api));
   });
 
   after(async () => {

@@ -17,7 +17,9 @@ import {
   waitFor,
   webviewClick,
   revertAndCloseAll,
+  setTheme,
 } from '../harness';
+import { chatView } from '../chatView';
 
 interface SandboxInfo {
   port: number;
@@ -28,34 +30,9 @@ interface SandboxInfo {
 const STARTER = 'Which status has the highest total amount?';
 const OTHER_PROFILE = 'Journey chat other';
 
-async function view(
-  panel: ChatPanel,
-  until: (v: TranscriptView) => boolean,
-  what: string,
-): Promise<TranscriptView> {
-  let last: TranscriptView | undefined;
-  try {
-    return await waitFor(
-      what,
-      async () => {
-        last = await panel.inspect();
-        return until(last) ? last : undefined;
-      },
-      60_000,
-    );
-  } catch (e) {
-    throw new Error(`${(e as Error).message}; the page showed ${JSON.stringify(last)}`, { cause: e });
-  }
-}
-
-async function setTheme(name: string): Promise<void> {
-  await vscode.workspace
-    .getConfiguration('workbench')
-    .update('colorTheme', name, vscode.ConfigurationTarget.Global);
-  await waitFor('the theme', () =>
-    vscode.workspace.getConfiguration('workbench').get('colorTheme') === name ? true : undefined,
-  );
-}
+/** The journey gives the page 60 s a step (the chat suite 30 s). */
+const view = (panel: ChatPanel, until: (v: TranscriptView) => boolean, what: string) =>
+  chatView(panel, until, what, 60_000);
 
 describe('journey: chat, stop, reopen', function () {
   this.timeout(300_000);

@@ -6,35 +6,20 @@
 // default branch must ship the measure.
 import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { ERROR_MIME, RESULT_MIME, type ResultPayload } from '../../../src/shared/notebookOutput';
+import type { ResultPayload } from '../../../src/shared/notebookOutput';
 import { click, getApi, pageText, screenshot, waitFor, revertAndCloseAll } from '../harness';
+import { createBranch, shipMeasure, type MountLike } from '../modelBranches';
+import { errorOf, openOnBranch, resultOf } from '../notebooks';
 import { journey, keep, phase, reloadWindow } from './journey';
 
-const NOTEBOOK_TYPE = 'dashboard-platform-notebook';
-const CONTROLLER = {
-  id: 'dashboard-platform-notebook-controller',
-  extension: 'dashboard-platform.dashboard-platform',
-};
 const ORDERS = 'model/cubes/orders.yml';
 const MEASURE = 'journey_amount';
-
-interface MountLike {
-  root: vscode.Uri;
-  branch: string;
-  uri(path: string): vscode.Uri;
-}
 
 /** The branch as Create Branch mounted it (until the reload). */
 let created: MountLike | undefined;
 
 /** The branch this journey works on: the same name on both sides of the reload. */
 const branchName = () => keep('branch', () => `journey-${Date.now().toString(36)}`);
-
-function outputOf(cell: vscode.NotebookCell, mime: string): unknown {
-  for (const o of cell.outputs)
-    for (const i of o.items) if (i.mime === mime) return JSON.parse(new TextDecoder().decode(i.data));
-  return undefined;
-}
 
 /** Opens the model on a branch without adding a workspace folder (that would restart the host). */
 async function openModel(branch: string): Promise<MountLike> {
@@ -57,20 +42,7 @@ async function readText(uri: vscode.Uri): Promise<string> {
 
 /** Runs one JSON query cell in a notebook on the branch and answers what the cell shows. */
 async function queryOnBranch(branch: string, shot: string): Promise<ResultPayload> {
-  const nb = await vscode.workspace.openNotebookDocument(
-    NOTEBOOK_TYPE,
-    new vscode.NotebookData([
-      new vscode.NotebookCellData(
-        vscode.NotebookCellKind.Code,
-        JSON.stringify({ measures: [`orders.${MEASURE}`], dimensions: ['orders.status'] }),
-        'json',
-      ),
-    ]),
-  );
-  const editor = await vscode.window.showNotebookDocument(nb);
-  await vscode.commands.executeCommand('notebook.selectKernel', { notebookEditor: editor, ...CONTROLLER });
-  await vscode.commands.executeCommand('dashboardPlatform.notebook.selectDeployment', { deploymentId: 1 });
-  await vscode.commands.executeCommand('dashboardPlatform.model.notebookBranch', { branch, notebook: nb });
+  const nb = await openOnBranch({ measures: [`orders.${MEASURE}`], dimensions: ['orders.status'] }, branch);
   await waitFor(
     'the notebook to name the deployment and the branch',
     () => nb.metadata.devBranch === branch && nb.metadata.deploymentId === 1,
@@ -81,10 +53,10 @@ async function queryOnBranch(branch: string, shot: string): Promise<ResultPayloa
   });
   await waitFor('the cell to finish', () => nb.cellAt(0).executionSummary?.timing?.endTime, 90_000);
   const cell = nb.cellAt(0);
-  assert.equal(cell.executionSummary?.success, true, JSON.stringify(outputOf(cell, ERROR_MIME)));
+  assert.equal(cell.executionSummary?.success, true, JSON.stringify(errorOf(cell)));
   // The result table is drawn by the notebook renderer after the cell ends.
   await screenshot(shot, 3000);
-  const result = outputOf(cell, RESULT_MIME) as ResultPayload;
+  const result = resultOf(cell) as ResultPayload;
   // Untitled notebooks are dirty: revert so closing asks nothing.
   await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
   return result;
@@ -112,11 +84,7 @@ journey('Journey: model branch, edit, validate, query, window reload, merge', [
       const main = await openModel('main');
       const stat = await vscode.workspace.fs.stat(main.uri(ORDERS));
       assert.equal(stat.permissions, vscode.FilePermission.Readonly, 'the default branch is read-only');
-      const mount = (await vscode.commands.executeCommand(
-        'dashboardPlatform.model.createBranch',
-        main.root,
-        branch,
-      )) as MountLike;
+      const mount = await createBranch(main.root, branch);
       assert.equal(mount.branch, branch);
       created = mount;
       assert.equal(api.services.modelBranch.current?.branch, branch, 'the new branch is the dev target');
@@ -188,26 +156,10 @@ journey('Journey: model branch, edit, validate, query, window reload, merge', [
     it('commits and merges; the default branch serves the measure', async () => {
       const api = await getApi();
       const mount = await openModel(branchName());
-      assert.equal(
-        await vscode.commands.executeCommand('dashboardPlatform.model.commit', mount.root, {
-          message: `Add orders.${MEASURE}`,
-        }),
-        true,
-      );
-      assert.equal(
-        await vscode.commands.executeCommand('dashboardPlatform.model.mergeToDefault', mount.root, {
-          message: `Ship orders.${MEASURE}`,
-          confirm: true,
-        }),
-        true,
-      );
-      const data = await api.services.clients.data(1);
-      const meta = await data.meta({ refresh: true });
-      const orders = meta.cubes.find((c) => c.name === 'orders');
-      assert.ok(
-        orders?.measures.some((m) => m.name === `orders.${MEASURE}`),
-        'the merged measure is in the default branch meta',
-      );
+      await shipMeasure(api, mount.root, `orders.${MEASURE}`, {
+        commit: `Add orders.${MEASURE}`,
+        merge: `Ship orders.${MEASURE}`,
+      });
     });
   }),
 

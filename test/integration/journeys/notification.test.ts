@@ -5,8 +5,8 @@
 // time from the row's context menu, and the filter keeps its flag. The questions are answered by a
 // script (every validation still runs); the tree, its menus and its rows are the real ones.
 import assert from 'node:assert/strict';
-import * as vscode from 'vscode';
 import { getApi, pressKeys, screenshot, waitFor, revertAndCloseAll } from '../harness';
+import { useSandbox } from '../sandboxSuite';
 import {
   chooseMenu,
   contextMenu,
@@ -57,10 +57,7 @@ describe('journey: schedule and edit a notification', function () {
     ex = api.explorer;
     if (!(await pressKeys([]))) this.skip(); // the journey needs UI control (code-server route)
     await revertAndCloseAll();
-    await vscode.commands.executeCommand('dashboardPlatform.sandbox.use');
-    const sb = await api.sandbox.start();
-    base = `http://127.0.0.1:${sb.port}`;
-    admin = sb.tokens.admin;
+    ({ base, admin } = await useSandbox(api));
   });
 
   after(async () => {

@@ -24,6 +24,7 @@ import {
   webviewFill,
   webviewText,
   revertAndCloseAll,
+  setTheme,
 } from '../harness';
 
 const DEPLOYMENT = 1;
@@ -46,15 +47,6 @@ type FileJson = {
     widgets: { id: string; type?: string; config?: Record<string, unknown> }[];
   } & Record<string, unknown>;
 } & Record<string, unknown>;
-
-async function setTheme(name: string): Promise<void> {
-  await vscode.workspace
-    .getConfiguration('workbench')
-    .update('colorTheme', name, vscode.ConfigurationTarget.Global);
-  await waitFor('the colour theme applies', () =>
-    vscode.workspace.getConfiguration('workbench').get('colorTheme') === name ? true : undefined,
-  );
-}
 
 const reviewTabs = () =>
   vscode.window.tabGroups.all

@@ -8,27 +8,9 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { getApi, screenshot, waitFor } from '../harness';
+import { getApi, screenshot, waitFor, setTheme } from '../harness';
 import { TargetStatus } from '../../../src/notebook/targetStatus';
-import {
-  ERROR_MIME,
-  RESULT_MIME,
-  type ErrorPayload,
-  type ResultPayload,
-} from '../../../src/shared/notebookOutput';
-
-const CONTROLLER = {
-  id: 'dashboard-platform-notebook-controller',
-  extension: 'dashboard-platform.dashboard-platform',
-};
-
-function itemOf<T>(cell: vscode.NotebookCell, mime: string): T | undefined {
-  for (const o of cell.outputs)
-    for (const i of o.items) if (i.mime === mime) return JSON.parse(new TextDecoder().decode(i.data)) as T;
-  return undefined;
-}
-const resultOf = (cell: vscode.NotebookCell) => itemOf<ResultPayload>(cell, RESULT_MIME);
-const errorOf = (cell: vscode.NotebookCell) => itemOf<ErrorPayload>(cell, ERROR_MIME);
+import { errorOf, resultOf, showOnKernel } from '../notebooks';
 
 async function runCell(
   nb: vscode.NotebookDocument,
@@ -47,15 +29,6 @@ async function runCell(
       return s?.timing?.endTime && s.executionOrder !== before ? s : undefined;
     },
     60_000,
-  );
-}
-
-async function setTheme(name: string): Promise<void> {
-  await vscode.workspace
-    .getConfiguration('workbench')
-    .update('colorTheme', name, vscode.ConfigurationTarget.Global);
-  await waitFor('the theme', () =>
-    vscode.workspace.getConfiguration('workbench').get('colorTheme') === name ? true : undefined,
   );
 }
 
@@ -97,8 +70,7 @@ describe('journey: query, chart, export', function () {
     const copy = path.join(os.tmpdir(), `journey-query-${Date.now()}.dpnb`);
     fs.copyFileSync(path.join(folder, 'sample.dpnb'), copy);
     nb = await vscode.workspace.openNotebookDocument(vscode.Uri.file(copy));
-    editor = await vscode.window.showNotebookDocument(nb);
-    await vscode.commands.executeCommand('notebook.selectKernel', { notebookEditor: editor, ...CONTROLLER });
+    editor = await showOnKernel(nb);
   });
 
   after(async () => {
