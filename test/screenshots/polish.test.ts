@@ -9,6 +9,7 @@ import type { ExtensionApi } from '../../src/extension';
 import {
   click,
   getApi,
+  pageCount,
   pageText,
   pressKeys,
   screenshot,
@@ -117,7 +118,7 @@ describe('Polish gallery (issue 14)', function () {
     await api.services.profiles.switchTo('Sandbox');
   });
 
-  it('1 publish review: the semantic diff with its summary, and the confirmation naming the deployment', async () => {
+  it('1 publish review: the semantic diff with its summary, and its Publish These Changes action', async () => {
     await clean();
     const pulled = (await run('dashboardPlatform.dashboards.edit', {
       deploymentId,
@@ -134,11 +135,13 @@ describe('Polish gallery (issue 14)', function () {
         .flatMap((g) => g.tabs)
         .find((t) => t.input instanceof vscode.TabInputTextDiff && t.label.startsWith('Review:')),
     );
-    await waitFor('the confirmation', async () =>
-      /Publish the dashboard/.test((await pageText('.notifications-toasts')) ?? ''),
+    // The decision stays on the review tab's title bar until it is taken (never a toast that goes away).
+    const actions = '.editor-group-container.active .editor-actions .action-label';
+    await waitFor("the review's Publish These Changes action", async () =>
+      (await pageCount(`${actions}:has-text("Publish These Changes")`)) === 1 ? true : undefined,
     );
     await both('1-publish-review', EDITOR);
-    await click({ selector: '.notifications-toasts .monaco-button:has-text("Cancel")' });
+    await click({ selector: `${actions}:has-text("Cancel Publish")` });
     assert.equal(await publishing, undefined, 'cancelled: nothing published');
   });
 
