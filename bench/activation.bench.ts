@@ -24,7 +24,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { buildSync, type BuildOptions } from 'esbuild';
 import { LoadMeter, arg, spread } from './benchArgs';
-import { STUB, vscodeNames } from './vscodeStub';
+import { PROBE_PRELUDE, STUB, vscodeNames } from './vscodeStub';
 import { median } from './replay';
 
 const root = path.resolve(__dirname, '..', '..');
@@ -47,16 +47,7 @@ interface Probe {
  * its promise while a setImmediate ping measures the event loop's longest block. Prints a Probe.
  * `whole`: the baseline's activation, all of it one task, as it was before (no pings in between).
  */
-const PROBE = `
-const Module = require('node:module');
-const resolve = Module._resolveFilename;
-const stub = require('node:path').join(__dirname, 'vscode-stub.js');
-Module._resolveFilename = function (request, ...rest) {
-  return request === 'vscode' ? stub : resolve.call(this, request, ...rest);
-};
-// Node built-ins the extension host has loaded before any extension.
-for (const m of ['node:fs', 'node:fs/promises', 'node:path', 'node:crypto', 'node:tls', 'node:http', 'node:https', 'node:net', 'node:stream', 'node:zlib', 'node:url', 'node:util', 'node:events', 'node:buffer', 'node:os', 'node:worker_threads', 'node:perf_hooks']) require(m);
-const vscode = require(stub);
+const PROBE = `${PROBE_PRELUDE}
 const [file, mode] = process.argv.slice(2);
 const now = () => Number(process.hrtime.bigint()) / 1e6;
 const t0 = now();

@@ -13,7 +13,7 @@
 //
 //   node out/bench/chatScript.bench.js [--reps 5] [--window 2000] [--layout-window 50] [--sizes 1000,5000,20000]
 import * as path from 'node:path';
-import { buildSync } from 'esbuild';
+import { webviewBundle } from '../test/unit/webviewBundle';
 import { LoadMeter, arg, argText, fmt, median, rotation, spread } from './benchArgs';
 
 const root = path.resolve(__dirname, '..', '..');
@@ -24,19 +24,13 @@ const VARIANTS = ['blocks', 'oneNode'] as const;
 type Variant = (typeof VARIANTS)[number];
 
 function transcriptBundle(): string {
-  return buildSync({
+  return webviewBundle({
     stdin: {
       contents: `import { Transcript } from './webview/chat/transcript'; window.__Transcript = Transcript;`,
       resolveDir: root,
       loader: 'ts',
     },
-    bundle: true,
-    write: false,
-    platform: 'browser',
-    format: 'iife',
-    target: 'es2022',
-    logLevel: 'silent',
-  }).outputFiles[0]!.text;
+  });
 }
 
 /** A streamed answer: short word deltas, a paragraph break every few dozen words, a list now and then. */

@@ -16,17 +16,16 @@
 // is by the reader process's own CPU, the steadier figure on a shared machine.
 //
 //   node --expose-gc out/bench/cubesqlClient.bench.js [--rows 1000000] [--reps 3] [--body file]
-import { fork } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import cubejs from '@cubejs-client/core';
 import { DataClient } from '../src/api/dataClient';
 import { ndjsonLines } from '../src/api/ndjson';
-import { startSandbox } from '../src/sandbox';
 import { CubeSqlAccumulator } from '../src/notebook/results';
-import { LoadMeter, arg, argText, fmt, median, rotation, spread } from './benchArgs';
-import { captureCubesql, repeatRows, startReplayProcess } from './replay';
+import { LoadMeter, arg, fmt, median, rotation, spread } from './benchArgs';
+import { capturedAnswer, measureInChild, runBench } from './benchProcess';
+import { repeatRows, startReplayProcess } from './replay';
 
 const MODES = ['limit', 'reader', 'client', 'official', 'officialStream', 'cell', 'cellParseAll'] as const;
 type Mode = (typeof MODES)[number];
@@ -162,35 +161,11 @@ async function child(mode: Mode, url: string, bodyFile: string): Promise<void> {
   process.send?.(result);
 }
 
-function measure(mode: Mode, url: string, bodyFile: string): Promise<Result> {
-  return new Promise((resolve, reject) => {
-    const cp = fork(__filename, ['--child', mode, url, bodyFile], {
-      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-      execArgv: ['--expose-gc'],
-    });
-    let result: Result | undefined;
-    cp.on('message', (m) => (result = m as Result));
-    cp.on('error', reject);
-    cp.on('exit', (code) => (result ? resolve(result) : reject(new Error(`${mode} exited with ${code}`))));
-  });
-}
-
-async function bodyOf(rows: number): Promise<Buffer> {
-  const given = argText('body');
-  if (given) return fs.readFileSync(given);
-  const sandbox = await startSandbox({ rows });
-  try {
-    return await captureCubesql(sandbox.urls.dataApi, sandbox.tokens.dataApi, SQL);
-  } finally {
-    await sandbox.close();
-  }
-}
-
 async function main(): Promise<void> {
   const total = arg('rows', 1_000_000);
   const reps = arg('reps', 3);
   const load = new LoadMeter();
-  const captured = await bodyOf(total);
+  const captured = await capturedAnswer(total, SQL);
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'dp-bench-cubesql-'));
   const sizes = [
     { times: 1, file: path.join(dir, '1x.ndjson') },
@@ -207,7 +182,8 @@ async function main(): Promise<void> {
       // The capped cell is timed on the first size only.
       const modes = size.times === 1 ? MODES : MODES.filter((m) => !m.startsWith('cell'));
       for (let r = 0; r < reps; r++)
-        for (const mode of rotation(modes, r)) results.push(await measure(mode, replay.url, size.file));
+        for (const mode of rotation(modes, r))
+          results.push(await measureInChild<Result>(__filename, mode, [replay.url, size.file]));
       const expected = total * size.times;
       for (const x of results)
         if (x.rows !== expected) throw new Error(`${x.mode} read ${x.rows} rows, not ${expected}`);
@@ -282,17 +258,4 @@ function report(
     );
 }
 
-if (process.argv[2] === '--child') {
-  child(process.argv[3] as Mode, process.argv[4]!, process.argv[5]!).then(
-    () => process.exit(0),
-    (e: unknown) => {
-      console.error(e);
-      process.exit(1);
-    },
-  );
-} else {
-  main().catch((e: unknown) => {
-    console.error(e);
-    process.exit(1);
-  });
-}
+runBench(main, { child: ([mode, url, body]) => child(mode as Mode, url!, body!) });

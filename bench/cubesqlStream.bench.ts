@@ -6,10 +6,10 @@
 // by pair, with the machine's load.
 //
 //   node out/bench/cubesqlStream.bench.js [--rows 250000,1000000] [--reps 3]
-import { fork } from 'node:child_process';
 import { request } from 'undici';
 import { DataClient } from '../src/api/dataClient';
 import { startSandbox } from '../src/sandbox';
+import { measureInChild, runBench } from './benchProcess';
 import { LoadMeter, arg as numArg, argText, fmt, median, rotation, spread } from './benchArgs';
 
 type Mode = 'client' | 'baseline';
@@ -120,21 +120,6 @@ async function child(mode: Mode, url: string, token: string): Promise<void> {
   process.send?.(result);
 }
 
-function measure(mode: Mode, url: string, token: string): Promise<Result> {
-  return new Promise((resolve, reject) => {
-    const cp = fork(__filename, ['--child', mode, url, token], {
-      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-      execArgv: ['--expose-gc'],
-    });
-    let result: Result | undefined;
-    cp.on('message', (m) => (result = m as Result));
-    cp.on('error', reject);
-    cp.on('exit', (code) =>
-      result ? resolve(result) : reject(new Error(`${mode} child exited with ${code}`)),
-    );
-  });
-}
-
 async function main(): Promise<void> {
   const sizes = (argText('rows') ?? '250000,1000000').split(',').map(Number);
   const reps = numArg('reps', 3);
@@ -147,10 +132,10 @@ async function main(): Promise<void> {
     try {
       const url = sb.urls.dataApi;
       const token = sb.tokens.dataApi;
-      await measure('client', url, token); // warms the sandbox's query path
+      await measureInChild<Result>(__filename, 'client', [url, token], 'client child'); // warms the sandbox's query path
       for (let r = 0; r < reps; r++)
         for (const mode of rotation(['baseline', 'client'] as const, r))
-          got[mode].push(await measure(mode, url, token));
+          got[mode].push(await measureInChild<Result>(__filename, mode, [url, token], `${mode} child`));
     } finally {
       await sb.close();
     }
@@ -193,17 +178,4 @@ async function main(): Promise<void> {
   }
 }
 
-if (process.argv[2] === '--child') {
-  child(process.argv[3] as Mode, process.argv[4], process.argv[5]).then(
-    () => process.exit(0),
-    (e: unknown) => {
-      console.error(e);
-      process.exit(1);
-    },
-  );
-} else {
-  main().catch((e: unknown) => {
-    console.error(e);
-    process.exit(1);
-  });
-}
+runBench(main, { child: ([mode, url, token]) => child(mode as Mode, url, token) });

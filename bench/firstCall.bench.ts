@@ -17,7 +17,7 @@ import * as path from 'node:path';
 import { startSandbox } from '../src/sandbox';
 import { LoadMeter, arg, argText, rotation, spread } from './benchArgs';
 import { captureCubesql, startReplayProcess } from './replay';
-import { STUB, vscodeNames } from './vscodeStub';
+import { PROBE_PRELUDE, STUB, vscodeNames } from './vscodeStub';
 
 const root = path.resolve(__dirname, '..', '..');
 /** --dist DIR runs another build (e.g. the commit before) through the same probe. */
@@ -39,17 +39,7 @@ interface Probe {
 }
 
 /** argv: extension file, url, sql, mode. Prints a Probe. */
-const PROBE = `
-const Module = require('node:module');
-const path = require('node:path');
-const resolve = Module._resolveFilename;
-const stub = path.join(__dirname, 'vscode-stub.js');
-Module._resolveFilename = function (request, ...rest) {
-  return request === 'vscode' ? stub : resolve.call(this, request, ...rest);
-};
-// Node built-ins the extension host has loaded before any extension.
-for (const m of ['node:fs', 'node:fs/promises', 'node:path', 'node:crypto', 'node:tls', 'node:http', 'node:https', 'node:net', 'node:stream', 'node:zlib', 'node:url', 'node:util', 'node:events', 'node:buffer', 'node:os', 'node:worker_threads', 'node:perf_hooks']) require(m);
-const vscode = require(stub);
+const PROBE = `${PROBE_PRELUDE}
 const [file, url, sql, mode] = process.argv.slice(2);
 const apiFile = path.join(path.dirname(file), 'api.js');
 const now = () => Number(process.hrtime.bigint()) / 1e6;

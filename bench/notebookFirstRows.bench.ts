@@ -11,19 +11,17 @@
 // figure is a median with its spread (ratios within a repetition).
 //
 //   node --expose-gc out/bench/notebookFirstRows.bench.js [--rows 1000000] [--reps 5] [--body file]
-import { fork } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { buildSync } from 'esbuild';
-import { JSDOM, VirtualConsole } from 'jsdom';
 import { DataClient } from '../src/api/dataClient';
-import { startSandbox } from '../src/sandbox';
 import { CubeSqlAccumulator } from '../src/notebook/results';
 import type { ResultPayload } from '../src/shared/notebookOutput';
-import { LoadMeter, arg, argText, fmt, median, rotation, spread } from './benchArgs';
-import { captureCubesql, startReplayProcess } from './replay';
+import { jsdomWindow, webviewBundle } from '../test/unit/webviewBundle';
+import { LoadMeter, arg, fmt, median, rotation, spread } from './benchArgs';
+import { capturedAnswer, measureInChild, runBench } from './benchProcess';
+import { startReplayProcess } from './replay';
 
 const root = path.resolve(__dirname, '..', '..');
 const CAP = 10_000;
@@ -46,28 +44,20 @@ type Render = (p: ResultPayload) => number;
 
 /** The notebook renderer (webview/renderer) as one script for jsdom. */
 function rendererScript(): string {
-  return buildSync({
-    stdin: {
-      contents: "export { renderResult } from './view';",
-      resolveDir: path.join(root, 'webview', 'renderer'),
-      loader: 'ts',
+  return webviewBundle(
+    {
+      stdin: {
+        contents: "export { renderResult } from './view';",
+        resolveDir: path.join(root, 'webview', 'renderer'),
+        loader: 'ts',
+      },
     },
-    bundle: true,
-    write: false,
-    platform: 'browser',
-    format: 'iife',
-    globalName: 'R',
-    target: 'es2022',
-    logLevel: 'silent',
-  }).outputFiles[0]!.text;
+    'R',
+  );
 }
 
 function renderer(script: string): Render {
-  const dom = new JSDOM('<!doctype html><body></body>', {
-    runScripts: 'outside-only',
-    pretendToBeVisual: true,
-    virtualConsole: new VirtualConsole(),
-  });
+  const dom = jsdomWindow('outside-only');
   dom.window.eval(script);
   const R = (
     dom.window as unknown as {
@@ -147,30 +137,6 @@ async function child(mode: Mode, url: string, scriptFile: string): Promise<Resul
   };
 }
 
-function measure(mode: Mode, url: string, scriptFile: string): Promise<Result> {
-  return new Promise((resolve, reject) => {
-    const cp = fork(__filename, ['--child', mode, url, scriptFile], {
-      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-      execArgv: ['--expose-gc'],
-    });
-    let result: Result | undefined;
-    cp.on('message', (m) => (result = m as Result));
-    cp.on('error', reject);
-    cp.on('exit', (code) => (result ? resolve(result) : reject(new Error(`${mode} exited with ${code}`))));
-  });
-}
-
-async function bodyOf(rows: number): Promise<Buffer> {
-  const given = argText('body');
-  if (given) return fs.readFileSync(given);
-  const sandbox = await startSandbox({ rows });
-  try {
-    return await captureCubesql(sandbox.urls.dataApi, sandbox.tokens.dataApi, SQL);
-  } finally {
-    await sandbox.close();
-  }
-}
-
 async function main(): Promise<void> {
   const rows = arg('rows', 1_000_000);
   const reps = arg('reps', 5);
@@ -178,13 +144,14 @@ async function main(): Promise<void> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'dp-bench-first-rows-'));
   const bodyFile = path.join(dir, 'answer.ndjson');
   const scriptFile = path.join(dir, 'renderer.js');
-  fs.writeFileSync(bodyFile, await bodyOf(rows));
+  fs.writeFileSync(bodyFile, await capturedAnswer(rows, SQL));
   fs.writeFileSync(scriptFile, rendererScript());
   const replay = await startReplayProcess(bodyFile);
   const results: Result[] = [];
   try {
     for (let r = 0; r < reps; r++)
-      for (const mode of rotation(MODES, r)) results.push(await measure(mode, replay.url, scriptFile));
+      for (const mode of rotation(MODES, r))
+        results.push(await measureInChild<Result>(__filename, mode, [replay.url, scriptFile]));
   } finally {
     await replay.close();
     fs.rmSync(dir, { recursive: true, force: true });
@@ -225,20 +192,6 @@ async function main(): Promise<void> {
   console.log(`\n${load.stop()}`);
 }
 
-if (process.argv[2] === '--child') {
-  child(process.argv[3] as Mode, process.argv[4]!, process.argv[5]!).then(
-    (r) => {
-      process.send?.(r);
-      process.exit(0);
-    },
-    (e: unknown) => {
-      console.error(e);
-      process.exit(1);
-    },
-  );
-} else {
-  main().catch((e: unknown) => {
-    console.error(e);
-    process.exit(1);
-  });
-}
+runBench(main, {
+  child: async ([mode, url, script]) => process.send?.(await child(mode as Mode, url!, script!)),
+});

@@ -13,6 +13,7 @@
 import { fork } from 'node:child_process';
 import * as http from 'node:http';
 import { performance } from 'node:perf_hooks';
+import { runBench } from './benchProcess';
 import { startSandboxWorker } from '../src/profiles/sandboxLoader';
 import { createDataEngine } from '../src/sandbox/data/engine';
 import { compileLoad, type LoadQuery } from '../src/sandbox/data/load';
@@ -233,17 +234,6 @@ async function main(): Promise<void> {
   if (errors) throw new Error(`${errors} requests failed`);
 }
 
-if (process.argv[2] === '--generator') {
-  generator(process.argv[3]!, process.argv[4]!, Number(process.argv[5]), Number(process.argv[6])).then(
-    () => process.exit(0),
-    (e: unknown) => {
-      console.error(e);
-      process.exit(1);
-    },
-  );
-} else {
-  main().catch((e: unknown) => {
-    console.error(e);
-    process.exit(1);
-  });
-}
+runBench(main, {
+  generator: ([url, token, seconds, clients]) => generator(url!, token!, Number(seconds), Number(clients)),
+});

@@ -31,6 +31,23 @@ const api = { __profiles: profiles };
 for (const n of NAMES) api[n] = n === 'workspace' ? workspace : f;
 module.exports = api;
 `;
+/**
+ * The start of a probe script (written beside vscode-stub.js): `vscode` resolves to the stand-in,
+ * the Node built-ins the extension host has loaded are loaded, and `vscode` and `path` are defined.
+ */
+export const PROBE_PRELUDE = `
+const Module = require('node:module');
+const path = require('node:path');
+const resolve = Module._resolveFilename;
+const stub = path.join(__dirname, 'vscode-stub.js');
+Module._resolveFilename = function (request, ...rest) {
+  return request === 'vscode' ? stub : resolve.call(this, request, ...rest);
+};
+// Node built-ins the extension host has loaded before any extension.
+for (const m of ['node:fs', 'node:fs/promises', 'node:path', 'node:crypto', 'node:tls', 'node:http', 'node:https', 'node:net', 'node:stream', 'node:zlib', 'node:url', 'node:util', 'node:events', 'node:buffer', 'node:os', 'node:worker_threads', 'node:perf_hooks']) require(m);
+const vscode = require(stub);
+`;
+
 /** The vscode API's top-level members (from its typings) and any other member the extension uses. */
 export function vscodeNames(): string[] {
   const names = new Set<string>();

@@ -2,23 +2,14 @@
 // executable may reach the DOM, and streamed deltas must update one node, not re-render.
 import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
-import { buildSync } from 'esbuild';
-import { JSDOM, VirtualConsole } from 'jsdom';
+import type { JSDOM } from 'jsdom';
 import type { HostToWebview, WebviewToHost } from '../../src/shared/chatProtocol';
+import { jsdomWindow, webviewBundle } from './webviewBundle';
 
 const root = path.resolve(__dirname, '..', '..', '..');
 
 function bundle(): string {
-  const result = buildSync({
-    entryPoints: [path.join(root, 'webview', 'chat', 'index.ts')],
-    bundle: true,
-    write: false,
-    platform: 'browser',
-    format: 'iife',
-    target: 'es2022',
-    logLevel: 'silent',
-  });
-  return result.outputFiles[0]!.text;
+  return webviewBundle({ entry: path.join(root, 'webview', 'chat', 'index.ts') });
 }
 
 interface Page {
@@ -31,13 +22,8 @@ interface Page {
 let code: string;
 
 function open(): Page {
-  const dom = new JSDOM('<!DOCTYPE html><html><body><div id="root"></div></body></html>', {
-    runScripts: 'dangerously',
-    pretendToBeVisual: true,
-    // jsdom has no canvas; Vega's text measuring falls back without it.
-    virtualConsole: new VirtualConsole(),
-    url: 'https://webview.invalid/index.html',
-  });
+  // jsdom has no canvas; Vega's text measuring falls back without it.
+  const dom = jsdomWindow('page');
   const win = dom.window as unknown as JSDOM['window'] & Record<string, unknown>;
   const sent: WebviewToHost[] = [];
   win.__pwned = false;

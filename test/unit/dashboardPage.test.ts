@@ -4,10 +4,10 @@
 // its problems and pauses editing while the last valid preview stays.
 import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
-import { buildSync } from 'esbuild';
-import { JSDOM, VirtualConsole } from 'jsdom';
+import type { JSDOM } from 'jsdom';
 import type { HostToWebview, WebviewToHost } from '../../src/shared/dashboardEditorProtocol';
 import { boxRect, gridSpec } from '../../src/shared/dashboardGrid';
+import { jsdomWindow, webviewBundle } from './webviewBundle';
 
 const root = path.resolve(__dirname, '..', '..', '..');
 let code: string;
@@ -21,12 +21,7 @@ interface Page {
 }
 
 function open(initialState?: unknown): Page & { saved(): unknown } {
-  const dom = new JSDOM('<!DOCTYPE html><html><body><div id="root"></div></body></html>', {
-    runScripts: 'dangerously',
-    pretendToBeVisual: true,
-    virtualConsole: new VirtualConsole(),
-    url: 'https://webview.invalid/index.html',
-  });
+  const dom = jsdomWindow('page');
   const win = dom.window as unknown as JSDOM['window'] & Record<string, unknown>;
   const sent: WebviewToHost[] = [];
   let saved: unknown = initialState;
@@ -125,15 +120,7 @@ describe('dashboard editor page', function () {
   this.timeout(30_000);
 
   before(() => {
-    code = buildSync({
-      entryPoints: [path.join(root, 'webview', 'dashboard', 'index.ts')],
-      bundle: true,
-      write: false,
-      platform: 'browser',
-      format: 'iife',
-      target: 'es2022',
-      logLevel: 'silent',
-    }).outputFiles[0]!.text;
+    code = webviewBundle({ entry: path.join(root, 'webview', 'dashboard', 'index.ts') });
   });
 
   it('asks for its state, then draws every widget where the grid geometry puts it, with the theme', () => {

@@ -2,9 +2,8 @@
 // 100,000 rows), sorting, the "showing N of M rows" line, copy, errors and the chart spec.
 import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
-import { buildSync } from 'esbuild';
-import { JSDOM, VirtualConsole } from 'jsdom';
 import type { ResultPayload } from '../../src/shared/notebookOutput';
+import { jsdomWindow, webviewBundle } from './webviewBundle';
 
 const root = path.resolve(__dirname, '..', '..', '..');
 
@@ -35,26 +34,18 @@ interface Lib {
 }
 
 function load(): { lib: Lib; doc: Document } {
-  const code = buildSync({
-    stdin: {
-      contents:
-        "export { renderResult, renderError, countText } from './view'; export { buildSpec, granularityOf } from './chart'; export { chartColours, onThemeChange, seriesPalette, parseColour } from '../shared/chartTheme';",
-      resolveDir: path.join(root, 'webview', 'renderer'),
-      loader: 'ts',
+  const code = webviewBundle(
+    {
+      stdin: {
+        contents:
+          "export { renderResult, renderError, countText } from './view'; export { buildSpec, granularityOf } from './chart'; export { chartColours, onThemeChange, seriesPalette, parseColour } from '../shared/chartTheme';",
+        resolveDir: path.join(root, 'webview', 'renderer'),
+        loader: 'ts',
+      },
     },
-    bundle: true,
-    write: false,
-    platform: 'browser',
-    format: 'iife',
-    globalName: 'R',
-    target: 'es2022',
-    logLevel: 'silent',
-  }).outputFiles[0]!.text;
-  const dom = new JSDOM('<!doctype html><body></body>', {
-    runScripts: 'outside-only',
-    pretendToBeVisual: true,
-    virtualConsole: new VirtualConsole(),
-  });
+    'R',
+  );
+  const dom = jsdomWindow('outside-only');
   Object.assign(dom.window, { structuredClone });
   dom.window.eval(code);
   return { lib: (dom.window as unknown as { R: Lib }).R, doc: dom.window.document };

@@ -7,7 +7,6 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { PlatformClient } from '../../../src/api';
 import { PlatformGateway, type ClientSource } from '../../../src/agents/gateway';
@@ -16,7 +15,7 @@ import { forwardTurn } from '../../../src/agents/participantStream';
 import { rootedFiles } from '../../../src/mcp/mcpServer';
 import { startSandbox, type SandboxHandle } from '../../../src/sandbox';
 import { HOSTILE, MARKER, escapes } from './hostileText';
-import { freshMcpBundle, mutantEnv } from './mcpBundle';
+import { freshMcpBundle, serverTransport } from './mcpBundle';
 
 const page = <T>(items: T[]) => ({ items, pageInfo: { hasNextPage: false } });
 
@@ -235,21 +234,7 @@ describe('hostile service text reaches agents only as data', function () {
       } finally {
         await platform.close();
       }
-      const transport = new StdioClientTransport({
-        command: process.execPath,
-        args: [bundle],
-        cwd: dir,
-        stderr: 'ignore',
-        env: {
-          PATH: process.env.PATH ?? '',
-          ...mutantEnv(),
-          DASHBOARD_PLATFORM_URL: sb.urls.platform,
-          DASHBOARD_PLATFORM_DATA_API_URL: sb.urls.dataApi,
-          DASHBOARD_PLATFORM_TOKEN: sb.tokens.admin,
-          DASHBOARD_PLATFORM_DATA_API_TOKEN: sb.tokens.dataApi,
-          DASHBOARD_PLATFORM_DEPLOYMENT_ID: '1',
-        },
-      });
+      const transport = serverTransport(bundle, dir, sb, { DASHBOARD_PLATFORM_DEPLOYMENT_ID: '1' });
       client = new Client({ name: 'dp-hostile', version: '1.0.0' });
       await client.connect(transport);
     });

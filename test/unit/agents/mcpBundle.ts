@@ -5,7 +5,9 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { build } from 'esbuild';
+import type { SandboxHandle } from '../../../src/sandbox';
 
 const root = path.resolve(__dirname, '..', '..', '..', '..');
 let built: Promise<string> | undefined;
@@ -94,3 +96,40 @@ after(async () => {
     for (const [test, hits] of Object.entries(child.perTest ?? {})) add((into.perTest[test] ??= {}), hits);
   }
 });
+
+/**
+ * A server's environment: PATH, the mutant's variables, and with `sb` the sandbox's URLs and tokens
+ * (the deployment, profile and other settings are each test's own, in `extra`).
+ */
+export function serverEnv(sb?: SandboxHandle, extra: Record<string, string> = {}): Record<string, string> {
+  return {
+    PATH: process.env.PATH ?? '',
+    ...mutantEnv(),
+    ...(sb
+      ? {
+          DASHBOARD_PLATFORM_URL: sb.urls.platform,
+          DASHBOARD_PLATFORM_DATA_API_URL: sb.urls.dataApi,
+          DASHBOARD_PLATFORM_TOKEN: sb.tokens.admin,
+          DASHBOARD_PLATFORM_DATA_API_TOKEN: sb.tokens.dataApi,
+        }
+      : {}),
+    ...extra,
+  };
+}
+
+/** The stdio transport to the server `bundle` run in `cwd` against the sandbox `sb`. */
+export function serverTransport(
+  bundle: string,
+  cwd: string,
+  sb: SandboxHandle,
+  extra: Record<string, string>,
+  stderr: 'ignore' | 'pipe' = 'ignore',
+): StdioClientTransport {
+  return new StdioClientTransport({
+    command: process.execPath,
+    args: [bundle],
+    cwd,
+    stderr,
+    env: serverEnv(sb, extra),
+  });
+}

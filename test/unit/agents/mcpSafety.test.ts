@@ -7,14 +7,13 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { ElicitRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { PlatformClient } from '../../../src/api';
 import { publishedDashboardOf } from '../../../src/api/platform/workbookShapes';
 import { AGENT_TOOLS } from '../../../src/agents/tools';
 import { mcpDecision } from '../../../src/mcp/mcpServer';
 import { startSandbox, type SandboxHandle } from '../../../src/sandbox';
-import { freshMcpBundle, mutantEnv } from './mcpBundle';
+import { freshMcpBundle, serverTransport } from './mcpBundle';
 import { VICTIM, linkedTree } from './linkedTree';
 
 const repo = path.resolve(__dirname, '..', '..', '..', '..');
@@ -37,22 +36,10 @@ describe('MCP server guards (over stdio)', function () {
     env: Record<string, string>,
     answer?: 'accept' | 'decline',
   ): Promise<{ client: Client; asked: string[] }> {
-    const transport = new StdioClientTransport({
-      command: process.execPath,
-      args: [bundle],
-      cwd: root,
-      stderr: 'ignore',
-      env: {
-        PATH: process.env.PATH ?? '',
-        ...mutantEnv(),
-        DASHBOARD_PLATFORM_URL: sb.urls.platform,
-        DASHBOARD_PLATFORM_DATA_API_URL: sb.urls.dataApi,
-        DASHBOARD_PLATFORM_TOKEN: sb.tokens.admin,
-        DASHBOARD_PLATFORM_DATA_API_TOKEN: sb.tokens.dataApi,
-        DASHBOARD_PLATFORM_DEPLOYMENT_ID: '1',
-        DASHBOARD_PLATFORM_PROFILE: 'Guards',
-        ...env,
-      },
+    const transport = serverTransport(bundle, root, sb, {
+      DASHBOARD_PLATFORM_DEPLOYMENT_ID: '1',
+      DASHBOARD_PLATFORM_PROFILE: 'Guards',
+      ...env,
     });
     const client = new Client(
       { name: 'dp-guards', version: '1.0.0' },

@@ -12,7 +12,7 @@ import { ElicitRequestSchema, type CallToolResult } from '@modelcontextprotocol/
 import { PlatformClient } from '../../../src/api';
 import { publishedDashboardOf } from '../../../src/api/platform/workbookShapes';
 import { startSandbox, type SandboxHandle } from '../../../src/sandbox';
-import { freshMcpBundle, mutantEnv } from './mcpBundle';
+import { freshMcpBundle, serverEnv, serverTransport } from './mcpBundle';
 
 const root = path.resolve(__dirname, '..', '..', '..', '..');
 let bundle: string;
@@ -42,23 +42,17 @@ describe('MCP server (over stdio, bundled from the sources)', function () {
   const stderr: string[] = [];
 
   async function connect(extraEnv: Record<string, string>, opts: { elicit?: boolean } = {}): Promise<Client> {
-    const transport = new StdioClientTransport({
-      command: process.execPath,
-      args: [bundle],
-      cwd: dir,
-      stderr: 'pipe',
-      env: {
-        PATH: process.env.PATH ?? '',
-        ...mutantEnv(),
-        DASHBOARD_PLATFORM_URL: sb.urls.platform,
-        DASHBOARD_PLATFORM_DATA_API_URL: sb.urls.dataApi,
-        DASHBOARD_PLATFORM_TOKEN: sb.tokens.admin,
-        DASHBOARD_PLATFORM_DATA_API_TOKEN: sb.tokens.dataApi,
+    const transport = serverTransport(
+      bundle,
+      dir,
+      sb,
+      {
         DASHBOARD_PLATFORM_PROFILE: 'Test profile',
         DASHBOARD_PLATFORM_DEPLOYMENT_ID: '1',
         ...extraEnv,
       },
-    });
+      'pipe',
+    );
     transport.stderr?.on('data', (b: Buffer) => stderr.push(b.toString('utf8')));
     const client = new Client(
       { name: 'dp-test', version: '1.0.0' },
@@ -304,7 +298,7 @@ describe('MCP server (over stdio, bundled from the sources)', function () {
     const transport = new StdioClientTransport({
       command: process.execPath,
       args: [bundle, '--sandbox'],
-      env: { PATH: process.env.PATH ?? '', ...mutantEnv() },
+      env: serverEnv(),
       stderr: 'ignore',
     });
     const client = new Client({ name: 'dp-test', version: '1.0.0' });
@@ -318,7 +312,7 @@ describe('MCP server (over stdio, bundled from the sources)', function () {
     const transport = new StdioClientTransport({
       command: process.execPath,
       args: [bundle],
-      env: { PATH: process.env.PATH ?? '', ...mutantEnv() },
+      env: serverEnv(),
       stderr: 'pipe',
     });
     let err = '';

@@ -14,7 +14,7 @@ import {
   idOfOversize,
 } from '../../../src/mcp/stdioTransport';
 import { startSandbox, type SandboxHandle } from '../../../src/sandbox';
-import { freshMcpBundle, mutantEnv } from './mcpBundle';
+import { freshMcpBundle, serverEnv } from './mcpBundle';
 
 type Answer = { id?: string | number; error?: { code: number; message: string }; result?: unknown };
 
@@ -441,17 +441,7 @@ describe('MCP stdio transport: bad messages answered, the session goes on', func
 
     for (const mode of ['plain', '--sandbox'] as const) {
       it(`${mode}: survives an 11 MB message, malformed JSON and a non-JSON-RPC line, then answers`, async () => {
-        const env: Record<string, string> =
-          mode === 'plain'
-            ? {
-                PATH: process.env.PATH ?? '',
-                ...mutantEnv(),
-                DASHBOARD_PLATFORM_URL: sb.urls.platform,
-                DASHBOARD_PLATFORM_DATA_API_URL: sb.urls.dataApi,
-                DASHBOARD_PLATFORM_TOKEN: sb.tokens.admin,
-                DASHBOARD_PLATFORM_DATA_API_TOKEN: sb.tokens.dataApi,
-              }
-            : { PATH: process.env.PATH ?? '', ...mutantEnv() };
+        const env = serverEnv(mode === 'plain' ? sb : undefined);
         const child = spawn(process.execPath, mode === 'plain' ? [bundle] : [bundle, '--sandbox'], { env });
         children.push(child);
         let stderr = '';

@@ -7,10 +7,10 @@ import {
   newMessageId,
   parseToolCall,
 } from '../../../src/api/aiClient';
-import { isApiError, type ApiError } from '../../../src/api/errors';
 import { DispatcherRegistry } from '../../../src/api/net/agents';
+import type { ApiError } from '../../../src/api/errors';
 import type { ChatEvent } from '../../../src/api/schemas/ai';
-import { FAST_RETRY, collect, rejection, startServer, type TestServer } from './helpers';
+import { FAST_RETRY, apiFailure, collect, startServer, type TestServer } from './helpers';
 
 const KEY = 'ak_live_0123456789abcdef';
 const SESSION = { externalId: 'user@example.com', email: 'user@example.com' };
@@ -27,12 +27,6 @@ function ai(s: TestServer): AiClient {
 function stream(res: ServerResponse, lines: unknown[]): void {
   res.writeHead(200, { 'content-type': 'application/json' });
   res.end(lines.map((l) => (typeof l === 'string' ? l : JSON.stringify(l))).join('\n') + '\n');
-}
-
-async function apiErr(fn: () => Promise<unknown>): Promise<ApiError> {
-  const e = await rejection(fn);
-  assert.ok(isApiError(e), `expected ApiError, got ${String(e)}`);
-  return e;
 }
 
 const TURN = (messageId: string): unknown[] => [
@@ -278,7 +272,7 @@ describe('api/aiClient', () => {
       ]);
       const sent = JSON.parse(s.requests[0].body);
       assert.deepEqual(sent, { chatId: 'c7', sessionSettings: SESSION });
-      const e = await apiErr(() =>
+      const e = await apiFailure(() =>
         collect(ai(s).streamChat({ input: 'x', messageId: '123-message', sessionSettings: SESSION })),
       );
       assert.equal(e.kind, 'validation');
@@ -295,10 +289,10 @@ describe('api/aiClient', () => {
       res.end('{"error":"overloaded"}');
     });
     try {
-      const e = await apiErr(() => collect(ai(s).streamChat({ input: 'x', sessionSettings: SESSION })));
+      const e = await apiFailure(() => collect(ai(s).streamChat({ input: 'x', sessionSettings: SESSION })));
       assert.equal(e.kind, 'protocol');
       assert.equal(e.line, 2);
-      const e2 = await apiErr(() => collect(ai(s).streamChat({ input: 'x', sessionSettings: SESSION })));
+      const e2 = await apiFailure(() => collect(ai(s).streamChat({ input: 'x', sessionSettings: SESSION })));
       // A chat turn is a write: a 503 after sending leaves its outcome unknown.
       assert.equal(e2.kind, 'unknownOutcome');
       assert.equal((e2.cause as ApiError).kind, 'server');
@@ -323,10 +317,10 @@ describe('api/aiClient', () => {
       await c.abort('mine', SESSION);
       assert.equal(s.requests[0].url, '/api/v1/public/acme/agents/7/chat/abort');
       assert.deepEqual(JSON.parse(s.requests[0].body), { chatId: 'mine', sessionSettings: SESSION });
-      const f = await apiErr(() => c.abort('theirs', SESSION));
+      const f = await apiFailure(() => c.abort('theirs', SESSION));
       assert.equal(f.kind, 'forbidden');
       assert.match(f.message, /Only the user who started this chat/);
-      assert.equal((await apiErr(() => c.abort('gone', SESSION))).kind, 'notFound');
+      assert.equal((await apiFailure(() => c.abort('gone', SESSION))).kind, 'notFound');
       assert.equal(s.requests.length, 3);
     } finally {
       await s.close();

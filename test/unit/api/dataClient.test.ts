@@ -2,10 +2,9 @@ import * as assert from 'node:assert/strict';
 import type { ServerResponse } from 'node:http';
 import * as net from 'node:net';
 import { DataClient, MetaCache, type DataClientOptions } from '../../../src/api/dataClient';
-import { isApiError, type ApiError } from '../../../src/api/errors';
 import { DispatcherRegistry } from '../../../src/api/net/agents';
 import { numberFormatOf, rollupsUsed, type CubeSqlChunk } from '../../../src/api/schemas/data';
-import { FAST_RETRY, collect, deferred, rejection, sendJson, startServer, type TestServer } from './helpers';
+import { FAST_RETRY, apiFailure, collect, deferred, sendJson, startServer, type TestServer } from './helpers';
 
 const JWT = 'eyJhbGciOiJIUzI1NiJ9.eyJkZXBsb3ltZW50SWQiOjF9.c2lnbmF0dXJlLXNpZ25hdHVyZQ';
 
@@ -38,12 +37,6 @@ function dc(s: TestServer, extra: Partial<DataClientOptions> = {}): DataClient {
     dispatchers: new DispatcherRegistry({}),
     ...extra,
   });
-}
-
-async function apiErr(fn: () => Promise<unknown>): Promise<ApiError> {
-  const e = await rejection(fn);
-  assert.ok(isApiError(e), `expected ApiError, got ${String(e)}`);
-  return e;
 }
 
 function ndjsonHead(res: ServerResponse): void {
@@ -84,7 +77,7 @@ describe('api/dataClient: load', () => {
     const s = await startServer((_req, res) => sendJson(res, 200, { error: 'Continue wait' }));
     try {
       const ctl = new AbortController();
-      const e = await apiErr(() =>
+      const e = await apiFailure(() =>
         dc(s).load(
           { measures: ['orders.count'] },
           { signal: ctl.signal, onProgress: (p) => p.attempt === 3 && ctl.abort() },
@@ -102,7 +95,7 @@ describe('api/dataClient: load', () => {
       setTimeout(() => sendJson(res, 200, { error: 'Continue wait' }), 10),
     );
     try {
-      const e = await apiErr(() => dc(s).load({ measures: ['orders.count'] }, { timeoutMs: 60 }));
+      const e = await apiFailure(() => dc(s).load({ measures: ['orders.count'] }, { timeoutMs: 60 }));
       assert.equal(e.kind, 'timeout');
       assert.match(e.message, /did not finish/);
     } finally {
@@ -118,13 +111,15 @@ describe('api/dataClient: load', () => {
       sendJson(res, 200, { error: 'Query execution failed', requestId: 'r2' });
     });
     try {
-      const bad = await apiErr(() => dc(s, { baseUrl: s.url + '/bad' }).load({ measures: ['orders.nope'] }));
+      const bad = await apiFailure(() =>
+        dc(s, { baseUrl: s.url + '/bad' }).load({ measures: ['orders.nope'] }),
+      );
       assert.equal(bad.kind, 'validation');
       assert.equal(bad.serverMessage, "'orders.nope' not found");
-      const tok = await apiErr(() => dc(s, { baseUrl: s.url + '/tok' }).load({}));
+      const tok = await apiFailure(() => dc(s, { baseUrl: s.url + '/tok' }).load({}));
       assert.equal(tok.kind, 'auth');
       assert.match(tok.message, /Data API token/);
-      const failed = await apiErr(() => dc(s).load({}));
+      const failed = await apiFailure(() => dc(s).load({}));
       assert.equal(failed.kind, 'server');
       assert.equal(failed.requestId, 'r2');
       assert.match(failed.message, /Query execution failed/);
@@ -136,7 +131,7 @@ describe('api/dataClient: load', () => {
   it('names the missing field of a malformed response', async () => {
     const s = await startServer((_req, res) => sendJson(res, 200, { results: [{ data: [] }] }));
     try {
-      const e = await apiErr(() => dc(s).load({}));
+      const e = await apiFailure(() => dc(s).load({}));
       assert.equal(e.kind, 'protocol');
       assert.match(e.message, /results\[0\]\.annotation/);
     } finally {
@@ -223,14 +218,14 @@ describe('api/dataClient: cubesql', () => {
     });
     try {
       const seen: CubeSqlChunk[] = [];
-      const e = await apiErr(async () => {
+      const e = await apiFailure(async () => {
         for await (const c of dc(s).cubesql('SELECT 1/0')) seen.push(c);
       });
       assert.equal(seen.length, 2);
       assert.equal(e.kind, 'server');
       assert.equal(e.requestId, 'rid-9');
       assert.match(e.message, /Division by zero/);
-      const u = await apiErr(() => collect(dc(s, { baseUrl: s.url + '/user' }).cubesql('SELECT 1/0')));
+      const u = await apiFailure(() => collect(dc(s, { baseUrl: s.url + '/user' }).cubesql('SELECT 1/0')));
       assert.equal(u.kind, 'validation');
       assert.equal(u.serverMessage, 'Division by zero');
     } finally {
@@ -265,7 +260,7 @@ describe('api/dataClient: cubesql', () => {
       sendJson(res, 400, { type: 'UserError', error: 'Unknown column foo' }),
     );
     try {
-      const e = await apiErr(() => collect(dc(s).cubesql('SELECT foo')));
+      const e = await apiFailure(() => collect(dc(s).cubesql('SELECT foo')));
       assert.equal(e.kind, 'validation');
       assert.equal(e.serverMessage, 'Unknown column foo');
     } finally {
@@ -288,7 +283,7 @@ describe('api/dataClient: cubesql', () => {
         token: async () => JWT,
         dispatchers: new DispatcherRegistry({}),
       });
-      const e = await apiErr(() => collect(c.cubesql('SELECT bar')));
+      const e = await apiFailure(() => collect(c.cubesql('SELECT bar')));
       assert.equal(e.kind, 'validation');
       assert.equal(e.serverMessage, 'Unknown column bar');
     } finally {
@@ -337,10 +332,10 @@ describe('api/dataClient: cubesql', () => {
       res.end('{"data":[["2"],\n');
     });
     try {
-      const e = await apiErr(() => collect(dc(s).cubesql('SELECT a')));
+      const e = await apiFailure(() => collect(dc(s).cubesql('SELECT a')));
       assert.equal(e.kind, 'protocol');
       assert.equal(e.line, 3);
-      const r = await apiErr(() => collect(dc(s, { baseUrl: s.url + '/reset' }).cubesql('SELECT a')));
+      const r = await apiFailure(() => collect(dc(s, { baseUrl: s.url + '/reset' }).cubesql('SELECT a')));
       assert.equal(r.kind, 'network');
     } finally {
       await s.close();
@@ -373,7 +368,7 @@ describe('api/dataClient: cubesql', () => {
     });
     try {
       const ctl = new AbortController();
-      const e = await apiErr(async () => {
+      const e = await apiFailure(async () => {
         for await (const c of dc(s).cubesql('SELECT a', { signal: ctl.signal }))
           if (c.type === 'schema') ctl.abort();
       });
@@ -427,7 +422,7 @@ describe('api/dataClient: meta', () => {
       sendJson(res, 200, { cubes: [{ name: 'x', dimensions: [] }] }),
     );
     try {
-      const e = await apiErr(() => dc(s).meta());
+      const e = await apiFailure(() => dc(s).meta());
       assert.equal(e.kind, 'protocol');
       assert.match(e.message, /cubes\[0\]\.measures/);
     } finally {
@@ -523,7 +518,7 @@ describe('api/dataClient: what the engine says', () => {
     it(`says what to change for ${c.name}, never to try again`, async () => {
       const s = await startServer((_req, res) => sendJson(res, c.status, c.body));
       try {
-        const e = await apiErr(() => dc(s).load(c.query));
+        const e = await apiFailure(() => dc(s).load(c.query));
         assert.equal(e.kind, 'validation', e.message);
         assert.equal(e.code, c.code);
         assert.equal(e.status, c.status);
@@ -544,7 +539,7 @@ describe('api/dataClient: what the engine says', () => {
       sendJson(res, 500, { error: 'Error: connection refused by the warehouse' }),
     );
     try {
-      const e = await apiErr(() => dc(s).load({ measures: ['orders.count'] }));
+      const e = await apiFailure(() => dc(s).load({ measures: ['orders.count'] }));
       assert.equal(e.kind, 'server');
       assert.equal(e.requestId, String(s.requests[0]!.headers['x-request-id']));
     } finally {

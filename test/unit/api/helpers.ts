@@ -1,6 +1,10 @@
 // Small loopback servers and iterator helpers for the API client tests.
 import * as http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import * as assert from 'node:assert/strict';
+import { isApiError, type ApiError } from '../../../src/api/errors';
+import { HttpClient, type HttpClientOptions } from '../../../src/api/http';
+import { DispatcherRegistry } from '../../../src/api/net/agents';
 
 export interface Recorded {
   method: string;
@@ -100,6 +104,43 @@ export async function rejection(fn: () => Promise<unknown>): Promise<unknown> {
     return e;
   }
   throw new Error('expected a rejection');
+}
+
+/** The ApiError that `call` (a promise, or a function making one) failed with; fails the test otherwise. */
+export async function apiFailure(call: Promise<unknown> | (() => Promise<unknown>)): Promise<ApiError> {
+  const e = await rejection(typeof call === 'function' ? call : () => call);
+  assert.ok(isApiError(e), `expected an ApiError, got ${String(e)}`);
+  return e;
+}
+
+/** Fails (instead of hanging the suite) when `p` has not settled within `ms`; never a measure. */
+export async function within<T>(ms: number, p: Promise<T>): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    return await Promise.race([
+      p,
+      new Promise<never>((_r, reject) => {
+        timer = setTimeout(() => reject(new Error(`hung: still running after ${ms} ms`)), ms);
+      }),
+    ]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** A platform-family HttpClient to `baseUrl` with the bearer `token` and its own dispatchers. */
+export function platformHttp(
+  baseUrl: string,
+  token: string,
+  extra: Partial<HttpClientOptions> = {},
+): HttpClient {
+  return new HttpClient({
+    baseUrl,
+    family: 'platform',
+    auth: async () => token,
+    dispatchers: new DispatcherRegistry({}),
+    ...extra,
+  });
 }
 
 export function deferred<T = void>(): { promise: Promise<T>; resolve(v: T): void } {

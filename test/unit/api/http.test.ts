@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import * as net from 'node:net';
 import { z } from 'zod';
-import { type ApiError, isApiError } from '../../../src/api/errors';
+import type { ApiError } from '../../../src/api/errors';
 import {
   HttpClient,
   assertAllowedUrl,
@@ -13,26 +13,20 @@ import {
 } from '../../../src/api/http';
 import { DispatcherRegistry } from '../../../src/api/net/agents';
 import { isLoopbackHost } from '../../../src/api/net/network';
-import { FAST_RETRY, rejection, sendJson, startServer, type TestServer } from './helpers';
+import {
+  FAST_RETRY,
+  apiFailure,
+  platformHttp,
+  rejection,
+  sendJson,
+  startServer,
+  type TestServer,
+} from './helpers';
 
 const TOKEN = 'tok-SECRET-1234567890';
 
-function client(server: TestServer, extra: Partial<HttpClientOptions> = {}): HttpClient {
-  return new HttpClient({
-    baseUrl: server.url + '/api',
-    family: 'platform',
-    auth: async () => TOKEN,
-    retry: FAST_RETRY,
-    dispatchers: new DispatcherRegistry({}),
-    ...extra,
-  });
-}
-
-async function apiErr(fn: () => Promise<unknown>): Promise<ApiError> {
-  const e = await rejection(fn);
-  assert.ok(isApiError(e), `expected ApiError, got ${String(e)}`);
-  return e;
-}
+const client = (server: TestServer, extra: Partial<HttpClientOptions> = {}): HttpClient =>
+  platformHttp(server.url + '/api', TOKEN, { retry: FAST_RETRY, ...extra });
 
 const Any = z.unknown();
 
@@ -61,7 +55,7 @@ describe('api/http: URLs and auth', () => {
       },
       dispatchers: new DispatcherRegistry({}),
     });
-    const e = await apiErr(() => c.json({ method: 'GET', path: '/v1/deployments' }, Any));
+    const e = await apiFailure(() => c.json({ method: 'GET', path: '/v1/deployments' }, Any));
     assert.equal(e.kind, 'validation');
     assert.match(e.message, /https:\/\//);
     assert.equal(asked, 0, 'the credential is not even read');
@@ -130,7 +124,7 @@ describe('api/http: URLs and auth', () => {
   it('fails with an auth error when no credential is set', async () => {
     const s = await startServer((_req, res) => sendJson(res, 200, {}));
     try {
-      const e = await apiErr(() =>
+      const e = await apiFailure(() =>
         client(s, { auth: async () => undefined }).json({ method: 'GET', path: '/x' }, Any),
       );
       assert.equal(e.kind, 'auth');
@@ -144,7 +138,7 @@ describe('api/http: URLs and auth', () => {
     const s = await startServer((_req, res) => sendJson(res, 200, { items: [{ id: 1 }, { name: 'x' }] }));
     try {
       const schema = z.looseObject({ items: z.array(z.looseObject({ id: z.number() })) });
-      const e = await apiErr(() => client(s).json({ method: 'GET', path: '/x' }, schema));
+      const e = await apiFailure(() => client(s).json({ method: 'GET', path: '/x' }, schema));
       assert.equal(e.kind, 'protocol');
       assert.match(e.message, /items\[1\]\.id/);
     } finally {
@@ -178,7 +172,9 @@ describe('api/http: error mapping', () => {
   after(() => s.close());
 
   it('401 -> auth, telling the user to refresh the token', async () => {
-    const e = await apiErr(() => client(s).json({ method: 'GET', path: '/x', query: { status: 401 } }, Any));
+    const e = await apiFailure(() =>
+      client(s).json({ method: 'GET', path: '/x', query: { status: 401 } }, Any),
+    );
     assert.equal(e.kind, 'auth');
     assert.equal(e.status, 401);
     assert.equal(e.serverMessage, 'jwt expired');
@@ -186,13 +182,13 @@ describe('api/http: error mapping', () => {
   });
 
   it('403 -> forbidden, generic or with a per-call hint; requestId from the body', async () => {
-    const generic = await apiErr(() =>
+    const generic = await apiFailure(() =>
       client(s).json({ method: 'GET', path: '/x', query: { status: 403 } }, Any),
     );
     assert.equal(generic.kind, 'forbidden');
     assert.match(generic.message, /not allowed/);
     assert.equal(generic.requestId, 'body-rid');
-    const hinted = await apiErr(() =>
+    const hinted = await apiFailure(() =>
       client(s).json(
         {
           method: 'GET',
@@ -207,17 +203,23 @@ describe('api/http: error mapping', () => {
   });
 
   it('404 / 409 / SCIM 400 / HTML 502 map to their kinds with the server message', async () => {
-    const nf = await apiErr(() => client(s).json({ method: 'GET', path: '/x', query: { status: 404 } }, Any));
+    const nf = await apiFailure(() =>
+      client(s).json({ method: 'GET', path: '/x', query: { status: 404 } }, Any),
+    );
     assert.equal(nf.kind, 'notFound');
     assert.equal(nf.requestId, 'hdr-rid');
     assert.match(nf.message, /No such report/);
-    const c = await apiErr(() => client(s).json({ method: 'POST', path: '/x', query: { status: 409 } }, Any));
+    const c = await apiFailure(() =>
+      client(s).json({ method: 'POST', path: '/x', query: { status: 409 } }, Any),
+    );
     assert.equal(c.kind, 'conflict');
     assert.equal(c.code, 'VERSION_CONFLICT');
-    const v = await apiErr(() => client(s).json({ method: 'POST', path: '/x', query: { status: 400 } }, Any));
+    const v = await apiFailure(() =>
+      client(s).json({ method: 'POST', path: '/x', query: { status: 400 } }, Any),
+    );
     assert.equal(v.kind, 'validation');
     assert.equal(v.serverMessage, 'userName is required');
-    const g = await apiErr(() =>
+    const g = await apiFailure(() =>
       client(s, { retry: { ...FAST_RETRY, retries: 0 } }).json(
         { method: 'GET', path: '/x', query: { status: 502 } },
         Any,
@@ -228,7 +230,9 @@ describe('api/http: error mapping', () => {
   });
 
   it('never puts the token in messages, even when the server echoes it', async () => {
-    const e = await apiErr(() => client(s).json({ method: 'POST', path: '/x', query: { status: 500 } }, Any));
+    const e = await apiFailure(() =>
+      client(s).json({ method: 'POST', path: '/x', query: { status: 500 } }, Any),
+    );
     assert.equal(e.kind, 'unknownOutcome');
     assert.equal((e.cause as ApiError).kind, 'server');
     assert.ok(!e.message.includes(TOKEN), e.message);
@@ -237,7 +241,7 @@ describe('api/http: error mapping', () => {
   });
 
   it('lets a call override the message of any kind', async () => {
-    const e = await apiErr(() =>
+    const e = await apiFailure(() =>
       client(s).json(
         { method: 'GET', path: '/x', query: { status: 404 }, messages: { notFound: 'That report is gone' } },
         Any,
@@ -285,7 +289,7 @@ describe('api/http: retries', () => {
       sendJson(res, 429, { error: 'quota' }, { 'retry-after': '3600' }),
     );
     try {
-      const e = await apiErr(() => client(s).json({ method: 'GET', path: '/x' }, Any));
+      const e = await apiFailure(() => client(s).json({ method: 'GET', path: '/x' }, Any));
       assert.equal(e.kind, 'rateLimited');
       assert.equal(e.retryAfterMs, 3_600_000);
       assert.match(e.message, /Try again in 3600 s/);
@@ -295,7 +299,7 @@ describe('api/http: retries', () => {
     }
     const s2 = await startServer((_req, res) => sendJson(res, 503, { error: 'down' }));
     try {
-      const e = await apiErr(() => client(s2).json({ method: 'GET', path: '/x' }, Any));
+      const e = await apiFailure(() => client(s2).json({ method: 'GET', path: '/x' }, Any));
       assert.equal(e.kind, 'server');
       assert.equal(s2.requests.length, 1 + FAST_RETRY.retries);
     } finally {
@@ -308,13 +312,13 @@ describe('api/http: retries', () => {
     try {
       for (const method of ['POST', 'PUT', 'PATCH', 'DELETE']) {
         const before = s.requests.length;
-        const e = await apiErr(() => client(s).json({ method, path: '/publish', body: {} }, Any));
+        const e = await apiFailure(() => client(s).json({ method, path: '/publish', body: {} }, Any));
         assert.equal(e.kind, 'unknownOutcome');
         assert.doesNotMatch(e.message, /try again/i);
         assert.equal(s.requests.length - before, 1, method);
       }
       const before = s.requests.length;
-      await apiErr(() =>
+      await apiFailure(() =>
         client(s).json({ method: 'POST', path: '/v1/load', body: {}, idempotent: true }, Any),
       );
       assert.equal(s.requests.length - before, 1 + FAST_RETRY.retries);
@@ -334,7 +338,7 @@ describe('api/http: retries', () => {
     try {
       assert.deepEqual(await client(s).json({ method: 'GET', path: '/x' }, Any), { ok: 2 });
       assert.equal(s.requests.length, 2);
-      const e = await apiErr(() => client(s).json({ method: 'POST', path: '/x', body: {} }, Any));
+      const e = await apiFailure(() => client(s).json({ method: 'POST', path: '/x', body: {} }, Any));
       assert.equal(e.kind, 'unknownOutcome');
       assert.equal((e.cause as ApiError).kind, 'network');
       assert.equal(s.requests.length, 3);
@@ -396,11 +400,12 @@ describe('api/http: cancellation, timeouts, pooling, odd framing', () => {
       const ctl = new AbortController();
       const p = client(s).json({ method: 'GET', path: '/x', signal: ctl.signal }, Any);
       setTimeout(() => ctl.abort(), 20);
-      assert.equal((await apiErr(() => p)).kind, 'cancelled');
+      assert.equal((await apiFailure(() => p)).kind, 'cancelled');
       const already = new AbortController();
       already.abort();
       assert.equal(
-        (await apiErr(() => client(s).json({ method: 'GET', path: '/x', signal: already.signal }, Any))).kind,
+        (await apiFailure(() => client(s).json({ method: 'GET', path: '/x', signal: already.signal }, Any)))
+          .kind,
         'cancelled',
       );
     } finally {
@@ -415,7 +420,7 @@ describe('api/http: cancellation, timeouts, pooling, odd framing', () => {
       const p = client(s).json({ method: 'GET', path: '/x', signal: ctl.signal }, Any);
       while (s.requests.length === 0) await new Promise((r) => setTimeout(r, 5));
       ctl.abort();
-      assert.equal((await apiErr(() => p)).kind, 'cancelled');
+      assert.equal((await apiFailure(() => p)).kind, 'cancelled');
       assert.equal(s.requests.length, 1);
     } finally {
       await s.close();
@@ -425,9 +430,9 @@ describe('api/http: cancellation, timeouts, pooling, odd framing', () => {
   it('maps a per-call timeout and a headers timeout to kind timeout', async () => {
     const s = await startServer(() => undefined);
     try {
-      const e = await apiErr(() => client(s).json({ method: 'GET', path: '/x', timeoutMs: 30 }, Any));
+      const e = await apiFailure(() => client(s).json({ method: 'GET', path: '/x', timeoutMs: 30 }, Any));
       assert.equal(e.kind, 'timeout');
-      const e2 = await apiErr(() =>
+      const e2 = await apiFailure(() =>
         client(s, { network: { headersTimeoutMs: 30 } }).json({ method: 'GET', path: '/x' }, Any),
       );
       assert.equal(e2.kind, 'timeout');
@@ -477,7 +482,7 @@ describe('api/http: cancellation, timeouts, pooling, odd framing', () => {
         auth: async () => TOKEN,
         dispatchers: new DispatcherRegistry({}),
       });
-      const e = await apiErr(() =>
+      const e = await apiFailure(() =>
         c.request({ method: 'POST', path: '/v1/cubesql', body: {}, idempotent: true }),
       );
       assert.equal(e.kind, 'validation');

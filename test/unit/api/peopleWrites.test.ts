@@ -5,12 +5,12 @@
 // unknown outcome (said to be unknown, with the row's check, sent once).
 import assert from 'node:assert/strict';
 import { z } from 'zod';
-import { ApiError, PlatformClient } from '../../../src/api';
+import { PlatformClient } from '../../../src/api';
 import { plainIssue } from '../../../src/api/errors';
 import { groupNameProblem } from '../../../src/api/platform/admin/scim';
 import { roleNameProblem } from '../../../src/api/platform/admin/roles';
 import { signInUrl } from '../../../src/api/platform/me';
-import { FAST_RETRY, rejection, sendJson, startServer, type Handler, type TestServer } from './helpers';
+import { FAST_RETRY, apiFailure, sendJson, startServer, type Handler, type TestServer } from './helpers';
 
 async function withClient(handler: Handler, fn: (c: PlatformClient, s: TestServer) => Promise<void>) {
   const s = await startServer(handler);
@@ -25,12 +25,6 @@ async function withClient(handler: Handler, fn: (c: PlatformClient, s: TestServe
     await c.close();
     await s.close();
   }
-}
-
-async function failure(p: Promise<unknown>): Promise<ApiError> {
-  const e = await rejection(() => p);
-  assert.ok(e instanceof ApiError, `an ApiError, not ${String(e)}`);
-  return e;
 }
 
 const ROLE = { id: 9, name: 'team-a', description: null, policies: [] };
@@ -59,7 +53,7 @@ describe('people writes: the request sent and what the user is told', () => {
     await withClient(
       (_q, res) => sendJson(res, 409, { message: 'A role named "Team-A" already exists.' }),
       async (c) => {
-        const e = await failure(c.admin.createRole({ name: 'team-a', policies: [] }));
+        const e = await apiFailure(c.admin.createRole({ name: 'team-a', policies: [] }));
         assert.equal(e.kind, 'conflict');
         assert.match(e.message, /^A role with that name already exists: pick another name\./);
         assert.match(e.message, /The server said: A role named "Team-A" already exists\./);
@@ -72,12 +66,12 @@ describe('people writes: the request sent and what the user is told', () => {
     await withClient(
       () => assert.fail('nothing is sent'),
       async (c, s) => {
-        const long = await failure(c.admin.createRole({ name: 'x'.repeat(256), policies: [] }));
+        const long = await apiFailure(c.admin.createRole({ name: 'x'.repeat(256), policies: [] }));
         assert.equal(long.kind, 'validation');
         assert.equal(long.message, 'Role not created: name: use at most 255 characters');
-        const builtIn = await failure(c.admin.createRole({ name: 'Admin', policies: [] }));
+        const builtIn = await apiFailure(c.admin.createRole({ name: 'Admin', policies: [] }));
         assert.match(builtIn.message, /name: that name is a built-in role/);
-        const empty = await failure(
+        const empty = await apiFailure(
           c.admin.createRole({
             name: 'r',
             policies: [{ resourceType: 'Deployment', actions: [], resources: ['1'] }],
@@ -87,7 +81,7 @@ describe('people writes: the request sent and what the user is told', () => {
           empty.message,
           'Role not created: policies.0.actions: a policy grants at least one action',
         );
-        const slug = await failure(
+        const slug = await apiFailure(
           c.admin.createRole({
             name: 'r',
             policies: [{ resourceType: 'Deployment', actions: ['DeploymentRead'], resources: ['prod'] }],
@@ -117,7 +111,7 @@ describe('people writes: the request sent and what the user is told', () => {
     await withClient(
       (_q, res) => sendJson(res, 502, { error: 'bad gateway' }),
       async (c, s) => {
-        const e = await failure(c.admin.updateRole(9, { name: 'team-b' }));
+        const e = await apiFailure(c.admin.updateRole(9, { name: 'team-b' }));
         assert.equal(e.kind, 'unknownOutcome');
         assert.match(e.message, /^Saving a role: the outcome is unknown, it may have taken effect/);
         assert.match(e.message, /Refresh Roles to see whether the change was saved\./);
@@ -164,7 +158,7 @@ describe('people writes: the request sent and what the user is told', () => {
     await withClient(
       () => assert.fail('nothing is sent'),
       async (c, s) => {
-        const e = await failure(c.admin.createScimGroup('G'.repeat(256)));
+        const e = await apiFailure(c.admin.createScimGroup('G'.repeat(256)));
         assert.equal(e.message, 'Creating a group: displayName: use at most 255 characters');
         assert.doesNotMatch(e.message, /Too big|expected string|<=/);
         assert.equal(s.requests.length, 0);
@@ -225,13 +219,13 @@ describe('people writes: the request sent and what the user is told', () => {
           ? sendJson(res, 400, { message: 'A user with e-mail jo@example.com already exists.' })
           : (res.writeHead(400), res.end()),
       async (c) => {
-        const dup = await failure(c.admin.createUser({ email: 'jo@example.com', username: 'jo' }));
+        const dup = await apiFailure(c.admin.createUser({ email: 'jo@example.com', username: 'jo' }));
         assert.match(
           dup.message,
           /^Creating a user failed: The server rejected the request \(400\)\. The server said: A user with e-mail jo@example\.com already exists\. Check the input\. \(request id [^)]+\)$/,
         );
         assert.doesNotMatch(dup.message, /URL/);
-        const bare = await failure(c.admin.updateUser(3, { firstName: 'Jo' }));
+        const bare = await apiFailure(c.admin.updateUser(3, { firstName: 'Jo' }));
         assert.match(bare.message, /Check the input and the profile's URL\. \(request id/);
       },
     );
@@ -252,7 +246,7 @@ describe('people writes: the request sent and what the user is told', () => {
           c.admin.renameScimGroup('g1', 'FINANCE'),
           c.admin.replaceScimGroup('g1', { displayName: 'Finance' }),
         ]) {
-          const e = await failure(p);
+          const e = await apiFailure(p);
           assert.equal(e.kind, 'conflict');
           assert.match(
             e.message,
@@ -303,7 +297,7 @@ describe('people writes: the request sent and what the user is told', () => {
           sheets: { showAppliedFilters: null },
         });
         assert.deepEqual(me.settings, { timezone: 'Europe/Berlin' });
-        const e = await failure(c.me.updateMySettings({ defaultDeploymentId: 1.5 }));
+        const e = await apiFailure(c.me.updateMySettings({ defaultDeploymentId: 1.5 }));
         assert.equal(e.message, 'Settings not saved: defaultDeploymentId: must be a whole number');
         assert.equal(s.requests.length, 1);
       },

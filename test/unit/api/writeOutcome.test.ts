@@ -23,7 +23,15 @@ import {
   parseRetryAfter,
   sleep,
 } from '../../../src/api/net/retry';
-import { deferred, rejection, sendJson, startServer, type Handler, type TestServer } from './helpers';
+import {
+  apiFailure,
+  deferred,
+  rejection,
+  sendJson,
+  startServer,
+  type Handler,
+  type TestServer,
+} from './helpers';
 
 const WHAT = 'Creating the thing';
 
@@ -54,18 +62,12 @@ function write(c: HttpClient, extra: Partial<Parameters<HttpClient['write']>[0]>
   );
 }
 
-async function failure(p: Promise<unknown>): Promise<ApiError> {
-  const e = await rejection(() => p);
-  assert.ok(e instanceof ApiError, `an ApiError, not ${String(e)}`);
-  return e;
-}
-
 describe('write outcome: what a failed write tells the user', () => {
   it('a 500 is an unknown outcome: facts kept, "try again" dropped, the default check, sent once', async () => {
     await withServer(
       (_req, res) => sendJson(res, 500, { error: 'boom' }),
       async (c, s) => {
-        const e = await failure(write(c));
+        const e = await apiFailure(write(c));
         assert.equal(e.kind, 'unknownOutcome');
         assert.equal(
           e.message,
@@ -91,7 +93,7 @@ describe('write outcome: what a failed write tells the user', () => {
       await withServer(
         (_req, res) => sendJson(res, status, {}),
         async (c, s) => {
-          const e = await failure(write(c));
+          const e = await apiFailure(write(c));
           assert.equal(e.kind, 'unknownOutcome', `status ${status}`);
           assert.equal(e.status, status);
           assert.equal(s.requests.length, 1, `status ${status}: sent once`);
@@ -115,7 +117,7 @@ describe('write outcome: what a failed write tells the user', () => {
       await withServer(
         (_req, res) => sendJson(res, status, { error: 'no' }),
         async (c, s) => {
-          const e = await failure(write(c));
+          const e = await apiFailure(write(c));
           assert.equal(e.kind, kind, `status ${status}`);
           assert.doesNotMatch(e.message, /outcome is unknown/, `status ${status}`);
           assert.equal(s.requests.length, 1, `status ${status}: sent once (a 429 write is not retried)`);
@@ -131,7 +133,7 @@ describe('write outcome: what a failed write tells the user', () => {
         res.end('{not json');
       },
       async (c) => {
-        const e = await failure(write(c));
+        const e = await apiFailure(write(c));
         assert.equal(e.kind, 'unknownOutcome');
         assert.equal(e.status, 200);
         assert.match(
@@ -147,7 +149,7 @@ describe('write outcome: what a failed write tells the user', () => {
     await withServer(
       (req) => req.socket.destroy(),
       async (c, s) => {
-        const e = await failure(write(c));
+        const e = await apiFailure(write(c));
         assert.equal(e.kind, 'unknownOutcome');
         assert.match(
           e.message,
@@ -169,7 +171,7 @@ describe('write outcome: what a failed write tells the user', () => {
       auth: () => Promise.resolve('tok-outcome'),
     });
     try {
-      const e = await failure(write(c));
+      const e = await apiFailure(write(c));
       assert.equal(e.kind, 'network');
       assert.equal(e.code, 'ECONNREFUSED');
       assert.doesNotMatch(e.message, /outcome is unknown/);
@@ -183,7 +185,7 @@ describe('write outcome: what a failed write tells the user', () => {
       (_req, res) => sendJson(res, 502, {}),
       async (c) => {
         const check = { hint: '  Refresh the list of things ', command: 'x.refresh' };
-        const e = await failure(write(c, { check }));
+        const e = await apiFailure(write(c, { check }));
         assert.equal(e.kind, 'unknownOutcome');
         assert.ok(e.message.endsWith(' Refresh the list of things.'), e.message);
         assert.equal(e.check, check);
@@ -192,7 +194,7 @@ describe('write outcome: what a failed write tells the user', () => {
     await withServer(
       (_req, res) => sendJson(res, 502, {}),
       async (c) => {
-        const e = await failure(write(c, { check: { hint: 'Look in the history!' } }));
+        const e = await apiFailure(write(c, { check: { hint: 'Look in the history!' } }));
         assert.ok(e.message.endsWith(' Look in the history!'), e.message);
       },
     );
@@ -202,7 +204,9 @@ describe('write outcome: what a failed write tells the user', () => {
     await withServer(
       (_req, res) => sendJson(res, 503, {}),
       async (c, s) => {
-        const e = await failure(c.json({ method: 'GET', path: '/v1/things', requestId: 'r' }, z.unknown()));
+        const e = await apiFailure(
+          c.json({ method: 'GET', path: '/v1/things', requestId: 'r' }, z.unknown()),
+        );
         assert.equal(e.kind, 'server');
         assert.equal(s.requests.length, 4, 'a read is retried (3 retries)');
       },

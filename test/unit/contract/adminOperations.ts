@@ -2,35 +2,10 @@
 // (see clientOperations.ts): each request must be the published operation, and each answer in
 // every generated variant must give the extension what it needs.
 import * as assert from 'node:assert/strict';
-import type { Page } from '../../../src/api';
-import type { Exchange } from '../../contract/contractServers';
+import { arr, listItems, listOf, nothing, same, served, type Json } from './caseChecks';
 import type { OperationCase } from './clientOperations';
 
-type Json = Record<string, unknown>;
-const served = (sent: Exchange[]): unknown => {
-  const text = sent[sent.length - 1]?.responseText ?? '';
-  return text ? JSON.parse(text) : {};
-};
-const arr = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
-
-/** Every served item is read, with `key` as sent. */
-function listOf(pick: (body: unknown) => unknown[], key: string) {
-  return (result: unknown, sent: Exchange[]) => {
-    const page = result as Page<Json>;
-    const items = pick(served(sent));
-    assert.deepEqual(page.invalid ?? [], [], 'no served item set aside');
-    assert.equal(page.items.length, items.length, 'every served item is shown');
-    page.items.forEach((it, i) => assert.deepEqual(it[key], (items[i] as Json)[key], `item ${i} ${key}`));
-  };
-}
-const items = (b: unknown) => arr((b as Json).items ?? (b as Json).data);
 const resources = (b: unknown) => arr((b as Json).Resources);
-const same =
-  (...keys: string[]) =>
-  (result: unknown, sent: Exchange[]) => {
-    for (const k of keys) assert.deepEqual((result as Json)[k], (served(sent) as Json)[k], `${k} as sent`);
-  };
-const nothing = (result: unknown) => assert.equal(result, undefined);
 
 export const ADMIN_OPERATIONS: OperationCase[] = [
   {
@@ -90,7 +65,7 @@ export const ADMIN_OPERATIONS: OperationCase[] = [
     name: 'admin.listRoles',
     operation: 'GET /api/v1/roles',
     run: (c) => c.platform.admin.listRoles({ first: 20 }),
-    check: listOf(items, 'name'),
+    check: listOf(listItems, 'name'),
   },
   {
     name: 'admin.assignRole',
@@ -108,25 +83,25 @@ export const ADMIN_OPERATIONS: OperationCase[] = [
     name: 'admin.listEmbedTenants',
     operation: 'GET /api/v1/embed-tenants',
     run: (c) => c.platform.admin.listEmbedTenants({ first: 20, search: 'ac' }),
-    check: listOf(items, 'name'),
+    check: listOf(listItems, 'name'),
   },
   {
     name: 'admin.listEmbedGroups',
     operation: 'GET /api/v1/embed-tenants/{embedTenantName}/groups',
     run: (c) => c.platform.admin.listEmbedGroups('acme', { first: 20 }),
-    check: listOf(items, 'name'),
+    check: listOf(listItems, 'name'),
   },
   {
     name: 'admin.listEmbedUsers',
     operation: 'GET /api/v1/embed-tenants/{embedTenantName}/users',
     run: (c) => c.platform.admin.listEmbedUsers('acme', { first: 20, search: 'ann' }),
-    check: listOf(items, 'id'),
+    check: listOf(listItems, 'id'),
   },
   {
     name: 'admin.listEmbedTenantWorkbooks',
     operation: 'GET /api/v1/deployments/{deploymentId}/embed-tenants/{embedTenantName}/workbooks',
     run: (c) => c.platform.admin.listEmbedTenantWorkbooks(7, 'acme', { first: 20 }),
-    check: listOf(items, 'id'),
+    check: listOf(listItems, 'id'),
   },
   {
     name: 'admin.generateEmbedSession',
@@ -152,7 +127,7 @@ export const ADMIN_OPERATIONS: OperationCase[] = [
     name: 'admin.listRegions',
     operation: 'GET /api/v1/regions',
     run: (c) => c.platform.admin.listRegions({ first: 20 }),
-    check: listOf(items, 'name'),
+    check: listOf(listItems, 'name'),
   },
   {
     name: 'admin.getTenantSettings',

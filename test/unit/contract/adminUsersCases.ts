@@ -3,48 +3,16 @@
 // the contract suites: client cases (against generated responses) and sandbox calls (through the
 // validating proxy). Kept apart from the shared lists, which spread them in.
 import * as assert from 'node:assert/strict';
-import type { Page, PlatformClient } from '../../../src/api';
-import type { Exchange } from '../../contract/contractServers';
+import { arr, listItems, listOf, same, sentBody, type Json, type PlatformCase } from './caseChecks';
 import type { AdminCall } from './adminCalls';
 import { scimUserId } from '../../../src/sandbox/platform/admin/scimRoutes';
 
-/** The shape of clientOperations' OperationCase, for the platform client only (no import cycle). */
-interface OperationCase {
-  name: string;
-  operation: string;
-  run(c: { platform: PlatformClient }): Promise<unknown>;
-  check(result: unknown, sent: Exchange[]): void;
-}
-
-type Json = Record<string, unknown>;
-const served = (sent: Exchange[]): unknown => {
-  const text = sent[sent.length - 1]?.responseText ?? '';
-  return text ? JSON.parse(text) : {};
-};
-const arr = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
-const sentBody = (sent: Exchange[]): Json => (sent[sent.length - 1]?.requestBody ?? {}) as Json;
-
-function listOf(pick: (body: unknown) => unknown[], key: string) {
-  return (result: unknown, sent: Exchange[]) => {
-    const page = result as Page<Json>;
-    const items = pick(served(sent));
-    assert.deepEqual(page.invalid ?? [], [], 'no served item set aside');
-    assert.equal(page.items.length, items.length, 'every served item is shown');
-    page.items.forEach((it, i) => assert.deepEqual(it[key], (items[i] as Json)[key], `item ${i} ${key}`));
-  };
-}
-const same =
-  (...keys: string[]) =>
-  (result: unknown, sent: Exchange[]) => {
-    for (const k of keys) assert.deepEqual((result as Json)[k], (served(sent) as Json)[k], `${k} as sent`);
-  };
-
-export const ADMIN_USERS_OPERATIONS: OperationCase[] = [
+export const ADMIN_USERS_OPERATIONS: PlatformCase[] = [
   {
     name: 'admin.listUserAttributes',
     operation: 'GET /api/v1/user-attributes',
     run: (c) => c.platform.admin.listUserAttributes({ first: 20, type: 'number' }),
-    check: listOf((b) => arr((b as Json).items ?? (b as Json).data), 'name'),
+    check: listOf(listItems, 'name'),
   },
   {
     name: 'admin.createUserAttribute',

@@ -2,23 +2,10 @@
 // the published operation each must send, a call as the model feature makes it, and what the
 // feature needs from the answer actually served.
 import * as assert from 'node:assert/strict';
-import type { BuildClient, Branch, ModelFile, Page, Validation } from '../../../src/api';
+import type { Branch, ModelFile, Page, Validation } from '../../../src/api';
 import type { Exchange } from '../../contract/contractServers';
+import { served, type BuildCase, type Json } from './caseChecks';
 import { DEPLOYMENT_BUILD_OPERATIONS } from './deploymentCases';
-
-export interface BuildOperationCase {
-  name: string;
-  operation: string;
-  run(b: BuildClient): Promise<unknown>;
-  check(result: unknown, sent: Exchange[]): void;
-}
-
-type Json = Record<string, unknown>;
-
-function served(sent: Exchange[]): Json {
-  const text = sent[sent.length - 1]?.responseText ?? '';
-  return text ? (JSON.parse(text) as Json) : {};
-}
 
 const D = 7;
 const base = '/build/api/v1/deployments/{deploymentId}';
@@ -40,7 +27,7 @@ const checkMerge = (result: unknown, sent: Exchange[]) => {
   assert.equal((result as Json).merged, served(sent).merged);
 };
 
-export const BUILD_OPERATIONS: BuildOperationCase[] = [
+export const BUILD_OPERATIONS: BuildCase[] = [
   {
     name: 'listFiles',
     operation: `GET ${base}/data-model/files`,

@@ -2,38 +2,15 @@
 // tokens) for the contract suites: client cases (against generated responses) and sandbox calls
 // (through the validating proxy). Kept apart from the shared lists, which spread them in.
 import * as assert from 'node:assert/strict';
-import type { Page, PlatformClient } from '../../../src/api';
-import type { Exchange } from '../../contract/contractServers';
+import type { Page } from '../../../src/api';
+import { arr, listItems, listOf, served, type Json, type PlatformCase } from './caseChecks';
 
-/** The shape of clientOperations' OperationCase, for the platform client only (no import cycle). */
-interface OperationCase {
-  name: string;
-  operation: string;
-  run(c: { platform: PlatformClient }): Promise<unknown>;
-  check(result: unknown, sent: Exchange[]): void;
-}
-
-type Json = Record<string, unknown>;
 const D = 7;
 const base = '/api/v1/deployments/{deploymentId}';
-const served = (sent: Exchange[]): Json => {
-  const text = sent[sent.length - 1]?.responseText ?? '';
-  return text ? (JSON.parse(text) as Json) : {};
-};
-const arr = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
-
 /** A page whose served items are all read, `key` kept as sent. */
-function checkList(key: string) {
-  return (result: unknown, sent: Exchange[]) => {
-    const page = result as Page<Json>;
-    const items = arr(served(sent).items ?? served(sent).data);
-    assert.deepEqual(page.invalid ?? [], [], 'no served item set aside');
-    assert.equal(page.items.length, items.length, 'every served item is shown');
-    page.items.forEach((it, i) => assert.deepEqual(it[key], (items[i] as Json)[key], `item ${i} ${key}`));
-  };
-}
+const checkList = (key: string) => listOf(listItems, key);
 
-export const DEPLOY_OPS_OPERATIONS: OperationCase[] = [
+export const DEPLOY_OPS_OPERATIONS: PlatformCase[] = [
   {
     name: 'listDbtSyncs',
     operation: `GET ${base}/dbt-sync`,

@@ -2,44 +2,23 @@
 // GitHub, and the GitHub reads, for the contract suites: client cases (against generated responses)
 // and sandbox calls (through the validating proxy). The shared lists spread them in.
 import * as assert from 'node:assert/strict';
-import type { BuildClient, Page, PlatformClient } from '../../../src/api';
-import type { Exchange } from '../../contract/contractServers';
+import type { AdminCall } from './adminCalls';
+import {
+  deploymentBody,
+  listItems,
+  listOf,
+  same,
+  sentBody,
+  type BuildCase,
+  type PlatformCase,
+} from './caseChecks';
 
-interface OperationCase {
-  name: string;
-  operation: string;
-  run(c: { platform: PlatformClient }): Promise<unknown>;
-  check(result: unknown, sent: Exchange[]): void;
-}
-interface BuildCase {
-  name: string;
-  operation: string;
-  run(b: BuildClient): Promise<unknown>;
-  check(result: unknown, sent: Exchange[]): void;
-}
-
-type Json = Record<string, unknown>;
 const D = 7;
 const base = '/api/v1/deployments/{deploymentId}';
-const served = (sent: Exchange[]): Json => {
-  const text = sent[sent.length - 1]?.responseText ?? '';
-  return text ? (JSON.parse(text) as Json) : {};
-};
-const same =
-  (...keys: string[]) =>
-  (result: unknown, sent: Exchange[]) => {
-    const body = served(sent);
-    for (const k of keys) assert.deepEqual((result as Json)[k], body[k], `${k} as sent`);
-  };
-const list = (result: unknown, sent: Exchange[]) => {
-  const page = result as Page<Json>;
-  const items = (served(sent).items ?? served(sent).data ?? []) as unknown[];
-  assert.deepEqual(page.invalid ?? [], [], 'no served item set aside');
-  assert.equal(page.items.length, items.length, 'every served item is shown');
-};
-const lastBody = (sent: Exchange[]): unknown => sent[sent.length - 1]?.requestBody;
+/** Every served item is read, none set aside. */
+const list = listOf(listItems);
 
-export const DEPLOYMENT_OPERATIONS: OperationCase[] = [
+export const DEPLOYMENT_OPERATIONS: PlatformCase[] = [
   {
     name: 'getDeploymentSettings',
     operation: `GET ${base}/settings`,
@@ -53,7 +32,7 @@ export const DEPLOYMENT_OPERATIONS: OperationCase[] = [
     check: (result, sent) => {
       same('id', 'name')(result, sent);
       // Only the field changed is sent.
-      assert.deepEqual(lastBody(sent), { name: 'Analytics (renamed)' });
+      assert.deepEqual(sentBody(sent), { name: 'Analytics (renamed)' });
     },
   },
   {
@@ -104,16 +83,7 @@ export const DEPLOYMENT_BUILD_OPERATIONS: BuildCase[] = [
   {
     name: 'createDeployment',
     operation: 'POST /build/api/v1/deployments',
-    run: (b) =>
-      b.createDeployment({
-        name: 'Revenue',
-        cloudProvider: 'aws',
-        creationMethod: 'cubecloud',
-        creationStep: 'databases',
-        isManaged: true,
-        region: 'aws-us-east-1',
-        targetPlatform: 'aws',
-      }),
+    run: (b) => b.createDeployment(deploymentBody('Revenue')),
     check: same('id', 'name', 'deploymentUrl', 'creationStep'),
   },
   {
@@ -124,27 +94,7 @@ export const DEPLOYMENT_BUILD_OPERATIONS: BuildCase[] = [
   },
 ];
 
-interface Call {
-  method: string;
-  path: string;
-  body?: unknown;
-  auth?: 'admin' | 'member';
-  status: number;
-  capture?: string;
-}
-
-const CREATE = {
-  name: 'Contract',
-  cloudProvider: 'aws',
-  creationMethod: 'cubecloud',
-  creationStep: 'databases',
-  isManaged: true,
-  region: 'aws-us-east-1',
-  targetPlatform: 'aws',
-};
-
-/** In order: settings and their writes on deployment 1, then a created deployment's whole life. */
-export function deploymentCalls(): Call[] {
+export function deploymentCalls(): AdminCall[] {
   const b = '/api/v1/deployments/1';
   const gh = '/api/v1/github';
   return [
@@ -177,8 +127,19 @@ export function deploymentCalls(): Call[] {
       path: `${gh}/repositories/acme-analytics/nope/branches?installationId=41001`,
       status: 404,
     },
-    { method: 'POST', path: '/build/api/v1/deployments', body: CREATE, status: 200, capture: 'created' },
-    { method: 'POST', path: '/build/api/v1/deployments', body: { ...CREATE, region: 'mars-1' }, status: 400 },
+    {
+      method: 'POST',
+      path: '/build/api/v1/deployments',
+      body: deploymentBody('Contract'),
+      status: 200,
+      capture: 'created',
+    },
+    {
+      method: 'POST',
+      path: '/build/api/v1/deployments',
+      body: { ...deploymentBody('Contract'), region: 'mars-1' },
+      status: 400,
+    },
     { method: 'POST', path: '/build/api/v1/deployments', body: { name: 'No region' }, status: 400 },
     {
       method: 'POST',

@@ -2,30 +2,14 @@
 // clientOperations.ts): the admin's signed-embedding flag and session exchange on PlatformClient,
 // the rest as an embed user (PlatformClient.asEmbedUser) with the exchanged token.
 import * as assert from 'node:assert/strict';
-import type { Page, PlatformClient } from '../../../src/api';
+import type { PlatformClient } from '../../../src/api';
 import type { EmbedUserClient } from '../../../src/api/platform/embedDashboards';
-import type { Exchange } from '../../contract/contractServers';
 import type { AdminCall } from './adminCalls';
+import { arr, listOf, same, type Json } from './caseChecks';
 import type { OperationCase } from './clientOperations';
 
-type Json = Record<string, unknown>;
-const served = (sent: Exchange[]): Json => {
-  const text = sent[sent.length - 1]?.responseText ?? '';
-  return text ? (JSON.parse(text) as Json) : {};
-};
-const same =
-  (...keys: string[]) =>
-  (result: unknown, sent: Exchange[]) => {
-    for (const k of keys) assert.deepEqual((result as Json)[k], served(sent)[k], `${k} as sent`);
-  };
 /** Every served item read, none set aside, `pick` of each as sent. */
-const list = (pick: (item: Json) => unknown) => (result: unknown, sent: Exchange[]) => {
-  const page = result as Page<Json>;
-  const items = (served(sent).items as Json[] | undefined) ?? [];
-  assert.deepEqual(page.invalid ?? [], [], 'no served item set aside');
-  assert.equal(page.items.length, items.length, 'every served item is shown');
-  page.items.forEach((it, i) => assert.deepEqual(pick(it), pick(items[i]!), `item ${i}`));
-};
+const list = (pick: (item: Json) => unknown) => listOf((b) => arr((b as Json).items), pick);
 
 /** Runs `fn` as an embed user, closing that client after. */
 async function asEmbed<T>(p: PlatformClient, fn: (e: EmbedUserClient) => Promise<T>): Promise<T> {

@@ -3,40 +3,10 @@
 // sandbox calls (through the validating proxy, each write read back). Kept apart from the shared
 // lists, which spread them in.
 import * as assert from 'node:assert/strict';
-import type { Page, PlatformClient } from '../../../src/api';
 import type { Exchange } from '../../contract/contractServers';
+import { arr, listOf, same, sentBody, served, type Json, type PlatformCase } from './caseChecks';
 import type { AdminCall } from './adminCalls';
 
-/** The shape of clientOperations' OperationCase, for the platform client only (no import cycle). */
-interface OperationCase {
-  name: string;
-  operation: string;
-  run(c: { platform: PlatformClient }): Promise<unknown>;
-  check(result: unknown, sent: Exchange[]): void;
-}
-
-type Json = Record<string, unknown>;
-const served = (sent: Exchange[]): Json => {
-  const text = sent[sent.length - 1]?.responseText ?? '';
-  return text ? (JSON.parse(text) as Json) : {};
-};
-const arr = (v: unknown): Json[] => (Array.isArray(v) ? (v as Json[]) : []);
-const sentBody = (sent: Exchange[]): unknown => sent[sent.length - 1]?.requestBody;
-const same =
-  (...keys: string[]) =>
-  (result: unknown, sent: Exchange[]) => {
-    for (const k of keys) assert.deepEqual((result as Json)[k], served(sent)[k], `${k} as sent`);
-  };
-/** Every served item of `key`'s list is read, ids as sent. */
-const listed = (result: unknown, sent: Exchange[]) => {
-  const page = result as Page<Json>;
-  const items = arr(served(sent).items);
-  assert.deepEqual(page.invalid ?? [], [], 'no served item set aside');
-  assert.deepEqual(
-    page.items.map((i) => i.id),
-    items.map((i) => i.id),
-  );
-};
 const buckets =
   (...keys: string[]) =>
   (result: unknown, sent: Exchange[]) => {
@@ -48,7 +18,7 @@ const buckets =
       );
   };
 
-export const EMBED_GROUP_OPERATIONS: OperationCase[] = [
+export const EMBED_GROUP_OPERATIONS: PlatformCase[] = [
   {
     name: 'admin.createEmbedGroup',
     operation: 'POST /api/v1/embed-tenants/{embedTenantName}/groups',
@@ -83,7 +53,7 @@ export const EMBED_GROUP_OPERATIONS: OperationCase[] = [
     name: 'admin.listEmbedGroupMembers',
     operation: 'GET /api/v1/embed-tenants/{embedTenantName}/groups/{id}/users',
     run: (c) => c.platform.admin.listEmbedGroupMembers('acme', 11, { first: 20 }),
-    check: listed,
+    check: listOf((b) => arr((b as Json).items), 'id'),
   },
   {
     name: 'admin.addEmbedGroupMembers',

@@ -7,37 +7,18 @@ import * as assert from 'node:assert/strict';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { z } from 'zod';
 import { PlatformClient } from '../../../src/api';
-import { isApiError, type ApiError } from '../../../src/api/errors';
-import { DEFAULT_MAX_BODY_BYTES, HttpClient, type HttpClientOptions } from '../../../src/api/http';
+import { DEFAULT_MAX_BODY_BYTES, type HttpClient, type HttpClientOptions } from '../../../src/api/http';
 import { DispatcherRegistry } from '../../../src/api/net/agents';
 import { renderPdf, renderPng } from '../../../src/sandbox/platform/exportFiles';
-import { sendJson, startServer, type TestServer } from '../api/helpers';
+import { apiFailure, platformHttp, sendJson, startServer, type TestServer } from '../api/helpers';
 
 const TOKEN = 'answers-token-1234567890';
 const MB = 1024 * 1024;
 const SIGN_IN =
   '<!doctype html><html><head><title>Sign in</title></head><body><form action="/sso">Sign in to continue</form></body></html>';
 
-async function failure(p: Promise<unknown>): Promise<ApiError> {
-  try {
-    await p;
-  } catch (e) {
-    assert.ok(isApiError(e), String(e));
-    return e;
-  }
-  assert.fail('expected the call to fail');
-}
-
-function client(url: string, extra: Partial<HttpClientOptions> = {}): HttpClient {
-  return new HttpClient({
-    baseUrl: url,
-    family: 'platform',
-    auth: async () => TOKEN,
-    dispatchers: new DispatcherRegistry({}),
-    retry: { retries: 0, baseDelayMs: 1, maxDelayMs: 1 },
-    ...extra,
-  });
-}
+const client = (url: string, extra: Partial<HttpClientOptions> = {}): HttpClient =>
+  platformHttp(url, TOKEN, { retry: { retries: 0, baseDelayMs: 1, maxDelayMs: 1 }, ...extra });
 
 /** Streams `total` bytes of a JSON-looking body in 64 KiB writes, counting what got written. */
 function streamHuge(total: number, declare: boolean, written: { bytes: number; ended: boolean }) {
@@ -91,7 +72,7 @@ describe('faults: answers are checked before they are read', function () {
     it('refuses a 100 MB answer read whole, naming the operation, and stops reading at the cap', async () => {
       const written = { bytes: 0, ended: false };
       s = await startServer(streamHuge(100 * MB, false, written));
-      const e = await failure(
+      const e = await apiFailure(
         make({ maxBodyBytes: 4 * MB }).json(
           { method: 'GET', path: '/v1/reports', action: 'Loading reports' },
           z.unknown(),
@@ -111,7 +92,7 @@ describe('faults: answers are checked before they are read', function () {
     it('refuses a declared 100 MB answer before reading any of it', async () => {
       const written = { bytes: 0, ended: false };
       s = await startServer(streamHuge(100 * MB, true, written));
-      const e = await failure(make().noContent({ method: 'DELETE', path: '/v1/x', idempotent: true }));
+      const e = await apiFailure(make().noContent({ method: 'DELETE', path: '/v1/x', idempotent: true }));
       assert.equal(e.code, 'TOO_LARGE');
       assert.match(e.message, /\(100 MiB\)/);
       await new Promise((r) => setTimeout(r, 50));
@@ -123,7 +104,7 @@ describe('faults: answers are checked before they are read', function () {
       s = await startServer(streamHuge(20 * MB, false, written));
       const res = await make().request({ method: 'GET', path: '/v1/stream', maxBodyBytes: MB });
       let read = 0;
-      const e = await failure(
+      const e = await apiFailure(
         (async () => {
           for await (const c of res.body) read += c.byteLength;
         })(),
@@ -139,7 +120,7 @@ describe('faults: answers are checked before they are read', function () {
         res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
         res.end(SIGN_IN);
       });
-      const e = await failure(
+      const e = await apiFailure(
         make().json({ method: 'GET', path: '/v1/deployments', action: 'Loading deployments' }, z.unknown()),
       );
       assert.equal(e.kind, 'protocol');
@@ -153,7 +134,7 @@ describe('faults: answers are checked before they are read', function () {
         res.writeHead(200, { 'content-type': 'text/html' });
         res.end(SIGN_IN);
       });
-      const e = await failure(
+      const e = await apiFailure(
         make().writeNoContent({ method: 'DELETE', path: '/v1/reports/5', action: 'Deleting the report' }),
       );
       assert.equal(e.kind, 'unknownOutcome');
@@ -174,7 +155,7 @@ describe('faults: answers are checked before they are read', function () {
         res.writeHead(200, { 'content-type': 'application/json', 'content-length': '0' });
         res.end();
       });
-      const e = await failure(
+      const e = await apiFailure(
         make().json(
           { method: 'GET', path: '/v1/deployments/1/reports', action: 'Loading reports' },
           z.object({ items: z.array(z.unknown()) }),
@@ -188,7 +169,7 @@ describe('faults: answers are checked before they are read', function () {
       );
       assert.doesNotMatch(e.message, /newer|\/v1\/|\(root\)/);
       // Without an action, a name a person can read, still no path.
-      const e2 = await failure(
+      const e2 = await apiFailure(
         make().json({ method: 'GET', path: '/v1/deployments/1/reports' }, z.object({})),
       );
       assert.match(e2.message, /^Reading reports: /);
@@ -216,7 +197,7 @@ describe('faults: answers are checked before they are read', function () {
         dispatchers: new DispatcherRegistry({}),
       });
       try {
-        const e = await failure(c.listReports(1));
+        const e = await apiFailure(c.listReports(1));
         assert.equal(e.kind, 'protocol');
         assert.match(e.message, /"items"/);
       } finally {
@@ -241,13 +222,13 @@ describe('faults: answers are checked before they are read', function () {
     };
 
     it('`{}` is an error naming the missing "Resources" list, not an empty list', async () => {
-      const e = await failure(scim({})());
+      const e = await apiFailure(scim({})());
       assert.equal(e.kind, 'protocol');
       assert.match(e.message, /^Listing users: the service's answer has no "Resources" list/);
     });
 
     it('a count without the list is an error too; an answer of zero is an empty list', async () => {
-      const e = await failure(scim({ totalResults: 4 })());
+      const e = await apiFailure(scim({ totalResults: 4 })());
       assert.match(e.message, /no "Resources" list \(it counts 4\)/);
       await s!.close();
       s = undefined;
@@ -293,23 +274,23 @@ describe('faults: answers are checked before they are read', function () {
     });
 
     it('refuses a sign-in page, whether labelled HTML or PDF', async () => {
-      const e = await failure(download(file('text/html', Buffer.from(SIGN_IN))));
+      const e = await apiFailure(download(file('text/html', Buffer.from(SIGN_IN))));
       assert.equal(e.code, 'CONTENT_TYPE');
       assert.match(e.message, /web page/);
       await s!.close();
       s = undefined;
-      const e2 = await failure(download(file('application/pdf', Buffer.from(SIGN_IN))));
+      const e2 = await apiFailure(download(file('application/pdf', Buffer.from(SIGN_IN))));
       assert.equal(e2.code, 'BAD_FILE');
       assert.match(e2.message, /^Downloading the export: nothing was saved, the service sent a web page/);
     });
 
     it('refuses an empty file', async () => {
-      const e = await failure(download(file('application/pdf', Buffer.alloc(0))));
+      const e = await apiFailure(download(file('application/pdf', Buffer.alloc(0))));
       assert.equal(e.code, 'EMPTY');
     });
 
     it('refuses a file cut short of its Content-Length', async () => {
-      const e = await failure(
+      const e = await apiFailure(
         download((_req, res) => {
           res.writeHead(200, { 'content-type': 'application/pdf', 'content-length': String(PDF.length) });
           res.write(PDF.subarray(0, 100));
@@ -324,21 +305,21 @@ describe('faults: answers are checked before they are read', function () {
         res.writeHead(200, { 'content-type': type });
         res.end(body.subarray(0, body.length - 20));
       };
-      const e = await failure(download(cut('application/pdf', PDF)));
+      const e = await apiFailure(download(cut('application/pdf', PDF)));
       assert.equal(e.code, 'BAD_FILE');
       assert.match(e.message, /PDF file is cut off/);
       await s!.close();
       s = undefined;
-      const e2 = await failure(download(cut('image/png', PNG)));
+      const e2 = await apiFailure(download(cut('image/png', PNG)));
       assert.match(e2.message, /PNG file is cut off/);
     });
 
     it('refuses bytes that are not what the type says, and a format other than the one asked for', async () => {
-      const e = await failure(download(file('application/pdf', PNG)));
+      const e = await apiFailure(download(file('application/pdf', PNG)));
       assert.match(e.message, /not a PDF file/);
       await s!.close();
       s = undefined;
-      const e2 = await failure(download(file('application/pdf', PDF), 'png'));
+      const e2 = await apiFailure(download(file('application/pdf', PDF), 'png'));
       assert.equal(e2.code, 'CONTENT_TYPE', e2.message);
     });
   });

@@ -6,46 +6,13 @@
 import * as assert from 'node:assert/strict';
 import * as net from 'node:net';
 import { z } from 'zod';
-import { isApiError, type ApiError } from '../../../src/api/errors';
-import { HttpClient, type HttpClientOptions } from '../../../src/api/http';
-import { DispatcherRegistry } from '../../../src/api/net/agents';
-import { sendJson, startServer, type TestServer } from '../api/helpers';
+import { type HttpClient, type HttpClientOptions } from '../../../src/api/http';
+import { apiFailure, platformHttp, sendJson, startServer, type TestServer, within } from '../api/helpers';
 
 const TOKEN = 'deadline-token-1234567890';
 
-async function within<T>(ms: number, p: Promise<T>): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  try {
-    return await Promise.race([
-      p,
-      new Promise<never>((_r, reject) => {
-        timer = setTimeout(() => reject(new Error(`hung: still running after ${ms} ms`)), ms);
-      }),
-    ]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
-async function failure(p: Promise<unknown>): Promise<ApiError> {
-  try {
-    await p;
-  } catch (e) {
-    assert.ok(isApiError(e), String(e));
-    return e;
-  }
-  assert.fail('expected the call to fail');
-}
-
-function client(url: string, extra: Partial<HttpClientOptions> = {}): HttpClient {
-  return new HttpClient({
-    baseUrl: url,
-    family: 'platform',
-    auth: async () => TOKEN,
-    dispatchers: new DispatcherRegistry({}),
-    ...extra,
-  });
-}
+const client = (url: string, extra: Partial<HttpClientOptions> = {}): HttpClient =>
+  platformHttp(url, TOKEN, extra);
 
 describe('faults: one overall deadline per call, through retries and re-reads', function () {
   this.timeout(20_000);
@@ -61,7 +28,7 @@ describe('faults: one overall deadline per call, through retries and re-reads', 
     });
     const retries = 5;
     const c = client(s.url, { deadlineMs: 600, retry: { retries, baseDelayMs: 1, maxDelayMs: 2 } });
-    const e = await within(10_000, failure(c.json({ method: 'GET', path: '/x' }, z.unknown())));
+    const e = await within(10_000, apiFailure(c.json({ method: 'GET', path: '/x' }, z.unknown())));
     assert.equal(e.kind, 'timeout', e.message);
     // 600 ms hold at most three 250 ms attempts; with a fresh deadline each, all six were made.
     assert.ok(s.requests.length < retries + 1, `${s.requests.length} attempts`);
@@ -74,7 +41,7 @@ describe('faults: one overall deadline per call, through retries and re-reads', 
       deadlineMs: 1_000,
       retry: { retries: 3, baseDelayMs: 1, maxDelayMs: 2, maxRetryAfterMs: 60_000 },
     });
-    const e = await within(10_000, failure(c.json({ method: 'GET', path: '/x' }, z.unknown())));
+    const e = await within(10_000, apiFailure(c.json({ method: 'GET', path: '/x' }, z.unknown())));
     assert.equal(e.kind, 'server');
     assert.equal(e.serverMessage, 'busy');
     assert.equal(s.requests.length, 1, 'no wait of 3 s inside a 1 s deadline, so no second request');
@@ -92,7 +59,7 @@ describe('faults: one overall deadline per call, through retries and re-reads', 
     const c = client(s.url, { retry: { retries, baseDelayMs: 1, maxDelayMs: 2 } });
     const e = await within(
       10_000,
-      failure(c.json({ method: 'GET', path: '/x', timeoutMs: 500 }, z.unknown())),
+      apiFailure(c.json({ method: 'GET', path: '/x', timeoutMs: 500 }, z.unknown())),
     );
     assert.ok(['timeout', 'server'].includes(e.kind), e.message);
     assert.ok(n < retries + 1, `${n} attempts within a 500 ms timeout`);
@@ -124,7 +91,7 @@ describe('faults: one overall deadline per call, through retries and re-reads', 
     const port = (server.address() as net.AddressInfo).port;
     const c = client(`http://127.0.0.1:${port}`, { deadlineMs: 500 });
     try {
-      const e = await within(8_000, failure(c.json({ method: 'GET', path: '/x' }, z.unknown())));
+      const e = await within(8_000, apiFailure(c.json({ method: 'GET', path: '/x' }, z.unknown())));
       assert.equal(e.kind, 'timeout', e.message);
       assert.equal(connections, 2, 'the first read and one lenient re-read');
     } finally {

@@ -19,6 +19,7 @@ import { declaredOperations } from '../../../src/api/platform/operation';
 import { PlatformTransport } from '../../../src/api/platform/transport';
 import { startSandbox, type FaultRule, type SandboxHandle } from '../../../src/sandbox';
 import { CUT_OFF } from '../../../src/api/aiClient';
+import { within } from '../api/helpers';
 import { handReads, handWrites, type Op } from './matrixOps';
 import { MATRIX_EMBED_TENANTS, rowCells, type RowCells } from './rowCells';
 
@@ -116,20 +117,6 @@ const ADVICE =
   /try again|check|refresh|reload|resume|retry|update|use (a|the)|add one|fix|narrow|wait|look|raise|later|it may have taken effect/i;
 
 const CELL_DEADLINE_MS = 8_000;
-
-async function within<T>(ms: number, p: Promise<T>): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  try {
-    return await Promise.race([
-      p,
-      new Promise<never>((_r, reject) => {
-        timer = setTimeout(() => reject(new Error(`hung: still running after ${ms} ms`)), ms);
-      }),
-    ]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
 
 async function drain<T>(it: AsyncIterable<T>): Promise<T[]> {
   const out: T[] = [];

@@ -6,9 +6,9 @@
 import * as assert from 'node:assert/strict';
 import * as net from 'node:net';
 import { z } from 'zod';
-import { isApiError, type ApiError } from '../../../src/api/errors';
 import { DEFAULT_RETRY, HttpClient, type RetryPolicy } from '../../../src/api/http';
 import { DispatcherRegistry } from '../../../src/api/net/agents';
+import { apiFailure, within } from '../api/helpers';
 
 interface BadProxy {
   url: string;
@@ -44,29 +44,6 @@ async function badProxy(mode: 'drop' | 'silent'): Promise<BadProxy> {
 
 const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** Fails (instead of hanging the suite) when `p` has not settled within `ms`. */
-async function within<T>(ms: number, p: Promise<T>): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const guard = new Promise<never>((_r, reject) => {
-    timer = setTimeout(() => reject(new Error(`still running after ${ms} ms`)), ms);
-  });
-  try {
-    return await Promise.race([p, guard]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
-async function failure(p: Promise<unknown>): Promise<ApiError> {
-  try {
-    await p;
-  } catch (e) {
-    assert.ok(isApiError(e), String(e));
-    return e;
-  }
-  assert.fail('expected the call to fail');
-}
-
 describe('faults: a proxy that drops or ignores the CONNECT tunnel', function () {
   this.timeout(15_000);
   const clients: HttpClient[] = [];
@@ -96,7 +73,7 @@ describe('faults: a proxy that drops or ignores the CONNECT tunnel', function ()
       const retries = 3;
       const e = await within(
         10_000,
-        failure(
+        apiFailure(
           client(proxy.url, 60_000, { retries, baseDelayMs: 20, maxDelayMs: 100 }).json(
             { method: 'GET', path: '/x' },
             z.unknown(),
@@ -129,7 +106,7 @@ describe('faults: a proxy that drops or ignores the CONNECT tunnel', function ()
       );
       while (proxy.connections() === 0) await wait(10);
       ac.abort();
-      const e = await within(2_000, failure(call));
+      const e = await within(2_000, apiFailure(call));
       assert.equal(e.kind, 'cancelled');
       const settled = proxy.connections();
       await wait(500);
@@ -146,7 +123,7 @@ describe('faults: a proxy that drops or ignores the CONNECT tunnel', function ()
       const call = client(proxy.url).json({ method: 'GET', path: '/x', signal: ac.signal }, z.unknown());
       await wait(300);
       ac.abort();
-      const e = await within(2_000, failure(call));
+      const e = await within(2_000, apiFailure(call));
       assert.equal(e.kind, 'cancelled');
       // After the teardown (a short grace after the abort) the proxy sees no new connections.
       await wait(600);
@@ -163,7 +140,7 @@ describe('faults: a proxy that drops or ignores the CONNECT tunnel', function ()
     try {
       const e = await within(
         3_000,
-        failure(client(proxy.url, 400).json({ method: 'GET', path: '/x' }, z.unknown())),
+        apiFailure(client(proxy.url, 400).json({ method: 'GET', path: '/x' }, z.unknown())),
       );
       assert.equal(e.kind, 'timeout');
       assert.match(e.message, /Check your network and proxy/);
@@ -177,7 +154,7 @@ describe('faults: a proxy that drops or ignores the CONNECT tunnel', function ()
     try {
       const e = await within(
         3_000,
-        failure(
+        apiFailure(
           client(proxy.url, 60_000).write(
             { method: 'POST', path: '/publish', body: {}, check: { hint: 'Check the publish history.' } },
             z.unknown(),
@@ -197,7 +174,7 @@ describe('faults: a proxy that drops or ignores the CONNECT tunnel', function ()
     try {
       const e = await within(
         3_000,
-        failure(
+        apiFailure(
           client(proxy.url, 400).write(
             { method: 'POST', path: '/publish', body: {}, check: { hint: 'Check the publish history.' } },
             z.unknown(),

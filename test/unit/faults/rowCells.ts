@@ -16,6 +16,7 @@
 import * as assert from 'node:assert/strict';
 import type { z } from 'zod';
 import { multipartBody } from '../../../src/api/platform/build/upload';
+import { deploymentBody } from '../contract/caseChecks';
 import { EMBED_DASHBOARD_USER } from '../../../src/api/platform/embedDashboards';
 import { callOperation, declaredOperations, type Operation } from '../../../src/api/platform/operation';
 import '../../../src/api/platform/rows';
@@ -98,15 +99,7 @@ const PARAMS: Record<string, { why: string; find(l: Lookup): Promise<unknown> }>
 };
 
 /** A deployment the matrix creates (in a region the sandbox lists). */
-const MATRIX_DEPLOYMENT = {
-  name: 'matrix deployment',
-  cloudProvider: 'aws',
-  creationMethod: 'cubecloud',
-  creationStep: 'databases',
-  isManaged: true,
-  region: 'aws-us-east-1',
-  targetPlatform: 'aws',
-};
+const MATRIX_DEPLOYMENT = deploymentBody('matrix deployment');
 
 /** Embed tenant names the matrix's sandbox seeds beside its own (see ROWS.deleteEmbedTenant). */
 export const MATRIX_EMBED_TENANTS = Array.from({ length: 20 }, (_, i) => `matrix-tenant-${i + 1}`);
