@@ -56,6 +56,38 @@ describe('sandbox', function () {
     }
   });
 
+  it('creates a report with its title in the folder it names, and a report as code with its source', async () => {
+    const send = async (method: string, p: string, body: unknown) => {
+      const res = await fetch(`${sb.urls.platform}/v1/deployments/1${p}`, {
+        method,
+        headers: { authorization: `Bearer ${sb.tokens.admin}`, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+      assert.equal(res.status, 200, `${method} ${p}`);
+      return (await res.json()) as Record<string, unknown>;
+    };
+    const folder = await send('POST', '/folders', { name: 'Report home' });
+    const made = await send('POST', '/reports', {
+      name: ' Revenue ',
+      title: 'Revenue by month',
+      sqlQuery: 'SELECT 1',
+      folderId: folder.id,
+    });
+    assert.deepEqual(
+      [made.name, made.title, made.folderId, made.sqlQuery, made.type],
+      ['Revenue', 'Revenue by month', folder.id, 'SELECT 1', 'REPORT'],
+    );
+    const asCode = await send('PUT', '/reports/by-public-id/AbCdEf123456', {
+      name: 'As code',
+      source: 'EXCEL',
+      sqlQuery: 'SELECT 2',
+    });
+    assert.deepEqual(
+      [asCode.publicId, asCode.name, asCode.source, asCode.sqlQuery, asCode.folderId, asCode.title],
+      ['AbCdEf123456', 'As code', 'EXCEL', 'SELECT 2', null, null],
+    );
+  });
+
   it('enforces each rule of spec 4.1 and admin-only listing', async () => {
     const cases: [string, RegExp][] = [
       ['dashboardId=0', /dashboardId must be/],
