@@ -88,6 +88,21 @@ describe('sandbox', function () {
     );
   });
 
+  it('answers an error with the request id it was sent, and reads embed tenant names without case', async () => {
+    const missing = await fetch(`${sb.urls.platform}/v1/deployments/999`, {
+      headers: { authorization: `Bearer ${sb.tokens.admin}`, 'x-request-id': 'trace-42' },
+    });
+    assert.equal(missing.status, 404);
+    assert.equal(missing.headers.get('x-request-id'), 'trace-42');
+    assert.equal(((await missing.json()) as { requestId?: string }).requestId, 'trace-42');
+    const groups = async (tenant: string) =>
+      ((await (await platform(`/v1/embed-tenants/${tenant}/groups`)).json()) as { items: { id: number }[] })
+        .items;
+    const lower = await groups('acme');
+    assert.ok(lower.length > 0, 'the seeded tenant has groups');
+    assert.deepEqual(await groups('ACME'), lower);
+  });
+
   it('enforces each rule of spec 4.1 and admin-only listing', async () => {
     const cases: [string, RegExp][] = [
       ['dashboardId=0', /dashboardId must be/],
