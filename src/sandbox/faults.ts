@@ -4,7 +4,7 @@
 // run time (FaultController, or /__sandbox/faults).
 import type { ServerResponse } from 'node:http';
 import { z } from 'zod';
-import type { Family } from './http';
+import { writeChunk, type Family } from './http';
 
 /**
  * A success answer put in place of the route's, whatever the route: an HTML sign-in page (a
@@ -131,17 +131,7 @@ export async function serveFaultAnswer(
   while (left > 0 && !res.destroyed) {
     const n = Math.min(left, pad.length);
     left -= n;
-    if (!res.write(n === pad.length ? pad : pad.subarray(0, n))) {
-      await new Promise<void>((resolve) => {
-        const done = () => {
-          res.off('drain', done);
-          res.off('close', done);
-          resolve();
-        };
-        res.on('drain', done);
-        res.on('close', done);
-      });
-    }
+    await writeChunk(res, n === pad.length ? pad : pad.subarray(0, n));
   }
   if (!res.destroyed) res.end();
 }

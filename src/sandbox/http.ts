@@ -54,6 +54,20 @@ export interface RequestContext {
 
 export type Handler = (ctx: RequestContext) => Promise<void>;
 
+/** Writes a chunk; when the socket's buffer is full, waits until it drains or the client goes away. */
+export async function writeChunk(res: ServerResponse, chunk: string | Buffer): Promise<void> {
+  if (res.write(chunk)) return;
+  await new Promise<void>((resolve) => {
+    const done = () => {
+      res.off('drain', done);
+      res.off('close', done);
+      resolve();
+    };
+    res.on('drain', done);
+    res.on('close', done);
+  });
+}
+
 interface Route {
   family: Family;
   method: Method;

@@ -3,7 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
-import { SandboxContext } from './context';
+import { createContext } from './context';
 import { controlRefusal } from './controlGuard';
 import { FaultRuleSchema, serveFaultAnswer, type FaultController } from './faults';
 import { negotiate, type Family, type Method, type Router } from './http';
@@ -202,7 +202,7 @@ async function handle(req: IncomingMessage, res: ServerResponse, deps: ServerDep
     }
   }
   const fault = internal ? undefined : deps.faults.take(target.family, method, target.path);
-  const ctx = new SandboxContext({
+  const ctx = createContext({
     req,
     res,
     family: target.family,

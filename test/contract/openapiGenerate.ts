@@ -2,6 +2,7 @@
 // deterministically (seeded), in variants that exercise a tolerant reader.
 import jsf from 'json-schema-faker';
 import { sample } from 'openapi-sampler';
+import { rng } from '../../src/shared/random';
 import type { Json, Operation } from './openapiDocs';
 import { formatErrors, responseFor } from './openapiValidate';
 
@@ -44,17 +45,6 @@ export interface Generated {
 
 export interface GeneratedResponse extends Generated {
   status: number;
-}
-
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 const isNullSchema = (s: Json) =>
@@ -182,7 +172,7 @@ function fake(root: Json, pointer: string, variant: Variant, seed: number): unkn
   const schema = schemaAt(root, pointer);
   if (schema === undefined) throw new Error(`no schema at ${pointer}`);
   jsf.option({
-    random: mulberry32(seed * 7919 + variant.length),
+    random: rng(seed * 7919 + variant.length),
     alwaysFakeOptionals: variant !== 'requiredOnly' && variant !== 'random',
     requiredOnly: variant === 'requiredOnly',
     optionalsProbability: variant === 'random' ? 0.5 : false,

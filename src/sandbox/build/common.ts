@@ -3,17 +3,14 @@
 // file path. Each route's input was checked against its operation row before it runs
 // (operationCheck.ts), so a handler reads its body and query as the row declares them.
 import type { z } from 'zod';
-import type { Handler, RequestContext } from '../http';
+import type { Handler, Method, RequestContext, Router } from '../http';
 import type { BuildService } from './service';
 import { BuildError, type DeploymentRepo } from './store';
 
-export const BASE = '/build/api/v1/deployments/:deploymentId';
+const BASE = '/build/api/v1/deployments/:deploymentId';
 
 /** Runs a handler with the deployment's repository and the caller (their platform token). */
-export function withRepo(
-  svc: BuildService,
-  fn: (ctx: RequestContext, repo: DeploymentRepo, who: string) => Promise<void>,
-): Handler {
+function withRepo(svc: BuildService, fn: RepoHandler): Handler {
   return async (ctx) => {
     const repo = svc.repo(Number(ctx.params.deploymentId));
     if (!repo) return ctx.error(404, `Deployment ${ctx.params.deploymentId} not found.`);
@@ -24,6 +21,14 @@ export function withRepo(
       await ctx.error(e.status, e.message, { ...(e.code ? { code: e.code } : {}), ...e.extra });
     }
   };
+}
+
+export type RepoHandler = (ctx: RequestContext, repo: DeploymentRepo, who: string) => Promise<void>;
+
+/** Adds build API routes of a deployment's repository: `on('GET', '/branches', (ctx, repo, who) => …)`. */
+export function repoRoutes(router: Router, svc: BuildService) {
+  return (method: Method, path: string, fn: RepoHandler): Router =>
+    router.add('platform', method, `${BASE}${path}`, withRepo(svc, fn));
 }
 
 /** The JSON body, as the route's row (schema `S`) accepted it. */

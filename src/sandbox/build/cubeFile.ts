@@ -47,33 +47,13 @@ const CUBE_KEYS = new Set([
   'folders',
   'sql_alias',
 ]);
+/** The keys measures and dimensions share. */
+const MEMBER_KEYS = ['name', 'sql', 'type', 'title', 'description', 'format', 'public', 'shown', 'meta'];
 const KEYS: Record<string, Set<string>> = {
   joins: new Set(['name', 'sql', 'relationship']),
-  measures: new Set([
-    'name',
-    'sql',
-    'type',
-    'title',
-    'description',
-    'format',
-    'public',
-    'shown',
-    'meta',
-    'filters',
-    'drill_members',
-    'rolling_window',
-    'multi_stage',
-  ]),
+  measures: new Set([...MEMBER_KEYS, 'filters', 'drill_members', 'rolling_window', 'multi_stage']),
   dimensions: new Set([
-    'name',
-    'sql',
-    'type',
-    'title',
-    'description',
-    'format',
-    'public',
-    'shown',
-    'meta',
+    ...MEMBER_KEYS,
     'primary_key',
     'sub_query',
     'propagate_filters_to_sub_query',

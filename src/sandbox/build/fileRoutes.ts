@@ -7,7 +7,7 @@ import type {
 } from '../../api/platform/build/files';
 import type { RequestContext, Router } from '../http';
 import { page } from '../platform/common';
-import { BASE, bodyOf, branchOf, checkPath, queryBool, withRepo } from './common';
+import { bodyOf, branchOf, checkPath, queryBool, repoRoutes } from './common';
 import { fileHash, type Files } from './merge';
 import type { BuildService } from './service';
 import { BuildError, errorLine, type DeploymentRepo } from './store';
@@ -58,125 +58,95 @@ const queryBranch = (ctx: RequestContext, repo: DeploymentRepo, who: string) =>
   repo.resolve(who, ctx.query.get('branchName') || undefined);
 
 export function registerFileRoutes(router: Router, svc: BuildService): void {
-  router.add(
-    'platform',
-    'GET',
-    `${BASE}/data-model/files`,
-    withRepo(svc, async (ctx, repo, who) => {
-      const b = queryBranch(ctx, repo, who);
-      const tree = sourceTree(b.files, queryBool(ctx, 'withContent') === true);
-      // Without `first` the whole tree; with it, top-level nodes page.
-      const p = await page(ctx, tree, `files:${b.name}`, Math.max(1, tree.length));
-      if (!p) return;
-      await ctx.json(200, { items: p.items, data: p.items, pageInfo: p.pageInfo });
-    }),
-  );
+  const on = repoRoutes(router, svc);
+  on('GET', '/data-model/files', async (ctx, repo, who) => {
+    const b = queryBranch(ctx, repo, who);
+    const tree = sourceTree(b.files, queryBool(ctx, 'withContent') === true);
+    // Without `first` the whole tree; with it, top-level nodes page.
+    const p = await page(ctx, tree, `files:${b.name}`, Math.max(1, tree.length));
+    if (!p) return;
+    await ctx.json(200, { items: p.items, data: p.items, pageInfo: p.pageInfo });
+  });
 
-  router.add(
-    'platform',
-    'PUT',
-    `${BASE}/data-model/files`,
-    withRepo(svc, async (ctx, repo, who) => {
-      const body = bodyOf<typeof UpdateFilesInputSchema>(ctx);
-      const b = branchOf(repo, who, body);
-      const files = body.files.map((f, i) => [checkPath(f.path, `files[${i}].path`), f.content] as const);
-      // A fault: another user's write lands before this answer reaches the caller.
-      const other = ctx.fault?.concurrentWrite?.map(
-        (f, i) => [checkPath(f.path, `concurrentWrite[${i}].path`), f.content] as const,
-      );
+  on('PUT', '/data-model/files', async (ctx, repo, who) => {
+    const body = bodyOf<typeof UpdateFilesInputSchema>(ctx);
+    const b = branchOf(repo, who, body);
+    const files = body.files.map((f, i) => [checkPath(f.path, `files[${i}].path`), f.content] as const);
+    // A fault: another user's write lands before this answer reaches the caller.
+    const other = ctx.fault?.concurrentWrite?.map(
+      (f, i) => [checkPath(f.path, `concurrentWrite[${i}].path`), f.content] as const,
+    );
+    repo.write(
+      b,
+      (next) => files.forEach(([p, c]) => next.set(p, c)),
+      `Update ${files.map(([p]) => p).join(', ')}`,
+    );
+    if (other)
       repo.write(
         b,
-        (next) => files.forEach(([p, c]) => next.set(p, c)),
-        `Update ${files.map(([p]) => p).join(', ')}`,
+        (next) => other.forEach(([p, c]) => next.set(p, c)),
+        `Update ${other.map(([p]) => p).join(', ')} (another user)`,
       );
-      if (other)
-        repo.write(
-          b,
-          (next) => other.forEach(([p, c]) => next.set(p, c)),
-          `Update ${other.map(([p]) => p).join(', ')} (another user)`,
-        );
-      await ctx.json(200, { success: true });
-    }),
-  );
+    await ctx.json(200, { success: true });
+  });
 
-  router.add(
-    'platform',
-    'DELETE',
-    `${BASE}/data-model/files`,
-    withRepo(svc, async (ctx, repo, who) => {
-      const body = bodyOf<typeof RemoveFilesInputSchema>(ctx);
-      const b = branchOf(repo, who, body);
-      const paths = body.files.map((f, i) => checkPath(f.path, `files[${i}].path`));
-      const missing = paths.filter((p) => !b.files.has(p));
-      if (missing.length)
-        throw new BuildError(404, `No such file on branch "${b.name}": ${missing.join(', ')}.`, undefined, {
-          files: missing,
-        });
-      repo.write(b, (next) => paths.forEach((p) => next.delete(p)), `Delete ${paths.join(', ')}`);
-      await ctx.json(200, { success: true });
-    }),
-  );
-
-  router.add(
-    'platform',
-    'POST',
-    `${BASE}/data-model/files/rename`,
-    withRepo(svc, async (ctx, repo, who) => {
-      const body = bodyOf<typeof RenameFilesInputSchema>(ctx);
-      const b = branchOf(repo, who, body);
-      const moves = body.files.map(
-        (f, i) =>
-          [checkPath(f.path, `files[${i}].path`), checkPath(f.newPath, `files[${i}].newPath`)] as const,
-      );
-      for (const [from, to] of moves) {
-        if (!b.files.has(from)) throw new BuildError(404, `No such file on branch "${b.name}": ${from}.`);
-        if (b.files.has(to) && !moves.some(([f]) => f === to))
-          throw new BuildError(409, `${to} already exists on branch "${b.name}".`, 'file_exists');
-      }
-      repo.write(
-        b,
-        (next) => {
-          const moved = moves.map(([from, to]) => [to, next.get(from)!] as const);
-          moves.forEach(([from]) => next.delete(from));
-          moved.forEach(([to, c]) => next.set(to, c));
-        },
-        `Rename ${moves.map(([f, t]) => `${f} to ${t}`).join(', ')}`,
-      );
-      await ctx.json(200, { success: true });
-    }),
-  );
-
-  router.add(
-    'platform',
-    'GET',
-    `${BASE}/data-model/file-hashes`,
-    withRepo(svc, async (ctx, repo, who) => {
-      const b = queryBranch(ctx, repo, who);
-      const out: Record<string, { hash: string }> = {};
-      for (const path of [...b.files.keys()].sort()) out[path] = { hash: fileHash(b.files.get(path)!) };
-      await ctx.json(200, out);
-    }),
-  );
-
-  router.add(
-    'platform',
-    'GET',
-    `${BASE}/data-model/validate`,
-    withRepo(svc, async (ctx, repo, who) => {
-      const named = ctx.query.get('branchName') || undefined;
-      const devMode = queryBool(ctx, 'devMode') === true;
-      if (named !== undefined && devMode)
-        throw new BuildError(400, 'Pass branchName or devMode=true, not both.');
-      const b = devMode ? repo.activeBranch(who) : repo.branch(named ?? repo.deployBranch);
-      const { result } = await repo.compile(b.files);
-      await ctx.json(200, {
-        deploymentId: repo.deploymentId,
-        branchName: b.name,
-        mode: b.name === repo.deployBranch ? 'production' : 'dev_mode',
-        valid: result.errors.length === 0,
-        errors: result.errors.map((e) => ({ fileName: e.fileName, message: errorLine(e) })),
-        cubesCount: result.cubes.length,
+  on('DELETE', '/data-model/files', async (ctx, repo, who) => {
+    const body = bodyOf<typeof RemoveFilesInputSchema>(ctx);
+    const b = branchOf(repo, who, body);
+    const paths = body.files.map((f, i) => checkPath(f.path, `files[${i}].path`));
+    const missing = paths.filter((p) => !b.files.has(p));
+    if (missing.length)
+      throw new BuildError(404, `No such file on branch "${b.name}": ${missing.join(', ')}.`, undefined, {
+        files: missing,
       });
-    }),
-  );
+    repo.write(b, (next) => paths.forEach((p) => next.delete(p)), `Delete ${paths.join(', ')}`);
+    await ctx.json(200, { success: true });
+  });
+
+  on('POST', '/data-model/files/rename', async (ctx, repo, who) => {
+    const body = bodyOf<typeof RenameFilesInputSchema>(ctx);
+    const b = branchOf(repo, who, body);
+    const moves = body.files.map(
+      (f, i) => [checkPath(f.path, `files[${i}].path`), checkPath(f.newPath, `files[${i}].newPath`)] as const,
+    );
+    for (const [from, to] of moves) {
+      if (!b.files.has(from)) throw new BuildError(404, `No such file on branch "${b.name}": ${from}.`);
+      if (b.files.has(to) && !moves.some(([f]) => f === to))
+        throw new BuildError(409, `${to} already exists on branch "${b.name}".`, 'file_exists');
+    }
+    repo.write(
+      b,
+      (next) => {
+        const moved = moves.map(([from, to]) => [to, next.get(from)!] as const);
+        moves.forEach(([from]) => next.delete(from));
+        moved.forEach(([to, c]) => next.set(to, c));
+      },
+      `Rename ${moves.map(([f, t]) => `${f} to ${t}`).join(', ')}`,
+    );
+    await ctx.json(200, { success: true });
+  });
+
+  on('GET', '/data-model/file-hashes', async (ctx, repo, who) => {
+    const b = queryBranch(ctx, repo, who);
+    const out: Record<string, { hash: string }> = {};
+    for (const path of [...b.files.keys()].sort()) out[path] = { hash: fileHash(b.files.get(path)!) };
+    await ctx.json(200, out);
+  });
+
+  on('GET', '/data-model/validate', async (ctx, repo, who) => {
+    // The row refuses a branch and devMode together.
+    const b =
+      queryBool(ctx, 'devMode') === true
+        ? repo.activeBranch(who)
+        : repo.branch(ctx.query.get('branchName') || repo.deployBranch);
+    const { result } = await repo.compile(b.files);
+    await ctx.json(200, {
+      deploymentId: repo.deploymentId,
+      branchName: b.name,
+      mode: b.name === repo.deployBranch ? 'production' : 'dev_mode',
+      valid: result.errors.length === 0,
+      errors: result.errors.map((e) => ({ fileName: e.fileName, message: errorLine(e) })),
+      cubesCount: result.cubes.length,
+    });
+  });
 }

@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import type { FinishUploadInputSchema } from '../../api/platform/build/upload';
 import type { RequestContext, Router } from '../http';
-import { BASE, bodyOf, checkPath, queryBool, withRepo } from './common';
+import { bodyOf, checkPath, queryBool, repoRoutes } from './common';
 import { fileHash } from './merge';
 import type { BuildService } from './service';
 import { BuildError, type Branch, type DeploymentRepo } from './store';
@@ -43,6 +43,7 @@ function transactionId(value: string | undefined): string | undefined {
 }
 
 export function registerUploadRoutes(router: Router, svc: BuildService): void {
+  const on = repoRoutes(router, svc);
   const uploads = new Map<string, Upload>();
   /** branchName, else (live) the caller's dev-mode branch, else the deploy branch. */
   const target = (ctx: RequestContext, repo: DeploymentRepo, who: string): Branch => {
@@ -56,71 +57,56 @@ export function registerUploadRoutes(router: Router, svc: BuildService): void {
     return u;
   };
 
-  router.add(
-    'platform',
-    'POST',
-    `${BASE}/data-model/upload/start`,
-    withRepo(svc, async (ctx, repo, who) => {
-      const b = target(ctx, repo, who);
-      repo.checkWritable(b);
-      const id = randomUUID();
-      uploads.set(`${repo.deploymentId}:${id}`, { branch: b.name, files: new Map() });
-      await ctx.json(200, { transaction: { id }, deploymentName: repo.deploymentName });
-    }),
-  );
+  on('POST', '/data-model/upload/start', async (ctx, repo, who) => {
+    const b = target(ctx, repo, who);
+    repo.checkWritable(b);
+    const id = randomUUID();
+    uploads.set(`${repo.deploymentId}:${id}`, { branch: b.name, files: new Map() });
+    await ctx.json(200, { transaction: { id }, deploymentName: repo.deploymentName });
+  });
 
-  router.add(
-    'platform',
-    'POST',
-    `${BASE}/data-model/upload/file`,
-    withRepo(svc, async (ctx, repo) => {
-      const type = ctx.req.headers['content-type'] ?? '';
-      if (!/^multipart\/form-data/i.test(type))
-        throw new BuildError(400, 'Send the file as multipart/form-data (transaction, fileName, file).');
-      const fields = parseMultipart(String(ctx.body ?? ''), type);
-      const u = open(repo, transactionId(fields.get('transaction')));
-      const path = checkPath(fields.get('fileName'), 'fileName');
-      const content = fields.get('file');
-      if (content === undefined) throw new BuildError(400, 'The "file" part is missing.');
-      u.files.set(path, content);
-      await ctx.json(200, { success: true });
-    }),
-  );
+  on('POST', '/data-model/upload/file', async (ctx, repo) => {
+    const type = ctx.req.headers['content-type'] ?? '';
+    if (!/^multipart\/form-data/i.test(type))
+      throw new BuildError(400, 'Send the file as multipart/form-data (transaction, fileName, file).');
+    const fields = parseMultipart(String(ctx.body ?? ''), type);
+    const u = open(repo, transactionId(fields.get('transaction')));
+    const path = checkPath(fields.get('fileName'), 'fileName');
+    const content = fields.get('file');
+    if (content === undefined) throw new BuildError(400, 'The "file" part is missing.');
+    u.files.set(path, content);
+    await ctx.json(200, { success: true });
+  });
 
-  router.add(
-    'platform',
-    'POST',
-    `${BASE}/data-model/upload/finish`,
-    withRepo(svc, async (ctx, repo) => {
-      const body = bodyOf<typeof FinishUploadInputSchema>(ctx);
-      const id = body.transaction.id;
-      const u = open(repo, id);
-      const b = repo.branch(u.branch);
-      const autoRemove = body.autoRemoveFiles !== false;
-      const message = body.commitMessage ?? undefined;
-      const next = new Map<string, string>();
-      for (const [path, { hash }] of Object.entries(body.files)) {
-        checkPath(path);
-        const content = u.files.get(path) ?? b.files.get(path);
-        if (content === undefined || fileHash(content) !== hash)
-          throw new BuildError(
-            400,
-            `${path}: the server has no content with hash ${hash} (upload the file in this transaction).`,
-          );
-        next.set(path, content);
-      }
-      uploads.delete(`${repo.deploymentId}:${id}`);
-      repo.write(
-        b,
-        (files) => {
-          if (autoRemove) for (const p of [...files.keys()]) if (!next.has(p)) files.delete(p);
-          for (const [p, c] of next) files.set(p, c);
-        },
-        message?.trim() || 'Upload',
-      );
-      if (message?.trim() && b.name !== repo.deployBranch) repo.commit(b, message.trim());
-      await repo.compile(b.files);
-      await ctx.json(200, { lastHash: b.lastHash });
-    }),
-  );
+  on('POST', '/data-model/upload/finish', async (ctx, repo) => {
+    const body = bodyOf<typeof FinishUploadInputSchema>(ctx);
+    const id = body.transaction.id;
+    const u = open(repo, id);
+    const b = repo.branch(u.branch);
+    const autoRemove = body.autoRemoveFiles !== false;
+    const message = body.commitMessage ?? undefined;
+    const next = new Map<string, string>();
+    for (const [path, { hash }] of Object.entries(body.files)) {
+      checkPath(path);
+      const content = u.files.get(path) ?? b.files.get(path);
+      if (content === undefined || fileHash(content) !== hash)
+        throw new BuildError(
+          400,
+          `${path}: the server has no content with hash ${hash} (upload the file in this transaction).`,
+        );
+      next.set(path, content);
+    }
+    uploads.delete(`${repo.deploymentId}:${id}`);
+    repo.write(
+      b,
+      (files) => {
+        if (autoRemove) for (const p of [...files.keys()]) if (!next.has(p)) files.delete(p);
+        for (const [p, c] of next) files.set(p, c);
+      },
+      message?.trim() || 'Upload',
+    );
+    if (message?.trim() && b.name !== repo.deployBranch) repo.commit(b, message.trim());
+    await repo.compile(b.files);
+    await ctx.json(200, { lastHash: b.lastHash });
+  });
 }

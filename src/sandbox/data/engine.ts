@@ -4,7 +4,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import initSqlJs, { type Database, type SqlValue, type Statement } from 'sql.js';
-import { rng } from '../platform/seed';
+import { rng } from '../../shared/random';
 
 export interface DataEngine {
   readonly db: Database;

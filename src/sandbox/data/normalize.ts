@@ -4,16 +4,9 @@
 // the default `limit` (10,000) and `rowLimit`, empty arrays for absent dimensions, filters and
 // time dimensions, `order` as `[{id, desc}]`, `dimensions` of the form cube.member.granularity
 // moved to time dimensions, filter values as strings, and date ranges resolved against the clock.
-import { LOAD_FILTER_OPERATORS } from '../../api/schemas/data';
+import { CACHE_MODES, LOAD_FILTER_OPERATORS } from '../../api/schemas/data';
 import { resolveDateRange, validTimezone } from './dates';
 import { EngineError, RequestError } from './userError';
-
-export const CACHE_MODES = [
-  'stale-if-slow',
-  'stale-while-revalidate',
-  'must-revalidate',
-  'no-cache',
-] as const;
 
 /** The engine's default row limit and the largest it allows. */
 export const DEFAULT_LIMIT = 10_000;

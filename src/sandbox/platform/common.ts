@@ -1,6 +1,6 @@
 // Shared by the sandbox's platform routes: the deps, opaque cursors and paging, and small request
 // helpers.
-import type { Method, RequestContext, Router } from '../http';
+import type { Handler, Method, RequestContext, Router } from '../http';
 import type { SandboxTokens } from '../server';
 import type { SandboxState } from '../state';
 import type { PlatformData, Row } from './seed';
@@ -82,6 +82,21 @@ export function deployment(ctx: RequestContext, deps: PlatformDeps): Row | undef
 }
 
 export const isAdmin = (ctx: RequestContext, deps: PlatformDeps) => ctx.credential === deps.tokens.admin;
+
+/** Runs a handler for the admin token only; anyone else is told `Forbidden: <what> needs the admin role.` */
+export const adminOnly =
+  (deps: PlatformDeps) =>
+  (what: string, fn: Handler): Handler =>
+  (ctx) =>
+    isAdmin(ctx, deps) ? fn(ctx) : ctx.error(403, `Forbidden: ${what} needs the admin role.`);
+
+/** Adds admin-only platform routes: `admin('GET', '/v1/roles', 'listing roles', (ctx) => …)`. */
+export function adminRoutes(router: Router, deps: PlatformDeps) {
+  const guard = adminOnly(deps);
+  return (method: Method, pattern: string, what: string, fn: Handler): Router =>
+    router.add('platform', method, pattern, guard(what, fn));
+}
+export type AdminRoutes = ReturnType<typeof adminRoutes>;
 
 /** Wraps a handler so it runs only for an existing deployment (404 otherwise). */
 export function withDeployment(deps: PlatformDeps) {

@@ -131,7 +131,7 @@ export function registerDeploymentRoutes(
   on('GET', '/settings', (ctx, dep) => ctx.json(200, settings(dep)));
 
   on('PUT', '', async (ctx, dep) => {
-    const b = (ctx.body ?? {}) as UpdateDeploymentInput;
+    const b = ctx.body as UpdateDeploymentInput;
     if (b.name != null && !b.name.trim()) return ctx.error(400, 'name must not be empty.');
     if (b.customDomain != null && b.customDomain !== '' && !HOST.test(b.customDomain))
       return ctx.error(400, `customDomain "${b.customDomain}" is not a host name (like cube.example.com).`);

@@ -8,15 +8,7 @@ import type { CreateEnvironmentTokenInput } from '../../api/platform/environment
 import { ENV_NAME_PATTERN, type EnvVariableInput } from '../../api/platform/envVars';
 import { signJwt } from '../jwt';
 import { negotiate, type RequestContext, type Router } from '../http';
-import {
-  decodeCursor,
-  deploymentRoutes,
-  encodeCursor,
-  page,
-  sendPage,
-  withDeployment as guard,
-  type PlatformDeps,
-} from './common';
+import { decodeCursor, deploymentRoutes, encodeCursor, page, sendPage, type PlatformDeps } from './common';
 import { renderPdf, renderPng } from './exportFiles';
 import type { Row } from './seed';
 
@@ -89,11 +81,9 @@ function logLine(depId: number, n: number, t0: number, failure: string | undefin
 export function registerOpsRoutes(router: Router, deps: PlatformDeps): void {
   const d = deps.data;
   const state = deps.state;
-  const withDeployment = guard(deps);
   const step = deps.dbtStepMs ?? 500;
   const started = Date.now();
   const logStart = started - 60 * LOG_EVERY_MS;
-  const dep = (p: string) => `/v1/deployments/:deploymentId${p}`;
   const on = deploymentRoutes(router, deps);
 
   // ---- dashboard exports
@@ -118,64 +108,49 @@ export function registerOpsRoutes(router: Router, deps: PlatformDeps): void {
     }
     return j;
   };
-  router.add(
-    'platform',
-    'POST',
-    dep('/dashboard-exports'),
-    withDeployment(async (ctx, dp) => {
-      // The body fits the row (a format, exactly one of the two ids): what is left is what it names.
-      const b = ctx.body as StartExportInput;
-      const dash = dashboardOf(dp.id, b);
-      if (!dash) return ctx.error(404, 'No published dashboard with that id in this deployment.');
-      const jobId = `exp-${d.nextId()}`;
-      const startedAt = Date.now();
-      state.exports[jobId] = {
-        deploymentId: dp.id,
-        dashboardId: dash.id,
-        title: String(dash.title ?? 'Dashboard'),
-        format: b.format,
-        startedAt,
-      };
-      await ctx.json(200, { jobId, expiresAt: new Date(startedAt + EXPORT_TTL_MS).toISOString() });
-    }),
-  );
-  router.add(
-    'platform',
-    'GET',
-    dep('/dashboard-exports/:jobId'),
-    withDeployment(async (ctx, dp) => {
-      const j = await exportJob(ctx, dp.id);
-      if (!j) return;
-      const s = exportState(j);
-      await ctx.json(200, {
-        ...s,
-        contentType: s.status === 'completed' ? (j.format === 'png' ? 'image/png' : 'application/pdf') : null,
-        error: null,
-      });
-    }),
-  );
-  router.add(
-    'platform',
-    'GET',
-    dep('/dashboard-exports/:jobId/download'),
-    withDeployment(async (ctx, dp) => {
-      const j = await exportJob(ctx, dp.id);
-      if (!j) return;
-      if (exportState(j).status !== 'completed') return ctx.error(409, 'The export is still rendering.');
-      const type = j.format === 'png' ? 'image/png' : 'application/pdf';
-      // The job's format is fixed: a request that does not accept it is refused, not sent the other.
-      if (negotiate(ctx.req.headers.accept, [type]) === null)
-        return ctx.error(406, `This export is ${type}; the request does not accept it (Accept header).`);
-      const stem = (ctx.query.get('filename') || 'dashboard').replace(/[^\w.-]+/g, '_');
-      const bytes = j.format === 'png' ? renderPng(j.dashboardId) : renderPdf(j.title);
-      j.downloaded = (j.downloaded ?? 0) + 1;
-      // Through the context, so the fault rules (a reset mid-body) reach files too.
-      await ctx.bytes(200, bytes, {
-        'content-type': type,
-        'content-disposition': `attachment; filename="${stem}.${j.format}"`,
-      });
-    }),
-  );
+  on('POST', '/dashboard-exports', async (ctx, dp) => {
+    // The body fits the row (a format, exactly one of the two ids): what is left is what it names.
+    const b = ctx.body as StartExportInput;
+    const dash = dashboardOf(dp.id, b);
+    if (!dash) return ctx.error(404, 'No published dashboard with that id in this deployment.');
+    const jobId = `exp-${d.nextId()}`;
+    const startedAt = Date.now();
+    state.exports[jobId] = {
+      deploymentId: dp.id,
+      dashboardId: dash.id,
+      title: String(dash.title ?? 'Dashboard'),
+      format: b.format,
+      startedAt,
+    };
+    await ctx.json(200, { jobId, expiresAt: new Date(startedAt + EXPORT_TTL_MS).toISOString() });
+  });
+  on('GET', '/dashboard-exports/:jobId', async (ctx, dp) => {
+    const j = await exportJob(ctx, dp.id);
+    if (!j) return;
+    const s = exportState(j);
+    await ctx.json(200, {
+      ...s,
+      contentType: s.status === 'completed' ? (j.format === 'png' ? 'image/png' : 'application/pdf') : null,
+      error: null,
+    });
+  });
+  on('GET', '/dashboard-exports/:jobId/download', async (ctx, dp) => {
+    const j = await exportJob(ctx, dp.id);
+    if (!j) return;
+    if (exportState(j).status !== 'completed') return ctx.error(409, 'The export is still rendering.');
+    const type = j.format === 'png' ? 'image/png' : 'application/pdf';
+    // The job's format is fixed: a request that does not accept it is refused, not sent the other.
+    if (negotiate(ctx.req.headers.accept, [type]) === null)
+      return ctx.error(406, `This export is ${type}; the request does not accept it (Accept header).`);
+    const stem = (ctx.query.get('filename') || 'dashboard').replace(/[^\w.-]+/g, '_');
+    const bytes = j.format === 'png' ? renderPng(j.dashboardId) : renderPdf(j.title);
+    j.downloaded = (j.downloaded ?? 0) + 1;
+    // Through the context, so the fault rules (a reset mid-body) reach files too.
+    await ctx.bytes(200, bytes, {
+      'content-type': type,
+      'content-disposition': `attachment; filename="${stem}.${j.format}"`,
+    });
+  });
 
   // ---- env variables: PUT upserts by name (GET is in catalogRoutes)
   on('PUT', '/env-vars', async (ctx, dp) => {
@@ -277,37 +252,27 @@ export function registerOpsRoutes(router: Router, deps: PlatformDeps): void {
     ];
     return state.environmentTokens[key]!;
   };
-  router.add(
-    'platform',
-    'GET',
-    dep('/environments/:environmentId/tokens'),
-    withDeployment(async (ctx, dp) => {
-      if (!(await environment(ctx, dp.id))) return;
-      const rows = tokensOf(dp.id, ctx.params.environmentId!);
-      const p = await page(ctx, rows, `tokens:${dp.id}:${ctx.params.environmentId}`);
-      if (p) await ctx.json(200, { items: p.items, data: p.items, pageInfo: p.pageInfo });
-    }),
-  );
-  router.add(
-    'platform',
-    'POST',
-    dep('/environments/:environmentId/tokens'),
-    withDeployment(async (ctx, dp) => {
-      if (!(await environment(ctx, dp.id))) return;
-      // The body fits CreateDeploymentEnvironmentTokenInput (the row's check).
-      const b = ctx.body as CreateEnvironmentTokenInput;
-      const expiresIn = b.expires_in ?? 3600;
-      const now = Date.now();
-      const token = {
-        token: signJwt({ ...b.security_context, deploymentId: dp.id }, deps.jwtSecret, expiresIn),
-        security_context: b.security_context,
-        created_at: new Date(now).toISOString(),
-        expires_at: new Date(now + expiresIn * 1000).toISOString(),
-      };
-      tokensOf(dp.id, ctx.params.environmentId!).push(token);
-      await ctx.json(200, { data: token });
-    }),
-  );
+  on('GET', '/environments/:environmentId/tokens', async (ctx, dp) => {
+    if (!(await environment(ctx, dp.id))) return;
+    const rows = tokensOf(dp.id, ctx.params.environmentId!);
+    const p = await page(ctx, rows, `tokens:${dp.id}:${ctx.params.environmentId}`);
+    if (p) await ctx.json(200, { items: p.items, data: p.items, pageInfo: p.pageInfo });
+  });
+  on('POST', '/environments/:environmentId/tokens', async (ctx, dp) => {
+    if (!(await environment(ctx, dp.id))) return;
+    // The body fits CreateDeploymentEnvironmentTokenInput (the row's check).
+    const b = ctx.body as CreateEnvironmentTokenInput;
+    const expiresIn = b.expires_in ?? 3600;
+    const now = Date.now();
+    const token = {
+      token: signJwt({ ...b.security_context, deploymentId: dp.id }, deps.jwtSecret, expiresIn),
+      security_context: b.security_context,
+      created_at: new Date(now).toISOString(),
+      expires_at: new Date(now + expiresIn * 1000).toISOString(),
+    };
+    tokensOf(dp.id, ctx.params.environmentId!).push(token);
+    await ctx.json(200, { data: token });
+  });
 }
 
 /** What GET/PUT /env-vars send: secret-named values masked, as the documents say. */

@@ -1,18 +1,8 @@
 // Deterministic sample data for the Platform API: the same seed gives the same deployments,
 // folders, reports, workbooks, notifications, users and tenants on every start. Every item carries
 // the fields the published documents require; some fields the documents allow to be null are null.
+import { rng } from '../../shared/random';
 import { CUTS, SUBJECTS, dashboardConfig } from './seedDashboards';
-
-export function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 export type Row = Record<string, unknown> & { id: number };
 

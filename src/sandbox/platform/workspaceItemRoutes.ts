@@ -24,23 +24,31 @@ export function registerWorkspaceItemRoutes(router: Router, deps: PlatformDeps, 
   const on = deploymentRoutes(router, deps);
   // ---- reports
   const report = itemRoutes(on, 'REPORT');
-  on('POST', '/reports', async (ctx, dep) => {
-    const b = ctx.body as CreateReportInput;
-    const folderId = b.folderId ?? null;
-    if (folderId !== null && !folders(dep).some((f) => f.id === folderId))
-      return ctx.error(404, `Folder ${folderId} not found.`);
+  /** A new report of the deployment, owned by the sandbox's admin (user 1). */
+  const newReport = (
+    dep: Row,
+    f: {
+      name: string;
+      publicId?: string;
+      title?: string | null;
+      folderId?: number | null;
+      sqlQuery?: string;
+    },
+    extra: Record<string, unknown> = {},
+  ): Row => {
     const id = d.nextId();
     const t = now();
     const owner = { id: 1, email: 'admin@sandbox.example', firstName: 'User1', picture: null };
-    const report: Row = {
+    return {
       id,
-      publicId: publicIdOf('rep', dep.id, id),
+      publicId: f.publicId ?? publicIdOf('rep', dep.id, id),
       type: 'REPORT',
-      name: b.name.trim(),
-      title: b.title ?? null,
+      name: f.name,
+      title: f.title ?? null,
       description: null,
-      folderId,
-      sqlQuery: b.sqlQuery,
+      folderId: f.folderId ?? null,
+      sqlQuery: f.sqlQuery ?? null,
+      ...extra,
       createdAt: t,
       updatedAt: t,
       _lastViewedAt: t,
@@ -53,6 +61,13 @@ export function registerWorkspaceItemRoutes(router: Router, deps: PlatformDeps, 
       externalWorkbookPlacements: [],
       deploymentId: dep.id,
     };
+  };
+  on('POST', '/reports', async (ctx, dep) => {
+    const b = ctx.body as CreateReportInput;
+    const folderId = b.folderId ?? null;
+    if (folderId !== null && !folders(dep).some((f) => f.id === folderId))
+      return ctx.error(404, `Folder ${folderId} not found.`);
+    const report = newReport(dep, { name: b.name.trim(), title: b.title, folderId, sqlQuery: b.sqlQuery });
     d.reports.get(dep.id)!.push(report);
     await ctx.json(200, publicView(report));
   });
@@ -81,7 +96,7 @@ export function registerWorkspaceItemRoutes(router: Router, deps: PlatformDeps, 
   ] as const;
   on('PUT', '/reports/by-public-id/:publicId', async (ctx, dep) => {
     const publicId = ctx.params.publicId ?? '';
-    const b = (ctx.body ?? {}) as UpsertReportInput;
+    const b = ctx.body as UpsertReportInput;
     if (!REPORT_PUBLIC_ID.test(publicId))
       return ctx.error(400, `"${publicId}" is not a publicId: it must be 12 letters or digits.`);
     if (b.publicId != null && b.publicId !== publicId)
@@ -104,31 +119,7 @@ export function registerWorkspaceItemRoutes(router: Router, deps: PlatformDeps, 
       return ctx.json(200, withFolderPath(d, dep.id, publicView(existing)));
     }
     if (!b.name?.trim()) return ctx.error(400, 'A new report needs a name.');
-    const id = d.nextId();
-    const t = now();
-    const owner = { id: 1, email: 'admin@sandbox.example', firstName: 'User1', picture: null };
-    const created: Row = {
-      id,
-      publicId,
-      type: 'REPORT',
-      name: b.name.trim(),
-      title: null,
-      description: null,
-      folderId: null,
-      sqlQuery: null,
-      source: b.source ?? null,
-      createdAt: t,
-      updatedAt: t,
-      _lastViewedAt: t,
-      createdBy: 1,
-      userId: 1,
-      user: owner,
-      refreshedByUser: owner,
-      canEdit: true,
-      canManage: true,
-      externalWorkbookPlacements: [],
-      deploymentId: dep.id,
-    };
+    const created = newReport(dep, { publicId, name: b.name.trim() }, { source: b.source ?? null });
     set(created);
     d.reports.get(dep.id)!.push(created);
     await ctx.json(200, withFolderPath(d, dep.id, publicView(created)));
@@ -216,7 +207,7 @@ export function registerWorkspaceItemRoutes(router: Router, deps: PlatformDeps, 
   });
   on('DELETE', '/workbooks/:workbookId', deleteItem('WORKBOOK'));
   workbook('PUT', '/workbooks/:workbookId/dashboard', async (ctx, _dep, w) => {
-    const b = (ctx.body ?? {}) as SaveDashboardDraftInput;
+    const b = ctx.body as SaveDashboardDraftInput;
     if (b.dashboardDraft !== undefined) {
       // Like the service, a widget saved without an id is given one (a DashboardWidget has one).
       const widgets = b.dashboardDraft?.widgets?.map((x) => ({ ...x, id: x.id ?? `widget-${d.nextId()}` }));

@@ -155,6 +155,10 @@ describe('sandbox build API: files, branches, dev mode', function () {
       [prod.body.mode, prod.body.branchName, prod.body.valid, prod.body.cubesCount],
       ['production', 'main', true, 3],
     );
+    // A branch and devMode together are refused before anything compiles.
+    const both = await call('GET', '/data-model/validate?branchName=main&devMode=true');
+    assert.equal(both.status, 400);
+    assert.match(String(both.body.error), /not both/);
   });
 
   it('serves a dev-mode Data API only while the branch is open or its staging environment is on', async () => {

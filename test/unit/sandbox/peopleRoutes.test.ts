@@ -61,6 +61,14 @@ describe('sandbox: the people routes', function () {
       body: JSON.stringify({ name: 'Guest', policies: [] }),
     });
     assert.equal(raw.status, 400);
+    assert.match(((await raw.json()) as { error: string }).error, /built-in role/);
+    const rawRename = await fetch(`${sb.urls.platform}/v1/roles/${made.id}`, {
+      method: 'PUT',
+      headers: { authorization: `Bearer ${sb.tokens.admin}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'Admin' }),
+    });
+    assert.equal(rawRename.status, 400);
+    assert.match(((await rawRename.json()) as { error: string }).error, /built-in role/);
     const renamed = await admin.admin.updateRole(made.id, { name: 'team-b', description: 'B' });
     assert.deepEqual([renamed.name, renamed.description, renamed.policies?.length], ['team-b', 'B', 1]);
     await admin.admin.assignRole(made.id, 4);

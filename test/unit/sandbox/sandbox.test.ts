@@ -56,6 +56,53 @@ describe('sandbox', function () {
     }
   });
 
+  it('creates a report with its title in the folder it names, and a report as code with its source', async () => {
+    const send = async (method: string, p: string, body: unknown) => {
+      const res = await fetch(`${sb.urls.platform}/v1/deployments/1${p}`, {
+        method,
+        headers: { authorization: `Bearer ${sb.tokens.admin}`, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+      assert.equal(res.status, 200, `${method} ${p}`);
+      return (await res.json()) as Record<string, unknown>;
+    };
+    const folder = await send('POST', '/folders', { name: 'Report home' });
+    const made = await send('POST', '/reports', {
+      name: ' Revenue ',
+      title: 'Revenue by month',
+      sqlQuery: 'SELECT 1',
+      folderId: folder.id,
+    });
+    assert.deepEqual(
+      [made.name, made.title, made.folderId, made.sqlQuery, made.type],
+      ['Revenue', 'Revenue by month', folder.id, 'SELECT 1', 'REPORT'],
+    );
+    const asCode = await send('PUT', '/reports/by-public-id/AbCdEf123456', {
+      name: 'As code',
+      source: 'EXCEL',
+      sqlQuery: 'SELECT 2',
+    });
+    assert.deepEqual(
+      [asCode.publicId, asCode.name, asCode.source, asCode.sqlQuery, asCode.folderId, asCode.title],
+      ['AbCdEf123456', 'As code', 'EXCEL', 'SELECT 2', null, null],
+    );
+  });
+
+  it('answers an error with the request id it was sent, and reads embed tenant names without case', async () => {
+    const missing = await fetch(`${sb.urls.platform}/v1/deployments/999`, {
+      headers: { authorization: `Bearer ${sb.tokens.admin}`, 'x-request-id': 'trace-42' },
+    });
+    assert.equal(missing.status, 404);
+    assert.equal(missing.headers.get('x-request-id'), 'trace-42');
+    assert.equal(((await missing.json()) as { requestId?: string }).requestId, 'trace-42');
+    const groups = async (tenant: string) =>
+      ((await (await platform(`/v1/embed-tenants/${tenant}/groups`)).json()) as { items: { id: number }[] })
+        .items;
+    const lower = await groups('acme');
+    assert.ok(lower.length > 0, 'the seeded tenant has groups');
+    assert.deepEqual(await groups('ACME'), lower);
+  });
+
   it('enforces each rule of spec 4.1 and admin-only listing', async () => {
     const cases: [string, RegExp][] = [
       ['dashboardId=0', /dashboardId must be/],

@@ -205,3 +205,9 @@ export function createAdminState(tenants: Iterable<string>): AdminState {
     embedFolderShares: [],
   };
 }
+
+/** Marks a user deactivated or not (the platform's users and SCIM's `active` share the one list). */
+export function setDeactivated(admin: AdminState, userId: number, deactivated: boolean): void {
+  admin.deactivated = admin.deactivated.filter((x) => x !== userId);
+  if (deactivated) admin.deactivated.push(userId);
+}

@@ -6,7 +6,7 @@
 import type { CreateAttributeInput, UpdateAttributeInput } from '../../../api/platform/admin/attributes';
 import type { RequestContext, Router } from '../../http';
 import { issueId } from '../../state';
-import { isAdmin, page, type PlatformDeps } from '../common';
+import { adminRoutes, page, type PlatformDeps } from '../common';
 import type { AttributeState, SandboxAttribute } from './attributeState';
 
 /** Whether `v` fits an attribute of `type` (null always fits: it clears the value). */
@@ -28,10 +28,7 @@ function fits(type: SandboxAttribute['type'], v: unknown): boolean {
 
 export function registerAttributeRoutes(router: Router, deps: PlatformDeps, s: AttributeState): void {
   const d = deps.data;
-  const guard =
-    (what: string, fn: (ctx: RequestContext) => Promise<void>) =>
-    (ctx: RequestContext): Promise<void> =>
-      isAdmin(ctx, deps) ? fn(ctx) : ctx.error(403, `Forbidden: ${what} needs the admin role.`);
+  const on = adminRoutes(router, deps);
   const valueView = (userId: number, a: SandboxAttribute) => {
     const value = s.values[`${userId}:${a.id}`] ?? null;
     return {
@@ -48,87 +45,73 @@ export function registerAttributeRoutes(router: Router, deps: PlatformDeps, s: A
     };
   };
 
-  router.add(
-    'platform',
-    'GET',
-    '/v1/user-attributes',
-    guard('listing user attributes', async (ctx) => {
-      const name = (ctx.query.get('name') ?? '').toLowerCase();
-      const type = ctx.query.get('type');
-      const rows = [...s.definitions]
-        .reverse()
-        .filter((a) => a.name.toLowerCase().includes(name) && (!type || a.type === type));
-      const p = await page(ctx, rows, `user-attributes:${name}:${type ?? ''}`, 50);
-      if (p) await ctx.json(200, { items: p.items, pageInfo: p.pageInfo, data: p.items, count: rows.length });
-    }),
-  );
-  router.add(
-    'platform',
-    'POST',
-    '/v1/user-attributes',
-    guard('creating user attributes', async (ctx) => {
-      const b = ctx.body as CreateAttributeInput;
-      if (s.definitions.some((a) => a.name === b.name))
-        return ctx.error(400, `A user attribute named "${b.name}" already exists.`);
-      const a: SandboxAttribute = {
-        id: issueId(deps.state, 'userAttribute', 1_000_000),
-        name: b.name,
-        type: b.type,
-        displayName: b.displayName ?? null,
-        description: b.description ?? null,
-        defaultValue: b.defaultValue ?? null,
-      };
-      s.definitions.push(a);
-      await ctx.json(200, a);
-    }),
-  );
-  router.add(
-    'platform',
-    'PUT',
-    '/v1/user-attributes/:id',
-    guard('updating user attributes', async (ctx) => {
-      const a = s.definitions.find((x) => String(x.id) === ctx.params.id);
-      if (!a) return ctx.error(404, `User attribute ${ctx.params.id} not found.`);
-      const b = ctx.body as UpdateAttributeInput;
-      for (const f of ['displayName', 'description', 'defaultValue'] as const)
-        if (b[f] !== undefined) a[f] = b[f];
-      await ctx.json(200, a);
-    }),
-  );
+  /** The user, or the attribute, of an id; undefined after answering 404. */
+  const userOf = async (ctx: RequestContext, id: string | number) => {
+    const u = d.users.find((x) => String(x.id) === String(id));
+    if (!u) await ctx.error(404, `User ${id} not found.`);
+    return u;
+  };
+  const attributeOf = async (ctx: RequestContext, id: string | number) => {
+    const a = s.definitions.find((x) => String(x.id) === String(id));
+    if (!a) await ctx.error(404, `User attribute ${id} not found.`);
+    return a;
+  };
 
-  router.add(
-    'platform',
-    'GET',
-    '/v1/user-attribute-values/:userId',
-    guard('reading user attribute values', async (ctx) => {
-      const u = d.users.find((x) => String(x.id) === ctx.params.userId);
-      if (!u) return ctx.error(404, `User ${ctx.params.userId} not found.`);
-      const set = s.definitions.filter((a) => s.values[`${u.id}:${a.id}`] !== undefined);
-      await ctx.json(
-        200,
-        set.map((a) => valueView(u.id, a)),
-      );
-    }),
-  );
-  router.add(
-    'platform',
-    'POST',
-    '/v1/user-attribute-values',
-    guard('setting user attribute values', async (ctx) => {
-      const b = ctx.body as { userId: string; userAttributeId: string; value?: unknown };
-      const userId = Number(b.userId);
-      const attributeId = Number(b.userAttributeId);
-      if (!d.users.some((u) => u.id === userId)) return ctx.error(404, `User ${userId} not found.`);
-      const a = s.definitions.find((x) => x.id === attributeId);
-      if (!a) return ctx.error(404, `User attribute ${attributeId} not found.`);
-      // An upsert without a value clears it (a JSON null cannot satisfy the published oneOf).
-      const value = b.value ?? null;
-      if (!fits(a.type, value))
-        return ctx.error(400, `The value of "${a.name}" must be a ${a.type.replace('_', ' ')} (or null).`);
-      const key = `${userId}:${a.id}`;
-      if (value === null) delete s.values[key];
-      else s.values[key] = value;
-      await ctx.json(200, valueView(userId, a));
-    }),
-  );
+  on('GET', '/v1/user-attributes', 'listing user attributes', async (ctx) => {
+    const name = (ctx.query.get('name') ?? '').toLowerCase();
+    const type = ctx.query.get('type');
+    const rows = [...s.definitions]
+      .reverse()
+      .filter((a) => a.name.toLowerCase().includes(name) && (!type || a.type === type));
+    const p = await page(ctx, rows, `user-attributes:${name}:${type ?? ''}`, 50);
+    if (p) await ctx.json(200, { items: p.items, pageInfo: p.pageInfo, data: p.items, count: rows.length });
+  });
+  on('POST', '/v1/user-attributes', 'creating user attributes', async (ctx) => {
+    const b = ctx.body as CreateAttributeInput;
+    if (s.definitions.some((a) => a.name === b.name))
+      return ctx.error(400, `A user attribute named "${b.name}" already exists.`);
+    const a: SandboxAttribute = {
+      id: issueId(deps.state, 'userAttribute', 1_000_000),
+      name: b.name,
+      type: b.type,
+      displayName: b.displayName ?? null,
+      description: b.description ?? null,
+      defaultValue: b.defaultValue ?? null,
+    };
+    s.definitions.push(a);
+    await ctx.json(200, a);
+  });
+  on('PUT', '/v1/user-attributes/:id', 'updating user attributes', async (ctx) => {
+    const a = await attributeOf(ctx, ctx.params.id!);
+    if (!a) return;
+    const b = ctx.body as UpdateAttributeInput;
+    for (const f of ['displayName', 'description', 'defaultValue'] as const)
+      if (b[f] !== undefined) a[f] = b[f];
+    await ctx.json(200, a);
+  });
+
+  on('GET', '/v1/user-attribute-values/:userId', 'reading user attribute values', async (ctx) => {
+    const u = await userOf(ctx, ctx.params.userId!);
+    if (!u) return;
+    const set = s.definitions.filter((a) => s.values[`${u.id}:${a.id}`] !== undefined);
+    await ctx.json(
+      200,
+      set.map((a) => valueView(u.id, a)),
+    );
+  });
+  on('POST', '/v1/user-attribute-values', 'setting user attribute values', async (ctx) => {
+    const b = ctx.body as { userId: string; userAttributeId: string; value?: unknown };
+    const userId = Number(b.userId);
+    if (!(await userOf(ctx, userId))) return;
+    const a = await attributeOf(ctx, Number(b.userAttributeId));
+    if (!a) return;
+    // An upsert without a value clears it (a JSON null cannot satisfy the published oneOf).
+    const value = b.value ?? null;
+    if (!fits(a.type, value))
+      return ctx.error(400, `The value of "${a.name}" must be a ${a.type.replace('_', ' ')} (or null).`);
+    const key = `${userId}:${a.id}`;
+    if (value === null) delete s.values[key];
+    else s.values[key] = value;
+    await ctx.json(200, valueView(userId, a));
+  });
 }

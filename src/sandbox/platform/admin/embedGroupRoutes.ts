@@ -5,9 +5,9 @@
 // sandbox's data). Tenant names are lowercased as published, except where a tenant is created.
 import type { EmbedGroupMemberInput, ProvisionEmbedUserInput } from '../../../api/platform/admin/embed';
 import { EMBED_TENANT_NAME } from '../../../api/platform/admin/embed';
-import type { RequestContext, Router } from '../../http';
+import type { Method, RequestContext, Router } from '../../http';
 import { issueId } from '../../state';
-import { isAdmin, page, type PlatformDeps } from '../common';
+import { adminRoutes, sendPage, type PlatformDeps } from '../common';
 import type { AdminState, EmbedTenantDetails } from './adminState';
 
 type Group = EmbedTenantDetails['groups'][number];
@@ -16,27 +16,37 @@ type User = EmbedTenantDetails['users'][number];
 /** The embed-user limit of one tenant (past it provisioning answers 429, as published). */
 export const EMBED_USER_LIMIT = 1000;
 
+/** The embed tenant the path names (lowercased, as published), or undefined after answering 404. */
+export async function pathTenant(
+  ctx: RequestContext,
+  deps: PlatformDeps,
+  admin: AdminState,
+): Promise<EmbedTenantDetails | undefined> {
+  const name = ctx.params.embedTenantName!.toLowerCase();
+  const t = deps.data.embedTenants.has(name) ? admin.embedTenants[name] : undefined;
+  if (!t) await ctx.error(404, `Embed tenant "${ctx.params.embedTenantName}" not found.`);
+  return t;
+}
+
+const TENANT = '/v1/embed-tenants/:embedTenantName';
+
 export function registerEmbedGroupRoutes(router: Router, deps: PlatformDeps, admin: AdminState): void {
   const d = deps.data;
-  const guard =
-    (what: string, fn: (ctx: RequestContext) => Promise<void>) =>
-    (ctx: RequestContext): Promise<void> =>
-      isAdmin(ctx, deps) ? fn(ctx) : ctx.error(403, `Forbidden: ${what} needs the admin role.`);
-  const tenantName = (ctx: RequestContext) => ctx.params.embedTenantName!.toLowerCase();
-  const tenant = (ctx: RequestContext) => {
-    const name = tenantName(ctx);
-    return d.embedTenants.has(name) ? admin.embedTenants[name] : undefined;
-  };
-  const noTenant = (ctx: RequestContext) =>
-    ctx.error(404, `Embed tenant "${ctx.params.embedTenantName}" not found.`);
-  /** The tenant and the group of the path, or the 404 already answered. */
-  const groupOf = async (ctx: RequestContext) => {
-    const t = tenant(ctx);
-    if (!t) return void (await noTenant(ctx));
-    const g = t.groups.find((x) => x.id === Number(ctx.params.id));
-    if (!g) return void (await ctx.error(404, `Embed group ${ctx.params.id} not found in this tenant.`));
-    return { t, g };
-  };
+  const on = adminRoutes(router, deps);
+  /** Adds a route of the group the path names in its tenant (404 when either is unknown). */
+  const group = (
+    method: Method,
+    path: string,
+    what: string,
+    fn: (ctx: RequestContext, t: EmbedTenantDetails, g: Group) => Promise<void>,
+  ) =>
+    on(method, `${TENANT}/groups/:id${path}`, what, async (ctx) => {
+      const t = await pathTenant(ctx, deps, admin);
+      if (!t) return;
+      const g = t.groups.find((x) => x.id === Number(ctx.params.id));
+      if (!g) return ctx.error(404, `Embed group ${ctx.params.id} not found in this tenant.`);
+      await fn(ctx, t, g);
+    });
   const view = (g: Group) => ({
     id: g.id,
     name: g.name,
@@ -68,135 +78,85 @@ export function registerEmbedGroupRoutes(router: Router, deps: PlatformDeps, adm
     return u;
   };
 
-  router.add(
-    'platform',
-    'POST',
-    '/v1/embed-tenants/:embedTenantName/groups',
-    guard('creating embed groups', async (ctx) => {
-      const t = tenant(ctx);
-      if (!t) return noTenant(ctx);
-      const b = ctx.body as { name: string; description?: string | null };
-      if (t.groups.some((g) => g.name.toLowerCase() === b.name.toLowerCase()))
-        return ctx.error(400, `An embed group named "${b.name}" already exists in this tenant.`);
-      const g: Group = {
-        id: issueId(deps.state, 'embedGroup', 1_000),
-        name: b.name,
-        description: b.description ? b.description : null,
-        members: [],
-      };
-      // Newest first, as the list is published.
-      t.groups.unshift(g);
-      await ctx.json(200, view(g));
-    }),
-  );
-  router.add(
-    'platform',
-    'GET',
-    '/v1/embed-tenants/:embedTenantName/groups/:id',
-    guard('reading embed groups', async (ctx) => {
-      const found = await groupOf(ctx);
-      if (found) await ctx.json(200, view(found.g));
-    }),
-  );
-  router.add(
-    'platform',
-    'PATCH',
-    '/v1/embed-tenants/:embedTenantName/groups/:id',
-    guard('updating embed groups', async (ctx) => {
-      const found = await groupOf(ctx);
-      if (!found) return;
-      const b = (ctx.body ?? {}) as { description?: string | null };
-      // Omitted: unchanged; empty (or null): cleared.
-      if (b.description !== undefined) found.g.description = b.description ? b.description : null;
-      await ctx.json(200, view(found.g));
-    }),
-  );
-  router.add(
-    'platform',
-    'DELETE',
-    '/v1/embed-tenants/:embedTenantName/groups/:id',
-    guard('deleting embed groups', async (ctx) => {
-      const found = await groupOf(ctx);
-      if (!found) return;
-      const n = found.g.members.length;
-      if (n > 0)
-        return ctx.error(
-          400,
-          `The embed group "${found.g.name}" still has ${n} member${n === 1 ? '' : 's'}: remove them first.`,
-        );
-      found.t.groups.splice(found.t.groups.indexOf(found.g), 1);
-      await ctx.noContent();
-    }),
-  );
-
-  router.add(
-    'platform',
-    'GET',
-    '/v1/embed-tenants/:embedTenantName/groups/:id/users',
-    guard('listing embed group members', async (ctx) => {
-      const found = await groupOf(ctx);
-      if (!found) return;
-      const { t, g } = found;
-      const rows = g.members.flatMap((id) => {
-        const u = t.users.find((x) => x.id === id);
-        return u ? [userView(t, u)] : [];
-      });
-      const p = await page(ctx, rows, `embed-members-${t.id}-${g.id}`, 50);
-      if (p) await ctx.json(200, { items: p.items, pageInfo: p.pageInfo });
-    }),
-  );
-  router.add(
-    'platform',
-    'POST',
-    '/v1/embed-tenants/:embedTenantName/groups/:id/users',
-    guard('adding embed group members', async (ctx) => {
-      const found = await groupOf(ctx);
-      if (!found) return;
-      const { t, g } = found;
-      const wanted = (ctx.body as { members: EmbedGroupMemberInput[] }).members;
-      // An unknown embedUserId is a 404 before anything changes; an unknown externalId is provisioned.
-      const missing = wanted.find(
-        (m) => m.embedUserId != null && !t.users.some((u) => u.id === m.embedUserId),
+  on('GET', `${TENANT}/groups`, 'listing embed groups', async (ctx) => {
+    const t = await pathTenant(ctx, deps, admin);
+    if (t) await sendPage(ctx, t.groups.map(view), `embed-groups-${t.id}`, 50);
+  });
+  on('POST', `${TENANT}/groups`, 'creating embed groups', async (ctx) => {
+    const t = await pathTenant(ctx, deps, admin);
+    if (!t) return;
+    const b = ctx.body as { name: string; description?: string | null };
+    if (t.groups.some((g) => g.name.toLowerCase() === b.name.toLowerCase()))
+      return ctx.error(400, `An embed group named "${b.name}" already exists in this tenant.`);
+    const g: Group = {
+      id: issueId(deps.state, 'embedGroup', 1_000),
+      name: b.name,
+      description: b.description ? b.description : null,
+      members: [],
+    };
+    // Newest first, as the list is published.
+    t.groups.unshift(g);
+    await ctx.json(200, view(g));
+  });
+  group('GET', '', 'reading embed groups', (ctx, _t, g) => ctx.json(200, view(g)));
+  group('PATCH', '', 'updating embed groups', async (ctx, _t, g) => {
+    const b = ctx.body as { description?: string | null };
+    // Omitted: unchanged; empty (or null): cleared.
+    if (b.description !== undefined) g.description = b.description ? b.description : null;
+    await ctx.json(200, view(g));
+  });
+  group('DELETE', '', 'deleting embed groups', async (ctx, t, g) => {
+    const n = g.members.length;
+    if (n > 0)
+      return ctx.error(
+        400,
+        `The embed group "${g.name}" still has ${n} member${n === 1 ? '' : 's'}: remove them first.`,
       );
-      if (missing) return ctx.error(404, `No embed user ${missing.embedUserId} in this tenant.`);
-      const added: User[] = [];
-      const unchanged: User[] = [];
-      for (const m of wanted) {
-        const u =
-          m.embedUserId != null
-            ? t.users.find((x) => x.id === m.embedUserId)!
-            : (byExternal(t, m.externalId!) ?? newUser(t, m.externalId!));
-        if (g.members.includes(u.id)) {
-          if (!unchanged.includes(u) && !added.includes(u)) unchanged.push(u);
-          continue;
-        }
-        // Most recently added first, as the member list is published.
-        g.members.unshift(u.id);
-        added.push(u);
+    t.groups.splice(t.groups.indexOf(g), 1);
+    await ctx.noContent();
+  });
+
+  group('GET', '/users', 'listing embed group members', async (ctx, t, g) => {
+    const rows = g.members.flatMap((id) => {
+      const u = t.users.find((x) => x.id === id);
+      return u ? [userView(t, u)] : [];
+    });
+    await sendPage(ctx, rows, `embed-members-${t.id}-${g.id}`, 50);
+  });
+  group('POST', '/users', 'adding embed group members', async (ctx, t, g) => {
+    const wanted = (ctx.body as { members: EmbedGroupMemberInput[] }).members;
+    // An unknown embedUserId is a 404 before anything changes; an unknown externalId is provisioned.
+    const missing = wanted.find((m) => m.embedUserId != null && !t.users.some((u) => u.id === m.embedUserId));
+    if (missing) return ctx.error(404, `No embed user ${missing.embedUserId} in this tenant.`);
+    const added: User[] = [];
+    const unchanged: User[] = [];
+    for (const m of wanted) {
+      const u =
+        m.embedUserId != null
+          ? t.users.find((x) => x.id === m.embedUserId)!
+          : (byExternal(t, m.externalId!) ?? newUser(t, m.externalId!));
+      if (g.members.includes(u.id)) {
+        if (!unchanged.includes(u) && !added.includes(u)) unchanged.push(u);
+        continue;
       }
-      await ctx.json(200, {
-        addedMembers: added.map((u) => userView(t, u)),
-        unchangedMembers: unchanged.map((u) => userView(t, u)),
-      });
-    }),
-  );
-  router.add(
-    'platform',
-    'DELETE',
-    '/v1/embed-tenants/:embedTenantName/groups/:id/users',
-    guard('removing embed group members', async (ctx) => {
-      const found = await groupOf(ctx);
-      if (!found) return;
-      const { t, g } = found;
-      for (const m of (ctx.body as { members: EmbedGroupMemberInput[] }).members) {
-        // Never provisions: an unknown external id is simply not a member.
-        const u =
-          m.embedUserId != null ? t.users.find((x) => x.id === m.embedUserId) : byExternal(t, m.externalId!);
-        if (u && g.members.includes(u.id)) g.members.splice(g.members.indexOf(u.id), 1);
-      }
-      await ctx.noContent();
-    }),
-  );
+      // Most recently added first, as the member list is published.
+      g.members.unshift(u.id);
+      added.push(u);
+    }
+    await ctx.json(200, {
+      addedMembers: added.map((u) => userView(t, u)),
+      unchangedMembers: unchanged.map((u) => userView(t, u)),
+    });
+  });
+  group('DELETE', '/users', 'removing embed group members', async (ctx, t, g) => {
+    for (const m of (ctx.body as { members: EmbedGroupMemberInput[] }).members) {
+      // Never provisions: an unknown external id is simply not a member.
+      const u =
+        m.embedUserId != null ? t.users.find((x) => x.id === m.embedUserId) : byExternal(t, m.externalId!);
+      if (u && g.members.includes(u.id)) g.members.splice(g.members.indexOf(u.id), 1);
+    }
+    await ctx.noContent();
+  });
 
   /** One user provisioned as published; the refusal (status and message) when it cannot be. */
   const provision = (
@@ -248,7 +208,7 @@ export function registerEmbedGroupRoutes(router: Router, deps: PlatformDeps, adm
   };
   /** The path's tenant name, or undefined after answering 400 (a tenant created here must be canonical). */
   const provisionTenant = async (ctx: RequestContext) => {
-    const name = tenantName(ctx);
+    const name = ctx.params.embedTenantName!.toLowerCase();
     if (d.embedTenants.has(name) || EMBED_TENANT_NAME.test(name)) return name;
     await ctx.error(
       400,
@@ -257,38 +217,28 @@ export function registerEmbedGroupRoutes(router: Router, deps: PlatformDeps, adm
     return undefined;
   };
 
-  router.add(
-    'platform',
-    'POST',
-    '/v1/embed-tenants/:embedTenantName/user',
-    guard('provisioning embed users', async (ctx) => {
-      const name = await provisionTenant(ctx);
-      if (name === undefined) return;
-      const r = provision(name, ctx.body as ProvisionEmbedUserInput);
-      if ('status' in r) return ctx.error(r.status, r.message);
-      await ctx.json(200, userView(r.t, r.user));
-    }),
-  );
-  router.add(
-    'platform',
-    'POST',
-    '/v1/embed-tenants/:embedTenantName/users',
-    guard('provisioning embed users', async (ctx) => {
-      const name = await provisionTenant(ctx);
-      if (name === undefined) return;
-      const succeeded: unknown[] = [];
-      const failed: unknown[] = [];
-      // One at a time in order; earlier ones stay when a later one fails.
-      for (const input of (ctx.body as { users: ProvisionEmbedUserInput[] }).users) {
-        const r = provision(name, input);
-        if ('status' in r)
-          failed.push({
-            externalId: norm(input.externalId),
-            error: { status: r.status, message: r.message },
-          });
-        else succeeded.push(userView(r.t, r.user));
-      }
-      await ctx.json(200, { succeeded, failed });
-    }),
-  );
+  on('POST', `${TENANT}/user`, 'provisioning embed users', async (ctx) => {
+    const name = await provisionTenant(ctx);
+    if (name === undefined) return;
+    const r = provision(name, ctx.body as ProvisionEmbedUserInput);
+    if ('status' in r) return ctx.error(r.status, r.message);
+    await ctx.json(200, userView(r.t, r.user));
+  });
+  on('POST', `${TENANT}/users`, 'provisioning embed users', async (ctx) => {
+    const name = await provisionTenant(ctx);
+    if (name === undefined) return;
+    const succeeded: unknown[] = [];
+    const failed: unknown[] = [];
+    // One at a time in order; earlier ones stay when a later one fails.
+    for (const input of (ctx.body as { users: ProvisionEmbedUserInput[] }).users) {
+      const r = provision(name, input);
+      if ('status' in r)
+        failed.push({
+          externalId: norm(input.externalId),
+          error: { status: r.status, message: r.message },
+        });
+      else succeeded.push(userView(r.t, r.user));
+    }
+    await ctx.json(200, { succeeded, failed });
+  });
 }

@@ -4,22 +4,13 @@
 // but inline styles.
 import type { ServerResponse } from 'node:http';
 import type { SandboxState } from '../../state';
+import { esc, sendHtml } from './htmlPage';
 
-const esc = (s: string) =>
-  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
-
-function page(res: ServerResponse, status: number, title: string, body: string): void {
-  res.writeHead(status, {
-    'content-type': 'text/html; charset=utf-8',
-    'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'",
-  });
-  res.end(
-    `<!doctype html><html><head><meta charset="utf-8"><title>${esc(title)}</title>` +
-      '<style>body{font-family:system-ui,sans-serif;margin:2rem;color:#222;background:#fafafa}' +
-      '.card{border:1px solid #ccc;border-radius:6px;padding:1rem;background:#fff;max-width:40rem}</style>' +
-      `</head><body><div class="card">${body}</div></body></html>`,
-  );
-}
+const STYLE =
+  'body{font-family:system-ui,sans-serif;margin:2rem;color:#222;background:#fafafa}' +
+  '.card{border:1px solid #ccc;border-radius:6px;padding:1rem;background:#fff;max-width:40rem}';
+const page = (res: ServerResponse, status: number, title: string, body: string) =>
+  sendHtml(res, status, title, STYLE, `<div class="card">${body}</div>`);
 
 /** Answers `/embed/...` requests; returns false for any other path. */
 export function serveEmbedPage(url: URL, res: ServerResponse, state: SandboxState): boolean {

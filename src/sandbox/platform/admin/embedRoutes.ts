@@ -1,94 +1,60 @@
-// Embedding: embed tenants listed (search), their groups and users, a tenant's workbooks per
-// deployment, and embed sessions (generate for a published dashboard, revoke). Admin only. The
-// sessions are kept in SandboxState so the sandbox's embed page (embedPage.ts) can honour them.
+// Embedding: embed tenants listed (search), their users (their groups: embedGroupRoutes.ts), a
+// tenant's workbooks per deployment, and embed sessions (generate for a published dashboard,
+// revoke). Admin only. The sessions are kept in SandboxState so the sandbox's embed page
+// (embedPage.ts) can honour them.
 import { randomBytes } from 'node:crypto';
 import type { GenerateSessionInput } from '../../../api/platform/admin/embed';
 import type { RequestContext, Router } from '../../http';
-import { deployment, isAdmin, page, publicView, type PlatformDeps } from '../common';
+import { adminRoutes, deployment, publicView, sendPage, type PlatformDeps } from '../common';
+import { pathTenant } from './embedGroupRoutes';
 import type { Row } from '../seed';
 import { createWorkspaceModel, withFolderPath } from '../workspaceModel';
 import type { AdminState } from './adminState';
 
 export function registerEmbedRoutes(router: Router, deps: PlatformDeps, admin: AdminState): void {
   const d = deps.data;
-  const guard =
-    (what: string, fn: (ctx: RequestContext) => Promise<void>) =>
-    (ctx: RequestContext): Promise<void> =>
-      isAdmin(ctx, deps) ? fn(ctx) : ctx.error(403, `Forbidden: ${what} needs the admin role.`);
-  const tenant = (ctx: RequestContext) => {
-    const name = ctx.params.embedTenantName!.toLowerCase();
-    return d.embedTenants.has(name) ? admin.embedTenants[name] : undefined;
-  };
+  const on = adminRoutes(router, deps);
   const ws = createWorkspaceModel(deps);
   const search = (ctx: RequestContext) => (ctx.query.get('search') ?? '').toLowerCase();
 
-  router.add(
-    'platform',
-    'GET',
-    '/v1/embed-tenants',
-    guard('listing embed tenants', async (ctx) => {
-      const q = search(ctx);
-      const rows = [...d.embedTenants]
-        .filter((name) => name.includes(q))
-        .sort()
-        .map((name) => {
-          const t = admin.embedTenants[name];
-          return {
-            id: t?.id ?? 0,
-            name,
-            displayName: t?.displayName ?? null,
-            userCount: t?.users.length ?? 0,
-            createdAt: t?.createdAt ?? null,
-          };
-        });
-      const p = await page(ctx, rows, 'embed-tenants', 50);
-      if (p) await ctx.json(200, { items: p.items, pageInfo: p.pageInfo });
-    }),
-  );
-  router.add(
-    'platform',
-    'GET',
-    '/v1/embed-tenants/:embedTenantName/groups',
-    guard('listing embed groups', async (ctx) => {
-      const t = tenant(ctx);
-      if (!t) return ctx.error(404, `Embed tenant "${ctx.params.embedTenantName}" not found.`);
-      const rows = t.groups.map((g) => ({
-        id: g.id,
-        name: g.name,
-        description: g.description,
-        userCount: g.members.length,
-      }));
-      const p = await page(ctx, rows, `embed-groups-${t.id}`, 50);
-      if (p) await ctx.json(200, { items: p.items, pageInfo: p.pageInfo });
-    }),
-  );
-  router.add(
-    'platform',
-    'GET',
-    '/v1/embed-tenants/:embedTenantName/users',
-    guard('listing embed users', async (ctx) => {
-      const t = tenant(ctx);
-      if (!t) return ctx.error(404, `Embed tenant "${ctx.params.embedTenantName}" not found.`);
-      const q = search(ctx);
-      const rows = t.users
-        .filter(
-          (u) =>
-            !q || (u.email ?? '').toLowerCase().includes(q) || (u.externalId ?? '').toLowerCase().includes(q),
-        )
-        .map((u) => ({ ...u, createdAt: t.createdAt, lastLogin: null }));
-      const p = await page(ctx, rows, `embed-users-${t.id}`, 50);
-      if (p) await ctx.json(200, { items: p.items, pageInfo: p.pageInfo });
-    }),
-  );
-  router.add(
-    'platform',
+  on('GET', '/v1/embed-tenants', 'listing embed tenants', async (ctx) => {
+    const q = search(ctx);
+    const rows = [...d.embedTenants]
+      .filter((name) => name.includes(q))
+      .sort()
+      .map((name) => {
+        const t = admin.embedTenants[name];
+        return {
+          id: t?.id ?? 0,
+          name,
+          displayName: t?.displayName ?? null,
+          userCount: t?.users.length ?? 0,
+          createdAt: t?.createdAt ?? null,
+        };
+      });
+    await sendPage(ctx, rows, 'embed-tenants', 50);
+  });
+  on('GET', '/v1/embed-tenants/:embedTenantName/users', 'listing embed users', async (ctx) => {
+    const t = await pathTenant(ctx, deps, admin);
+    if (!t) return;
+    const q = search(ctx);
+    const rows = t.users
+      .filter(
+        (u) =>
+          !q || (u.email ?? '').toLowerCase().includes(q) || (u.externalId ?? '').toLowerCase().includes(q),
+      )
+      .map((u) => ({ ...u, createdAt: t.createdAt, lastLogin: null }));
+    await sendPage(ctx, rows, `embed-users-${t.id}`, 50);
+  });
+  on(
     'GET',
     '/v1/deployments/:deploymentId/embed-tenants/:embedTenantName/workbooks',
-    guard('listing embed workbooks', async (ctx) => {
+    'listing embed workbooks',
+    async (ctx) => {
       const dep = deployment(ctx, deps);
       if (!dep) return ctx.error(404, `Deployment ${ctx.params.deploymentId} not found.`);
-      const t = tenant(ctx);
-      if (!t) return ctx.error(404, `Embed tenant "${ctx.params.embedTenantName}" not found.`);
+      const t = await pathTenant(ctx, deps, admin);
+      if (!t) return;
       const source = ctx.query.get('accessSource');
       // Effective access as published: shared with the tenant, with all embed users, or inherited
       // from a shared folder (or one of its ancestors); a workbook can match several sources.
@@ -111,52 +77,41 @@ export function registerEmbedRoutes(router: Router, deps: PlatformDeps, admin: A
         .workbooks(dep)
         .filter(matches)
         .map((w) => withFolderPath(d, dep.id, publicView(w)));
-      const p = await page(ctx, rows, `embed-workbooks-${dep.id}-${t.id}-${source ?? ''}`, 50);
-      if (p) await ctx.json(200, { items: p.items, pageInfo: p.pageInfo });
-    }),
+      await sendPage(ctx, rows, `embed-workbooks-${dep.id}-${t.id}-${source ?? ''}`, 50);
+    },
   );
 
-  router.add(
-    'platform',
-    'POST',
-    '/v1/embed/generate-session',
-    guard('generating embed sessions', async (ctx) => {
-      // The body fits GenerateSession (the row's check): what is left is what it names.
-      const b = ctx.body as GenerateSessionInput;
-      if (!d.deployments.some((x) => x.id === b.deploymentId))
-        return ctx.error(400, 'deploymentId must name a deployment you can read.');
-      const groups = b.tenantGroups ?? [];
-      const details = b.embedTenantName ? admin.embedTenants[b.embedTenantName] : undefined;
-      const unknown = groups.filter((g) => !details?.groups.some((x) => x.name === g));
-      if (unknown.length > 0) return ctx.error(400, `No tenant group named ${unknown.join(', ')}.`);
-      const publicId = b.publicDashboardId ?? null;
-      const dashboard = publicId !== null ? publishedDashboard(deps, b.deploymentId, publicId) : undefined;
-      if (publicId !== null && !dashboard)
-        return ctx.error(404, `No published dashboard ${publicId} in deployment ${b.deploymentId}.`);
-      const sessionId = randomBytes(16).toString('hex');
-      admin.embedSessions[sessionId] = {
-        deploymentId: b.deploymentId,
-        externalId: b.externalId,
-        embedTenantName: b.embedTenantName ?? null,
-        publicDashboardId: publicId,
-        dashboardTitle: dashboard?.title ?? 'Embedded analytics',
-        tenantGroups: groups,
-        revoked: false,
-        at: new Date().toISOString(),
-      };
-      await ctx.json(200, { sessionId });
-    }),
-  );
-  router.add(
-    'platform',
-    'POST',
-    '/v1/embed/session/revoke',
-    guard('revoking embed sessions', async (ctx) => {
-      const s = admin.embedSessions[(ctx.body as { sessionId: string }).sessionId];
-      if (s) s.revoked = true;
-      await ctx.noContent();
-    }),
-  );
+  on('POST', '/v1/embed/generate-session', 'generating embed sessions', async (ctx) => {
+    // The body fits GenerateSession (the row's check): what is left is what it names.
+    const b = ctx.body as GenerateSessionInput;
+    if (!d.deployments.some((x) => x.id === b.deploymentId))
+      return ctx.error(400, 'deploymentId must name a deployment you can read.');
+    const groups = b.tenantGroups ?? [];
+    const details = b.embedTenantName ? admin.embedTenants[b.embedTenantName] : undefined;
+    const unknown = groups.filter((g) => !details?.groups.some((x) => x.name === g));
+    if (unknown.length > 0) return ctx.error(400, `No tenant group named ${unknown.join(', ')}.`);
+    const publicId = b.publicDashboardId ?? null;
+    const dashboard = publicId !== null ? publishedDashboard(deps, b.deploymentId, publicId) : undefined;
+    if (publicId !== null && !dashboard)
+      return ctx.error(404, `No published dashboard ${publicId} in deployment ${b.deploymentId}.`);
+    const sessionId = randomBytes(16).toString('hex');
+    admin.embedSessions[sessionId] = {
+      deploymentId: b.deploymentId,
+      externalId: b.externalId,
+      embedTenantName: b.embedTenantName ?? null,
+      publicDashboardId: publicId,
+      dashboardTitle: dashboard?.title ?? 'Embedded analytics',
+      tenantGroups: groups,
+      revoked: false,
+      at: new Date().toISOString(),
+    };
+    await ctx.json(200, { sessionId });
+  });
+  on('POST', '/v1/embed/session/revoke', 'revoking embed sessions', async (ctx) => {
+    const s = admin.embedSessions[(ctx.body as { sessionId: string }).sessionId];
+    if (s) s.revoked = true;
+    await ctx.noContent();
+  });
 }
 
 /** The published dashboard with this public id in a deployment, if any. */

@@ -5,23 +5,18 @@
 import type { ServerResponse } from 'node:http';
 import type { SandboxState } from '../../state';
 import { issueId } from '../../state';
+import { esc, sendHtml } from './htmlPage';
 
 export const OAUTH_SIGN_IN_PATH = '/oauth/sandbox-sign-in';
 
-const esc = (s: string) =>
-  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
-
-function page(res: ServerResponse, status: number, title: string, text: string): void {
-  res.writeHead(status, {
-    'content-type': 'text/html; charset=utf-8',
-    'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'",
-  });
-  res.end(
-    `<!doctype html><html><head><meta charset="utf-8"><title>${esc(title)}</title>` +
-      '<style>body{font-family:system-ui,sans-serif;margin:2rem}</style></head>' +
-      `<body><h1>${esc(title)}</h1><p>${esc(text)}</p></body></html>`,
+const page = (res: ServerResponse, status: number, title: string, text: string) =>
+  sendHtml(
+    res,
+    status,
+    title,
+    'body{font-family:system-ui,sans-serif;margin:2rem}',
+    `<h1>${esc(title)}</h1><p>${esc(text)}</p>`,
   );
-}
 
 /** Answers the sign-in page; returns false for any other path. */
 export function serveOAuthPage(url: URL, res: ServerResponse, state: SandboxState): boolean {

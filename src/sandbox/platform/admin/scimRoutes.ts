@@ -4,12 +4,12 @@
 // reach these handlers checked against their rows (operationCheck.ts): paging numbers, PatchOp and
 // group shapes are refused there, so what is left here is behaviour.
 import { createHash } from 'node:crypto';
-import type { RequestContext, Router } from '../../http';
+import type { Handler, Method, RequestContext, Router } from '../../http';
 import type { ScimGroupInput, ScimUserInput } from '../../../api/platform/admin/scim';
 import { scimErrorBody } from '../../operationCheck';
 import { issueId } from '../../state';
 import { isAdmin, type PlatformDeps } from '../common';
-import type { AdminState } from './adminState';
+import { setDeactivated, type AdminState } from './adminState';
 
 /**
  * A user's SCIM id: a UUID, as the SCIM document's example (`2819c223-7f76-453a-919d-413861904646`)
@@ -48,8 +48,8 @@ export function eqFilter(filter: string, attr: string): string | undefined {
 export function registerScimRoutes(router: Router, deps: PlatformDeps, admin: AdminState): void {
   const d = deps.data;
   const guard =
-    (fn: (ctx: RequestContext) => Promise<void>) =>
-    (ctx: RequestContext): Promise<void> =>
+    (fn: Handler): Handler =>
+    (ctx) =>
       isAdmin(ctx, deps)
         ? fn(ctx)
         : scimError(ctx, 403, 'SCIM needs the admin role: use a token of an admin user.');
@@ -115,34 +115,27 @@ export function registerScimRoutes(router: Router, deps: PlatformDeps, admin: Ad
     });
   };
 
-  router.add(
-    'platform',
-    'GET',
-    '/scim/v2/Users',
-    guard(async (ctx) => {
-      const filter = ctx.query.get('filter');
-      let rows = d.users;
-      if (filter) {
-        const v = eqFilter(filter, 'userName');
-        if (v === undefined)
-          return scimError(ctx, 400, 'Unsupported filter: use userName eq "<userName>".', 'invalidFilter');
-        rows = rows.filter((u) => String(u.email).toLowerCase() === v.toLowerCase());
-      }
-      await list(ctx, rows, userResource);
-    }),
-  );
-  const withUser =
-    (fn: (ctx: RequestContext, u: (typeof d.users)[number]) => Promise<void>) =>
-    (ctx: RequestContext): Promise<void> => {
+  /** Adds an admin-only SCIM route (`path` below /scim/v2). */
+  const on = (method: Method, path: string, fn: Handler) =>
+    router.add('platform', method, `/scim/v2${path}`, guard(fn));
+  on('GET', '/Users', async (ctx) => {
+    const filter = ctx.query.get('filter');
+    let rows = d.users;
+    if (filter) {
+      const v = eqFilter(filter, 'userName');
+      if (v === undefined)
+        return scimError(ctx, 400, 'Unsupported filter: use userName eq "<userName>".', 'invalidFilter');
+      rows = rows.filter((u) => String(u.email).toLowerCase() === v.toLowerCase());
+    }
+    await list(ctx, rows, userResource);
+  });
+  /** Adds a route of the user the path names (404 when there is none). */
+  const user = (method: Method, fn: (ctx: RequestContext, u: (typeof d.users)[number]) => Promise<void>) =>
+    on(method, '/Users/:id', (ctx) => {
       const u = userOf(ctx.params.id ?? '');
       return u ? fn(ctx, u) : scimError(ctx, 404, `User ${ctx.params.id} not found.`);
-    };
-  router.add(
-    'platform',
-    'GET',
-    '/scim/v2/Users/:id',
-    guard(withUser((ctx, u) => ctx.json(200, userResource(u)))),
-  );
+    });
+  user('GET', (ctx, u) => ctx.json(200, userResource(u)));
   /** Answers 409 when another user has the user name or e-mail (compared without case). */
   const userTaken = async (ctx: RequestContext, b: ScimUserInput, self?: number) => {
     const names = [b.userName, ...(b.emails ?? []).map((e) => e.value)].map((n) => n.toLowerCase());
@@ -166,86 +159,51 @@ export function registerScimRoutes(router: Router, deps: PlatformDeps, admin: Ad
       externalId: b.externalId ?? null,
     };
   };
-  router.add(
-    'platform',
-    'POST',
-    '/scim/v2/Users',
-    guard(async (ctx) => {
-      const b = ctx.body as ScimUserInput;
-      if (await userTaken(ctx, b)) return;
-      const row = {
-        id: Math.max(0, ...d.users.map((u) => u.id)) + 1,
-        ...fromScim(b),
-        role: 'member',
-        createdAt: new Date().toISOString(),
-      };
-      d.users.push(row);
-      if (b.active === false) admin.deactivated.push(row.id);
-      await ctx.json(201, userResource(row));
-    }),
-  );
-  router.add(
-    'platform',
-    'PUT',
-    '/scim/v2/Users/:id',
-    guard(
-      withUser(async (ctx, u) => {
-        const b = ctx.body as ScimUserInput;
-        if (b.active === false && u.id === 1) return scimError(ctx, 400, 'You cannot deactivate yourself.');
-        if (await userTaken(ctx, b, u.id)) return;
-        Object.assign(u, fromScim(b));
-        if (b.active !== undefined) setActive(u, b.active);
-        await ctx.json(200, userResource(u));
-      }),
-    ),
-  );
-  const setActive = (u: (typeof d.users)[number], active: boolean) => {
-    admin.deactivated = admin.deactivated.filter((x) => x !== u.id);
-    if (!active) admin.deactivated.push(u.id);
-  };
-  router.add(
-    'platform',
-    'PATCH',
-    '/scim/v2/Users/:id',
-    guard(
-      withUser(async (ctx, u) => {
-        const ops = (ctx.body as { Operations: { value: boolean }[] }).Operations;
-        const active = ops[ops.length - 1]!.value;
-        if (active === false && u.id === 1) return scimError(ctx, 400, 'You cannot deactivate yourself.');
-        setActive(u, active);
-        await ctx.json(200, userResource(u));
-      }),
-    ),
-  );
-  router.add(
-    'platform',
-    'DELETE',
-    '/scim/v2/Users/:id',
-    guard(
-      withUser(async (ctx, u) => {
-        if (u.id === 1) return scimError(ctx, 400, 'You cannot delete yourself.');
-        d.users.splice(d.users.indexOf(u), 1);
-        for (const g of admin.groups) g.members = g.members.filter((m) => m !== String(u.id));
-        await ctx.noContent();
-      }),
-    ),
-  );
-  router.add(
-    'platform',
-    'GET',
-    '/scim/v2/Groups',
-    guard(async (ctx) => {
-      const filter = ctx.query.get('filter');
-      let rows = admin.groups;
-      if (filter) {
-        const v = eqFilter(filter, 'displayName');
-        if (v === undefined)
-          return scimError(ctx, 400, 'Unsupported filter: use displayName eq "<name>".', 'invalidFilter');
-        rows = rows.filter((g) => g.displayName.toLowerCase() === v.toLowerCase());
-      }
-      await list(ctx, rows, groupResource);
-    }),
-  );
+  on('POST', '/Users', async (ctx) => {
+    const b = ctx.body as ScimUserInput;
+    if (await userTaken(ctx, b)) return;
+    const row = {
+      id: Math.max(0, ...d.users.map((u) => u.id)) + 1,
+      ...fromScim(b),
+      role: 'member',
+      createdAt: new Date().toISOString(),
+    };
+    d.users.push(row);
+    if (b.active === false) admin.deactivated.push(row.id);
+    await ctx.json(201, userResource(row));
+  });
+  user('PUT', async (ctx, u) => {
+    const b = ctx.body as ScimUserInput;
+    if (b.active === false && u.id === 1) return scimError(ctx, 400, 'You cannot deactivate yourself.');
+    if (await userTaken(ctx, b, u.id)) return;
+    Object.assign(u, fromScim(b));
+    if (b.active !== undefined) setDeactivated(admin, u.id, !b.active);
+    await ctx.json(200, userResource(u));
+  });
+  user('PATCH', async (ctx, u) => {
+    const ops = (ctx.body as { Operations: { value: boolean }[] }).Operations;
+    const active = ops[ops.length - 1]!.value;
+    if (active === false && u.id === 1) return scimError(ctx, 400, 'You cannot deactivate yourself.');
+    setDeactivated(admin, u.id, !active);
+    await ctx.json(200, userResource(u));
+  });
+  user('DELETE', async (ctx, u) => {
+    if (u.id === 1) return scimError(ctx, 400, 'You cannot delete yourself.');
+    d.users.splice(d.users.indexOf(u), 1);
+    for (const g of admin.groups) g.members = g.members.filter((m) => m !== String(u.id));
+    await ctx.noContent();
+  });
+  on('GET', '/Groups', async (ctx) => {
+    const filter = ctx.query.get('filter');
+    let rows = admin.groups;
+    if (filter) {
+      const v = eqFilter(filter, 'displayName');
+      if (v === undefined)
+        return scimError(ctx, 400, 'Unsupported filter: use displayName eq "<name>".', 'invalidFilter');
+      rows = rows.filter((g) => g.displayName.toLowerCase() === v.toLowerCase());
+    }
+    await list(ctx, rows, groupResource);
+  });
   /** Answers 409 when another group has the name `v`; true when it did. */
   const nameTaken = async (ctx: RequestContext, v: string, self?: string) => {
     const taken = admin.groups.find((g) => g.id !== self && g.displayName.toLowerCase() === v.toLowerCase());
@@ -253,103 +211,76 @@ export function registerScimRoutes(router: Router, deps: PlatformDeps, admin: Ad
       await scimError(ctx, 409, `A group named "${taken.displayName}" already exists.`, 'uniqueness');
     return taken !== undefined;
   };
-  router.add(
-    'platform',
-    'POST',
-    '/scim/v2/Groups',
-    guard(async (ctx) => {
-      const b = ctx.body as { displayName: string; members?: { value: string }[] };
-      if (await nameTaken(ctx, b.displayName.trim())) return;
-      const given = (b.members ?? []).map((m) => m.value);
-      const unknown = given.find((id) => !userOf(id));
-      if (unknown !== undefined)
-        return scimError(ctx, 400, `No user with id "${unknown}" to add to the group.`, 'invalidValue');
-      const members = given.map((id) => String(userOf(id)!.id));
-      const g = {
-        id: `g-${issueId(deps.state, 'scimGroup', 1_000_001)}`,
-        displayName: b.displayName.trim(),
-        members,
-      };
-      admin.groups.push(g);
-      await ctx.json(201, groupResource(g));
-    }),
-  );
-  router.add(
-    'platform',
-    'DELETE',
-    '/scim/v2/Groups/:id',
-    guard(async (ctx) => {
-      const i = admin.groups.findIndex((x) => x.id === ctx.params.id);
-      if (i < 0) return scimError(ctx, 404, `Group ${ctx.params.id} not found.`);
-      admin.groups.splice(i, 1);
-      await ctx.noContent();
-    }),
-  );
-  router.add(
-    'platform',
-    'GET',
-    '/scim/v2/Groups/:id',
-    guard(async (ctx) => {
+  /**
+   * The platform ids of the members a group body names, or undefined after answering 400 when one
+   * is no user; or after the 409 of a name another group has.
+   */
+  const groupInput = async (ctx: RequestContext, b: ScimGroupInput, self?: string) => {
+    if (await nameTaken(ctx, b.displayName.trim(), self)) return undefined;
+    const given = (b.members ?? []).map((m) => m.value);
+    const unknown = given.find((id) => !userOf(id));
+    if (unknown === undefined) return given.map((id) => String(userOf(id)!.id));
+    await scimError(ctx, 400, `No user with id "${unknown}" to add to the group.`, 'invalidValue');
+    return undefined;
+  };
+  on('POST', '/Groups', async (ctx) => {
+    const b = ctx.body as ScimGroupInput;
+    const members = await groupInput(ctx, b);
+    if (!members) return;
+    const g = {
+      id: `g-${issueId(deps.state, 'scimGroup', 1_000_001)}`,
+      displayName: b.displayName.trim(),
+      members,
+    };
+    admin.groups.push(g);
+    await ctx.json(201, groupResource(g));
+  });
+  /** Adds a route of the group the path names (404 when there is none). */
+  const group = (
+    method: Method,
+    fn: (ctx: RequestContext, g: AdminState['groups'][number]) => Promise<void>,
+  ) =>
+    on(method, '/Groups/:id', (ctx) => {
       const g = admin.groups.find((x) => x.id === ctx.params.id);
-      if (!g) return scimError(ctx, 404, `Group ${ctx.params.id} not found.`);
-      await ctx.json(200, groupResource(g));
-    }),
-  );
-  router.add(
-    'platform',
-    'PUT',
-    '/scim/v2/Groups/:id',
-    guard(async (ctx) => {
-      const g = admin.groups.find((x) => x.id === ctx.params.id);
-      if (!g) return scimError(ctx, 404, `Group ${ctx.params.id} not found.`);
-      const b = ctx.body as ScimGroupInput;
-      const name = b.displayName.trim();
-      if (await nameTaken(ctx, name, g.id)) return;
-      const given = (b.members ?? []).map((m) => m.value);
-      const unknown = given.find((id) => !userOf(id));
-      if (unknown !== undefined)
-        return scimError(ctx, 400, `No user with id "${unknown}" to add to the group.`, 'invalidValue');
-      // The whole membership is replaced: members left out are removed.
-      g.displayName = name;
-      g.members = [...new Set(given.map((id) => String(userOf(id)!.id)))];
-      await ctx.json(200, groupResource(g));
-    }),
-  );
-  router.add(
-    'platform',
-    'PATCH',
-    '/scim/v2/Groups/:id',
-    guard(async (ctx) => {
-      const g = admin.groups.find((x) => x.id === ctx.params.id);
-      if (!g) return scimError(ctx, 404, `Group ${ctx.params.id} not found.`);
-      const ops = (ctx.body as { Operations: { op: string; path: string; value?: unknown }[] }).Operations;
-      const next = [...g.members];
-      let name = g.displayName;
-      for (const { op, path, value } of ops) {
-        if (op === 'add') {
-          for (const { value: id } of value as { value: string }[]) {
-            const u = userOf(id);
-            if (!u)
-              return scimError(
-                ctx,
-                400,
-                `No user with id "${id}" to add to ${g.displayName}.`,
-                'invalidValue',
-              );
-            if (!next.includes(String(u.id))) next.push(String(u.id));
-          }
-        } else if (op === 'remove') {
-          const v = eqFilter(path.replace(/^members\[(.*)\]$/, '$1'), 'value');
-          const i = next.indexOf(String(userOf(v ?? '')?.id ?? ''));
-          if (i >= 0) next.splice(i, 1);
-        } else {
-          name = (value as string).trim();
-          if (await nameTaken(ctx, name, g.id)) return;
+      return g ? fn(ctx, g) : scimError(ctx, 404, `Group ${ctx.params.id} not found.`);
+    });
+  group('DELETE', async (ctx, g) => {
+    admin.groups.splice(admin.groups.indexOf(g), 1);
+    await ctx.noContent();
+  });
+  group('GET', (ctx, g) => ctx.json(200, groupResource(g)));
+  group('PUT', async (ctx, g) => {
+    const b = ctx.body as ScimGroupInput;
+    const members = await groupInput(ctx, b, g.id);
+    if (!members) return;
+    // The whole membership is replaced: members left out are removed.
+    g.displayName = b.displayName.trim();
+    g.members = [...new Set(members)];
+    await ctx.json(200, groupResource(g));
+  });
+  group('PATCH', async (ctx, g) => {
+    const ops = (ctx.body as { Operations: { op: string; path: string; value?: unknown }[] }).Operations;
+    const next = [...g.members];
+    let name = g.displayName;
+    for (const { op, path, value } of ops) {
+      if (op === 'add') {
+        for (const { value: id } of value as { value: string }[]) {
+          const u = userOf(id);
+          if (!u)
+            return scimError(ctx, 400, `No user with id "${id}" to add to ${g.displayName}.`, 'invalidValue');
+          if (!next.includes(String(u.id))) next.push(String(u.id));
         }
+      } else if (op === 'remove') {
+        const v = eqFilter(path.replace(/^members\[(.*)\]$/, '$1'), 'value');
+        const i = next.indexOf(String(userOf(v ?? '')?.id ?? ''));
+        if (i >= 0) next.splice(i, 1);
+      } else {
+        name = (value as string).trim();
+        if (await nameTaken(ctx, name, g.id)) return;
       }
-      g.members = next;
-      g.displayName = name;
-      await ctx.json(200, groupResource(g));
-    }),
-  );
+    }
+    g.members = next;
+    g.displayName = name;
+    await ctx.json(200, groupResource(g));
+  });
 }

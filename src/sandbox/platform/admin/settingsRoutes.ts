@@ -5,11 +5,11 @@
 // holds one; the member token's none; a sign-in started here is finished by opening the address
 // it answers, see oauthPage.ts) and the caller's own settings.
 import { randomBytes } from 'node:crypto';
-import type { RequestContext, Router } from '../../http';
+import type { Method, RequestContext, Router } from '../../http';
 import type { UserSettingsInput } from '../../../api/platform/me';
 import { OAUTH_SIGN_IN_PATH } from './oauthPage';
 import { issueId } from '../../state';
-import { isAdmin, page, type PlatformDeps } from '../common';
+import { adminRoutes, isAdmin, page, type PlatformDeps } from '../common';
 import type { TenantSettingsInput } from '../../../api/platform/admin/settings';
 import type { AdminState } from './adminState';
 
@@ -31,40 +31,27 @@ const DAYS = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'
 const TIME = /^([01]\d|2[0-3]):[0-5]\d$/;
 
 export function registerSettingsRoutes(router: Router, deps: PlatformDeps, admin: AdminState): void {
-  const guard =
-    (what: string, fn: (ctx: RequestContext) => Promise<void>) =>
-    (ctx: RequestContext): Promise<void> =>
-      isAdmin(ctx, deps) ? fn(ctx) : ctx.error(403, `Forbidden: ${what} needs the admin role.`);
+  const on = adminRoutes(router, deps);
 
   router.add('platform', 'GET', '/v1/regions', async (ctx) => {
     const p = await page(ctx, admin.regions, 'regions', 50);
     if (p) await ctx.json(200, { items: p.items, data: admin.regions, pageInfo: p.pageInfo });
   });
 
-  router.add(
-    'platform',
-    'GET',
-    '/v1/tenant/settings',
-    guard('reading tenant settings', (ctx) => ctx.json(200, admin.tenantSettings)),
-  );
-  router.add(
-    'platform',
-    'PUT',
-    '/v1/tenant/settings',
-    guard('changing tenant settings', async (ctx) => {
-      const b = ctx.body as TenantSettingsInput;
-      if (b.maintenanceWindowDay !== undefined && !DAYS.includes(b.maintenanceWindowDay))
-        return ctx.error(400, `maintenanceWindowDay must be one of ${DAYS.join(', ')}.`);
-      if (b.maintenanceWindowTime !== undefined && !TIME.test(b.maintenanceWindowTime))
-        return ctx.error(400, 'maintenanceWindowTime must be HH:MM, from 00:00 to 23:59.');
-      Object.assign(admin.tenantSettings, b);
-      if (typeof b.auditLogEnabled === 'boolean') {
-        admin.tenantSettings.auditLogEnabledCurrent = b.auditLogEnabled;
-        admin.tenantSettings.auditLogEnabledTimestamp = Date.now();
-      }
-      await ctx.json(200, admin.tenantSettings);
-    }),
-  );
+  on('GET', '/v1/tenant/settings', 'reading tenant settings', (ctx) => ctx.json(200, admin.tenantSettings));
+  on('PUT', '/v1/tenant/settings', 'changing tenant settings', async (ctx) => {
+    const b = ctx.body as TenantSettingsInput;
+    if (b.maintenanceWindowDay !== undefined && !DAYS.includes(b.maintenanceWindowDay))
+      return ctx.error(400, `maintenanceWindowDay must be one of ${DAYS.join(', ')}.`);
+    if (b.maintenanceWindowTime !== undefined && !TIME.test(b.maintenanceWindowTime))
+      return ctx.error(400, 'maintenanceWindowTime must be HH:MM, from 00:00 to 23:59.');
+    Object.assign(admin.tenantSettings, b);
+    if (typeof b.auditLogEnabled === 'boolean') {
+      admin.tenantSettings.auditLogEnabledCurrent = b.auditLogEnabled;
+      admin.tenantSettings.auditLogEnabledTimestamp = Date.now();
+    }
+    await ctx.json(200, admin.tenantSettings);
+  });
 
   // A collection: list, create, get, update (PUT) and delete by id, all admin only.
   const collection = (
@@ -74,57 +61,33 @@ export function registerSettingsRoutes(router: Router, deps: PlatformDeps, admin
     create: (b: Body) => Record<string, unknown>,
     update: (row: Record<string, unknown>, b: Body) => Record<string, unknown>,
   ) => {
-    const find = (ctx: RequestContext) => rows().findIndex((r) => String(r.id) === ctx.params.id);
-    router.add(
-      'platform',
-      'GET',
-      path,
-      guard(`listing ${what}`, (ctx) => ctx.json(200, rows())),
-    );
-    router.add(
-      'platform',
-      'POST',
-      path,
-      guard(`creating ${what}`, async (ctx) => {
-        const made = create(ctx.body as Body);
-        rows().unshift(made);
-        await ctx.json(200, made);
-      }),
-    );
-    router.add(
-      'platform',
-      'GET',
-      `${path}/:id`,
-      guard(`reading ${what}`, async (ctx) => {
-        const i = find(ctx);
-        if (i < 0) return ctx.error(404, `No ${what} ${ctx.params.id}.`);
-        await ctx.json(200, rows()[i]);
-      }),
-    );
-    router.add(
-      'platform',
-      'PUT',
-      `${path}/:id`,
-      guard(`changing ${what}`, async (ctx) => {
-        const i = find(ctx);
-        if (i < 0) return ctx.error(404, `No ${what} ${ctx.params.id}.`);
-        const next = update(rows()[i]!, ctx.body as Body);
-        rows()[i] = next;
-        await ctx.json(200, next);
-      }),
-    );
-    router.add(
-      'platform',
-      'DELETE',
-      `${path}/:id`,
-      guard(`deleting ${what}`, async (ctx) => {
+    /** A route of the row the path names (404 when there is none). */
+    const one = (
+      method: Method,
+      verb: string,
+      fn: (ctx: RequestContext, list: Body[], i: number) => Promise<void>,
+    ) =>
+      on(method, `${path}/:id`, `${verb} ${what}`, (ctx) => {
         const list = rows();
-        const i = find(ctx);
-        if (i < 0) return ctx.error(404, `No ${what} ${ctx.params.id}.`);
-        list.splice(i, 1);
-        await ctx.json(200, {});
-      }),
-    );
+        const i = list.findIndex((r) => String(r.id) === ctx.params.id);
+        return i < 0 ? ctx.error(404, `No ${what} ${ctx.params.id}.`) : fn(ctx, list, i);
+      });
+    on('GET', path, `listing ${what}`, (ctx) => ctx.json(200, rows()));
+    on('POST', path, `creating ${what}`, async (ctx) => {
+      const made = create(ctx.body as Body);
+      rows().unshift(made);
+      await ctx.json(200, made);
+    });
+    one('GET', 'reading', (ctx, list, i) => ctx.json(200, list[i]));
+    one('PUT', 'changing', async (ctx, list, i) => {
+      const next = update(list[i]!, ctx.body as Body);
+      list[i] = next;
+      await ctx.json(200, next);
+    });
+    one('DELETE', 'deleting', async (ctx, list, i) => {
+      list.splice(i, 1);
+      await ctx.json(200, {});
+    });
   };
   const stamp = () => new Date().toISOString();
 
