@@ -48,6 +48,35 @@ describe('notebook format: problems located exactly', () => {
     assert.equal(e.name, 'NotebookParseError');
   });
 
+  it('a cell missing a key is located at its own "{", past sibling objects nested in an earlier cell', () => {
+    const text = [
+      '{',
+      '  "version": 1,',
+      '  "cells": [',
+      '    { "kind": "sql", "source": "a", "metadata": {"a": {"x": 1}, "b": {"y": {"z": 2}}} },',
+      '    { "kind": "sql", "source": "b" },',
+      '    { "kind": "sql" }',
+      '  ]',
+      '}',
+      '',
+    ].join('\n');
+    const e = parseError(() => parseNotebook(text));
+    assert.equal(e.reason, 'cells.2.source: Invalid input: expected string, received undefined');
+    assert.deepEqual([e.line, e.column], [6, 5]);
+  });
+
+  it('a file that is not an object: the reason alone (no path), at the start', () => {
+    const e = parseError(() => parseNotebook('[]'));
+    assert.equal(e.reason, 'Invalid input: expected object, received array');
+    assert.deepEqual([e.line, e.column], [1, 1]);
+  });
+
+  it('a key written with escapes is not found as text: the problem is put at the start, never before it', () => {
+    const e = parseError(() => parseNotebook('{"\\u0076ersion":2,"cells":[]}'));
+    assert.equal(e.reason, 'version: Invalid input: expected 1');
+    assert.deepEqual([e.line, e.column], [1, 1]);
+  });
+
   it('a top-level problem names its key and points at it', () => {
     const e = parseError(() => parseNotebook('{"version":2,"cells":[]}'));
     assert.equal(e.reason, 'version: Invalid input: expected 1');
@@ -106,7 +135,7 @@ describe('notebook format: problems located exactly', () => {
     assert.equal(e.reason, "invalid JSON: Expected ',' or '}' after property value");
     assert.deepEqual([e.line, e.column], [12, 40]);
     JSON.parse = () => {
-      throw new SyntaxError('Unterminated string in JSON (line 3 column 7)');
+      throw new SyntaxError('Unterminated string in JSON (line 13 column 27)');
     };
     try {
       e = parseError(() => parseNotebook('{"version": 1}'));
@@ -114,7 +143,7 @@ describe('notebook format: problems located exactly', () => {
       JSON.parse = parse;
     }
     assert.equal(e.reason, 'invalid JSON: Unterminated string in JSON');
-    assert.deepEqual([e.line, e.column], [3, 7]);
+    assert.deepEqual([e.line, e.column], [13, 27]);
   });
 
   it('nesting: exactly MAX_DEPTH levels open and save; one more is refused, on open and on save', () => {
