@@ -110,6 +110,18 @@ export const AREAS = {
     mutate: ['src/model/**/*.ts'],
     spec: [`${U}/model/*.test.js`],
   },
+  // The two file formats, one area each (together about 1,000 mutants: too long for one run on
+  // a shared machine). What the dashboard file uses to locate and check values is measured with it.
+  'notebook-format': {
+    what: 'the .dpnb notebook file: parsing, located errors, UTF-8, depth, the writer and unknown keys',
+    mutate: ['src/notebook/notebookFormat.ts'],
+    spec: [`${U}/notebookFormat*.test.js`],
+  },
+  'dashboard-file': {
+    what: 'the *.dashboard.json file: parsing, located problems, theme values, the publish input',
+    mutate: ['src/dashboards/dashboardFile.ts', 'src/shared/jsonLocate.ts', 'src/shared/cssValues.ts'],
+    spec: [`${U}/dashboardFile*.test.js`, `${U}/dashboardSchema.test.js`, `${U}/dashboardEdits.test.js`],
+  },
   'publish-review': {
     what: 'the review before a dashboard is published',
     mutate: ['src/dashboards/publishReview*.ts'],

@@ -18,14 +18,19 @@ export interface SandboxContext extends Omit<RequestContext, 'params'> {
   preflight(): Promise<boolean>;
 }
 
+// The listener goes when the wait ends: a dripped stream sleeps once a line on the same signal.
 const sleep = (ms: number, signal?: AbortSignal) =>
   new Promise<void>((resolve) => {
     if (ms <= 0 || signal?.aborted) return resolve();
-    const t = setTimeout(resolve, ms);
-    signal?.addEventListener('abort', () => {
+    const onAbort = () => {
       clearTimeout(t);
       resolve();
-    });
+    };
+    const t = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener('abort', onAbort, { once: true });
   });
 
 export function createContext(init: ContextInit): SandboxContext {
