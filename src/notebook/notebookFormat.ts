@@ -154,26 +154,32 @@ export function parseNotebook(text: string): NotebookFile {
 /** Approximate position of a JSON path: the last key's occurrence, else the start. */
 function locatePath(text: string, path: readonly PropertyKey[]): { line: number; column: number } {
   let from = 0;
+  // The end of the object the path is in: a key missing from a cell is not looked for in the next.
+  let end = text.length;
+  const closing = (open: number): number => {
+    let depth = 0;
+    for (let i = open; i < text.length; i++) {
+      if (text[i] === '{') depth++;
+      else if (text[i] === '}' && --depth === 0) return i;
+    }
+    return text.length;
+  };
   for (const p of path) {
     if (typeof p === 'string') {
       const i = text.indexOf(JSON.stringify(p), from);
-      if (i >= 0) from = i;
+      if (i >= 0 && i < end) from = i;
     } else if (typeof p === 'number') {
       // nth object in the array: count '{' at the next depth, approximately
       let count = -1;
-      for (let i = from; i < text.length; i++) {
+      for (let i = from; i < end; i++) {
         if (text[i] === '{') {
           count++;
           if (count === p) {
             from = i;
+            end = closing(i);
             break;
           }
-          // skip the nested object
-          let depth = 0;
-          for (; i < text.length; i++) {
-            if (text[i] === '{') depth++;
-            else if (text[i] === '}' && --depth === 0) break;
-          }
+          i = closing(i); // skip the nested object
         }
       }
     }

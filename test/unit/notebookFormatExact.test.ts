@@ -65,6 +65,23 @@ describe('notebook format: problems located exactly', () => {
     assert.deepEqual([e.line, e.column], [6, 5]);
   });
 
+  it('a key missing from a middle cell is located at that cell, never at the same key in a later one', () => {
+    const text = [
+      '{',
+      '  "version": 1,',
+      '  "cells": [',
+      '    { "kind": "sql", "source": "a" },',
+      '    { "kind": "sql" },',
+      '    { "kind": "sql", "source": "c" }',
+      '  ]',
+      '}',
+      '',
+    ].join('\n');
+    const e = parseError(() => parseNotebook(text));
+    assert.equal(e.reason, 'cells.1.source: Invalid input: expected string, received undefined');
+    assert.deepEqual([e.line, e.column], [5, 5]);
+  });
+
   it('a file that is not an object: the reason alone (no path), at the start', () => {
     const e = parseError(() => parseNotebook('[]'));
     assert.equal(e.reason, 'Invalid input: expected object, received array');

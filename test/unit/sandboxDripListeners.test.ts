@@ -4,7 +4,7 @@
 import * as assert from 'node:assert/strict';
 import { EventEmitter, getEventListeners } from 'node:events';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { SandboxContext } from '../../src/sandbox/context';
+import { createContext, type SandboxContext } from '../../src/sandbox/context';
 
 /** A response that takes every write (no back-pressure) and records what was written. */
 function fakeResponse(): ServerResponse & { written: string[] } {
@@ -33,7 +33,7 @@ function fakeResponse(): ServerResponse & { written: string[] } {
 }
 
 function context(res: ServerResponse, dripMs: number): SandboxContext {
-  return new SandboxContext({
+  return createContext({
     req: {} as IncomingMessage,
     res,
     family: 'ai',
