@@ -22,7 +22,7 @@ import type { Item } from '../explorer/loaders';
 import { ExplorerNode } from '../explorer/nodes/types';
 import { asArgs } from '../explorer/targets';
 import type { Choice } from '../ui/prompter';
-import { confirmRemoval, subjectNode, type AdminDeps } from './adminContext';
+import { confirmRemoval, subjectNode, AdminCommandSet } from './adminContext';
 import {
   addAnswer,
   batches,
@@ -69,9 +69,7 @@ const rule =
     return r.success ? undefined : r.error?.issues[0]?.message;
   };
 
-export class EmbedGroupCommands {
-  constructor(private readonly deps: AdminDeps) {}
-
+export class EmbedGroupCommands extends AdminCommandSet {
   register(reg: Reg2): vscode.Disposable[] {
     return [
       reg(COMMANDS.adminCreateEmbedGroup, (a) => this.createGroup(a)),
@@ -82,13 +80,6 @@ export class EmbedGroupCommands {
       reg(COMMANDS.adminProvisionEmbedUser, (a) => this.provisionUser(a)),
       reg(COMMANDS.adminProvisionEmbedUsersFromFile, (a) => this.provisionFromFile(a)),
     ];
-  }
-
-  private get prompter() {
-    return this.deps.targets.prompter();
-  }
-  private async admin() {
-    return (await this.deps.targets.client()).admin;
   }
 
   /** Refreshes the tenant's row (its groups, users and counts), else the tenants list. */
