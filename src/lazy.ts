@@ -1,6 +1,8 @@
 // First-use loading of features: commands registered as small shims until the feature is needed.
 import * as vscode from 'vscode';
 
+import { COMMANDS } from './commands';
+
 export { lazyModule } from './lazyModule';
 
 /**
@@ -98,4 +100,13 @@ export function registerLazyFeature<T>(
     },
     disposables: [lazy],
   };
+}
+
+/** A feature acting on the explorer's rows: its commands are the COMMANDS entries whose key starts with `feature`. */
+export function registerRowFeature<T>(
+  host: { services: { context: { subscriptions: vscode.Disposable[] } } },
+  feature: string,
+  load: () => { feature: T; disposables: vscode.Disposable[] },
+): Registered<T> {
+  return registerLazyFeature(featureCommandIds(COMMANDS, feature), host.services.context.subscriptions, load);
 }

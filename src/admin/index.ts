@@ -1,15 +1,14 @@
 // Administration, activation part: the shims of its commands; the feature (adminFeature.ts) loads
 // on first use of one.
-import { COMMANDS } from '../commands';
 import type { ExplorerHost } from '../explorer/context';
-import { featureCommandIds, lazyModule, registerLazyFeature, type Registered } from '../lazy';
+import { lazyModule, registerRowFeature, type Registered } from '../lazy';
 import type { AdminCommands } from './adminFeature';
 import type * as AdminModule from './adminFeature';
 
 export type { AdminCommands } from './adminFeature';
 
 export function register(host: ExplorerHost): Registered<AdminCommands> {
-  return registerLazyFeature(featureCommandIds(COMMANDS, 'admin'), host.services.context.subscriptions, () =>
+  return registerRowFeature(host, 'admin', () =>
     lazyModule<typeof AdminModule>('src/admin/adminFeature.ts').createAdminFeature(host),
   );
 }
