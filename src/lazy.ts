@@ -1,6 +1,8 @@
 // First-use loading of features: commands registered as small shims until the feature is needed.
 import * as vscode from 'vscode';
 
+import { COMMANDS } from './commands';
+
 export { lazyModule } from './lazyModule';
 
 /**
@@ -72,15 +74,21 @@ export function featureCommandIds(table: Record<string, { id: string }>, feature
     .map(([, c]) => c.id);
 }
 
+/** What a feature's activation part hands the extension: the feature (loaded on first use) and what to dispose. */
+export interface Registered<T> {
+  readonly feature: T;
+  disposables: vscode.Disposable[];
+}
+
 /**
- * The activation part of a feature acting on the explorer's rows: shims for `ids` until first use,
+ * The activation part of a feature: shims for `ids` until first use,
  * which loads the feature through `load`; the loaded feature's disposables join `subscriptions`.
  */
 export function registerLazyFeature<T>(
   ids: string[],
   subscriptions: vscode.Disposable[],
   load: () => { feature: T; disposables: vscode.Disposable[] },
-): { readonly feature: T; disposables: vscode.Disposable[] } {
+): Registered<T> {
   const lazy = new LazyFeature(ids, () => {
     const { feature, disposables } = load();
     subscriptions.push(...disposables);
@@ -92,4 +100,13 @@ export function registerLazyFeature<T>(
     },
     disposables: [lazy],
   };
+}
+
+/** A feature acting on the explorer's rows: its commands are the COMMANDS entries whose key starts with `feature`. */
+export function registerRowFeature<T>(
+  host: { services: { context: { subscriptions: vscode.Disposable[] } } },
+  feature: string,
+  load: () => { feature: T; disposables: vscode.Disposable[] },
+): Registered<T> {
+  return registerLazyFeature(featureCommandIds(COMMANDS, feature), host.services.context.subscriptions, load);
 }

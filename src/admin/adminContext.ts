@@ -14,6 +14,24 @@ import { ancestor, asNode } from '../explorer/targets';
 /** The explorer's context: the Administration rows live in its tree. */
 export type AdminDeps = ExplorerContext;
 
+/** What each Administration command class reaches through the explorer's context. */
+export abstract class AdminCommandSet {
+  constructor(protected readonly deps: AdminDeps) {}
+
+  protected get prompter() {
+    return this.deps.targets.prompter();
+  }
+  protected async client() {
+    return this.deps.targets.client();
+  }
+  protected async admin() {
+    return (await this.client()).admin;
+  }
+  protected get roots() {
+    return this.deps.provider.roots.admin;
+  }
+}
+
 /** The node of `kind` the command acts on: the node passed, else the selection. */
 export function subjectNode(deps: AdminDeps, arg: unknown, kind: NodeKind): ExplorerNode | undefined {
   const node = asNode(arg);

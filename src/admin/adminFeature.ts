@@ -8,6 +8,7 @@ import { COMMANDS } from '../commands';
 import { explorerContext, type ExplorerContext, type ExplorerHost } from '../explorer/context';
 import { EmbedGroupCommands } from './embedGroupCommands';
 import { EmbedSettingsCommands } from './embedSettingsCommands';
+import { EmbedUserProvisioning } from './embedUserProvisioning';
 import { MeCommands } from './meCommands';
 import { RoleCommands } from './roleCommands';
 import { ScimEditCommands } from './scimEditCommands';
@@ -19,6 +20,7 @@ export interface AdminCommands {
   users: UserCommands;
   embedSettings: EmbedSettingsCommands;
   embedGroups: EmbedGroupCommands;
+  embedProvisioning: EmbedUserProvisioning;
   usersSide: UsersCommands;
   settingsEdit: SettingsEditCommands;
   roles: RoleCommands;
@@ -35,6 +37,7 @@ export function createAdminFeature(host: ExplorerHost): {
     users: new UserCommands(ctx),
     embedSettings: new EmbedSettingsCommands(ctx),
     embedGroups: new EmbedGroupCommands(ctx),
+    embedProvisioning: new EmbedUserProvisioning(ctx),
     usersSide: new UsersCommands(ctx),
     settingsEdit: new SettingsEditCommands(ctx),
     roles: new RoleCommands(ctx),
@@ -49,6 +52,7 @@ export function createAdminFeature(host: ExplorerHost): {
     ...a.users.register(reg),
     ...a.embedSettings.register(reg),
     ...a.embedGroups.register(reg),
+    ...a.embedProvisioning.register(reg),
     ...a.usersSide.register(reg),
     ...a.settingsEdit.register(reg),
     ...a.roles.register(reg),

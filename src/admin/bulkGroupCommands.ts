@@ -9,7 +9,7 @@ import { plainText } from '../explorer/labels';
 import type { Item } from '../explorer/loaders';
 import { ExplorerNode } from '../explorer/nodes/types';
 import { asArgs } from '../explorer/targets';
-import { confirmRemoval, knownPlatformId, pickItem, subjectNode, type AdminDeps } from './adminContext';
+import { confirmRemoval, knownPlatformId, pickItem, subjectNode, AdminCommandSet } from './adminContext';
 
 const PICK = 200;
 
@@ -27,19 +27,7 @@ const BULK: Record<BulkUserAction, { verb: string; past: string; detail: string 
   },
 };
 
-export class BulkGroupCommands {
-  constructor(private readonly deps: AdminDeps) {}
-
-  private get prompter() {
-    return this.deps.targets.prompter();
-  }
-  private async admin() {
-    return (await this.deps.targets.client()).admin;
-  }
-  private get roots() {
-    return this.deps.provider.roots.admin;
-  }
-
+export class BulkGroupCommands extends AdminCommandSet {
   // ---- one action on many users
 
   private async manyUsers(action: BulkUserAction, arg: unknown, all: unknown): Promise<ScimUser[]> {

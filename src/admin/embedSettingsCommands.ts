@@ -3,6 +3,7 @@
 // diff before saving, OAuth integrations with a write-only client secret, OIDC token configs,
 // the user's own OAuth tokens).
 import * as vscode from 'vscode';
+import { JsonDiff } from './jsonDiff';
 import { embedPreviewUrl } from '../api/platform/admin/embed';
 import { TENANT_SETTING_KEYS, type TenantSettingsInput } from '../api/platform/admin/settings';
 import { publishedDashboardOf } from '../api/platform/workbookShapes';
@@ -11,7 +12,7 @@ import { UserCancelled } from '../log';
 import { plainText } from '../explorer/labels';
 import type { Item } from '../explorer/loaders';
 import { asArgs, asNode, resolveDeploymentId } from '../explorer/targets';
-import { confirmRemoval, pickItem, subjectNode, type AdminDeps, type Reg } from './adminContext';
+import { confirmRemoval, pickItem, subjectNode, type Reg, AdminCommandSet } from './adminContext';
 
 const PICK = 200;
 const DIFF_SCHEME = 'dashboard-platform-diff';
@@ -56,18 +57,14 @@ function settingText(key: keyof TenantSettingsInput, v: unknown): string {
   return plainText(v);
 }
 
-export class EmbedSettingsCommands {
+export class EmbedSettingsCommands extends AdminCommandSet {
   /** Sessions generated in this window, newest first (what Revoke offers). */
   readonly sessions: EmbedSessionRecord[] = [];
-  private readonly diffDocs = new Map<string, string>();
-
-  constructor(private readonly deps: AdminDeps) {}
+  private readonly diff = new JsonDiff(DIFF_SCHEME);
 
   register(reg: Reg): vscode.Disposable[] {
     return [
-      vscode.workspace.registerTextDocumentContentProvider(DIFF_SCHEME, {
-        provideTextDocumentContent: (uri) => this.diffDocs.get(uri.toString()) ?? '',
-      }),
+      this.diff.register(),
       reg(COMMANDS.adminPreviewEmbed, (a) => this.previewEmbed(a)),
       reg(COMMANDS.adminRevokeEmbedSession, (a) => this.revokeSession(a)),
       reg(COMMANDS.adminDeleteEmbedTenant, (a) => this.deleteEmbedTenant(a)),
@@ -79,13 +76,6 @@ export class EmbedSettingsCommands {
       reg(COMMANDS.adminDeleteOidcConfig, (a) => this.deleteListed(a, 'oidc')),
       reg(COMMANDS.adminRevokeMyOAuthToken, (a) => this.deleteListed(a, 'token')),
     ];
-  }
-
-  private get prompter() {
-    return this.deps.targets.prompter();
-  }
-  private async admin() {
-    return (await this.deps.targets.client()).admin;
   }
 
   /**
@@ -302,13 +292,7 @@ export class EmbedSettingsCommands {
   }
 
   private async showDiff(before: unknown, after: unknown): Promise<void> {
-    const left = vscode.Uri.from({ scheme: DIFF_SCHEME, path: '/tenant-settings (saved).json' });
-    const right = vscode.Uri.from({ scheme: DIFF_SCHEME, path: '/tenant-settings (edited).json' });
-    this.diffDocs.set(left.toString(), `${JSON.stringify(before, null, 2)}\n`);
-    this.diffDocs.set(right.toString(), `${JSON.stringify(after, null, 2)}\n`);
-    await vscode.commands.executeCommand('vscode.diff', left, right, 'Tenant settings: saved ↔ edited', {
-      preview: true,
-    });
+    await this.diff.show('tenant-settings', 'Tenant settings', before, after);
   }
 
   async createOAuthIntegration(arg?: unknown): Promise<Item> {

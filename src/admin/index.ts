@@ -1,19 +1,14 @@
 // Administration, activation part: the shims of its commands; the feature (adminFeature.ts) loads
 // on first use of one.
-import type * as vscode from 'vscode';
-import { COMMANDS } from '../commands';
 import type { ExplorerHost } from '../explorer/context';
-import { featureCommandIds, lazyModule, registerLazyFeature } from '../lazy';
+import { lazyModule, registerRowFeature, type Registered } from '../lazy';
 import type { AdminCommands } from './adminFeature';
 import type * as AdminModule from './adminFeature';
 
 export type { AdminCommands } from './adminFeature';
 
-export function register(host: ExplorerHost): {
-  readonly feature: AdminCommands;
-  disposables: vscode.Disposable[];
-} {
-  return registerLazyFeature(featureCommandIds(COMMANDS, 'admin'), host.services.context.subscriptions, () =>
+export function register(host: ExplorerHost): Registered<AdminCommands> {
+  return registerRowFeature(host, 'admin', () =>
     lazyModule<typeof AdminModule>('src/admin/adminFeature.ts').createAdminFeature(host),
   );
 }

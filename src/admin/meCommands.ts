@@ -20,7 +20,7 @@ import {
 import { COMMANDS } from '../commands';
 import { plainText } from '../explorer/labels';
 import { asArgs } from '../explorer/targets';
-import { confirmRemoval, subjectNode, type AdminDeps, type Reg } from './adminContext';
+import { confirmRemoval, subjectNode, type Reg, AdminCommandSet } from './adminContext';
 import { onePageForm, onOff, type FormField } from './form';
 
 export interface Connection {
@@ -63,22 +63,13 @@ const SHEET_LABELS: Record<(typeof SHEETS_SETTING_KEYS)[number], string> = {
   suppressDuplicateValues: 'Sheets: suppress duplicate values',
 };
 
-export class MeCommands {
-  constructor(private readonly deps: AdminDeps) {}
-
+export class MeCommands extends AdminCommandSet {
   register(reg: Reg): vscode.Disposable[] {
     return [
       reg(COMMANDS.adminMyConnections, (a) => this.myConnections(a)),
       reg(COMMANDS.adminConnectIntegration, (a) => this.connect(a)),
       reg(COMMANDS.adminMySettings, (a) => this.mySettings(a)),
     ];
-  }
-
-  private get prompter() {
-    return this.deps.targets.prompter();
-  }
-  private async client() {
-    return this.deps.targets.client();
   }
 
   /** Every integration by name with my token for it. Without the admin role the names of the ones I hold no token for cannot be read: then only my tokens are listed. */

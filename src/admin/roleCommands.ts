@@ -15,7 +15,7 @@ import { COMMANDS } from '../commands';
 import { plainText } from '../explorer/labels';
 import type { Item } from '../explorer/loaders';
 import { asArgs } from '../explorer/targets';
-import { confirmRemoval, pickItem, subjectNode, type AdminDeps, type Reg } from './adminContext';
+import { confirmRemoval, pickItem, subjectNode, type Reg, AdminCommandSet } from './adminContext';
 import { onePageForm } from './form';
 
 const PICK = 200;
@@ -100,9 +100,7 @@ export function draftProblem(d: RoleDraft, taken: readonly string[]): string | u
   return undefined;
 }
 
-export class RoleCommands {
-  constructor(private readonly deps: AdminDeps) {}
-
+export class RoleCommands extends AdminCommandSet {
   register(reg: Reg): vscode.Disposable[] {
     return [
       reg(COMMANDS.adminCreateRole, (a) => this.createRole(a)),
@@ -111,12 +109,6 @@ export class RoleCommands {
     ];
   }
 
-  private get prompter() {
-    return this.deps.targets.prompter();
-  }
-  private async client() {
-    return this.deps.targets.client();
-  }
   private async roles(): Promise<Role[]> {
     return (await (await this.client()).admin.listRoles({ first: PICK })).items;
   }

@@ -16,7 +16,7 @@ import { COMMANDS } from '../commands';
 import { plainText } from '../explorer/labels';
 import type { Item } from '../explorer/loaders';
 import { asArgs } from '../explorer/targets';
-import { pickItem, subjectNode, type AdminDeps, type Reg } from './adminContext';
+import { pickItem, subjectNode, type Reg, AdminCommandSet } from './adminContext';
 import { onePageForm, onOff } from './form';
 
 const PICK = 200;
@@ -66,25 +66,13 @@ export function userInputOf(d: UserDraft, before?: ScimUser): ScimUserInput {
   };
 }
 
-export class ScimEditCommands {
-  constructor(private readonly deps: AdminDeps) {}
-
+export class ScimEditCommands extends AdminCommandSet {
   register(reg: Reg): vscode.Disposable[] {
     return [
       reg(COMMANDS.adminCreateScimUser, (a) => this.createUser(a)),
       reg(COMMANDS.adminEditScimUser, (a) => this.editUser(a)),
       reg(COMMANDS.adminEditGroup, (a) => this.editGroup(a)),
     ];
-  }
-
-  private get prompter() {
-    return this.deps.targets.prompter();
-  }
-  private async admin() {
-    return (await this.deps.targets.client()).admin;
-  }
-  private get roots() {
-    return this.deps.provider.roots.admin;
   }
 
   private async userForm(title: string, action: string, d: UserDraft): Promise<void> {

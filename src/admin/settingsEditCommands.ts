@@ -5,6 +5,7 @@
 // published pattern). Both show the saved and edited JSON side by side and save only after a
 // confirmation naming the changed fields.
 import * as vscode from 'vscode';
+import { JsonDiff } from './jsonDiff';
 import {
   HttpUrlSchema,
   OIDC_EDIT_KEYS,
@@ -18,7 +19,7 @@ import { COMMANDS } from '../commands';
 import { plainText } from '../explorer/labels';
 import type { Item } from '../explorer/loaders';
 import { asArgs } from '../explorer/targets';
-import { confirmRemoval, pickItem, subjectNode, type AdminDeps, type Reg } from './adminContext';
+import { confirmRemoval, pickItem, subjectNode, type Reg, AdminCommandSet } from './adminContext';
 
 const DIFF_SCHEME = 'dashboard-platform-settings-diff';
 /** What the review shows in place of a new client secret. */
@@ -47,25 +48,14 @@ export function urlProblem(v: string): string | undefined {
 }
 const need = (v: string) => (v.trim() ? undefined : 'Required.');
 
-export class SettingsEditCommands {
-  private readonly diffDocs = new Map<string, string>();
-  constructor(private readonly deps: AdminDeps) {}
-
+export class SettingsEditCommands extends AdminCommandSet {
+  private readonly diff = new JsonDiff(DIFF_SCHEME);
   register(reg: Reg): vscode.Disposable[] {
     return [
-      vscode.workspace.registerTextDocumentContentProvider(DIFF_SCHEME, {
-        provideTextDocumentContent: (uri) => this.diffDocs.get(uri.toString()) ?? '',
-      }),
+      this.diff.register(),
       reg(COMMANDS.adminEditOAuthIntegration, (a) => this.editOAuthIntegration(a)),
       reg(COMMANDS.adminEditOidcConfig, (a) => this.editOidcTokenConfig(a)),
     ];
-  }
-
-  private get prompter() {
-    return this.deps.targets.prompter();
-  }
-  private async admin() {
-    return (await this.deps.targets.client()).admin;
   }
 
   /** The integration or config the command acts on: the clicked row, `{name}`, else a pick. */
@@ -237,13 +227,7 @@ export class SettingsEditCommands {
   /** Shows saved ↔ edited and asks to save; false when nothing changed (declining cancels). */
   private async review(what: string, before: object, after: object, changed: string[]): Promise<boolean> {
     const slug = what.replace(/[^\w-]+/g, '-');
-    const left = vscode.Uri.from({ scheme: DIFF_SCHEME, path: `/${slug} (saved).json` });
-    const right = vscode.Uri.from({ scheme: DIFF_SCHEME, path: `/${slug} (edited).json` });
-    this.diffDocs.set(left.toString(), `${JSON.stringify(before, null, 2)}\n`);
-    this.diffDocs.set(right.toString(), `${JSON.stringify(after, null, 2)}\n`);
-    await vscode.commands.executeCommand('vscode.diff', left, right, `${what}: saved ↔ edited`, {
-      preview: true,
-    });
+    await this.diff.show(slug, what, before, after);
     if (changed.length === 0) {
       void vscode.window.showInformationMessage(`Nothing to save: ${what} already has these values.`);
       return false;

@@ -15,8 +15,8 @@ import {
   platformIdOf,
   rememberPlatformUser,
   subjectNode,
-  type AdminDeps,
   type Reg,
+  AdminCommandSet,
 } from './adminContext';
 
 const PICK = 200;
@@ -26,9 +26,7 @@ function scimIdOf(u: ScimUser): string {
   return u.id;
 }
 
-export class UserCommands {
-  constructor(private readonly deps: AdminDeps) {}
-
+export class UserCommands extends AdminCommandSet {
   register(reg: Reg): vscode.Disposable[] {
     return [
       reg(COMMANDS.adminSearchUsers, (a) => this.searchUsers(a)),
@@ -44,12 +42,6 @@ export class UserCommands {
     ];
   }
 
-  private get prompter() {
-    return this.deps.targets.prompter();
-  }
-  private async admin() {
-    return (await this.deps.targets.client()).admin;
-  }
   private get usersList(): ListNode {
     return this.deps.provider.roots.admin.users;
   }

@@ -9,7 +9,14 @@ import { plainText } from '../explorer/labels';
 import type { Item } from '../explorer/loaders';
 import type { ExplorerNode } from '../explorer/nodes/types';
 import { asArgs } from '../explorer/targets';
-import { confirmRemoval, pickItem, platformIdOf, subjectNode, type AdminDeps } from './adminContext';
+import {
+  confirmRemoval,
+  pickItem,
+  platformIdOf,
+  subjectNode,
+  type AdminDeps,
+  AdminCommandSet,
+} from './adminContext';
 import { BulkGroupCommands } from './bulkGroupCommands';
 import { valueText } from '../explorer/admin/usersNodes';
 
@@ -19,10 +26,11 @@ type Reg2 = (
   fn: (arg?: unknown, all?: unknown) => unknown,
 ) => vscode.Disposable;
 
-export class UsersCommands {
+export class UsersCommands extends AdminCommandSet {
   /** Bulk user actions and SCIM groups. */
   readonly many: BulkGroupCommands;
-  constructor(private readonly deps: AdminDeps) {
+  constructor(deps: AdminDeps) {
+    super(deps);
     this.many = new BulkGroupCommands(deps);
   }
 
@@ -39,16 +47,6 @@ export class UsersCommands {
       reg(COMMANDS.adminRenameGroup, (a) => this.many.renameGroup(a)),
       reg(COMMANDS.adminDeleteGroup, (a) => this.many.deleteGroup(a)),
     ];
-  }
-
-  private get prompter() {
-    return this.deps.targets.prompter();
-  }
-  private async admin() {
-    return (await this.deps.targets.client()).admin;
-  }
-  private get roots() {
-    return this.deps.provider.roots.admin;
   }
 
   // ---- user attributes

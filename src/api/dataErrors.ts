@@ -4,7 +4,7 @@
 // back as a 500, which the generic mapping would call a service failure worth retrying. Each is
 // re-labelled 'validation' (nothing to retry), keeps the server's words, the status and the request
 // id (the body's, the response header's, or else the one the client sent), and gets a `code`.
-import { ApiError, isApiError } from './errors';
+import { ApiError, exchangeOf, isApiError } from './errors';
 
 /** Codes of the refined errors (ApiError.code). */
 export type DataErrorCode =
@@ -158,16 +158,7 @@ export function interpretDataError(e: unknown, ctx: { requestId?: string; query?
 }
 
 function init(e: ApiError) {
-  return {
-    status: e.status,
-    serverMessage: e.serverMessage,
-    requestId: e.requestId,
-    code: e.code,
-    method: e.method,
-    url: e.url,
-    line: e.line,
-    cause: e,
-  };
+  return { ...exchangeOf(e), line: e.line, cause: e };
 }
 
 /** True for an error whose query can never succeed as sent (a refined one). */

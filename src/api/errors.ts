@@ -72,6 +72,18 @@ export class ApiError extends Error {
   }
 }
 
+/** What an error carried from the exchange that failed, for a new error about the same exchange. */
+export function exchangeOf(e: ApiError): ApiErrorInit {
+  return {
+    status: e.status,
+    serverMessage: e.serverMessage,
+    requestId: e.requestId,
+    code: e.code,
+    method: e.method,
+    url: e.url,
+  };
+}
+
 /** A request id as shown: redacted (servers echo what they are sent) and at most 128 characters. */
 export function safeRequestId(id: string): string {
   return excerpt(id, 129);

@@ -2,7 +2,7 @@
 // a reload). Everything else (chatFeature.ts) loads on the first chat command or restored panel.
 import * as vscode from 'vscode';
 import { COMMANDS } from '../commands';
-import { commandIds, LazyFeature, lazyModule } from '../lazy';
+import { commandIds, lazyModule, registerLazyFeature, type Registered } from '../lazy';
 import type { Services } from '../services';
 import { profileAgents } from './chatEnvironment';
 import type { ChatFeature } from './chatFeature';
@@ -37,26 +37,17 @@ function chatStatusItem(services: Services): vscode.Disposable[] {
   ];
 }
 
-export function register(services: Services): {
-  readonly feature: ChatFeature;
-  disposables: vscode.Disposable[];
-} {
-  const lazy = new LazyFeature(commandIds(COMMANDS, 'dashboardPlatform.chat.'), () => {
-    const mod = lazyModule<typeof ChatModule>('src/chat/chatFeature.ts');
-    const { feature, disposables } = mod.createChatFeature(services);
-    services.context.subscriptions.push(...disposables);
-    return feature;
-  });
-  return {
-    get feature() {
-      return lazy.get();
-    },
-    disposables: [
-      lazy,
-      ...chatStatusItem(services),
-      vscode.window.registerWebviewPanelSerializer(CHAT_VIEW_TYPE, {
-        deserializeWebviewPanel: (panel, state) => lazy.get().deserialize(panel, state),
-      }),
-    ],
-  };
+export function register(services: Services): Registered<ChatFeature> {
+  const registered = registerLazyFeature(
+    commandIds(COMMANDS, 'dashboardPlatform.chat.'),
+    services.context.subscriptions,
+    () => lazyModule<typeof ChatModule>('src/chat/chatFeature.ts').createChatFeature(services),
+  );
+  registered.disposables.push(
+    ...chatStatusItem(services),
+    vscode.window.registerWebviewPanelSerializer(CHAT_VIEW_TYPE, {
+      deserializeWebviewPanel: (panel, state) => registered.feature.deserialize(panel, state),
+    }),
+  );
+  return registered;
 }

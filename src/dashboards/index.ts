@@ -3,7 +3,7 @@
 // a dashboards command.
 import * as vscode from 'vscode';
 import { COMMANDS } from '../commands';
-import { commandIds, LazyFeature, lazyModule } from '../lazy';
+import { commandIds, lazyModule, registerLazyFeature, type Registered } from '../lazy';
 import type { Services } from '../services';
 import type { DashboardsFeature } from './dashboardsFeature';
 
@@ -19,30 +19,24 @@ import type * as DashboardsModule from './dashboardsFeature';
 /** Same as dashboardEditor.ts's DASHBOARD_EDITOR_VIEW_TYPE (the manifest's customEditors viewType). */
 const DASHBOARD_EDITOR_VIEW_TYPE = 'dashboardPlatform.dashboardEditor';
 
-export function register(services: Services): {
-  readonly feature: DashboardsFeature;
-  disposables: vscode.Disposable[];
-} {
-  const lazy = new LazyFeature(commandIds(COMMANDS, 'dashboardPlatform.dashboards.'), () => {
-    const mod = lazyModule<typeof DashboardsModule>('src/dashboards/dashboardsFeature.ts');
-    const { feature, disposables } = mod.createDashboardsFeature(services);
-    services.context.subscriptions.push(...disposables);
-    return feature;
-  });
-  return {
-    get feature() {
-      return lazy.get();
-    },
-    disposables: [
-      lazy,
-      vscode.window.registerCustomEditorProvider(
-        DASHBOARD_EDITOR_VIEW_TYPE,
-        {
-          resolveCustomTextEditor: (document, panel) =>
-            lazy.get().editor.resolveCustomTextEditor(document, panel),
-        },
-        { webviewOptions: { retainContextWhenHidden: false } },
+export function register(services: Services): Registered<DashboardsFeature> {
+  const registered = registerLazyFeature(
+    commandIds(COMMANDS, 'dashboardPlatform.dashboards.'),
+    services.context.subscriptions,
+    () =>
+      lazyModule<typeof DashboardsModule>('src/dashboards/dashboardsFeature.ts').createDashboardsFeature(
+        services,
       ),
-    ],
-  };
+  );
+  registered.disposables.push(
+    vscode.window.registerCustomEditorProvider(
+      DASHBOARD_EDITOR_VIEW_TYPE,
+      {
+        resolveCustomTextEditor: (document, panel) =>
+          registered.feature.editor.resolveCustomTextEditor(document, panel),
+      },
+      { webviewOptions: { retainContextWhenHidden: false } },
+    ),
+  );
+  return registered;
 }

@@ -67,26 +67,22 @@ export class MemberIndex {
   constructor(meta: Meta) {
     for (const c of meta.cubes) {
       this.cubes.set(c.name, { title: c.title, description: c.description });
-      for (const m of c.measures)
-        this.members.set(m.name, {
-          name: m.name,
-          cube: c.name,
-          kind: 'measure',
-          type: m.type,
-          title: m.title,
-          description: m.description,
-          format: numberFormatOf(m),
-        });
-      for (const m of c.dimensions)
-        this.members.set(m.name, {
-          name: m.name,
-          cube: c.name,
-          kind: 'dimension',
-          type: m.type,
-          title: m.title,
-          description: m.description,
-          format: numberFormatOf(m),
-        });
+      const typed = [
+        ['measure', c.measures],
+        ['dimension', c.dimensions],
+      ] as const;
+      for (const [kind, members] of typed)
+        for (const m of members)
+          this.members.set(m.name, {
+            name: m.name,
+            cube: c.name,
+            kind,
+            type: m.type,
+            title: m.title,
+            description: m.description,
+            format: numberFormatOf(m),
+          });
+      // Segments have no type or number format.
       for (const m of c.segments ?? [])
         this.members.set(m.name, {
           name: m.name,

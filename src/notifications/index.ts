@@ -1,22 +1,14 @@
 // Notifications, activation part: the shims of their commands; the feature
 // (notificationsFeature.ts) loads on first use of one.
-import type * as vscode from 'vscode';
-import { COMMANDS } from '../commands';
 import type { ExplorerHost } from '../explorer/context';
-import { featureCommandIds, lazyModule, registerLazyFeature } from '../lazy';
+import { lazyModule, registerRowFeature, type Registered } from '../lazy';
 import type { NotificationActions } from './notificationActions';
 import type * as NotificationsModule from './notificationsFeature';
 
-export function register(host: ExplorerHost): {
-  readonly feature: NotificationActions;
-  disposables: vscode.Disposable[];
-} {
-  return registerLazyFeature(
-    featureCommandIds(COMMANDS, 'notifications'),
-    host.services.context.subscriptions,
-    () =>
-      lazyModule<typeof NotificationsModule>(
-        'src/notifications/notificationsFeature.ts',
-      ).createNotificationsFeature(host),
+export function register(host: ExplorerHost): Registered<NotificationActions> {
+  return registerRowFeature(host, 'notifications', () =>
+    lazyModule<typeof NotificationsModule>(
+      'src/notifications/notificationsFeature.ts',
+    ).createNotificationsFeature(host),
   );
 }

@@ -114,19 +114,6 @@ export function grainsText(grains: NotificationDraft['timeGrains']): string {
   return (grains ?? []).map((g) => `${g.member} ${g.grain}`).join(', ');
 }
 
-const DRAFT_KEYS: (keyof NotificationDraft)[] = [
-  'scheduleType',
-  'hour',
-  'minute',
-  'dayOfWeek',
-  'dayOfMonth',
-  'customCron',
-  'timezone',
-  'notificationFormat',
-  'filters',
-  'timeGrains',
-];
-
 const SCHEDULE_FIELDS: (keyof NotificationDraft)[] = [
   'scheduleType',
   'hour',
@@ -134,6 +121,14 @@ const SCHEDULE_FIELDS: (keyof NotificationDraft)[] = [
   'dayOfWeek',
   'dayOfMonth',
   'customCron',
+];
+
+const DRAFT_KEYS: (keyof NotificationDraft)[] = [
+  ...SCHEDULE_FIELDS,
+  'timezone',
+  'notificationFormat',
+  'filters',
+  'timeGrains',
 ];
 
 const same = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);

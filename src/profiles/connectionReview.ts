@@ -6,7 +6,13 @@ import type * as Api from '../api';
 import { readNetworkSettings } from '../config/networkSettings';
 import { lazyModule } from '../lazyModule';
 import { apiLogger, UserCancelled, type RedactingLog } from '../log';
-import { checkConnection, describeCheck, listDeploymentsFor, type ListedDeployment } from './connectionCheck';
+import {
+  checkConnection,
+  describeCheck,
+  listDeploymentsFor,
+  type CheckDeps,
+  type ListedDeployment,
+} from './connectionCheck';
 import type { ProfileInput, SecretKind } from './profileModel';
 
 /** Shows what works and what does not; true: save, false: edit again (Cancel throws). */
@@ -15,26 +21,8 @@ export async function connectionReviewed(
   secrets: Partial<Record<SecretKind, string>>,
   log: RedactingLog,
 ): Promise<boolean> {
-  const lines = await vscode.window.withProgress(
-    { location: vscode.ProgressLocation.Notification, title: 'Testing the connection…', cancellable: true },
-    async (_p, token) => {
-      const abort = new AbortController();
-      const sub = token.onCancellationRequested(() => abort.abort());
-      try {
-        return await checkConnection(
-          input,
-          secrets,
-          {
-            api: lazyModule<typeof Api>('src/api/index.ts'),
-            network: await readNetworkSettings((m) => log.warn(m)),
-            logger: apiLogger(log),
-          },
-          abort.signal,
-        );
-      } finally {
-        sub.dispose();
-      }
-    },
+  const lines = await withApiProgress('Testing the connection…', log, (deps, signal) =>
+    checkConnection(input, secrets, deps, signal),
   );
   const failed = lines.some((l) => l.state === 'fails');
   const save = failed ? 'Save Anyway' : 'Save';
@@ -56,21 +44,27 @@ export async function listDeployments(
   q: { name: string; platformUrl: string; token: string | undefined },
   log: RedactingLog,
 ): Promise<{ items: ListedDeployment[]; truncated: boolean }> {
+  return withApiProgress('Listing deployments…', log, (deps, signal) => listDeploymentsFor(q, deps, signal));
+}
+
+/** Runs a connection call with cancellable progress, on the API loaded lazily and today's network settings. */
+async function withApiProgress<T>(
+  title: string,
+  log: RedactingLog,
+  run: (deps: CheckDeps, signal: AbortSignal) => Promise<T>,
+): Promise<T> {
   return vscode.window.withProgress(
-    { location: vscode.ProgressLocation.Notification, title: 'Listing deployments…', cancellable: true },
+    { location: vscode.ProgressLocation.Notification, title, cancellable: true },
     async (_p, token) => {
       const abort = new AbortController();
       const sub = token.onCancellationRequested(() => abort.abort());
       try {
-        return await listDeploymentsFor(
-          q,
-          {
-            api: lazyModule<typeof Api>('src/api/index.ts'),
-            network: await readNetworkSettings((m) => log.warn(m)),
-            logger: apiLogger(log),
-          },
-          abort.signal,
-        );
+        const deps = {
+          api: lazyModule<typeof Api>('src/api/index.ts'),
+          network: await readNetworkSettings((m) => log.warn(m)),
+          logger: apiLogger(log),
+        };
+        return await run(deps, abort.signal);
       } finally {
         sub.dispose();
       }

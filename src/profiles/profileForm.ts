@@ -4,7 +4,7 @@
 // changed in place) confirmed once. Optional settings never cost a step. No `vscode` here: the
 // questions go through a Prompter, so the flow runs under a scripted answerer in plain Node.
 import { UserCancelled } from '../log';
-import type { Choice, Prompter } from '../ui/prompter';
+import type { Choice, InputQuestion, Prompter } from '../ui/prompter';
 import { runSteps, type Step } from '../ui/steps';
 import { originOf } from './secretBinding';
 import {
@@ -101,52 +101,35 @@ export async function askProfileForm(
   };
   const keepOrSet = (typed: string, kept: string) => (typed ? 'set (hidden)' : current ? kept : 'not set');
 
+  // A step that asks for one text field of the state (trimmed), starting from its current value.
+  const textStep = (
+    key: 'name' | 'platformUrl' | 'token',
+    q: Omit<InputQuestion, 'title' | 'value' | 'step'>,
+  ): Step<State> => ({
+    run: async (s, step) => {
+      s[key] = (await p.input({ title, ...q, value: s[key], step })).trim();
+    },
+  });
+
   const steps: Step<State>[] = [
-    {
-      run: async (s, step) => {
-        s.name = (
-          await p.input({
-            title,
-            prompt: 'Profile name: how the status bar and pickers name this connection',
-            placeHolder: 'Analytics EU',
-            value: s.name,
-            validate: (v) => deps.nameProblem(v.trim()),
-            step,
-          })
-        ).trim();
-      },
-    },
-    {
-      run: async (s, step) => {
-        s.platformUrl = (
-          await p.input({
-            title,
-            prompt: 'Platform API base URL: your tenant host (or custom domain) followed by /api',
-            placeHolder: 'https://mytenant.example.com/api',
-            value: s.platformUrl,
-            validate: (v) => validateUrl(v, 'platform URL'),
-            step,
-          })
-        ).trim();
-      },
-    },
-    {
-      run: async (s, step) => {
-        s.token = (
-          await p.input({
-            title,
-            prompt: `${SECRET_LABELS.platformToken} (kept in VS Code's SecretStorage, sent only to this URL's host; ${
-              current
-                ? 'leave empty to keep the current one'
-                : `leave empty to use ${ENV_VARS.platformToken} or set it later`
-            })`,
-            password: true,
-            value: s.token,
-            step,
-          })
-        ).trim();
-      },
-    },
+    textStep('name', {
+      prompt: 'Profile name: how the status bar and pickers name this connection',
+      placeHolder: 'Analytics EU',
+      validate: (v) => deps.nameProblem(v.trim()),
+    }),
+    textStep('platformUrl', {
+      prompt: 'Platform API base URL: your tenant host (or custom domain) followed by /api',
+      placeHolder: 'https://mytenant.example.com/api',
+      validate: (v) => validateUrl(v, 'platform URL'),
+    }),
+    textStep('token', {
+      prompt: `${SECRET_LABELS.platformToken} (kept in VS Code's SecretStorage, sent only to this URL's host; ${
+        current
+          ? 'leave empty to keep the current one'
+          : `leave empty to use ${ENV_VARS.platformToken} or set it later`
+      })`,
+      password: true,
+    }),
     { run: (s, step) => pickDeployment(deps, title, s, step) },
     {
       // The review is a small form: confirm, or change an optional row and come back here.

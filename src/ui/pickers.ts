@@ -2,7 +2,13 @@
 // filled page by page ("Load more…" fetches the next page without closing the picker), optionally
 // accepting a typed value ("Use “…”"), with a step count and a Back button inside multi-step flows.
 import * as vscode from 'vscode';
-import { GoBack, type Choice, type PageOfChoices, type PickOptions } from './quickInputTypes';
+import {
+  GoBack,
+  type Choice,
+  type InputQuestion,
+  type PageOfChoices,
+  type PickOptions,
+} from './quickInputTypes';
 import { UserCancelled } from '../log';
 
 interface Row<T> extends vscode.QuickPickItem {
@@ -117,15 +123,7 @@ export function showPicker<T>(
 }
 
 /** A text box with the step count and Back button of a multi-step flow. */
-export function showInput(q: {
-  title: string;
-  prompt: string;
-  value?: string;
-  placeHolder?: string;
-  password?: boolean;
-  validate?: (value: string) => string | undefined;
-  step?: { step: number; totalSteps: number };
-}): Promise<string> {
+export function showInput(q: InputQuestion): Promise<string> {
   const box = vscode.window.createInputBox();
   box.title = q.title;
   box.prompt = q.prompt;

@@ -4,21 +4,16 @@
 // answerer in the tests (which still runs every `validate`, so the rules of a flow are tested where
 // the user meets them, and can press Back with the answer BACK).
 import { UserCancelled } from '../log';
-import { GoBack, type Choice, type PageOfChoices, type PickOptions, type StepInfo } from './quickInputTypes';
+import {
+  GoBack,
+  type Choice,
+  type InputQuestion,
+  type PageOfChoices,
+  type PickOptions,
+  type StepInfo,
+} from './quickInputTypes';
 
-export { GoBack, type Choice, type PageOfChoices, type PickOptions, type StepInfo };
-
-export interface InputQuestion {
-  title: string;
-  prompt: string;
-  value?: string;
-  placeHolder?: string;
-  /** Hides what is typed (secrets-like values). */
-  password?: boolean;
-  /** A message refuses the value (shown under the box); undefined accepts it. */
-  validate?: (value: string) => string | undefined;
-  step?: StepInfo;
-}
+export { GoBack, type Choice, type InputQuestion, type PageOfChoices, type PickOptions, type StepInfo };
 
 export interface Prompter {
   /** The accepted text; throws UserCancelled when dismissed, GoBack on Back. */

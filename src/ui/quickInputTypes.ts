@@ -21,6 +21,18 @@ export interface StepInfo {
   totalSteps: number;
 }
 
+export interface InputQuestion {
+  title: string;
+  prompt: string;
+  value?: string;
+  placeHolder?: string;
+  /** Hides what is typed (secrets-like values). */
+  password?: boolean;
+  /** A message refuses the value (shown under the box); undefined accepts it. */
+  validate?: (value: string) => string | undefined;
+  step?: StepInfo;
+}
+
 export interface PickOptions<T> {
   placeHolder?: string;
   step?: StepInfo;

@@ -54,6 +54,7 @@ export function webviewPageHtml(opts: WebviewPageOptions): string {
 <meta name="viewport" content="width=device-width, initial-scale=1.0">
 <title>${escapeHtml(opts.title)}</title>
 <link rel="stylesheet" href="${asset('dist', 'codicons', 'codicon.css')}">
+<link rel="stylesheet" href="${asset('media', 'webview.css')}">
 <link rel="stylesheet" href="${asset('media', `${name}.css`)}">
 </head>
 <body>

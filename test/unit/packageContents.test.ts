@@ -118,6 +118,7 @@ describe('package: the .vsix holds what runs', function () {
       'dist/webview/chat.js',
       'dist/codicons/codicon.ttf',
       'media/chat.css',
+      'media/webview.css',
     ])
       assert.ok(loaded.has(f), `${f} is loaded`);
   });

@@ -218,14 +218,7 @@ export function buildSpec(
     ...(transform.length ? { transform } : {}),
     mark: { type: c.type, tooltip: true, ...(c.type === 'line' ? { point: rows.length <= 60 } : {}) },
     encoding: {
-      x: {
-        field: 'x',
-        type: temporal ? 'temporal' : 'nominal',
-        title: title(c.x),
-        axis: xAxis,
-        ...timeUnit,
-        ...(temporal ? {} : { sort: many || si >= 0 ? null : '-y' }),
-      },
+      x: xEnc,
       y: {
         field: yField,
         type: 'quantitative',

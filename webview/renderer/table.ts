@@ -3,6 +3,7 @@
 // a row (row number click) or everything ("Copy").
 import type { ResultPayload } from '../../src/shared/notebookOutput';
 import { columnFormatter, rowsToTsv, sortedOrder } from './format';
+import { el } from './dom';
 
 export const ROW_HEIGHT = 22;
 export const VIEW_HEIGHT = 360;
@@ -19,12 +20,9 @@ export interface TableHandle {
 }
 
 export function createTable(doc: Document, p: ResultPayload, copy: (text: string) => void): TableHandle {
-  const root = doc.createElement('div');
-  root.className = 'dp-table';
-  const head = doc.createElement('div');
-  head.className = 'dp-head';
-  const scroller = doc.createElement('div');
-  scroller.className = 'dp-scroll';
+  const root = el(doc, 'div', 'dp-table');
+  const head = el(doc, 'div', 'dp-head');
+  const scroller = el(doc, 'div', 'dp-scroll');
   scroller.tabIndex = 0;
   scroller.style.height = `${Math.min(VIEW_HEIGHT, (p.rows.length + 1) * ROW_HEIGHT + 4)}px`;
   scroller.style.overflow = 'auto';
@@ -32,8 +30,7 @@ export function createTable(doc: Document, p: ResultPayload, copy: (text: string
   const spacer = doc.createElement('div');
   spacer.style.height = `${p.rows.length * ROW_HEIGHT}px`;
   spacer.style.position = 'relative';
-  const body = doc.createElement('div');
-  body.className = 'dp-body';
+  const body = el(doc, 'div', 'dp-body');
   body.style.position = 'absolute';
   body.style.left = '0';
   body.style.right = '0';
@@ -58,8 +55,7 @@ export function createTable(doc: Document, p: ResultPayload, copy: (text: string
   const headers: HTMLElement[] = [];
   head.appendChild(doc.createElement('div')).textContent = '#';
   p.columns.forEach((c, i) => {
-    const h = doc.createElement('div');
-    h.className = `dp-th dp-${c.kind}`;
+    const h = el(doc, 'div', `dp-th dp-${c.kind}`);
     h.title = `${c.name}${c.type ? ` · ${c.type}` : ''}${c.format ? ` · ${c.format}` : ''}${c.specifier ? ` (${c.specifier})` : ''}\nClick to sort`;
     h.textContent = c.title ?? c.name;
     h.setAttribute('role', 'columnheader');
@@ -78,20 +74,17 @@ export function createTable(doc: Document, p: ResultPayload, copy: (text: string
     for (let i = first; i < last; i++) {
       const ri = order[i]!;
       const row = p.rows[ri]!;
-      const tr = doc.createElement('div');
-      tr.className = 'dp-tr';
+      const tr = el(doc, 'div', 'dp-tr');
       tr.style.display = 'grid';
       tr.style.gridTemplateColumns = template;
       tr.style.height = `${ROW_HEIGHT}px`;
-      const num = doc.createElement('div');
-      num.className = 'dp-rownum';
+      const num = el(doc, 'div', 'dp-rownum');
       num.textContent = String(ri + 1);
       num.title = 'Click to copy the row';
       num.addEventListener('click', () => copy(rowsToTsv(p.columns, [row], false)));
       tr.appendChild(num);
       p.columns.forEach((c, ci) => {
-        const td = doc.createElement('div');
-        td.className = `dp-td dp-${c.kind}`;
+        const td = el(doc, 'div', `dp-td dp-${c.kind}`);
         td.textContent = formatters[ci]!(row[ci]);
         if (selected && selected.row === ri && selected.col === ci) td.classList.add('dp-selected');
         td.addEventListener('click', () => {

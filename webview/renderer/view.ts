@@ -9,6 +9,7 @@ import { defaultChoice, validChoice } from '../../src/shared/chartChoice';
 import { createChooser } from './chooser';
 import { rowsToTsv } from './format';
 import { createTable, type TableHandle } from './table';
+import { el } from './dom';
 
 export const STYLE = `
 .dp-root{font-family:var(--vscode-font-family);font-size:var(--vscode-font-size,13px);color:var(--vscode-foreground)}
@@ -57,15 +58,11 @@ export function renderResult(
   drawChart?: (el: HTMLElement, p: ResultPayload, choice: ChartChoice) => Promise<void>,
   onChoice?: (choice: ChartChoice) => void,
 ): ResultView {
-  const root = doc.createElement('div');
-  root.className = 'dp-root';
-  const bar = doc.createElement('div');
-  bar.className = 'dp-bar';
-  const tableBtn = doc.createElement('button');
-  tableBtn.textContent = 'Table';
+  const root = el(doc, 'div', 'dp-root');
+  const bar = el(doc, 'div', 'dp-bar');
+  const tableBtn = el(doc, 'button', undefined, 'Table');
   tableBtn.setAttribute('aria-pressed', 'true');
-  const chartBtn = doc.createElement('button');
-  chartBtn.textContent = 'Chart';
+  const chartBtn = el(doc, 'button', undefined, 'Chart');
   chartBtn.setAttribute('aria-pressed', 'false');
   let choice = validChoice(p.chart, p.columns) ?? defaultChoice(p.columns);
   const canChart = !!choice && !!drawChart;
@@ -73,18 +70,15 @@ export function renderResult(
   chartBtn.title = canChart
     ? 'Chart the measures by the time or category dimension (choose type, x, y and series)'
     : 'A chart needs a time or category column and a measure';
-  const copyBtn = doc.createElement('button');
-  copyBtn.textContent = 'Copy';
+  const copyBtn = el(doc, 'button', undefined, 'Copy');
   copyBtn.title = 'Copy all shown rows (tab-separated, with header)';
   copyBtn.addEventListener('click', () => copy(rowsToTsv(p.columns, p.rows)));
-  const count = doc.createElement('span');
-  count.className = 'dp-count';
+  const count = el(doc, 'span', 'dp-count');
   count.textContent = countText(p);
   bar.append(tableBtn, chartBtn, copyBtn);
   // Served from a rollup: say which, and how old its data is.
   for (const r of p.rollups ?? []) {
-    const badge = doc.createElement('span');
-    badge.className = 'dp-rollup';
+    const badge = el(doc, 'span', 'dp-rollup');
     badge.setAttribute('role', 'status');
     badge.textContent = `Rollup ${rollupBadgeText(r, Date.now())}`;
     badge.title =
@@ -95,10 +89,8 @@ export function renderResult(
   }
   bar.append(count);
   const table = createTable(doc, p, copy);
-  const chartEl = doc.createElement('div');
-  chartEl.className = 'dp-chart';
-  const chartPane = doc.createElement('div');
-  chartPane.className = 'dp-chart-pane';
+  const chartEl = el(doc, 'div', 'dp-chart');
+  const chartPane = el(doc, 'div', 'dp-chart-pane');
   chartPane.style.display = 'none';
   let drawn = false;
   const draw = async () => {
@@ -150,8 +142,6 @@ export function renderResult(
 }
 
 export function renderError(doc: Document, e: ErrorPayload): HTMLElement {
-  const el = doc.createElement('div');
-  el.className = 'dp-root dp-error';
-  el.textContent = `${e.status ? `Error ${e.status}: ` : 'Error: '}${e.message}${e.requestId ? `\nrequestId: ${e.requestId}` : ''}`;
-  return el;
+  const text = `${e.status ? `Error ${e.status}: ` : 'Error: '}${e.message}${e.requestId ? `\nrequestId: ${e.requestId}` : ''}`;
+  return el(doc, 'div', 'dp-root dp-error', text);
 }

@@ -2,7 +2,7 @@
 // request that was (or may have been) sent and then failed without a clear rejection (a reset, a
 // timeout, a 5xx, an unreadable 2xx body) may have taken effect: saying "try again" would make
 // duplicates, so the error says the outcome is unknown and how to check.
-import { ApiError, type WriteCheck } from '../errors';
+import { ApiError, exchangeOf, type WriteCheck } from '../errors';
 
 export const DEFAULT_CHECK: WriteCheck = {
   hint: 'Check whether it took effect before doing it again.',
@@ -131,12 +131,7 @@ export function abortError(): Error {
 export function withCheckCommand(e: unknown, command: string, args: unknown[] = []): unknown {
   if (!(e instanceof ApiError) || e.kind !== 'unknownOutcome') return e;
   return new ApiError('unknownOutcome', e.message, {
-    status: e.status,
-    serverMessage: e.serverMessage,
-    requestId: e.requestId,
-    code: e.code,
-    method: e.method,
-    url: e.url,
+    ...exchangeOf(e),
     cause: e.cause,
     check: { ...(e.check ?? DEFAULT_CHECK), command, args },
   });

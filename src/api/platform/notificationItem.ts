@@ -50,7 +50,7 @@ export type UpdateNotificationInput = z.input<typeof UpdateNotificationInputSche
 const item = '/v1/deployments/{deploymentId}/notifications/{id}';
 
 export const NOTIFICATION_ITEM = table(
-  { names: { id: 'notificationId' } },
+  { names: { id: 'notificationId' }, place: 'the notifications list' },
   {
     getNotification: {
       method: 'GET',
@@ -76,7 +76,6 @@ export const NOTIFICATION_ITEM = table(
       kind: 'destroy',
       nothing: true,
       action: 'Deleting the notification',
-      check: 'Refresh the notifications list to see whether it was deleted.',
       forbidden: `Deleting notifications ${ADMIN}`,
     },
   },

@@ -249,7 +249,7 @@ const list = '/v1/deployments/{deploymentId}/notifications';
 const recipients = `${list}/{id}/recipients`;
 
 export const NOTIFICATIONS = table(
-  { names: { id: 'notificationId' } },
+  { names: { id: 'notificationId' }, place: 'the notifications list' },
   {
     listNotifications: {
       method: 'GET',
@@ -268,7 +268,6 @@ export const NOTIFICATIONS = table(
       answer: NotificationSchema,
       refused: 'Notification not created',
       action: 'Creating the notification',
-      check: 'Refresh the notifications list to see whether it was created before creating it again.',
       forbidden: `Creating notifications ${ADMIN}`,
     },
     /** One page of recipients (cursor-paged like every list). */

@@ -46,7 +46,10 @@ export interface Operation {
    * made from the checked input like `action`; else the generic "refresh and try again".
    */
   conflict?: Words;
-  /** How the user checks a write whose outcome is unknown (from the checked input, like `action`). */
+  /**
+   * How the user checks a write whose outcome is unknown (from the checked input, like `action`);
+   * else made from the family's `place` and what the write does (create, change or delete).
+   */
   check?: Words;
   /** What a refused input is reported as (`Folder not created`); the action otherwise. */
   refused?: string;
@@ -62,6 +65,20 @@ export interface FamilyDefaults {
   /** The 403 sentence made from the action (e.g. "Listing roles needs the admin role…"). */
   forbidden?: (action: string) => string;
   names?: Readonly<Record<string, string>>;
+  /** The list a user refreshes to see a write's effect (`Roles`): the rows' default check hint. */
+  place?: string;
+}
+
+/** "Refresh <place> to see whether …": by what the write does (POST creates, DELETE deletes, else changes). */
+export function placeCheck(op: Operation, place: string | undefined): string | undefined {
+  if (place === undefined || op.kind === 'read') return undefined;
+  const outcome =
+    op.kind === 'destroy'
+      ? 'it was deleted'
+      : op.method === 'POST'
+        ? 'it was created before creating it again'
+        : 'the change was saved';
+  return `Refresh ${place} to see whether ${outcome}.`;
 }
 
 export type Table = Readonly<Record<string, Operation>>;
@@ -163,7 +180,7 @@ export async function callOperation(
   const words = (w: Words | undefined) =>
     typeof w === 'function' ? w((form?.fields ?? body ?? query) as never) : w;
   const action = words(op.action);
-  const check = words(op.check);
+  const check = words(op.check) ?? placeCheck(op, defaults.place);
   const forbidden = op.forbidden ?? (action && defaults.forbidden?.(action));
   const hints: Partial<RequestOptions> = {
     ...op.extra,

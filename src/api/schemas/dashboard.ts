@@ -1,9 +1,10 @@
 // The dashboard config of spec 2.6-2.8 (layout, theme, widgets) and the publish input of 4.2, with
 // descriptions for the JSON Schema of `*.dashboard.json` (src/dashboards/dashboardSchema.ts). Loose
 // objects: fields the user or the service adds are kept.
+import { EDITOR_BREAKPOINTS, EDITOR_WIDGET_TYPES } from '../../shared/dashboardEditorProtocol';
 import { z } from 'zod';
 
-const BREAKPOINTS = ['lg', 'md', 'sm', 'xs', 'xxs'] as const;
+const BREAKPOINTS = EDITOR_BREAKPOINTS;
 export type Breakpoint = (typeof BREAKPOINTS)[number];
 export const BREAKPOINT_KEYS = BREAKPOINTS;
 
@@ -113,18 +114,8 @@ export const ThemeSchema = z
   .describe('Colours, fonts, borders and paddings (all values are strings).');
 export type Theme = z.infer<typeof ThemeSchema>;
 
-export const WIDGET_TYPES = [
-  'CHART',
-  'TEXT',
-  'FILTER',
-  'AI',
-  'TIME_GRAIN',
-  'FIELD',
-  'PARENT',
-  'SPACER',
-  'DIVIDER',
-  'CONTAINER',
-] as const;
+/** The widget types the platform knows: one list with the dashboard editor, whose page cannot import src/api. */
+export const WIDGET_TYPES = EDITOR_WIDGET_TYPES;
 
 export const WidgetSchema = z
   .looseObject({

@@ -6,8 +6,8 @@
 import * as vscode from 'vscode';
 import type { Item } from '../loaders';
 import { ItemNode } from '../nodes/itemNodes';
-import { ListNode, type ItemNodeFactory } from '../nodes/listNode';
-import type { Look } from '../nodes/render';
+import { itemWithList, ListNode, type ItemNodeFactory } from '../nodes/listNode';
+import { lookTreeItem, type Look } from '../nodes/render';
 import { ExplorerNode, type NodeKind, type TreeContext } from '../nodes/types';
 import type { AdminListSpec } from './adminLoaders';
 import {
@@ -53,12 +53,7 @@ class StaticItemNode extends ExplorerNode {
   }
   toTreeItem(): vscode.TreeItem {
     const l = this.look(this.item);
-    const t = new vscode.TreeItem(l.label, vscode.TreeItemCollapsibleState.Collapsed);
-    t.id = this.id;
-    if (l.description !== undefined) t.description = l.description;
-    t.iconPath = l.icon;
-    t.tooltip = l.tooltip;
-    t.contextValue = l.contextValue;
+    const t = lookTreeItem(this.id, l, vscode.TreeItemCollapsibleState.Collapsed);
     return t;
   }
   override getChildren(): ExplorerNode[] {
@@ -120,15 +115,11 @@ export class AdminSectionNode extends ExplorerNode {
   }
   toTreeItem(): vscode.TreeItem {
     const l = this.look();
-    const t = new vscode.TreeItem(
-      l.label,
+    const t = lookTreeItem(
+      this.id,
+      l,
       l.expanded ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.Collapsed,
     );
-    t.id = this.id;
-    if (l.description !== undefined) t.description = l.description;
-    t.iconPath = l.icon;
-    t.tooltip = l.tooltip;
-    t.contextValue = l.contextValue;
     return t;
   }
   override getChildren(): ExplorerNode[] {
@@ -176,17 +167,14 @@ const filterText = (s: AdminListSpec) =>
 
 /** An embed group: expands to its members (one paged request), each removable from it. */
 function embedGroupItem(ctx: TreeContext, tenant: string): ItemNodeFactory {
-  return (list, g) =>
-    new ListNode(
-      ctx,
-      `${list.id}/embedGroup:${String(g['id'])}`,
-      list,
-      'embedGroup',
-      { kind: 'admin', admin: { list: 'embedGroupMembers', tenant, groupId: Number(g['id']) } },
-      () => ({ ...embedGroupLook(g), emptyLabel: 'No members' }),
-      (members, u) => new ItemNode('embedMember', members, u, embedMemberLook),
-      g,
-    );
+  return itemWithList(
+    ctx,
+    'embedGroup',
+    (_list, g) => ({ kind: 'admin', admin: { list: 'embedGroupMembers', tenant, groupId: Number(g['id']) } }),
+    embedGroupLook,
+    'No members',
+    (members, u) => new ItemNode('embedMember', members, u, embedMemberLook),
+  );
 }
 
 function embedTenantItem(ctx: TreeContext): ItemNodeFactory {

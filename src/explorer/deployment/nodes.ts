@@ -4,9 +4,9 @@
 // only from zod-based modules.
 import * as vscode from 'vscode';
 import type { Item } from '../loaders';
-import { ListNode, type ItemNodeFactory } from '../nodes/listNode';
+import { itemWithList, ListNode, type ItemNodeFactory } from '../nodes/listNode';
 import { ItemNode } from '../nodes/itemNodes';
-import { environmentLook } from '../nodes/render';
+import { environmentLook, lookTreeItem } from '../nodes/render';
 import { ErrorNode } from '../nodes/statusNodes';
 import { ExplorerNode, type TreeContext } from '../nodes/types';
 import { DeployOpsCommand } from './ids';
@@ -125,12 +125,7 @@ class BuildStatusNode extends ExplorerNode {
   }
   toTreeItem(): vscode.TreeItem {
     const l = buildStatusLook(this.status, isFailedBuildStatus(this.status));
-    const t = new vscode.TreeItem(l.label, vscode.TreeItemCollapsibleState.None);
-    t.id = this.id;
-    t.description = l.description;
-    t.iconPath = l.icon;
-    t.tooltip = l.tooltip;
-    t.contextValue = l.contextValue;
+    const t = lookTreeItem(this.id, l, vscode.TreeItemCollapsibleState.None);
     t.command = { command: DeployOpsCommand.showBuildStatus, title: 'Show Build Status', arguments: [this] };
     return t;
   }
@@ -239,15 +234,16 @@ export function deploymentOpsChildren(
 
 /** An environment: an item whose children are its tokens. */
 export function environmentWithTokens(ctx: TreeContext): ItemNodeFactory {
-  return (list, item) =>
-    new ListNode(
-      ctx,
-      `${list.id}/environment:${String(item['id'])}`,
-      list,
-      'environment',
-      { kind: 'envTokens', deploymentId: list.deploymentId, environmentId: String(item['id']) },
-      () => ({ ...environmentLook(item), emptyLabel: 'No tokens' }),
-      leaf('envToken', envTokenLook),
-      item,
-    );
+  return itemWithList(
+    ctx,
+    'environment',
+    (list, item) => ({
+      kind: 'envTokens',
+      deploymentId: list.deploymentId,
+      environmentId: String(item['id']),
+    }),
+    environmentLook,
+    'No tokens',
+    leaf('envToken', envTokenLook),
+  );
 }

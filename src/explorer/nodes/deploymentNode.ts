@@ -4,7 +4,7 @@ import { describeFilter, isEmptyFilter } from '../notificationFilter';
 import type { Item, ListKind } from '../loaders';
 import { describeReportQuery } from '../reportQuery';
 import { ListNode, type ItemNodeFactory } from './listNode';
-import { deploymentLook } from './render';
+import { deploymentLook, lookTreeItem } from './render';
 import { envVarItem, folderItem, notificationItem, reportItem, workbookItem } from './itemNodes';
 import { ExplorerNode, type TreeContext } from './types';
 import { workspaceItem } from './workspaceNodes';
@@ -66,12 +66,7 @@ export class DeploymentNode extends ExplorerNode {
 
   toTreeItem(): vscode.TreeItem {
     const l = deploymentLook(this.item);
-    const t = new vscode.TreeItem(l.label, vscode.TreeItemCollapsibleState.Collapsed);
-    t.id = this.id;
-    t.description = l.description;
-    t.iconPath = l.icon;
-    t.tooltip = l.tooltip;
-    t.contextValue = l.contextValue;
+    const t = lookTreeItem(this.id, l, vscode.TreeItemCollapsibleState.Collapsed);
     // A failed build shows on the row (fetched once; Refresh asks again).
     this.builds.ensure(this.deploymentId, this);
     applyBuildState(t, this.builds.get(this.deploymentId));

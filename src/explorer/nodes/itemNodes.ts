@@ -12,6 +12,7 @@ import {
   reportLook,
   userLook,
   workbookLook,
+  lookTreeItem,
   type Look,
 } from './render';
 import { ExplorerNode, type NodeKind, type TreeContext } from './types';
@@ -32,12 +33,7 @@ export class ItemNode extends ExplorerNode {
 
   toTreeItem(): vscode.TreeItem {
     const l = this.look(this.item);
-    const t = new vscode.TreeItem(l.label, vscode.TreeItemCollapsibleState.None);
-    t.id = this.id;
-    if (l.description !== undefined) t.description = l.description;
-    t.iconPath = l.icon;
-    t.tooltip = l.tooltip;
-    t.contextValue = l.contextValue;
+    const t = lookTreeItem(this.id, l, vscode.TreeItemCollapsibleState.None);
     return t;
   }
 }

@@ -23,6 +23,31 @@ export interface ListPresentation {
 
 export type ItemNodeFactory = (list: ListNode, item: Item) => ExplorerNode;
 
+/**
+ * The factory of items that are lists too (an environment's tokens, an embed group's members): the
+ * row looks like the item and expands to the list `spec` names, its entries made by `makeItem`.
+ */
+export function itemWithList(
+  ctx: TreeContext,
+  kind: NodeKind,
+  spec: (list: ListNode, item: Item) => ListSpec,
+  look: (item: Item) => Omit<ListPresentation, 'emptyLabel'>,
+  emptyLabel: string,
+  makeItem: ItemNodeFactory,
+): ItemNodeFactory {
+  return (list, item) =>
+    new ListNode(
+      ctx,
+      `${list.id}/${kind}:${String(item['id'])}`,
+      list,
+      kind,
+      spec(list, item),
+      () => ({ ...look(item), emptyLabel }),
+      makeItem,
+      item,
+    );
+}
+
 export class ListNode extends ExplorerNode {
   private list: PagedList<Item>;
   /** Item nodes by id: the same object is returned on every render, so expansion state survives. */

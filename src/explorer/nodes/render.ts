@@ -14,6 +14,17 @@ export interface Look {
   tooltip: vscode.MarkdownString;
 }
 
+/** The tree row of a node with id `id` that looks like `l`. */
+export function lookTreeItem(id: string, l: Look, state: vscode.TreeItemCollapsibleState): vscode.TreeItem {
+  const t = new vscode.TreeItem(l.label, state);
+  t.id = id;
+  if (l.description !== undefined) t.description = l.description;
+  t.iconPath = l.icon;
+  t.tooltip = l.tooltip;
+  t.contextValue = l.contextValue;
+  return t;
+}
+
 /** A tooltip that renders nothing but the (already escaped) text: no HTML, no command links. */
 export function safeTooltip(markdown: string): vscode.MarkdownString {
   const md = new vscode.MarkdownString(markdown, false);

@@ -1,4 +1,5 @@
-// Embed tenant groups and users, as a user drives them: the commands (EmbedGroupCommands, in plain
+// Embed tenant groups and users, as a user drives them: the commands (EmbedGroupCommands and
+// EmbedUserProvisioning, in plain
 // Node with a stand-in for `vscode`) with scripted answers, through a recording proxy in front of
 // the sandbox, so each write's exact request, the sandbox's resulting state and what the user is
 // told are checked; the proxy can also answer a write itself (a refusal, a 500) to check what the
@@ -12,6 +13,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { ApiError, PlatformClient } from '../../../src/api';
 import type * as CommandsModule from '../../../src/admin/embedGroupCommands';
+import type * as ProvisioningModule from '../../../src/admin/embedUserProvisioning';
 import type * as PrompterModule from '../../../src/ui/prompter';
 import { batches, planProvisioning, reportSummary } from '../../../src/admin/embedProvisionFile';
 import { startSandbox, type SandboxHandle } from '../../../src/sandbox';
@@ -41,6 +43,7 @@ describe('admin: embed tenant groups, members and provisioning', function () {
   const resolve = mod._resolveFilename;
   let dir: string;
   let EmbedGroupCommands: typeof CommandsModule.EmbedGroupCommands;
+  let EmbedUserProvisioning: typeof ProvisioningModule.EmbedUserProvisioning;
   let ScriptedPrompter: typeof PrompterModule.ScriptedPrompter;
   const told: string[] = [];
   let sb: SandboxHandle;
@@ -59,6 +62,8 @@ describe('admin: embed tenant groups, members and provisioning', function () {
     forgetVscodeDependents();
     /* eslint-disable @typescript-eslint/no-require-imports */
     ({ EmbedGroupCommands } = require('../../../src/admin/embedGroupCommands') as typeof CommandsModule);
+    ({ EmbedUserProvisioning } =
+      require('../../../src/admin/embedUserProvisioning') as typeof ProvisioningModule);
     ({ ScriptedPrompter } = require('../../../src/ui/prompter') as typeof PrompterModule);
     /* eslint-enable @typescript-eslint/no-require-imports */
     sb = await startSandbox({ rows: 50 });
@@ -112,10 +117,13 @@ describe('admin: embed tenant groups, members and provisioning', function () {
       targets: { client: async () => client, prompter: () => prompter, selection: () => undefined },
       confirmWrite: async () => undefined,
     };
-    const cmds = new EmbedGroupCommands(
-      deps as unknown as ConstructorParameters<typeof EmbedGroupCommands>[0],
-    );
-    return { cmds, prompter, shown };
+    const ctx = deps as unknown as ConstructorParameters<typeof EmbedGroupCommands>[0];
+    return {
+      cmds: new EmbedGroupCommands(ctx),
+      provisioning: new EmbedUserProvisioning(ctx),
+      prompter,
+      shown,
+    };
   }
   const writes = () =>
     proxy.requests.filter((r) => r.method !== 'GET').map((r) => `${r.method} ${r.url} ${r.body}`.trim());
@@ -217,7 +225,7 @@ describe('admin: embed tenant groups, members and provisioning', function () {
   });
 
   it('Provision Embed User: one form refuses a bad e-mail in plain words, then sends the desired state', async () => {
-    const { cmds, prompter } = commands([
+    const { provisioning, prompter } = commands([
       'externalId',
       'CRM-9',
       'email',
@@ -229,7 +237,7 @@ describe('admin: embed tenant groups, members and provisioning', function () {
       ['viewers'],
       'submit',
     ]);
-    const u = await cmds.provisionUser({ tenant: 'acme' });
+    const u = await provisioning.provisionUser({ tenant: 'acme' });
     assert.deepEqual(prompter.refusals, ['Not an e-mail address.']);
     assert.deepEqual(writes(), [
       'POST /api/v1/embed-tenants/acme/user {"externalId":"CRM-9","email":"dana@acme.example","tenantGroups":["viewers"],"userProfile":{"displayName":"Dana Reyes"}}',
@@ -250,7 +258,11 @@ describe('admin: embed tenant groups, members and provisioning', function () {
     assert.ok(before, 'the seeded user');
     const declined = commands([], false);
     await rejection(() =>
-      declined.cmds.provisionUser({ tenant: 'acme', externalId: 'ACME-ext-1', email: 'z@acme.example' }),
+      declined.provisioning.provisionUser({
+        tenant: 'acme',
+        externalId: 'ACME-ext-1',
+        email: 'z@acme.example',
+      }),
     );
     assert.match(
       declined.prompter.asked.at(-1) ?? '',
@@ -258,8 +270,8 @@ describe('admin: embed tenant groups, members and provisioning', function () {
     );
     assert.deepEqual(writes(), []);
     assert.equal(acme().users.find((x) => x.externalId === 'acme-ext-1')?.email, before.email);
-    const { cmds } = commands([]);
-    await cmds.provisionUser({ tenant: 'acme', externalId: 'acme-ext-1', email: 'z@acme.example' });
+    const { provisioning } = commands([]);
+    await provisioning.provisionUser({ tenant: 'acme', externalId: 'acme-ext-1', email: 'z@acme.example' });
     assert.equal(acme().users.find((x) => x.externalId === 'acme-ext-1')?.email, 'z@acme.example');
     assert.deepEqual(told, ['info: Embed user z@acme.example updated in acme.']);
   });
@@ -267,8 +279,8 @@ describe('admin: embed tenant groups, members and provisioning', function () {
   it('Provision Embed User: a 403 says the admin role is needed, and nothing is said to be done', async () => {
     answer = (m, url) =>
       m === 'POST' && url.endsWith('/user') ? { status: 403, body: { error: 'Forbidden' } } : undefined;
-    const { cmds } = commands([]);
-    const e = await rejection(() => cmds.provisionUser({ tenant: 'acme', externalId: 'x-1' }));
+    const { provisioning } = commands([]);
+    const e = await rejection(() => provisioning.provisionUser({ tenant: 'acme', externalId: 'x-1' }));
     assert.ok(e instanceof ApiError);
     assert.equal(e.kind, 'forbidden');
     assert.match(e.message, /admin role/);
@@ -300,8 +312,8 @@ describe('admin: embed tenant groups, members and provisioning', function () {
         '',
       ].join('\n'),
     );
-    const { cmds, prompter, shown } = commands([]);
-    const report = await cmds.provisionFromFile({ tenant: 'acme', file });
+    const { provisioning, prompter, shown } = commands([]);
+    const report = await provisioning.provisionFromFile({ tenant: 'acme', file });
     assert.equal(prompter.asked[0], 'Provision 2 embed users from users.csv into acme?');
     assert.deepEqual(writes(), [
       'POST /api/v1/embed-tenants/acme/users {"users":[{"externalId":"crm-100","email":"ann@acme.example","tenantGroups":["viewers"],"userProfile":{"displayName":"Ann, the analyst"}},{"externalId":"crm-102","email":"cy@acme.example","tenantGroups":["nope"],"userProfile":{"displayName":"Cy"}}]}',
@@ -330,8 +342,8 @@ describe('admin: embed tenant groups, members and provisioning', function () {
       file,
       JSON.stringify({ users: Array.from({ length: 150 }, (_, i) => ({ externalId: `bulk-${i}` })) }),
     );
-    const { cmds } = commands([]);
-    const report = await cmds.provisionFromFile({ tenant: 'umbrella', file });
+    const { provisioning } = commands([]);
+    const report = await provisioning.provisionFromFile({ tenant: 'umbrella', file });
     const sent = proxy.requests.filter((r) => r.method === 'POST');
     assert.deepEqual(
       sent.map((r) => [r.url, (JSON.parse(r.body) as { users: unknown[] }).users.length]),
@@ -349,8 +361,8 @@ describe('admin: embed tenant groups, members and provisioning', function () {
     const file = path.join(dir, 'fail.json');
     fs.writeFileSync(file, JSON.stringify(Array.from({ length: 120 }, (_, i) => ({ externalId: `f-${i}` }))));
     answer = (m) => (m === 'POST' ? { status: 502, body: { error: 'bad gateway' } } : undefined);
-    const { cmds, shown } = commands([]);
-    const e = (await rejection(() => cmds.provisionFromFile({ tenant: 'acme', file }))) as Error;
+    const { provisioning, shown } = commands([]);
+    const e = (await rejection(() => provisioning.provisionFromFile({ tenant: 'acme', file }))) as Error;
     assert.equal(
       proxy.requests.filter((r) => r.method === 'POST').length,
       1,

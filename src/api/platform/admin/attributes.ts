@@ -75,7 +75,7 @@ const forbidden = (what: string) => `${what} ${ADMIN_HINT}`;
 
 /** Definitions: list, create, update (reached as `platform.admin`). */
 export const ATTRIBUTES = table(
-  { names: { id: 'User attribute id' } },
+  { names: { id: 'User attribute id' }, place: 'User attributes' },
   {
     /** One page of attribute definitions (newest first), optionally of one type or name. */
     listUserAttributes: {
@@ -95,7 +95,6 @@ export const ATTRIBUTES = table(
       answer: UserAttributeSchema,
       action: 'Creating a user attribute',
       forbidden: forbidden('Creating user attributes'),
-      check: 'Refresh User attributes to see whether it was created before creating it again.',
     },
     updateUserAttribute: {
       method: 'PUT',
@@ -105,7 +104,6 @@ export const ATTRIBUTES = table(
       answer: UserAttributeSchema,
       action: 'Updating a user attribute',
       forbidden: forbidden('Updating user attributes'),
-      check: 'Refresh User attributes to see whether the change was saved.',
       notFound: 'The user attribute no longer exists: refresh User attributes.',
     },
   },

@@ -171,7 +171,7 @@ const ROLE_TAKEN = 'A role with that name already exists: pick another name.';
 
 /** Custom roles (reached as `platform.admin`). */
 export const ROLES = table(
-  { names: { roleId: 'Role id', userId: 'User id' } },
+  { names: { roleId: 'Role id', userId: 'User id' }, place: 'Roles' },
   {
     listRoles: {
       method: 'GET',
@@ -199,7 +199,6 @@ export const ROLES = table(
       answer: RoleSchema,
       action: (b: RoleCreateInput) => `Creating the role ${b.name}`,
       forbidden: `Creating roles ${ADMIN_HINT}`,
-      check: 'Refresh Roles to see whether it was created before creating it again.',
       conflict: ROLE_TAKEN,
       refused: 'Role not created',
     },
@@ -211,7 +210,6 @@ export const ROLES = table(
       answer: RoleSchema,
       action: 'Saving a role',
       forbidden: `Changing roles ${ADMIN_HINT}`,
-      check: 'Refresh Roles to see whether the change was saved.',
       conflict: ROLE_TAKEN,
       notFound: ROLE_GONE,
       refused: 'Role not saved',
@@ -223,7 +221,6 @@ export const ROLES = table(
       nothing: true,
       action: 'Deleting a role',
       forbidden: `Deleting roles ${ADMIN_HINT}`,
-      check: 'Refresh Roles to see whether the role is gone.',
       notFound: ROLE_GONE,
     },
     assignRole: {
