@@ -5,12 +5,8 @@ import * as path from 'node:path';
 
 const root = path.resolve(__dirname, '..', '..');
 
-/**
- * A plain object with the real API's top-level members (esbuild's interop copies own keys, as it does
- * from the real one); each member is a constructible, callable no-op whose properties are the same;
- * lists are empty; the configuration holds three profiles.
- */
-export const STUB = `
+/** Any member a callable, constructible no-op whose members are the same (`f`); lists empty. */
+export const ANY_MEMBER = `
 const LISTS = new Set(['notebookDocuments', 'textDocuments', 'workspaceFolders', 'visibleTextEditors', 'visibleNotebookEditors', 'all', 'tabs']);
 const handler = {
   get: (t, k) => (LISTS.has(k) ? [] : k === 'prototype' ? {} : k === Symbol.toPrimitive ? () => '' : k === Symbol.iterator ? function* () {} : k === 'then' ? undefined : f),
@@ -20,6 +16,14 @@ const handler = {
   defineProperty: () => true,
 };
 const f = new Proxy(function () {}, handler);
+`;
+
+/**
+ * A plain object with the real API's top-level members (esbuild's interop copies own keys, as it does
+ * from the real one); each member is a constructible, callable no-op whose properties are the same;
+ * lists are empty; the configuration holds three profiles.
+ */
+export const STUB = `${ANY_MEMBER}
 const profiles = [
   { name: 'Prod EU', platformUrl: 'https://acme.example.com/api', production: true, agents: [{ label: 'Sales', url: 'https://ai.example.com/api/v1/public/acme/agents/42' }] },
   { name: 'Staging', platformUrl: 'https://staging.example.com/api', environment: 'staging' },

@@ -159,6 +159,23 @@ function judgeRequest(
   return { ex, m, violations };
 }
 
+/** The exchanges and violations a server records, and the reading and judging of each request. */
+function recorder(ref: Reference, options: { family?: ApiFamily; strictRequests?: boolean }) {
+  const exchanges: Exchange[] = [];
+  const violations: Violation[] = [];
+  return {
+    exchanges,
+    violations,
+    async take(req: IncomingMessage): Promise<ReturnType<typeof judgeRequest> & { raw: Buffer }> {
+      const raw = await readBody(req);
+      const judged = judgeRequest(ref, req, raw, options.family, options.strictRequests ?? true);
+      exchanges.push(judged.ex);
+      violations.push(...judged.violations);
+      return { ...judged, raw };
+    },
+  };
+}
+
 export interface ProxyOptions {
   /** Family of every request (when the target's paths do not follow the sandbox layout). */
   family?: ApiFamily;
@@ -176,15 +193,12 @@ export async function startValidatingProxy(
   target: string,
   options: ProxyOptions = {},
 ): Promise<RecordingServer> {
-  const exchanges: Exchange[] = [];
-  const violations: Violation[] = [];
+  const { exchanges, violations, take } = recorder(ref, options);
   const origin = new URL(target);
   const server = createServer((req, res) => {
     void (async () => {
-      const raw = await readBody(req);
-      const judged = judgeRequest(ref, req, raw, options.family, options.strictRequests ?? true);
-      exchanges.push(judged.ex);
-      violations.push(...judged.violations);
+      const judged = await take(req);
+      const raw = judged.raw;
       const headers = { ...req.headers, host: origin.host };
       const up = httpRequest(
         {
@@ -277,16 +291,12 @@ export interface MockServer extends RecordingServer {
  * violation.
  */
 export async function startMockServer(ref: Reference, options: MockOptions = {}): Promise<MockServer> {
-  const exchanges: Exchange[] = [];
-  const violations: Violation[] = [];
+  const { exchanges, violations, take } = recorder(ref, options);
   let variant: Variant = options.variant ?? 'allOptional';
   let seed = options.seed ?? 1;
   const server = createServer((req, res) => {
     void (async () => {
-      const raw = await readBody(req);
-      const judged = judgeRequest(ref, req, raw, options.family, options.strictRequests ?? true);
-      exchanges.push(judged.ex);
-      violations.push(...judged.violations);
+      const judged = await take(req);
       if (!judged.m) {
         judged.ex.status = 404;
         res.writeHead(404, { 'content-type': 'application/json' });

@@ -341,9 +341,13 @@ export function generateResponse(
       validUnderDocument: lines.every((l) => l.valid),
     };
   }
+  return { status, ...jsonAt(op, pointer, variant, seed) };
+}
+
+/** The JSON value generated at `pointer`, as a generated answer or body. */
+function jsonAt(op: Operation, pointer: string, variant: Variant, seed: number): Generated {
   const g = generateAt(op, pointer, variant, seed);
   return {
-    status,
     variant,
     seed,
     value: g.value,
@@ -356,15 +360,7 @@ export function generateResponse(
 /** A request body for an operation (undefined when it declares none). */
 export function generateRequestBody(op: Operation, variant: Variant, seed = 1): Generated | undefined {
   if (!op.raw.requestBody?.content?.['application/json']?.schema) return undefined;
-  const g = generateAt(op, `${op.pointer}/requestBody/content/application~1json/schema`, variant, seed);
-  return {
-    variant,
-    seed,
-    value: g.value,
-    text: JSON.stringify(g.value),
-    contentType: 'application/json',
-    validUnderDocument: g.valid,
-  };
+  return jsonAt(op, `${op.pointer}/requestBody/content/application~1json/schema`, variant, seed);
 }
 
 export interface ResponseCase {

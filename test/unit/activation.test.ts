@@ -7,6 +7,7 @@ import * as fs from 'node:fs';
 import Module from 'node:module';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { ANY_MEMBER } from '../../bench/vscodeStub';
 
 const root = path.resolve(__dirname, '..', '..', '..');
 const bundle = path.join(root, 'dist', 'extension.js');
@@ -19,16 +20,7 @@ const manifest = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'ut
  * Any member is a callable, constructible no-op whose members are the same; lists are empty;
  * settings answer their defaults; `commands.registerCommand` records into `globalThis.__registered`.
  */
-const STUB = `
-const LISTS = new Set(['notebookDocuments', 'textDocuments', 'workspaceFolders', 'visibleTextEditors', 'visibleNotebookEditors', 'all', 'tabs']);
-const handler = {
-  get: (t, k) => (LISTS.has(k) ? [] : k === 'prototype' ? {} : k === Symbol.toPrimitive ? () => '' : k === Symbol.iterator ? function* () {} : k === 'then' ? undefined : f),
-  apply: () => f,
-  construct: () => f,
-  set: () => true,
-  defineProperty: () => true,
-};
-const f = new Proxy(function () {}, handler);
+const STUB = `${ANY_MEMBER}
 const config = { get: (key, d) => d, inspect: () => undefined, update: () => Promise.resolve(), has: () => false };
 const registered = (globalThis.__registered = new Set());
 module.exports = {

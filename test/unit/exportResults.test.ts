@@ -14,7 +14,15 @@ import { csvCell } from '../../src/shared/notebookOutput';
 import { exportQuery, exportWorkerFile, type ExportWorkerInfo } from '../../src/notebook/exportRunner';
 import type { ExportWorkerToHost, HostToExportWorker } from '../../src/notebook/exportWorker';
 import { loadPayload } from '../../src/notebook/results';
-import { FAST_RETRY, deferred, rejection, sendJson, startServer, type TestServer } from './api/helpers';
+import {
+  FAST_RETRY,
+  deferred,
+  rejection,
+  sendJson,
+  startServer,
+  withServer,
+  type TestServer,
+} from './api/helpers';
 
 const JWT = 'eyJhbGciOiJIUzI1NiJ9.eyJkZXBsb3ltZW50SWQiOjF9.c2lnbmF0dXJlLXNpZ25hdHVyZQ';
 
@@ -107,44 +115,44 @@ describe('notebook/exportResults: bytes', () => {
   for (const format of ['csv', 'json'] as const) {
     it(`a SQL result exported as ${format} has the bytes of the former formatter (hostile values, any chunking)`, async () => {
       const { text, rows } = hostileBody(400);
-      const s = await startServer((_req, res) => {
-        ndjsonHead(res);
-        writeInPieces(res, text);
-      });
-      try {
-        const file = path.join(dir, `out.${format}`);
-        const progress: number[] = [];
-        const n = await exportQuery(client(s), 'sql', 'SELECT *', file, format, {
-          onRows: (k) => progress.push(k),
-        });
-        assert.equal(n, 400);
-        assert.equal(fs.readFileSync(file, 'utf8'), legacyBytes(format, NAMES, rows));
-        assert.equal(progress.at(-1), 400, 'progress reaches every row');
-        assert.ok(
-          progress.every((k, i) => i === 0 || k > progress[i - 1]!),
-          'progress only grows',
-        );
-      } finally {
-        await s.close();
-      }
+      await withServer(
+        (_req, res) => {
+          ndjsonHead(res);
+          writeInPieces(res, text);
+        },
+        async (s) => {
+          const file = path.join(dir, `out.${format}`);
+          const progress: number[] = [];
+          const n = await exportQuery(client(s), 'sql', 'SELECT *', file, format, {
+            onRows: (k) => progress.push(k),
+          });
+          assert.equal(n, 400);
+          assert.equal(fs.readFileSync(file, 'utf8'), legacyBytes(format, NAMES, rows));
+          assert.equal(progress.at(-1), 400, 'progress reaches every row');
+          assert.ok(
+            progress.every((k, i) => i === 0 || k > progress[i - 1]!),
+            'progress only grows',
+          );
+        },
+      );
     });
   }
 
   it('an empty SQL result is a header alone (CSV) or [] (JSON), as before', async () => {
     const schemaOnly = JSON.stringify({ schema: [{ name: 'a', column_type: 'Int64' }] }) + '\n';
-    const s = await startServer((_req, res) => {
-      ndjsonHead(res);
-      res.end(schemaOnly);
-    });
-    try {
-      for (const format of ['csv', 'json'] as const) {
-        const file = path.join(dir, `empty.${format}`);
-        assert.equal(await exportQuery(client(s), 'sql', 'SELECT a', file, format), 0);
-        assert.equal(fs.readFileSync(file, 'utf8'), legacyBytes(format, ['a'], []));
-      }
-    } finally {
-      await s.close();
-    }
+    await withServer(
+      (_req, res) => {
+        ndjsonHead(res);
+        res.end(schemaOnly);
+      },
+      async (s) => {
+        for (const format of ['csv', 'json'] as const) {
+          const file = path.join(dir, `empty.${format}`);
+          assert.equal(await exportQuery(client(s), 'sql', 'SELECT a', file, format), 0);
+          assert.equal(fs.readFileSync(file, 'utf8'), legacyBytes(format, ['a'], []));
+        }
+      },
+    );
   });
 
   it('a JSON query result has the bytes of the former formatter, in batches', async () => {
@@ -167,41 +175,41 @@ describe('notebook/exportResults: bytes', () => {
         },
       ],
     };
-    const s = await startServer((_req, res) => sendJson(res, 200, body));
-    try {
-      const query = JSON.stringify({ measures: ['orders.count'], dimensions: ['orders.status'] });
-      const p = loadPayload(JSON.parse(JSON.stringify(body)) as never, Number.MAX_SAFE_INTEGER);
-      for (const format of ['csv', 'json'] as const) {
-        const file = path.join(dir, `load.${format}`);
-        const progress: number[] = [];
-        const n = await exportQuery(client(s), 'json', query, file, format, {
-          onRows: (k) => progress.push(k),
-        });
-        assert.equal(n, 12_345);
-        assert.deepEqual(progress, [12_345]);
-        const names = p.columns.map((c) => c.name);
-        assert.equal(fs.readFileSync(file, 'utf8'), legacyBytes(format, names, p.rows));
-      }
-    } finally {
-      await s.close();
-    }
+    await withServer(
+      (_req, res) => sendJson(res, 200, body),
+      async (s) => {
+        const query = JSON.stringify({ measures: ['orders.count'], dimensions: ['orders.status'] });
+        const p = loadPayload(JSON.parse(JSON.stringify(body)) as never, Number.MAX_SAFE_INTEGER);
+        for (const format of ['csv', 'json'] as const) {
+          const file = path.join(dir, `load.${format}`);
+          const progress: number[] = [];
+          const n = await exportQuery(client(s), 'json', query, file, format, {
+            onRows: (k) => progress.push(k),
+          });
+          assert.equal(n, 12_345);
+          assert.deepEqual(progress, [12_345]);
+          const names = p.columns.map((c) => c.name);
+          assert.equal(fs.readFileSync(file, 'utf8'), legacyBytes(format, names, p.rows));
+        }
+      },
+    );
   });
 
   it('re-sends on Continue wait and writes the rows once', async () => {
     const { text, rows } = hostileBody(30);
-    const s = await startServer((_req, res, _b, n) => {
-      ndjsonHead(res);
-      if (n === 1) res.end('{"error":"Continue wait"}\n');
-      else writeInPieces(res, text);
-    });
-    try {
-      const file = path.join(dir, 'wait.csv');
-      assert.equal(await exportQuery(client(s), 'sql', 'SELECT *', file, 'csv'), 30);
-      assert.equal(s.requests.length, 2);
-      assert.equal(fs.readFileSync(file, 'utf8'), legacyBytes('csv', NAMES, rows));
-    } finally {
-      await s.close();
-    }
+    await withServer(
+      (_req, res, _b, n) => {
+        ndjsonHead(res);
+        if (n === 1) res.end('{"error":"Continue wait"}\n');
+        else writeInPieces(res, text);
+      },
+      async (s) => {
+        const file = path.join(dir, 'wait.csv');
+        assert.equal(await exportQuery(client(s), 'sql', 'SELECT *', file, 'csv'), 30);
+        assert.equal(s.requests.length, 2);
+        assert.equal(fs.readFileSync(file, 'utf8'), legacyBytes('csv', NAMES, rows));
+      },
+    );
   });
 });
 
@@ -269,64 +277,64 @@ describe('notebook/exportResults: cancel and errors', () => {
   });
 
   it('a malformed line fails the export with its line number and leaves no file', async () => {
-    const s = await startServer((_req, res) => {
-      ndjsonHead(res);
-      res.end('{"schema":[{"name":"a","column_type":"Int64"}]}\n{"data":[["1"]]}\n{"data":[["2"]\n');
-    });
-    try {
-      const file = path.join(dir, 'bad.csv');
-      const e = await rejection(() => exportQuery(client(s), 'sql', 'SELECT a', file, 'csv'));
-      assert.ok(isApiError(e), String(e));
-      assert.equal(e.kind, 'protocol');
-      assert.equal(e.line, 3);
-      assert.match(e.message, /malformed line 3/);
-      assert.equal(fs.existsSync(file), false);
-    } finally {
-      await s.close();
-    }
+    await withServer(
+      (_req, res) => {
+        ndjsonHead(res);
+        res.end('{"schema":[{"name":"a","column_type":"Int64"}]}\n{"data":[["1"]]}\n{"data":[["2"]\n');
+      },
+      async (s) => {
+        const file = path.join(dir, 'bad.csv');
+        const e = await rejection(() => exportQuery(client(s), 'sql', 'SELECT a', file, 'csv'));
+        assert.ok(isApiError(e), String(e));
+        assert.equal(e.kind, 'protocol');
+        assert.equal(e.line, 3);
+        assert.match(e.message, /malformed line 3/);
+        assert.equal(fs.existsSync(file), false);
+      },
+    );
   });
 
   it("a trailing error line is the query's error; a row that is not an array is named", async () => {
-    const s = await startServer((req, res) => {
-      ndjsonHead(res);
-      const head = '{"schema":[{"name":"a","column_type":"Int64"}]}\n{"data":[["1"]]}\n';
-      if (req.url?.includes('/rowbad/')) res.end(head + '{"data":[["2"],{"a":3}]}\n');
-      else res.end(head + '{"error":"Query timeout","requestId":"r-9"}\n');
-    });
-    try {
-      const file = path.join(dir, 'err.json');
-      const e = await rejection(() => exportQuery(client(s), 'sql', 'SELECT a', file, 'json'));
-      assert.ok(isApiError(e));
-      assert.match(e.message, /Query timeout/);
-      assert.equal(fs.existsSync(file), false);
-      const bad = new DataClient({
-        baseUrl: s.url + '/rowbad/cubejs-api',
-        token: async () => JWT,
-        retry: FAST_RETRY,
-        dispatchers: new DispatcherRegistry({}),
-      });
-      const r = await rejection(() => exportQuery(bad, 'sql', 'SELECT a', file, 'csv'));
-      assert.ok(isApiError(r));
-      assert.equal(r.message, 'Row 2 of line 3 of the SQL result is not an array of values.');
-      assert.equal(fs.existsSync(file), false);
-    } finally {
-      await s.close();
-    }
+    await withServer(
+      (req, res) => {
+        ndjsonHead(res);
+        const head = '{"schema":[{"name":"a","column_type":"Int64"}]}\n{"data":[["1"]]}\n';
+        if (req.url?.includes('/rowbad/')) res.end(head + '{"data":[["2"],{"a":3}]}\n');
+        else res.end(head + '{"error":"Query timeout","requestId":"r-9"}\n');
+      },
+      async (s) => {
+        const file = path.join(dir, 'err.json');
+        const e = await rejection(() => exportQuery(client(s), 'sql', 'SELECT a', file, 'json'));
+        assert.ok(isApiError(e));
+        assert.match(e.message, /Query timeout/);
+        assert.equal(fs.existsSync(file), false);
+        const bad = new DataClient({
+          baseUrl: s.url + '/rowbad/cubejs-api',
+          token: async () => JWT,
+          retry: FAST_RETRY,
+          dispatchers: new DispatcherRegistry({}),
+        });
+        const r = await rejection(() => exportQuery(bad, 'sql', 'SELECT a', file, 'csv'));
+        assert.ok(isApiError(r));
+        assert.equal(r.message, 'Row 2 of line 3 of the SQL result is not an array of values.');
+        assert.equal(fs.existsSync(file), false);
+      },
+    );
   });
 
   it('a file that cannot be written is said so, with its path', async () => {
-    const s = await startServer((_req, res) => {
-      ndjsonHead(res);
-      res.end('{"schema":[{"name":"a","column_type":"Int64"}]}\n');
-    });
-    try {
-      const file = path.join(dir, 'missing-folder', 'x.csv');
-      const e = await rejection(() => exportQuery(client(s), 'sql', 'SELECT a', file, 'csv'));
-      assert.match((e as Error).message, /^Could not write .*missing-folder.*x\.csv: ENOENT/);
-      assert.equal(s.requests.length, 0, 'nothing is asked of the server');
-    } finally {
-      await s.close();
-    }
+    await withServer(
+      (_req, res) => {
+        ndjsonHead(res);
+        res.end('{"schema":[{"name":"a","column_type":"Int64"}]}\n');
+      },
+      async (s) => {
+        const file = path.join(dir, 'missing-folder', 'x.csv');
+        const e = await rejection(() => exportQuery(client(s), 'sql', 'SELECT a', file, 'csv'));
+        assert.match((e as Error).message, /^Could not write .*missing-folder.*x\.csv: ENOENT/);
+        assert.equal(s.requests.length, 0, 'nothing is asked of the server');
+      },
+    );
   });
 });
 

@@ -4,7 +4,7 @@ import * as net from 'node:net';
 import { DataClient, MetaCache, type DataClientOptions } from '../../../src/api/dataClient';
 import { DispatcherRegistry } from '../../../src/api/net/agents';
 import { numberFormatOf, rollupsUsed, type CubeSqlChunk } from '../../../src/api/schemas/data';
-import { FAST_RETRY, apiFailure, collect, deferred, sendJson, startServer, type TestServer } from './helpers';
+import { FAST_RETRY, apiFailure, collect, deferred, sendJson, withServer, type TestServer } from './helpers';
 
 const JWT = 'eyJhbGciOiJIUzI1NiJ9.eyJkZXBsb3ltZW50SWQiOjF9.c2lnbmF0dXJlLXNpZ25hdHVyZQ';
 
@@ -45,227 +45,220 @@ function ndjsonHead(res: ServerResponse): void {
 
 describe('api/dataClient: load', () => {
   it('re-sends on Continue wait with the same request-id prefix and reports progress', async () => {
-    const s = await startServer((_req, res, _b, n) =>
-      n < 3 ? sendJson(res, 200, { error: 'Continue wait' }) : sendJson(res, 200, LOAD_OK),
+    await withServer(
+      (_req, res, _b, n) =>
+        n < 3 ? sendJson(res, 200, { error: 'Continue wait' }) : sendJson(res, 200, LOAD_OK),
+      async (s) => {
+        const progress: number[] = [];
+        const out = await dc(s).load(
+          { measures: ['orders.count'], dimensions: ['orders.status'] },
+          { onProgress: (p) => progress.push(p.attempt) },
+        );
+        assert.equal(out.results[0].data.length, 1);
+        assert.equal((out.results[0] as Record<string, unknown>).newField, 'kept');
+        assert.deepEqual(progress, [1, 2]);
+        assert.equal(s.requests.length, 3);
+        const ids = s.requests.map((r) => String(r.headers['x-request-id']));
+        const prefix = ids[0].replace(/-span-1$/, '');
+        assert.match(prefix, /^[0-9a-f-]{36}$/);
+        assert.deepEqual(ids, [`${prefix}-span-1`, `${prefix}-span-2`, `${prefix}-span-3`]);
+        assert.ok(s.requests.every((r) => r.body === s.requests[0].body && r.url === '/cubejs-api/v1/load'));
+        assert.deepEqual(JSON.parse(s.requests[0].body), {
+          queryType: 'multi',
+          query: { measures: ['orders.count'], dimensions: ['orders.status'] },
+        });
+        assert.equal(s.requests[0].headers.authorization, JWT, 'raw JWT, no scheme');
+      },
     );
-    try {
-      const progress: number[] = [];
-      const out = await dc(s).load(
-        { measures: ['orders.count'], dimensions: ['orders.status'] },
-        { onProgress: (p) => progress.push(p.attempt) },
-      );
-      assert.equal(out.results[0].data.length, 1);
-      assert.equal((out.results[0] as Record<string, unknown>).newField, 'kept');
-      assert.deepEqual(progress, [1, 2]);
-      assert.equal(s.requests.length, 3);
-      const ids = s.requests.map((r) => String(r.headers['x-request-id']));
-      const prefix = ids[0].replace(/-span-1$/, '');
-      assert.match(prefix, /^[0-9a-f-]{36}$/);
-      assert.deepEqual(ids, [`${prefix}-span-1`, `${prefix}-span-2`, `${prefix}-span-3`]);
-      assert.ok(s.requests.every((r) => r.body === s.requests[0].body && r.url === '/cubejs-api/v1/load'));
-      assert.deepEqual(JSON.parse(s.requests[0].body), {
-        queryType: 'multi',
-        query: { measures: ['orders.count'], dimensions: ['orders.status'] },
-      });
-      assert.equal(s.requests[0].headers.authorization, JWT, 'raw JWT, no scheme');
-    } finally {
-      await s.close();
-    }
   });
 
   it('stops re-polling as soon as it is cancelled', async () => {
-    const s = await startServer((_req, res) => sendJson(res, 200, { error: 'Continue wait' }));
-    try {
-      const ctl = new AbortController();
-      const e = await apiFailure(() =>
-        dc(s).load(
-          { measures: ['orders.count'] },
-          { signal: ctl.signal, onProgress: (p) => p.attempt === 3 && ctl.abort() },
-        ),
-      );
-      assert.equal(e.kind, 'cancelled');
-      assert.equal(s.requests.length, 3);
-    } finally {
-      await s.close();
-    }
+    await withServer(
+      (_req, res) => sendJson(res, 200, { error: 'Continue wait' }),
+      async (s) => {
+        const ctl = new AbortController();
+        const e = await apiFailure(() =>
+          dc(s).load(
+            { measures: ['orders.count'] },
+            { signal: ctl.signal, onProgress: (p) => p.attempt === 3 && ctl.abort() },
+          ),
+        );
+        assert.equal(e.kind, 'cancelled');
+        assert.equal(s.requests.length, 3);
+      },
+    );
   });
 
   it('fails with kind timeout when the overall limit passes', async () => {
-    const s = await startServer((_req, res) =>
-      setTimeout(() => sendJson(res, 200, { error: 'Continue wait' }), 10),
+    await withServer(
+      (_req, res) => setTimeout(() => sendJson(res, 200, { error: 'Continue wait' }), 10),
+      async (s) => {
+        const e = await apiFailure(() => dc(s).load({ measures: ['orders.count'] }, { timeoutMs: 60 }));
+        assert.equal(e.kind, 'timeout');
+        assert.match(e.message, /did not finish/);
+      },
     );
-    try {
-      const e = await apiFailure(() => dc(s).load({ measures: ['orders.count'] }, { timeoutMs: 60 }));
-      assert.equal(e.kind, 'timeout');
-      assert.match(e.message, /did not finish/);
-    } finally {
-      await s.close();
-    }
   });
 
   it('maps UserError, 403 Invalid token and 200 {"error"} bodies', async () => {
-    const s = await startServer((req, res) => {
-      if (req.url!.includes('bad'))
-        return sendJson(res, 400, { type: 'UserError', error: "'orders.nope' not found", requestId: 'r1' });
-      if (req.url!.includes('tok')) return sendJson(res, 403, { error: 'Invalid token' });
-      sendJson(res, 200, { error: 'Query execution failed', requestId: 'r2' });
-    });
-    try {
-      const bad = await apiFailure(() =>
-        dc(s, { baseUrl: s.url + '/bad' }).load({ measures: ['orders.nope'] }),
-      );
-      assert.equal(bad.kind, 'validation');
-      assert.equal(bad.serverMessage, "'orders.nope' not found");
-      const tok = await apiFailure(() => dc(s, { baseUrl: s.url + '/tok' }).load({}));
-      assert.equal(tok.kind, 'auth');
-      assert.match(tok.message, /Data API token/);
-      const failed = await apiFailure(() => dc(s).load({}));
-      assert.equal(failed.kind, 'server');
-      assert.equal(failed.requestId, 'r2');
-      assert.match(failed.message, /Query execution failed/);
-    } finally {
-      await s.close();
-    }
+    await withServer(
+      (req, res) => {
+        if (req.url!.includes('bad'))
+          return sendJson(res, 400, { type: 'UserError', error: "'orders.nope' not found", requestId: 'r1' });
+        if (req.url!.includes('tok')) return sendJson(res, 403, { error: 'Invalid token' });
+        sendJson(res, 200, { error: 'Query execution failed', requestId: 'r2' });
+      },
+      async (s) => {
+        const bad = await apiFailure(() =>
+          dc(s, { baseUrl: s.url + '/bad' }).load({ measures: ['orders.nope'] }),
+        );
+        assert.equal(bad.kind, 'validation');
+        assert.equal(bad.serverMessage, "'orders.nope' not found");
+        const tok = await apiFailure(() => dc(s, { baseUrl: s.url + '/tok' }).load({}));
+        assert.equal(tok.kind, 'auth');
+        assert.match(tok.message, /Data API token/);
+        const failed = await apiFailure(() => dc(s).load({}));
+        assert.equal(failed.kind, 'server');
+        assert.equal(failed.requestId, 'r2');
+        assert.match(failed.message, /Query execution failed/);
+      },
+    );
   });
 
   it('names the missing field of a malformed response', async () => {
-    const s = await startServer((_req, res) => sendJson(res, 200, { results: [{ data: [] }] }));
-    try {
-      const e = await apiFailure(() => dc(s).load({}));
-      assert.equal(e.kind, 'protocol');
-      assert.match(e.message, /results\[0\]\.annotation/);
-    } finally {
-      await s.close();
-    }
+    await withServer(
+      (_req, res) => sendJson(res, 200, { results: [{ data: [] }] }),
+      async (s) => {
+        const e = await apiFailure(() => dc(s).load({}));
+        assert.equal(e.kind, 'protocol');
+        assert.match(e.message, /results\[0\]\.annotation/);
+      },
+    );
   });
 
   it('retries a 503 of the idempotent query', async () => {
-    const s = await startServer((_req, res, _b, n) =>
-      n === 1 ? sendJson(res, 503, {}) : sendJson(res, 200, LOAD_OK),
+    await withServer(
+      (_req, res, _b, n) => (n === 1 ? sendJson(res, 503, {}) : sendJson(res, 200, LOAD_OK)),
+      async (s) => {
+        await dc(s).load({});
+        assert.equal(s.requests.length, 2);
+      },
     );
-    try {
-      await dc(s).load({});
-      assert.equal(s.requests.length, 2);
-    } finally {
-      await s.close();
-    }
   });
 });
 
 describe('api/dataClient: cubesql', () => {
   it('yields the schema and each batch as it arrives', async () => {
     const gate = deferred();
-    const s = await startServer(async (_req, res) => {
-      ndjsonHead(res);
-      res.write(
-        JSON.stringify({
-          schema: [
-            { name: 'status', column_type: 'String' },
-            { name: 'count', column_type: 'Int64' },
-          ],
-          lastRefreshTime: 't',
-        }) + '\n',
-      );
-      res.write('{"data":[["shipped","10"],["new","4"]]}\n');
-      await gate.promise; // the rest is only sent once the client has seen the first batch
-      res.write('{"data":[["canceled","1"]]}\n');
-      res.end();
-    });
-    try {
-      const got: CubeSqlChunk[] = [];
-      for await (const chunk of dc(s).cubesql('SELECT status, MEASURE(count) FROM orders GROUP BY 1', {
-        timezone: 'UTC',
-      })) {
-        got.push(chunk);
-        if (chunk.type === 'rows' && got.length === 2) gate.resolve();
-      }
-      assert.deepEqual(got, [
-        {
-          type: 'schema',
-          schema: [
-            { name: 'status', column_type: 'String' },
-            { name: 'count', column_type: 'Int64' },
-          ],
-          lastRefreshTime: 't',
-        },
-        {
-          type: 'rows',
-          rows: [
-            ['shipped', '10'],
-            ['new', '4'],
-          ],
-        },
-        { type: 'rows', rows: [['canceled', '1']] },
-      ]);
-      const body = JSON.parse(s.requests[0].body);
-      // Only the fields the published cubesql operation declares.
-      assert.deepEqual(body, {
-        query: 'SELECT status, MEASURE(count) FROM orders GROUP BY 1',
-        timezone: 'UTC',
-      });
-      assert.equal(s.requests[0].url, '/cubejs-api/v1/cubesql');
-    } finally {
-      await s.close();
-    }
+    await withServer(
+      async (_req, res) => {
+        ndjsonHead(res);
+        res.write(
+          JSON.stringify({
+            schema: [
+              { name: 'status', column_type: 'String' },
+              { name: 'count', column_type: 'Int64' },
+            ],
+            lastRefreshTime: 't',
+          }) + '\n',
+        );
+        res.write('{"data":[["shipped","10"],["new","4"]]}\n');
+        await gate.promise; // the rest is only sent once the client has seen the first batch
+        res.write('{"data":[["canceled","1"]]}\n');
+        res.end();
+      },
+      async (s) => {
+        const got: CubeSqlChunk[] = [];
+        for await (const chunk of dc(s).cubesql('SELECT status, MEASURE(count) FROM orders GROUP BY 1', {
+          timezone: 'UTC',
+        })) {
+          got.push(chunk);
+          if (chunk.type === 'rows' && got.length === 2) gate.resolve();
+        }
+        assert.deepEqual(got, [
+          {
+            type: 'schema',
+            schema: [
+              { name: 'status', column_type: 'String' },
+              { name: 'count', column_type: 'Int64' },
+            ],
+            lastRefreshTime: 't',
+          },
+          {
+            type: 'rows',
+            rows: [
+              ['shipped', '10'],
+              ['new', '4'],
+            ],
+          },
+          { type: 'rows', rows: [['canceled', '1']] },
+        ]);
+        const body = JSON.parse(s.requests[0].body);
+        // Only the fields the published cubesql operation declares.
+        assert.deepEqual(body, {
+          query: 'SELECT status, MEASURE(count) FROM orders GROUP BY 1',
+          timezone: 'UTC',
+        });
+        assert.equal(s.requests[0].url, '/cubejs-api/v1/cubesql');
+      },
+    );
   });
 
   it('throws the trailing error line after the rows before it (UserError -> validation)', async () => {
-    const s = await startServer((req, res) => {
-      ndjsonHead(res);
-      res.write('{"schema":[{"name":"a","column_type":"Int64"}]}\n{"data":[["1"]]}\n');
-      const user = req.url!.startsWith('/user') ? { type: 'UserError' } : {};
-      res.end(JSON.stringify({ error: 'Division by zero', requestId: 'rid-9', ...user }) + '\n');
-    });
-    try {
-      const seen: CubeSqlChunk[] = [];
-      const e = await apiFailure(async () => {
-        for await (const c of dc(s).cubesql('SELECT 1/0')) seen.push(c);
-      });
-      assert.equal(seen.length, 2);
-      assert.equal(e.kind, 'server');
-      assert.equal(e.requestId, 'rid-9');
-      assert.match(e.message, /Division by zero/);
-      const u = await apiFailure(() => collect(dc(s, { baseUrl: s.url + '/user' }).cubesql('SELECT 1/0')));
-      assert.equal(u.kind, 'validation');
-      assert.equal(u.serverMessage, 'Division by zero');
-    } finally {
-      await s.close();
-    }
+    await withServer(
+      (req, res) => {
+        ndjsonHead(res);
+        res.write('{"schema":[{"name":"a","column_type":"Int64"}]}\n{"data":[["1"]]}\n');
+        const user = req.url!.startsWith('/user') ? { type: 'UserError' } : {};
+        res.end(JSON.stringify({ error: 'Division by zero', requestId: 'rid-9', ...user }) + '\n');
+      },
+      async (s) => {
+        const seen: CubeSqlChunk[] = [];
+        const e = await apiFailure(async () => {
+          for await (const c of dc(s).cubesql('SELECT 1/0')) seen.push(c);
+        });
+        assert.equal(seen.length, 2);
+        assert.equal(e.kind, 'server');
+        assert.equal(e.requestId, 'rid-9');
+        assert.match(e.message, /Division by zero/);
+        const u = await apiFailure(() => collect(dc(s, { baseUrl: s.url + '/user' }).cubesql('SELECT 1/0')));
+        assert.equal(u.kind, 'validation');
+        assert.equal(u.serverMessage, 'Division by zero');
+      },
+    );
   });
 
   it('re-posts on a Continue-wait line, with progress and the same prefix', async () => {
-    const s = await startServer((_req, res, _b, n) => {
-      ndjsonHead(res);
-      if (n < 3) return res.end('{"error":"Continue wait"}\n');
-      res.end('{"schema":[{"name":"a","column_type":"Int64"}]}\n{"data":[["1"]]}\n');
-    });
-    try {
-      const progress: number[] = [];
-      const got = await collect(dc(s).cubesql('SELECT 1', { onProgress: (p) => progress.push(p.attempt) }));
-      assert.equal(got.length, 2);
-      assert.deepEqual(progress, [1, 2]);
-      const ids = s.requests.map((r) => String(r.headers['x-request-id']));
-      const prefix = ids[0].slice(0, 36);
-      assert.deepEqual(
-        ids,
-        [1, 2, 3].map((n) => `${prefix}-span-${n}`),
-      );
-    } finally {
-      await s.close();
-    }
+    await withServer(
+      (_req, res, _b, n) => {
+        ndjsonHead(res);
+        if (n < 3) return res.end('{"error":"Continue wait"}\n');
+        res.end('{"schema":[{"name":"a","column_type":"Int64"}]}\n{"data":[["1"]]}\n');
+      },
+      async (s) => {
+        const progress: number[] = [];
+        const got = await collect(dc(s).cubesql('SELECT 1', { onProgress: (p) => progress.push(p.attempt) }));
+        assert.equal(got.length, 2);
+        assert.deepEqual(progress, [1, 2]);
+        const ids = s.requests.map((r) => String(r.headers['x-request-id']));
+        const prefix = ids[0].slice(0, 36);
+        assert.deepEqual(
+          ids,
+          [1, 2, 3].map((n) => `${prefix}-span-${n}`),
+        );
+      },
+    );
   });
 
   it('surfaces errors sent before streaming, including bodies with Content-Length and Transfer-Encoding', async () => {
-    const s = await startServer((_req, res) =>
-      sendJson(res, 400, { type: 'UserError', error: 'Unknown column foo' }),
+    await withServer(
+      (_req, res) => sendJson(res, 400, { type: 'UserError', error: 'Unknown column foo' }),
+      async (s) => {
+        const e = await apiFailure(() => collect(dc(s).cubesql('SELECT foo')));
+        assert.equal(e.kind, 'validation');
+        assert.equal(e.serverMessage, 'Unknown column foo');
+      },
     );
-    try {
-      const e = await apiFailure(() => collect(dc(s).cubesql('SELECT foo')));
-      assert.equal(e.kind, 'validation');
-      assert.equal(e.serverMessage, 'Unknown column foo');
-    } finally {
-      await s.close();
-    }
     const body = '{"type":"UserError","error":"Unknown column bar"}';
     const raw = net.createServer((sock) =>
       sock.once('data', () =>
@@ -293,89 +286,89 @@ describe('api/dataClient: cubesql', () => {
 
   it('closes the connection when the consumer stops early', async () => {
     const closed = deferred();
-    const s = await startServer((req, res) => {
-      ndjsonHead(res);
-      res.write('{"schema":[{"name":"a","column_type":"Int64"}]}\n');
-      const timer = setInterval(() => res.write('{"data":[["1"],["2"]]}\n'), 2);
-      res.on('close', () => {
-        clearInterval(timer);
-        closed.resolve();
-      });
-      void req;
-    });
-    try {
-      let n = 0;
-      for await (const c of dc(s).cubesql('SELECT a FROM big')) {
-        if (c.type === 'rows' && ++n === 3) break;
-      }
-      assert.equal(n, 3, 'three row chunks were read before stopping');
-      // The server sees its response closed soon after the consumer stops (not at the test timeout).
-      const outcome = await Promise.race([
-        closed.promise.then(() => 'closed'),
-        new Promise((r) => setTimeout(() => r('still open after 5 s'), 5000)),
-      ]);
-      assert.equal(outcome, 'closed');
-    } finally {
-      await s.close();
-    }
+    await withServer(
+      (req, res) => {
+        ndjsonHead(res);
+        res.write('{"schema":[{"name":"a","column_type":"Int64"}]}\n');
+        const timer = setInterval(() => res.write('{"data":[["1"],["2"]]}\n'), 2);
+        res.on('close', () => {
+          clearInterval(timer);
+          closed.resolve();
+        });
+        void req;
+      },
+      async (s) => {
+        let n = 0;
+        for await (const c of dc(s).cubesql('SELECT a FROM big')) {
+          if (c.type === 'rows' && ++n === 3) break;
+        }
+        assert.equal(n, 3, 'three row chunks were read before stopping');
+        // The server sees its response closed soon after the consumer stops (not at the test timeout).
+        const outcome = await Promise.race([
+          closed.promise.then(() => 'closed'),
+          new Promise((r) => setTimeout(() => r('still open after 5 s'), 5000)),
+        ]);
+        assert.equal(outcome, 'closed');
+      },
+    );
   });
 
   it('a truncated or malformed line is a protocol error with its line number; a reset is a network error', async () => {
-    const s = await startServer((req, res) => {
-      ndjsonHead(res);
-      res.write('{"schema":[{"name":"a","column_type":"Int64"}]}\n{"data":[["1"]]}\n');
-      if (req.url!.includes('reset')) {
-        res.write('{"data":[["2"');
-        setTimeout(() => res.socket?.destroy(), 5);
-        return;
-      }
-      res.end('{"data":[["2"],\n');
-    });
-    try {
-      const e = await apiFailure(() => collect(dc(s).cubesql('SELECT a')));
-      assert.equal(e.kind, 'protocol');
-      assert.equal(e.line, 3);
-      const r = await apiFailure(() => collect(dc(s, { baseUrl: s.url + '/reset' }).cubesql('SELECT a')));
-      assert.equal(r.kind, 'network');
-    } finally {
-      await s.close();
-    }
+    await withServer(
+      (req, res) => {
+        ndjsonHead(res);
+        res.write('{"schema":[{"name":"a","column_type":"Int64"}]}\n{"data":[["1"]]}\n');
+        if (req.url!.includes('reset')) {
+          res.write('{"data":[["2"');
+          setTimeout(() => res.socket?.destroy(), 5);
+          return;
+        }
+        res.end('{"data":[["2"],\n');
+      },
+      async (s) => {
+        const e = await apiFailure(() => collect(dc(s).cubesql('SELECT a')));
+        assert.equal(e.kind, 'protocol');
+        assert.equal(e.line, 3);
+        const r = await apiFailure(() => collect(dc(s, { baseUrl: s.url + '/reset' }).cubesql('SELECT a')));
+        assert.equal(r.kind, 'network');
+      },
+    );
   });
 
   it('re-posts when the connection is cut before the first line', async () => {
-    const s = await startServer((_req, res, _b, n) => {
-      ndjsonHead(res);
-      if (n === 1) {
-        res.write('{"sch');
-        setTimeout(() => res.socket?.destroy(), 5);
-        return;
-      }
-      res.end('{"schema":[{"name":"a","column_type":"Int64"}]}\n{"data":[["1"]]}\n');
-    });
-    try {
-      const got = await collect(dc(s).cubesql('SELECT a'));
-      assert.deepEqual(got[1], { type: 'rows', rows: [['1']] });
-      assert.equal(s.requests.length, 2);
-    } finally {
-      await s.close();
-    }
+    await withServer(
+      (_req, res, _b, n) => {
+        ndjsonHead(res);
+        if (n === 1) {
+          res.write('{"sch');
+          setTimeout(() => res.socket?.destroy(), 5);
+          return;
+        }
+        res.end('{"schema":[{"name":"a","column_type":"Int64"}]}\n{"data":[["1"]]}\n');
+      },
+      async (s) => {
+        const got = await collect(dc(s).cubesql('SELECT a'));
+        assert.deepEqual(got[1], { type: 'rows', rows: [['1']] });
+        assert.equal(s.requests.length, 2);
+      },
+    );
   });
 
   it('cancels a stream in progress', async () => {
-    const s = await startServer((_req, res) => {
-      ndjsonHead(res);
-      res.write('{"schema":[{"name":"a","column_type":"Int64"}]}\n');
-    });
-    try {
-      const ctl = new AbortController();
-      const e = await apiFailure(async () => {
-        for await (const c of dc(s).cubesql('SELECT a', { signal: ctl.signal }))
-          if (c.type === 'schema') ctl.abort();
-      });
-      assert.equal(e.kind, 'cancelled');
-    } finally {
-      await s.close();
-    }
+    await withServer(
+      (_req, res) => {
+        ndjsonHead(res);
+        res.write('{"schema":[{"name":"a","column_type":"Int64"}]}\n');
+      },
+      async (s) => {
+        const ctl = new AbortController();
+        const e = await apiFailure(async () => {
+          for await (const c of dc(s).cubesql('SELECT a', { signal: ctl.signal }))
+            if (c.type === 'schema') ctl.abort();
+        });
+        assert.equal(e.kind, 'cancelled');
+      },
+    );
   });
 });
 
@@ -397,37 +390,35 @@ describe('api/dataClient: meta', () => {
   };
 
   it('caches per cache key until refreshed', async () => {
-    const s = await startServer((_req, res) => sendJson(res, 200, META));
-    try {
-      const cache = new MetaCache();
-      const a = dc(s, { cacheKey: '1', metaCache: cache });
-      const m = await a.meta();
-      assert.equal(m.cubes[0].measures[0].name, 'orders.count');
-      await a.meta();
-      await dc(s, { cacheKey: '1', metaCache: cache }).meta();
-      assert.equal(s.requests.length, 1, 'one request for three calls on the same key');
-      await dc(s, { cacheKey: '2', metaCache: cache }).meta();
-      assert.equal(s.requests.length, 2);
-      await a.meta({ refresh: true });
-      assert.equal(s.requests.length, 3);
-      assert.equal(s.requests[0].method, 'GET');
-      assert.equal(s.requests[0].url, '/cubejs-api/v1/meta');
-    } finally {
-      await s.close();
-    }
+    await withServer(
+      (_req, res) => sendJson(res, 200, META),
+      async (s) => {
+        const cache = new MetaCache();
+        const a = dc(s, { cacheKey: '1', metaCache: cache });
+        const m = await a.meta();
+        assert.equal(m.cubes[0].measures[0].name, 'orders.count');
+        await a.meta();
+        await dc(s, { cacheKey: '1', metaCache: cache }).meta();
+        assert.equal(s.requests.length, 1, 'one request for three calls on the same key');
+        await dc(s, { cacheKey: '2', metaCache: cache }).meta();
+        assert.equal(s.requests.length, 2);
+        await a.meta({ refresh: true });
+        assert.equal(s.requests.length, 3);
+        assert.equal(s.requests[0].method, 'GET');
+        assert.equal(s.requests[0].url, '/cubejs-api/v1/meta');
+      },
+    );
   });
 
   it('reports a cube without measures as a protocol error naming the field', async () => {
-    const s = await startServer((_req, res) =>
-      sendJson(res, 200, { cubes: [{ name: 'x', dimensions: [] }] }),
+    await withServer(
+      (_req, res) => sendJson(res, 200, { cubes: [{ name: 'x', dimensions: [] }] }),
+      async (s) => {
+        const e = await apiFailure(() => dc(s).meta());
+        assert.equal(e.kind, 'protocol');
+        assert.match(e.message, /cubes\[0\]\.measures/);
+      },
     );
-    try {
-      const e = await apiFailure(() => dc(s).meta());
-      assert.equal(e.kind, 'protocol');
-      assert.match(e.message, /cubes\[0\]\.measures/);
-    } finally {
-      await s.close();
-    }
   });
 });
 
@@ -516,35 +507,33 @@ describe('api/dataClient: what the engine says', () => {
   ];
   for (const c of cases) {
     it(`says what to change for ${c.name}, never to try again`, async () => {
-      const s = await startServer((_req, res) => sendJson(res, c.status, c.body));
-      try {
-        const e = await apiFailure(() => dc(s).load(c.query));
-        assert.equal(e.kind, 'validation', e.message);
-        assert.equal(e.code, c.code);
-        assert.equal(e.status, c.status);
-        assert.match(e.message, c.says);
-        assert.doesNotMatch(e.message, /try again/i);
-        assert.match(e.message, /The Data API said: /, "the engine's words are kept");
-        assert.equal(s.requests.length, 1, 'a query that cannot succeed is not retried');
-        // The engine sends no requestId: the one the client sent names the request.
-        assert.equal(e.requestId, String(s.requests[0]!.headers['x-request-id']));
-      } finally {
-        await s.close();
-      }
+      await withServer(
+        (_req, res) => sendJson(res, c.status, c.body),
+        async (s) => {
+          const e = await apiFailure(() => dc(s).load(c.query));
+          assert.equal(e.kind, 'validation', e.message);
+          assert.equal(e.code, c.code);
+          assert.equal(e.status, c.status);
+          assert.match(e.message, c.says);
+          assert.doesNotMatch(e.message, /try again/i);
+          assert.match(e.message, /The Data API said: /, "the engine's words are kept");
+          assert.equal(s.requests.length, 1, 'a query that cannot succeed is not retried');
+          // The engine sends no requestId: the one the client sent names the request.
+          assert.equal(e.requestId, String(s.requests[0]!.headers['x-request-id']));
+        },
+      );
     });
   }
 
   it('keeps a 500 it does not recognise as a server failure with the request id it sent', async () => {
-    const s = await startServer((_req, res) =>
-      sendJson(res, 500, { error: 'Error: connection refused by the warehouse' }),
+    await withServer(
+      (_req, res) => sendJson(res, 500, { error: 'Error: connection refused by the warehouse' }),
+      async (s) => {
+        const e = await apiFailure(() => dc(s).load({ measures: ['orders.count'] }));
+        assert.equal(e.kind, 'server');
+        assert.equal(e.requestId, String(s.requests[0]!.headers['x-request-id']));
+      },
     );
-    try {
-      const e = await apiFailure(() => dc(s).load({ measures: ['orders.count'] }));
-      assert.equal(e.kind, 'server');
-      assert.equal(e.requestId, String(s.requests[0]!.headers['x-request-id']));
-    } finally {
-      await s.close();
-    }
   });
 
   it('reads the single result object a server answers without the envelope', async () => {
@@ -554,17 +543,17 @@ describe('api/dataClient: what the engine says', () => {
         t1: { preAggregationId: 'orders.main', lastUpdatedAt: 1795751686895, type: 'rollup' },
       },
     };
-    const s = await startServer((_req, res) => sendJson(res, 200, single));
-    try {
-      const out = await dc(s).load({ measures: ['orders.count'] });
-      assert.equal(out.results.length, 1);
-      assert.deepEqual(out.results[0]!.data, single.data);
-      assert.deepEqual(rollupsUsed(out.results[0]), [
-        { id: 'orders.main', table: 't1', lastUpdatedAt: 1795751686895, type: 'rollup' },
-      ]);
-    } finally {
-      await s.close();
-    }
+    await withServer(
+      (_req, res) => sendJson(res, 200, single),
+      async (s) => {
+        const out = await dc(s).load({ measures: ['orders.count'] });
+        assert.equal(out.results.length, 1);
+        assert.deepEqual(out.results[0]!.data, single.data);
+        assert.deepEqual(rollupsUsed(out.results[0]), [
+          { id: 'orders.main', table: 't1', lastUpdatedAt: 1795751686895, type: 'rollup' },
+        ]);
+      },
+    );
   });
 
   it('reads rollups tolerantly: an ISO build time, an entry without id, a non-object', () => {

@@ -150,3 +150,39 @@ export function deferred<T = void>(): { promise: Promise<T>; resolve(v: T): void
 }
 
 export const FAST_RETRY = { retries: 3, baseDelayMs: 1, maxDelayMs: 5, maxRetryAfterMs: 5_000 };
+
+/** `bytes` cut at `cuts` (clamped, sorted, repeats dropped), each piece a copy as a socket gives it. */
+export async function* chunked(bytes: Uint8Array, cuts: number[]): AsyncGenerator<Uint8Array> {
+  const points = [...new Set(cuts.map((c) => Math.min(Math.max(c, 0), bytes.length)))].sort((a, b) => a - b);
+  let prev = 0;
+  for (const p of [...points, bytes.length]) {
+    if (p > prev) yield bytes.slice(prev, p); // a copy, like a socket would give
+    prev = p;
+  }
+}
+
+/** A JSON call with a bearer token to `base` + path: its status and parsed body. */
+export function jsonCaller(base: () => string, token: () => string) {
+  return async (method: string, path: string, body?: unknown) => {
+    const res = await fetch(`${base()}${path}`, {
+      method,
+      headers: {
+        authorization: `Bearer ${token()}`,
+        ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+      },
+      body: body !== undefined ? JSON.stringify(body) : undefined,
+    });
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- JSON answers walked by path in assertions
+    return { status: res.status, body: (await res.json()) as Record<string, any> };
+  };
+}
+
+/** Runs `fn` against a server answering with `handler`, and closes the server whatever happens. */
+export async function withServer<T>(handler: Handler, fn: (s: TestServer) => Promise<T>): Promise<T> {
+  const s = await startServer(handler);
+  try {
+    return await fn(s);
+  } finally {
+    await s.close();
+  }
+}

@@ -2,18 +2,9 @@ import * as assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { isApiError, type ApiError } from '../../../src/api/errors';
 import { ndjsonLines } from '../../../src/api/ndjson';
-import { collect, rejection } from './helpers';
+import { chunked, collect, rejection } from './helpers';
 
 const enc = new TextEncoder();
-
-async function* chunked(bytes: Uint8Array, cuts: number[]): AsyncGenerator<Uint8Array> {
-  const points = [...new Set(cuts.map((c) => Math.min(Math.max(c, 0), bytes.length)))].sort((a, b) => a - b);
-  let prev = 0;
-  for (const p of [...points, bytes.length]) {
-    if (p > prev) yield bytes.slice(prev, p); // a copy, like a socket would give
-    prev = p;
-  }
-}
 
 /** The reference: split the whole text at once. */
 function reference(text: string): { value: unknown; line: number }[] {

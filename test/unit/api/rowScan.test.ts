@@ -8,18 +8,9 @@ import { DataClient } from '../../../src/api/dataClient';
 import { ndjsonLines } from '../../../src/api/ndjson';
 import { RowCounter, scanLines, type CountedLine } from '../../../src/api/rowScan';
 import type { NdjsonLine } from '../../../src/api/ndjson';
-import { startServer } from './helpers';
+import { chunked, startServer } from './helpers';
 
 const enc = new TextEncoder();
-
-async function* chunked(bytes: Uint8Array, cuts: number[]): AsyncGenerator<Uint8Array> {
-  const points = [...new Set(cuts.map((c) => Math.min(Math.max(c, 0), bytes.length)))].sort((a, b) => a - b);
-  let prev = 0;
-  for (const p of [...points, bytes.length]) {
-    if (p > prev) yield bytes.slice(prev, p); // a copy, like a socket would give
-    prev = p;
-  }
-}
 
 /** Strings that are hard for a scanner: quotes, backslashes, brackets, braces, newlines, non-ASCII. */
 const tricky = fc.oneof(

@@ -10,6 +10,7 @@ import { BuildService } from '../../../src/sandbox/build';
 import { BuildClient } from '../../../src/api/buildClient';
 import { createDataEngine } from '../../../src/sandbox/data';
 import { seedPlatform } from '../../../src/sandbox/platform/seed';
+import { jsonCaller } from '../api/helpers';
 
 const UPLOAD_FILE = 'POST /build/api/v1/deployments/{deploymentId}/data-model/upload/file';
 
@@ -49,17 +50,10 @@ describe('contract: the build API', function () {
   });
 
   it('walks branch, edit, commit and merge to default with every exchange valid, and the default meta shows the change', async () => {
-    const call = async (method: string, path: string, body?: unknown) => {
-      const res = await fetch(`${proxy.url}/build/api/v1/deployments/1${path}`, {
-        method,
-        headers: {
-          authorization: `Bearer ${sb.tokens.admin}`,
-          ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
-        },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-      return { status: res.status, body: (await res.json()) as Record<string, unknown> };
-    };
+    const call = jsonCaller(
+      () => `${proxy.url}/build/api/v1/deployments/1`,
+      () => sb.tokens.admin,
+    );
     assert.equal((await call('POST', '/branches', { name: 'flow', activate: true })).status, 200);
     const files = (await call('GET', '/data-model/files?withContent=true')).body;
     assert.ok(Array.isArray(files.items) && files.items.length > 0);

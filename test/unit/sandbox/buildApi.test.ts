@@ -3,6 +3,7 @@
 import * as assert from 'node:assert/strict';
 /* eslint-disable @typescript-eslint/no-explicit-any -- JSON answers walked by path in assertions */
 import { startSandbox, type SandboxHandle } from '../../../src/sandbox';
+import { jsonCaller } from '../api/helpers';
 
 const NEW_MEASURE = `      - name: big_order_count
         sql: amount
@@ -21,17 +22,10 @@ describe('sandbox build API: files, branches, dev mode', function () {
   });
   after(() => sb.close());
 
-  const call = async (method: string, path: string, body?: unknown) => {
-    const res = await fetch(`${build}${path}`, {
-      method,
-      headers: {
-        authorization: `Bearer ${sb.tokens.admin}`,
-        ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
-      },
-      body: body !== undefined ? JSON.stringify(body) : undefined,
-    });
-    return { status: res.status, body: (await res.json()) as Record<string, unknown> & Record<string, any> };
-  };
+  const call = jsonCaller(
+    () => build,
+    () => sb.tokens.admin,
+  );
   const dev = (branch: string) =>
     `${sb.urls.deployments[0]!.deploymentUrl}/dev-mode/${encodeURIComponent(branch)}/cubejs-api/v1`;
   const data = async (base: string, path: string, body?: unknown) => {

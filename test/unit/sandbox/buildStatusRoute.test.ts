@@ -5,6 +5,7 @@
 import * as assert from 'node:assert/strict';
 import { startSandbox, type SandboxHandle } from '../../../src/sandbox';
 import { seedFilesFor } from '../../../src/sandbox/build/seedModel';
+import { jsonCaller } from '../api/helpers';
 
 describe('sandbox build-status route: the compiled builds', function () {
   this.timeout(60_000);
@@ -14,17 +15,10 @@ describe('sandbox build-status route: the compiled builds', function () {
   });
   after(() => sb.close());
 
-  const call = async (method: string, path: string, body?: unknown) => {
-    const res = await fetch(`http://127.0.0.1:${sb.port}${path}`, {
-      method,
-      headers: {
-        authorization: `Bearer ${sb.tokens.admin}`,
-        ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
-      },
-      body: body !== undefined ? JSON.stringify(body) : undefined,
-    });
-    return { status: res.status, body: (await res.json()) as Record<string, unknown> };
-  };
+  const call = jsonCaller(
+    () => `http://127.0.0.1:${sb.port}`,
+    () => sb.tokens.admin,
+  );
   const status = (dep: number, branch?: string) =>
     call(
       'GET',

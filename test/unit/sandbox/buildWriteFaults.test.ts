@@ -4,6 +4,7 @@
 // caller's, before its answer.
 import * as assert from 'node:assert/strict';
 import { startSandbox, type SandboxHandle } from '../../../src/sandbox';
+import { jsonCaller } from '../api/helpers';
 
 const FILE = 'model/cubes/orders.yml';
 
@@ -17,17 +18,10 @@ describe('sandbox build API: write faults through /__sandbox/faults', function (
   });
   after(() => sb.close());
 
-  const call = async (method: string, path: string, body?: unknown) => {
-    const res = await fetch(`${base}/build/api/v1/deployments/1${path}`, {
-      method,
-      headers: {
-        authorization: `Bearer ${sb.tokens.admin}`,
-        ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
-      },
-      body: body !== undefined ? JSON.stringify(body) : undefined,
-    });
-    return { status: res.status, body: (await res.json()) as Record<string, unknown> };
-  };
+  const call = jsonCaller(
+    () => `${base}/build/api/v1/deployments/1`,
+    () => sb.tokens.admin,
+  );
   const arm = async (rule: unknown) => {
     const res = await fetch(`${base}/__sandbox/faults`, {
       method: 'POST',
