@@ -165,7 +165,10 @@ async function main() {
         await page.keyboard.type(String(args.text ?? ''), { delay: 10 });
       } else if (req.url === '/webview-drag') {
         // A real pointer drag on an element inside a webview (its frames are searched in turn).
+        // The page may be re-rendering (a breakpoint shown, report previews arriving): wait for the
+        // element to be on screen, as a click does (a CI run at load found it between two renders).
         const loc = await inWebview(args.selector);
+        await loc.waitFor({ state: 'visible', timeout: CLICK_MS }).catch(() => undefined);
         const box = await loc.boundingBox();
         if (!box) throw new Error(`${args.selector} is not visible`);
         const x = box.x + (args.offsetX ?? Math.min(box.width / 2, 40));

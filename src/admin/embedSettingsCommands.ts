@@ -228,6 +228,7 @@ export class EmbedSettingsCommands extends AdminCommandSet {
       if (!ok) return before;
     }
     const saved = await admin.updateTenantSettings(changes);
+    await this.diff.close();
     void vscode.window.showInformationMessage(
       `Tenant settings saved: ${changed.map((k) => SETTING_LABELS[k as keyof TenantSettingsInput] ?? k).join(', ')}.`,
     );

@@ -24,4 +24,12 @@ export class JsonDiff {
       preview: true,
     });
   }
+
+  /** Closes the diffs this opened: once a save is confirmed, "edited" no longer differs from anything. */
+  async close(): Promise<void> {
+    const tabs = vscode.window.tabGroups.all
+      .flatMap((g) => g.tabs)
+      .filter((t) => t.input instanceof vscode.TabInputTextDiff && t.input.modified.scheme === this.scheme);
+    if (tabs.length > 0) await vscode.window.tabGroups.close(tabs);
+  }
 }

@@ -134,6 +134,7 @@ export class SettingsEditCommands extends AdminCommandSet {
       ...fields,
       ...(secret ? { clientSecret: secret } : {}),
     });
+    await this.diff.close();
     this.deps.provider.refresh();
     void vscode.window.showInformationMessage(
       `OAuth integration "${plainText(saved.name)}" saved (${changed.map(nameOf).join(', ')}).`,
@@ -165,6 +166,7 @@ export class SettingsEditCommands extends AdminCommandSet {
     const label = plainText(current.name ?? `#${current.id}`);
     if (!(await this.review(`OIDC token config ${label}`, before, changes, changed))) return current;
     const saved = await admin.updateOidcTokenConfig(Number(current.id), changes);
+    await this.diff.close();
     this.deps.provider.refresh();
     void vscode.window.showInformationMessage(
       `OIDC token config "${plainText(saved.name ?? label)}" saved (${changed.join(', ')}).`,

@@ -36,8 +36,10 @@ async function row(...labels: string[]): Promise<Node> {
   }
   return node;
 }
-const diffShown = () =>
-  vscode.window.tabGroups.all.flatMap((g) => g.tabs).some((t) => t.input instanceof vscode.TabInputTextDiff);
+const diffShown = (title = '') =>
+  vscode.window.tabGroups.all
+    .flatMap((g) => g.tabs)
+    .some((t) => t.input instanceof vscode.TabInputTextDiff && t.label.startsWith(title));
 
 /**
  * Answers as a user who accepts each prefilled value except the titles given, trying each listed
@@ -76,8 +78,11 @@ class PrefillPrompter {
   async pickMany(): Promise<unknown[]> {
     return [];
   }
+  /** Whether the difference was on screen when each confirmation was asked. */
+  readonly diffAtConfirm: boolean[] = [];
   async confirm(message: string) {
     this.confirms.push(message);
+    this.diffAtConfirm.push(diffShown());
     return this.confirmAnswer;
   }
 }
@@ -147,7 +152,8 @@ describe('Admin settings', function () {
       assert.equal(asked['client secret']?.value, undefined, 'the secret is never prefilled');
       assert.deepEqual(p.refusals, ['Edit OAuth Integration: token URL: Enter an absolute http(s) URL.']);
       assert.match(p.confirms[0]!, /Save 2 changes to OAuth integration IT Edit OAuth: tokenUrl, scopes\?/);
-      assert.ok(diffShown(), 'the difference was shown before saving');
+      assert.deepEqual(p.diffAtConfirm, [true], 'the difference was shown before saving');
+      assert.equal(diffShown('OAuth integration IT Edit OAuth'), false, 'and closed once saved');
       const saved = await find();
       assert.equal(saved.tokenUrl, 'https://idp.example/oauth2/token');
       assert.deepEqual(saved.scopes, ['sql', 'offline_access']);
@@ -198,6 +204,11 @@ describe('Admin settings', function () {
       assert.match(p.refusals[0]!, /CUBEJS_DB_TOKEN/);
       assert.match(p.confirms[0]!, /Save 1 change to OIDC token config it-edit-oidc: targetEnvVar\?/);
       assert.equal((await find()).targetEnvVar, 'CUBEJS_DB_OIDC');
+      assert.deepEqual(
+        [p.diffAtConfirm, diffShown('OIDC token config it-edit-oidc')],
+        [[true], false],
+        'shown while asked, closed once saved',
+      );
 
       ex.usePrompter(new PrefillPrompter({}, {}, false));
       await vscode.commands.executeCommand(`${C}editOidcTokenConfig`, {
