@@ -253,6 +253,16 @@ describe('admin: embed tenant groups, members and provisioning', function () {
     assert.deepEqual(told, ['info: Embed user dana@acme.example provisioned in acme.']);
   });
 
+  it('Provision Embed User: no submit until the required fields are filled; optional ones left empty are not sent', async () => {
+    const early = commands(['submit']);
+    await assert.rejects(early.provisioning.provisionUser({ tenant: 'acme' }), /No choice "submit"/);
+    const { provisioning } = commands(['externalId', 'CRM-10', 'email', 'eve@acme.example', 'submit']);
+    await provisioning.provisionUser({ tenant: 'acme' });
+    assert.deepEqual(writes(), [
+      'POST /api/v1/embed-tenants/acme/user {"externalId":"CRM-10","email":"eve@acme.example"}',
+    ]);
+  });
+
   it('Provision Embed User: an external id already in use asks before overwriting that user; declined sends nothing', async () => {
     const before = acme().users.find((x) => x.externalId === 'acme-ext-1');
     assert.ok(before, 'the seeded user');
