@@ -137,7 +137,7 @@ const ROWS = {
   adminAddGroupMember: ['explorer.addGroupMember', 'Add Group Member…'],
   adminRemoveGroupMember: ['explorer.removeGroupMember', 'Remove Group Member…'],
   // embedDash (src/dashboards/comments)
-  embedDashToggleSignedEmbedding: ['explorer.toggleSignedEmbedding', 'Signed Embedding: Turn On or Off…'],
+  embedDashToggleSignedEmbedding: ['explorer.toggleSignedEmbedding', 'Turn Signed Embedding On or Off…'],
   embedDashComments: ['explorer.dashboardComments', 'Dashboard Comments…'],
   adminPreviewEmbed: ['explorer.previewEmbeddedDashboard', 'Preview Embedded Dashboard…'],
   adminRevokeEmbedSession: ['explorer.revokeEmbedSession', 'Revoke Embed Session…'],
