@@ -5,6 +5,7 @@ import { toCsv, type HostToWebview, type ToolResult } from '../../src/shared/cha
 import { rollupBadgeText } from '../../src/shared/notebookOutput';
 import { drawChart, parseSpec, rowsToValues } from './chart';
 import { renderMarkdown } from '../shared/markdown';
+import { el as elementOf } from '../renderer/dom';
 
 export interface TranscriptActions {
   openInNotebook(sql: string): void;
@@ -15,15 +16,13 @@ type Op<T extends HostToWebview['type']> = Extract<HostToWebview, { type: T }>;
 
 const MAX_TABLE_ROWS = 100;
 
+/** An element of this page's document (the renderer's helper, bound to it). */
 function el<K extends keyof HTMLElementTagNameMap>(
   tag: K,
   className?: string,
   text?: string,
 ): HTMLElementTagNameMap[K] {
-  const node = document.createElement(tag);
-  if (className) node.className = className;
-  if (text !== undefined) node.textContent = text;
-  return node;
+  return elementOf(document, tag, className, text);
 }
 
 function icon(name: string): HTMLElement {
