@@ -12,6 +12,7 @@ import {
 } from '../api/platform/deployments';
 import type { BuildStatus } from '../api/platform/health';
 import { isFailedBuild } from '../api/platform/health';
+import { plainText } from '../explorer/labels';
 
 /** A region as listed (`GET /v1/regions`). */
 export interface RegionChoice {
@@ -126,6 +127,16 @@ export function unchangedEdit(s: DeploymentSettings, body: UpdateDeploymentInput
   const same = (a: unknown, b: unknown): boolean =>
     a === b || ((a === '' || a === null || a === undefined) && (b === '' || b === null || b === undefined));
   return Object.entries(body).every(([k, v]) => same((s as Record<string, unknown>)[k], v));
+}
+
+/**
+ * What the user is told once the server confirms an edit, from what it answers (not what was
+ * typed): a rename names the old and the new name, any other setting its new value.
+ */
+export function savedEditMessage(before: string, saved: DeploymentSettings, edit: SettingEdit): string {
+  const after = plainText(saved.name);
+  if (edit.key === 'name') return `Renamed the deployment "${plainText(before)}" to "${after}".`;
+  return `Saved: ${edit.label.toLowerCase()} of "${after}" is ${plainText(shownValue(saved, edit.key))}.`;
 }
 
 /** What a delete's answer means: only `success: true` confirms it. */

@@ -18,6 +18,7 @@ import {
   createBody,
   deleteOutcome,
   nameRefusal,
+  savedEditMessage,
   SETTING_EDITS,
   unchangedEdit,
   shownValue,
@@ -394,9 +395,7 @@ export class ManageFlows {
     );
     this.refreshTree();
     // What the server saved, as it answers it (not what was typed).
-    void vscode.window.showInformationMessage(
-      `Saved: ${edit.label.toLowerCase()} of "${plainText(saved.name)}" is ${plainText(shownValue(saved, edit.key))}.`,
-    );
+    void vscode.window.showInformationMessage(savedEditMessage(settings.name, saved, edit));
     return saved;
   }
 

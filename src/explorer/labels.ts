@@ -4,11 +4,19 @@
 
 // eslint-disable-next-line no-control-regex -- matching control characters is the point
 const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g;
+/**
+ * Bidirectional formatting characters (embeddings, overrides, isolates, marks): invisible, they
+ * reorder what follows, so a name could show as another ("Trojan Source"). Dropped, not replaced.
+ */
+const BIDI = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
 
-/** One line of plain text: control characters and newlines become spaces, long text is cut. */
+/**
+ * One line of plain text: control characters and newlines become spaces, bidirectional formatting
+ * characters are dropped, long text is cut.
+ */
 export function plainText(value: unknown, max = 200): string {
   const s = value === undefined || value === null ? '' : String(value);
-  const one = s.replace(CONTROL, ' ').replace(/\s+/g, ' ').trim();
+  const one = s.replace(BIDI, '').replace(CONTROL, ' ').replace(/\s+/g, ' ').trim();
   return one.length > max ? `${one.slice(0, max - 1)}…` : one;
 }
 

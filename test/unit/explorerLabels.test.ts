@@ -12,6 +12,9 @@ describe('explorer label escaping', () => {
   it('keeps labels on one line and cuts long text', () => {
     assert.equal(plainText('a\nb\r\n\tc\u0000d\u2028e'), 'a b c d e');
     assert.equal(plainText(undefined), '');
+    // A right-to-left override would show "Revenue\u202Etxt.exe" as "Revenueexe.txt".
+    assert.equal(plainText('Revenue\u202Etxt.exe'), 'Revenuetxt.exe');
+    assert.equal(plainText('\u2067a\u2069 \u200Fb\u061C'), 'a b');
     assert.equal(plainText('x'.repeat(300), 10), `${'x'.repeat(9)}…`);
   });
 

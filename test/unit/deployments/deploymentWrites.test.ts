@@ -14,6 +14,7 @@ import {
   deleteOutcome,
   domainRefusal,
   nameRefusal,
+  savedEditMessage,
   SETTING_EDITS,
   stepChoices,
   unchangedEdit,
@@ -185,6 +186,23 @@ describe('deployment flows: their decisions', () => {
     assert.equal(unchangedEdit(settings as never, body('deployBranchReadOnly', true)), false);
     // A setting the answer does not hold is not "unchanged" when a value is sent.
     assert.equal(unchangedEdit(settings as never, body('deployBranchMergeAllowed', true)), false);
+  });
+
+  it('after a save the user is told what the server saved: a rename names the old and the new name', () => {
+    const edit = (key: string) => SETTING_EDITS.find((e) => e.key === key)!;
+    const saved = { name: 'Revenue\nEU', releaseChannel: 'latest', customDomain: null };
+    assert.equal(
+      savedEditMessage('Revenue', saved as never, edit('name')),
+      'Renamed the deployment "Revenue" to "Revenue EU".',
+    );
+    assert.equal(
+      savedEditMessage('Revenue EU', saved as never, edit('releaseChannel')),
+      'Saved: release channel of "Revenue EU" is latest.',
+    );
+    assert.equal(
+      savedEditMessage('Revenue EU', saved as never, edit('customDomain')),
+      'Saved: custom domain of "Revenue EU" is none.',
+    );
   });
 
   it('Continue Setup offers ready first and never the step the deployment is at', () => {
