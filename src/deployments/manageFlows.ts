@@ -32,6 +32,9 @@ import { pause, type OpsContext } from './opsContext';
 
 const BUILD_POLL_MS = 1000;
 
+/** The Show Deployment Settings document of a deployment. */
+const settingsKey = (deploymentId: number): string => `settings:${deploymentId}`;
+
 /** The answers of Create Deployment (also accepted as arguments, for tests and other features). */
 export interface CreateArgs {
   name?: string;
@@ -394,6 +397,8 @@ export class ManageFlows {
       () => client.updateDeployment(deploymentId, body),
     );
     this.refreshTree();
+    // An open Show Deployment Settings document shows what was saved, not what was there before.
+    this.ops.deps.json.update(settingsKey(deploymentId), saved);
     // What the server saved, as it answers it (not what was typed).
     void vscode.window.showInformationMessage(savedEditMessage(settings.name, saved, edit));
     return saved;
@@ -439,7 +444,7 @@ export class ManageFlows {
   async showSettings(arg?: unknown): Promise<vscode.TextDocument> {
     const deploymentId = await resolveDeploymentId(this.ops.targets, arg);
     const s = await (await this.ops.client()).getDeploymentSettings(deploymentId);
-    return this.ops.deps.json.show(`settings:${deploymentId}`, `deployment-settings-${deploymentId}`, s);
+    return this.ops.deps.json.show(settingsKey(deploymentId), `deployment-settings-${deploymentId}`, s);
   }
 
   /** Moves the onboarding step on (to ready, usually), or starts the setup over. */
@@ -469,6 +474,14 @@ export class ManageFlows {
             creationStep: choice as Parameters<typeof client.advanceCreationStep>[1]['creationStep'],
           });
     this.refreshTree();
+    // The step answer is the deployment, not its settings: an open settings document reads them
+    // again (if that read fails the document keeps what it showed; the tree has the new step).
+    const key = settingsKey(deploymentId);
+    if (o.deps.json.isOpen(key))
+      void client.getDeploymentSettings(deploymentId).then(
+        (s) => o.deps.json.update(key, s),
+        () => undefined,
+      );
     void vscode.window.showInformationMessage(
       `"${plainText(after.name)}" is now at setup step ${stepWords(after.creationStep)}.`,
     );

@@ -6,6 +6,8 @@ export const JSON_SCHEME = 'dashboard-platform-json';
 
 export class JsonDocumentProvider implements vscode.TextDocumentContentProvider, vscode.Disposable {
   private readonly contents = new Map<string, string>();
+  /** The document of each key shown so far (its title is part of the URI). */
+  private readonly uris = new Map<string, vscode.Uri>();
   private readonly changed = new vscode.EventEmitter<vscode.Uri>();
   readonly onDidChange = this.changed.event;
 
@@ -20,14 +22,34 @@ export class JsonDocumentProvider implements vscode.TextDocumentContentProvider,
   async show(key: string, title: string, value: unknown): Promise<vscode.TextDocument> {
     const safeTitle = title.replace(/[^\w.-]+/g, '-').replace(/^-+|-+$/g, '') || 'object';
     const uri = vscode.Uri.from({ scheme: JSON_SCHEME, path: `/${safeTitle}.json`, query: key });
-    const text = `${JSON.stringify(value, null, 2)}\n`;
-    const existed = this.contents.has(uri.toString());
-    this.contents.set(uri.toString(), text);
-    if (existed) this.changed.fire(uri);
+    this.uris.set(key, uri);
+    this.set(uri, value);
     let doc = await vscode.workspace.openTextDocument(uri);
     if (doc.languageId !== 'json') doc = await vscode.languages.setTextDocumentLanguage(doc, 'json');
     await vscode.window.showTextDocument(doc, { preview: true });
     return doc;
+  }
+
+  /**
+   * After a write changed the object behind `key`: a document of it that is open shows `value` in
+   * place (not brought forward); with none open nothing happens. True when one was updated.
+   */
+  update(key: string, value: unknown): boolean {
+    if (!this.isOpen(key)) return false;
+    this.set(this.uris.get(key)!, value);
+    return true;
+  }
+
+  /** Whether a document of `key` is open. */
+  isOpen(key: string): boolean {
+    const uri = this.uris.get(key);
+    return !!uri && vscode.workspace.textDocuments.some((d) => d.uri.toString() === uri.toString());
+  }
+
+  private set(uri: vscode.Uri, value: unknown): void {
+    const existed = this.contents.has(uri.toString());
+    this.contents.set(uri.toString(), `${JSON.stringify(value, null, 2)}\n`);
+    if (existed) this.changed.fire(uri);
   }
 
   dispose(): void {

@@ -93,6 +93,12 @@ describe('deployment lifecycle: create, set up, edit, delete', function () {
     assert.deepEqual(p.refusals, ['Type a name for the deployment.']);
     assert.equal((await platform(`/v1/deployments/${row.deploymentId}`)).body.name, 'Revenue Lab EU');
     assert.ok(await waitFor('the renamed row', () => named('Revenue Lab EU')));
+    // The settings document still open shows the saved name, not the one it was opened with.
+    assert.ok(
+      await waitFor('the settings document to show the new name', () =>
+        JSON.parse(doc.getText()).name === 'Revenue Lab EU' ? true : undefined,
+      ),
+    );
   });
 
   it('creates a deployment from a GitHub repository picked by name: account, repository, branch', async () => {
