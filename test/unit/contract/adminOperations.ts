@@ -2,7 +2,7 @@
 // (see clientOperations.ts): each request must be the published operation, and each answer in
 // every generated variant must give the extension what it needs.
 import * as assert from 'node:assert/strict';
-import { arr, listItems, listOf, nothing, same, served, type Json } from './caseChecks';
+import { OAUTH_INTEGRATION, arr, listItems, listOf, nothing, same, served, type Json } from './caseChecks';
 import type { OperationCase } from './clientOperations';
 
 const resources = (b: unknown) => arr((b as Json).Resources);
@@ -152,15 +152,7 @@ export const ADMIN_OPERATIONS: OperationCase[] = [
     name: 'admin.createOAuthIntegration',
     operation: 'POST /api/v1/oauth-integrations',
     run: (c) =>
-      c.platform.admin.createOAuthIntegration({
-        name: 'Warehouse',
-        type: 'snowflake',
-        authUrl: 'https://idp.example/authorize',
-        tokenUrl: 'https://idp.example/token',
-        clientId: 'client',
-        clientSecret: 'write-only-secret',
-        redirectUri: 'https://app.example/callback',
-      }),
+      c.platform.admin.createOAuthIntegration({ ...OAUTH_INTEGRATION, clientSecret: 'write-only-secret' }),
     check: same('id', 'name'),
   },
   {

@@ -2,13 +2,9 @@
 // OIDC token configs) and the fully typed app config, as the client contract suites run them.
 import * as assert from 'node:assert/strict';
 import type { Exchange } from '../../contract/contractServers';
+import { OAUTH_INTEGRATION, served, type Json } from './caseChecks';
 import type { OperationCase } from './clientOperations';
 
-type Json = Record<string, unknown>;
-const served = (sent: Exchange[]): Json => {
-  const text = sent[sent.length - 1]?.responseText ?? '';
-  return text ? (JSON.parse(text) as Json) : {};
-};
 /** Every served field kept as sent, unknown ones included (read tolerantly, nothing dropped). */
 const asServed = (result: unknown, sent: Exchange[]) => assert.deepEqual(result, served(sent));
 
@@ -30,12 +26,7 @@ export const SETTINGS_OPERATIONS: OperationCase[] = [
     operation: 'PUT /api/v1/oauth-integrations/{id}',
     run: (c) =>
       c.platform.admin.updateOAuthIntegration(601, {
-        name: 'Warehouse',
-        type: 'snowflake',
-        authUrl: 'https://idp.example/authorize',
-        tokenUrl: 'https://idp.example/token',
-        clientId: 'client',
-        redirectUri: 'https://app.example/callback',
+        ...OAUTH_INTEGRATION,
         scopes: ['read'],
         config: { account: 'acme' },
       }),
@@ -49,12 +40,7 @@ export const SETTINGS_OPERATIONS: OperationCase[] = [
     operation: 'PUT /api/v1/oauth-integrations/{id}',
     run: (c) =>
       c.platform.admin.updateOAuthIntegration(601, {
-        name: 'Warehouse',
-        type: 'snowflake',
-        authUrl: 'https://idp.example/authorize',
-        tokenUrl: 'https://idp.example/token',
-        clientId: 'client',
-        redirectUri: 'https://app.example/callback',
+        ...OAUTH_INTEGRATION,
         clientSecret: 'write-only-secret',
       }),
     check: (result, sent) => {
