@@ -11,15 +11,16 @@ const resources = (b: unknown) => arr((b as Json).Resources);
 type Admin = PlatformClient['admin'];
 type Args<M extends keyof Admin> = Admin[M] extends (...a: infer A) => Promise<unknown> ? A : never;
 
-/** A row calling `PlatformClient.admin[method](...args)`, named for the method. */
-function admin<M extends keyof Admin>(
+/** A row calling `PlatformClient.admin[method](...args)`, named for the method (and `variant`, if given). */
+export function admin<M extends keyof Admin>(
   method: M,
   operation: string,
   args: Args<M>,
   check: OperationCase['check'],
+  variant?: string,
 ): OperationCase {
   return {
-    name: `admin.${String(method)}`,
+    name: `admin.${String(method)}${variant ? ` (${variant})` : ''}`,
     operation,
     run: (c) =>
       (c.platform.admin[method] as (...a: unknown[]) => Promise<unknown>).apply(c.platform.admin, args),
