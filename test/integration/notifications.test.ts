@@ -8,7 +8,7 @@ import * as vscode from 'vscode';
 import { ScriptedPrompter, type Prompter } from '../../src/ui/prompter';
 import { vscodePrompter } from '../../src/ui/vscodePrompter';
 import { pressKeys, screenshot, waitFor, revertAndCloseAll, setTheme } from './harness';
-import { explorerSuite } from './sandboxSuite';
+import { explorerSuite, platformCall } from './sandboxSuite';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- the nodes are the extension's own objects */
 type Node = any;
@@ -19,14 +19,10 @@ let ex: any;
 let base: string;
 let admin: string;
 
+/** The served body; only the status when the call failed or answered nothing. */
 async function platform(path: string, init?: RequestInit): Promise<any> {
-  const res = await fetch(`${base}/api${path}`, {
-    ...init,
-    headers: { authorization: `Bearer ${admin}`, 'content-type': 'application/json' },
-  });
-  const text = await res.text();
-  if (!res.ok) return { status: res.status };
-  return text ? JSON.parse(text) : { status: res.status };
+  const { status, body } = await platformCall(base, admin, path, init);
+  return status >= 200 && status < 300 && body !== undefined ? body : { status };
 }
 
 async function children(node?: Node): Promise<Node[]> {

@@ -16,6 +16,21 @@ export interface SandboxSession {
   member: string;
 }
 
+/** Calls the sandbox's platform API (under `base`/api) with `token`: to read back what the extension did. */
+export async function platformCall(
+  base: string,
+  token: string,
+  path: string,
+  init: RequestInit = {},
+): Promise<{ status: number; body: any }> {
+  const res = await fetch(`${base}/api${path}`, {
+    ...init,
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+  });
+  const text = await res.text();
+  return { status: res.status, body: text ? JSON.parse(text) : undefined };
+}
+
 /** Makes the sandbox the active profile and starts it (one sandbox for every suite of the run). */
 export async function useSandbox(api: any): Promise<Pick<SandboxSession, 'base' | 'admin' | 'member'>> {
   await vscode.commands.executeCommand('dashboardPlatform.sandbox.use');

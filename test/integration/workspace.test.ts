@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { screenshot, waitFor } from './harness';
 import { deploymentNode } from './explorerTree';
-import { explorerSuite } from './sandboxSuite';
+import { explorerSuite, platformCall } from './sandboxSuite';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- the nodes are the extension's own objects */
 type Node = any;
@@ -19,14 +19,7 @@ let ex: any;
 let base: string;
 let admin: string;
 
-async function platform(path: string, init: RequestInit = {}): Promise<{ status: number; body: any }> {
-  const res = await fetch(`${base}/api${path}`, {
-    ...init,
-    headers: { authorization: `Bearer ${admin}`, 'content-type': 'application/json' },
-  });
-  const text = await res.text();
-  return { status: res.status, body: text ? JSON.parse(text) : undefined };
-}
+const platform = (path: string, init?: RequestInit) => platformCall(base, admin, path, init);
 
 async function children(node?: Node): Promise<Node[]> {
   return ex.provider.getChildren(node);

@@ -51,6 +51,21 @@ async function fakeAgent(): Promise<Fake> {
 }
 
 const line = (res: ServerResponse, value: unknown) => res.write(`${JSON.stringify(value)}\n`);
+/** The first line of every turn: the chat it belongs to and whether the server is still streaming it. */
+const cutoff = (res: ServerResponse, chatId: string, isStreaming = false) =>
+  line(res, { id: '__cutoff__', role: 'assistant', sort: 0, state: { chatId, isStreaming } });
+
+/** A script answering its nth call (from 1) with the chat's cutoff, `body`'s lines, then `usage`. */
+function calls(chatId: string, body: (res: ServerResponse, call: number) => void, usage: unknown): Script {
+  let call = 0;
+  return (_req, res) => {
+    call++;
+    cutoff(res, chatId);
+    body(res, call);
+    line(res, { id: '__usage__', type: 'usage', usage });
+    res.end();
+  };
+}
 
 function session(fake: Fake): { s: ChatSession; ops: HostToWebview[] } {
   const ops: HostToWebview[] = [];
@@ -76,12 +91,7 @@ describe('ChatSession', () => {
 
   it('turns a streamed turn into render operations: deltas, tool card, final answer, usage', async () => {
     fake.script = (req, res) => {
-      line(res, {
-        id: '__cutoff__',
-        role: 'assistant',
-        sort: 0,
-        state: { chatId: 'c1', isStreaming: false },
-      });
+      cutoff(res, 'c1');
       line(res, { id: req.body.messageId, role: 'user', content: req.body.input, isDelta: false, sort: 1 });
       line(res, {
         id: 'm2',
@@ -162,7 +172,7 @@ describe('ChatSession', () => {
   it('Stop ends the turn at once, calls the abort endpoint with the chat id, and shows it stopped', async () => {
     let release: () => void = () => undefined;
     fake.script = async (_req, res) => {
-      line(res, { id: '__cutoff__', role: 'assistant', sort: 0, state: { chatId: 'c9', isStreaming: true } });
+      cutoff(res, 'c9', true);
       line(res, { id: 'm2', role: 'assistant', content: 'Thinking', isDelta: true, isInProcess: true });
       await new Promise<void>((r) => (release = r));
       res.end();
@@ -187,7 +197,7 @@ describe('ChatSession', () => {
   it('a stopped turn is reported stopped, and stays stopped when the chat is loaded again', async () => {
     let release: () => void = () => undefined;
     fake.script = async (_req, res) => {
-      line(res, { id: '__cutoff__', role: 'assistant', sort: 0, state: { chatId: 'c7', isStreaming: true } });
+      cutoff(res, 'c7', true);
       line(res, { id: 'm2', role: 'assistant', content: 'Looking', isDelta: true, isInProcess: true });
       await new Promise<void>((r) => (release = r));
       res.end();
@@ -211,12 +221,7 @@ describe('ChatSession', () => {
 
     // The thread as the server keeps it: the question and the partial work, no marker, zero usage.
     fake.script = (_req, res) => {
-      line(res, {
-        id: '__cutoff__',
-        role: 'assistant',
-        sort: 0,
-        state: { chatId: 'c7', isStreaming: false },
-      });
+      cutoff(res, 'c7');
       line(res, { id: stoppedId, role: 'user', content: 'Stop me', isDelta: false, sort: 1 });
       line(res, { id: 'm2', role: 'assistant', content: 'Looking', isDelta: false, sort: 2 });
       // The server finished the answer before the abort reached it.
@@ -256,23 +261,17 @@ describe('ChatSession', () => {
   });
 
   it('resumes a suspended turn with the same chatId and messageId', async () => {
-    let call = 0;
-    fake.script = (_req, res) => {
-      call++;
-      line(res, {
-        id: '__cutoff__',
-        role: 'assistant',
-        sort: 0,
-        state: { chatId: 'c2', isStreaming: false },
-      });
-      if (call === 1) {
-        line(res, { id: '__suspended__', type: 'suspend', retryable: true });
-      } else {
-        line(res, { id: 'm9', role: 'assistant', content: 'Done.', graphPath: ['final'], isDelta: false });
-      }
-      line(res, { id: '__usage__', type: 'usage', usage: { llmCalls: 1 } });
-      res.end();
-    };
+    fake.script = calls(
+      'c2',
+      (res, call) => {
+        if (call === 1) {
+          line(res, { id: '__suspended__', type: 'suspend', retryable: true });
+        } else {
+          line(res, { id: 'm9', role: 'assistant', content: 'Done.', graphPath: ['final'], isDelta: false });
+        }
+      },
+      { llmCalls: 1 },
+    );
     const { s, ops } = session(fake);
     await s.send('Needs approval');
     assert.ok(ops.some((o) => o.type === 'suspended'));
@@ -285,27 +284,21 @@ describe('ChatSession', () => {
   });
 
   it('shows a mid-stream error line inline, retryable, and Retry sends the question again', async () => {
-    let call = 0;
-    fake.script = (_req, res) => {
-      call++;
-      line(res, {
-        id: '__cutoff__',
-        role: 'assistant',
-        sort: 0,
-        state: { chatId: 'c3', isStreaming: false },
-      });
-      if (call === 1) line(res, { error: 'Model overloaded' });
-      else
-        line(res, {
-          id: 'm1',
-          role: 'assistant',
-          content: 'Fine now.',
-          graphPath: ['final'],
-          isDelta: false,
-        });
-      line(res, { id: '__usage__', type: 'usage', usage: {} });
-      res.end();
-    };
+    fake.script = calls(
+      'c3',
+      (res, call) => {
+        if (call === 1) line(res, { error: 'Model overloaded' });
+        else
+          line(res, {
+            id: 'm1',
+            role: 'assistant',
+            content: 'Fine now.',
+            graphPath: ['final'],
+            isDelta: false,
+          });
+      },
+      {},
+    );
     const { s, ops } = session(fake);
     await s.send('Revenue?');
     const error = ops.find((o) => o.type === 'error');

@@ -12,14 +12,7 @@ import {
   overlaps,
   resizedBox,
 } from '../../src/shared/dashboardGrid';
-
-const layout = {
-  breakpoints: { lg: 1200, md: 996, sm: 768, xs: 480, xxs: 0 },
-  cols: { lg: 12, md: 10, sm: 6, xs: 4, xxs: 2 },
-  containerPadding: [16, 16],
-  margin: [12, 12],
-  rowHeight: 60,
-};
+import { GRID_LAYOUT as layout } from './dashboardFixtures';
 
 describe('dashboard grid geometry', () => {
   it('places a box like react-grid-layout', () => {

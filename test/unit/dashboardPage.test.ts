@@ -7,6 +7,7 @@ import * as path from 'node:path';
 import type { JSDOM } from 'jsdom';
 import type { HostToWebview, WebviewToHost } from '../../src/shared/dashboardEditorProtocol';
 import { boxRect, gridSpec } from '../../src/shared/dashboardGrid';
+import { GRID_LAYOUT as LAYOUT, widgetAt } from './dashboardFixtures';
 import { jsdomWindow, webviewBundle } from './webviewBundle';
 
 const root = path.resolve(__dirname, '..', '..', '..');
@@ -48,13 +49,6 @@ function open(initialState?: unknown): Page & { saved(): unknown } {
   };
 }
 
-const LAYOUT = {
-  breakpoints: { lg: 1200, md: 996, sm: 768, xs: 480, xxs: 0 },
-  cols: { lg: 12, md: 10, sm: 6, xs: 4, xxs: 2 },
-  containerPadding: [16, 16],
-  margin: [12, 12],
-  rowHeight: 60,
-};
 const INPUT = {
   workbookId: 7,
   title: 'Sales',
@@ -443,7 +437,7 @@ describe('dashboard editor page', function () {
         ...INPUT,
         config: {
           ...INPUT.config,
-          widgets: [{ id: 't1', type: 'TEXT', position: { x: 0, y: 0, w: 6, h: 3 }, config: { text } }],
+          widgets: [widgetAt('t1', 'TEXT', [0, 0, 6, 3], { text })],
         },
       },
     });
@@ -460,14 +454,9 @@ describe('dashboard editor page', function () {
   it("shows a widget's report title, kind and snapshot preview when the host knows the report", () => {
     const page = open();
     const widgets = [
-      { id: 'c1', type: 'CHART', position: { x: 0, y: 0, w: 6, h: 4 }, config: { reportId: 42 } },
-      {
-        id: 'c2',
-        type: 'CHART',
-        position: { x: 6, y: 0, w: 6, h: 4 },
-        config: { reportId: 43, title: 'Mine' },
-      },
-      { id: 'c3', type: 'CHART', position: { x: 0, y: 4, w: 6, h: 4 }, config: { reportId: 44 } },
+      widgetAt('c1', 'CHART', [0, 0, 6, 4], { reportId: 42 }),
+      widgetAt('c2', 'CHART', [6, 0, 6, 4], { reportId: 43, title: 'Mine' }),
+      widgetAt('c3', 'CHART', [0, 4, 6, 4], { reportId: 44 }),
     ];
     page.send({
       input: { ...INPUT, config: { ...INPUT.config, widgets } },
@@ -497,16 +486,11 @@ describe('dashboard editor page', function () {
   it('names widgets by their title, their report, the first words of their text, or their type', () => {
     const page = open();
     const widgets = [
-      { id: 'c1', type: 'CHART', position: { x: 0, y: 0, w: 4, h: 4 }, config: { reportId: 10014 } },
-      {
-        id: 't1',
-        type: 'TEXT',
-        position: { x: 4, y: 0, w: 4, h: 2 },
-        config: {
-          text: '\n## **Weekly** [revenue](https://x.example) review for the whole sales team and more\n\nBody',
-        },
-      },
-      { id: 'f1', type: 'TIME_GRAIN', position: { x: 8, y: 0, w: 4, h: 1 }, config: {} },
+      widgetAt('c1', 'CHART', [0, 0, 4, 4], { reportId: 10014 }),
+      widgetAt('t1', 'TEXT', [4, 0, 4, 2], {
+        text: '\n## **Weekly** [revenue](https://x.example) review for the whole sales team and more\n\nBody',
+      }),
+      widgetAt('f1', 'TIME_GRAIN', [8, 0, 4, 1]),
     ];
     page.send({
       input: { ...INPUT, config: { ...INPUT.config, widgets } },

@@ -7,24 +7,20 @@ import type { ServerResponse } from 'node:http';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { Worker, threadId as hostThread } from 'node:worker_threads';
-import { DataClient } from '../../src/api/dataClient';
 import { isApiError } from '../../src/api/errors';
-import { DispatcherRegistry } from '../../src/api/net/agents';
 import { csvCell } from '../../src/shared/notebookOutput';
 import { exportQuery, exportWorkerFile, type ExportWorkerInfo } from '../../src/notebook/exportRunner';
 import type { ExportWorkerToHost, HostToExportWorker } from '../../src/notebook/exportWorker';
 import { loadPayload } from '../../src/notebook/results';
 import {
-  FAST_RETRY,
+  dataClientFor as client,
   deferred,
+  ndjsonHead,
   rejection,
   sendJson,
   startServer,
   withServer,
-  type TestServer,
 } from './api/helpers';
-
-const JWT = 'eyJhbGciOiJIUzI1NiJ9.eyJkZXBsb3ltZW50SWQiOjF9.c2lnbmF0dXJlLXNpZ25hdHVyZQ';
 
 /** The formatter Export Results wrote with on the host's thread before the worker (kept verbatim). */
 function legacyBytes(format: 'csv' | 'json', names: string[], rows: unknown[][]): string {
@@ -92,19 +88,6 @@ function writeInPieces(res: ServerResponse, text: string, end = true): void {
     i += size;
   }
   if (end) res.end();
-}
-
-function ndjsonHead(res: ServerResponse): void {
-  res.writeHead(200, { 'content-type': 'application/json', 'transfer-encoding': 'chunked' });
-}
-
-function client(s: TestServer): DataClient {
-  return new DataClient({
-    baseUrl: s.url + '/cubejs-api',
-    token: async () => JWT,
-    retry: FAST_RETRY,
-    dispatchers: new DispatcherRegistry({}),
-  });
 }
 
 let dir: string;
@@ -308,12 +291,7 @@ describe('notebook/exportResults: cancel and errors', () => {
         assert.ok(isApiError(e));
         assert.match(e.message, /Query timeout/);
         assert.equal(fs.existsSync(file), false);
-        const bad = new DataClient({
-          baseUrl: s.url + '/rowbad/cubejs-api',
-          token: async () => JWT,
-          retry: FAST_RETRY,
-          dispatchers: new DispatcherRegistry({}),
-        });
+        const bad = client(s, { baseUrl: s.url + '/rowbad/cubejs-api' });
         const r = await rejection(() => exportQuery(bad, 'sql', 'SELECT a', file, 'csv'));
         assert.ok(isApiError(r));
         assert.equal(r.message, 'Row 2 of line 3 of the SQL result is not an array of values.');

@@ -9,15 +9,8 @@ import {
   UpdateOidcTokenConfigInputSchema,
 } from '../../../src/api/platform/admin/integrations';
 import { startSandbox, type SandboxHandle } from '../../../src/sandbox';
+import { OAUTH_INTEGRATION as OAUTH } from '../contract/caseChecks';
 
-const OAUTH = {
-  name: 'Warehouse',
-  type: 'snowflake',
-  authUrl: 'https://idp.example/authorize',
-  tokenUrl: 'https://idp.example/token',
-  clientId: 'client',
-  redirectUri: 'https://app.example/callback',
-};
 const ok = (s: { safeParse(v: unknown): { success: boolean } }, v: unknown) => s.safeParse(v).success;
 
 describe('account settings inputs', () => {

@@ -29,35 +29,29 @@ function stream(res: ServerResponse, lines: unknown[]): void {
   res.end(lines.map((l) => (typeof l === 'string' ? l : JSON.stringify(l))).join('\n') + '\n');
 }
 
+/** A line of assistant message `id`: a piece while it is in process (a delta), then the whole text. */
+const said = (
+  id: string,
+  sort: number,
+  content: string,
+  delta: boolean,
+  more: Record<string, unknown> = {},
+) => ({
+  id,
+  role: 'assistant',
+  content,
+  ...more,
+  isDelta: delta,
+  isInProcess: delta,
+  sort,
+});
+
 const TURN = (messageId: string): unknown[] => [
   { id: '__cutoff__', role: 'assistant', sort: 0, state: { chatId: 'chat-1', isStreaming: false } },
   { id: messageId, role: 'user', content: 'Revenue last month?', isDelta: false, sort: 1 },
-  {
-    id: 'm2',
-    role: 'assistant',
-    content: 'Let me',
-    thinking: 'plan',
-    isDelta: true,
-    isInProcess: true,
-    sort: 2,
-  },
-  {
-    id: 'm2',
-    role: 'assistant',
-    content: ' check.',
-    thinking: ' more',
-    isDelta: true,
-    isInProcess: true,
-    sort: 2,
-  },
-  {
-    id: 'm2',
-    role: 'assistant',
-    content: 'Let me check the data.',
-    isDelta: false,
-    isInProcess: false,
-    sort: 2,
-  },
+  said('m2', 2, 'Let me', true, { thinking: 'plan' }),
+  said('m2', 2, ' check.', true, { thinking: ' more' }),
+  said('m2', 2, 'Let me check the data.', false),
   {
     id: 'm3',
     role: 'assistant',
@@ -78,34 +72,9 @@ const TURN = (messageId: string): unknown[] => [
     toolCall: { name: 'cubeSqlApi', input: '{"sql":"SELECT 1"}', result: '{"error":"column not found"}' },
     sort: 4,
   },
-  {
-    id: 'm5',
-    role: 'assistant',
-    content: 'Revenue was',
-    graphPath: ['final'],
-    isDelta: true,
-    isInProcess: true,
-    sort: 9,
-  },
-  {
-    id: 'm5',
-    role: 'assistant',
-    content: ' $1.2M.',
-    graphPath: ['final'],
-    isDelta: true,
-    isInProcess: true,
-    sort: 9,
-  },
-  {
-    id: 'm5',
-    role: 'assistant',
-    content: 'Revenue was $1.2M.',
-    graphPath: ['final'],
-    isDelta: false,
-    isInProcess: false,
-    sort: 9,
-    extra: 1,
-  },
+  said('m5', 9, 'Revenue was', true, { graphPath: ['final'] }),
+  said('m5', 9, ' $1.2M.', true, { graphPath: ['final'] }),
+  { ...said('m5', 9, 'Revenue was $1.2M.', false, { graphPath: ['final'] }), extra: 1 },
   {
     id: '__usage__',
     type: 'usage',

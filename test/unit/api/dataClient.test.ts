@@ -1,12 +1,18 @@
 import * as assert from 'node:assert/strict';
-import type { ServerResponse } from 'node:http';
 import * as net from 'node:net';
-import { DataClient, MetaCache, type DataClientOptions } from '../../../src/api/dataClient';
+import { DataClient, MetaCache } from '../../../src/api/dataClient';
 import { DispatcherRegistry } from '../../../src/api/net/agents';
 import { numberFormatOf, rollupsUsed, type CubeSqlChunk } from '../../../src/api/schemas/data';
-import { FAST_RETRY, apiFailure, collect, deferred, sendJson, withServer, type TestServer } from './helpers';
-
-const JWT = 'eyJhbGciOiJIUzI1NiJ9.eyJkZXBsb3ltZW50SWQiOjF9.c2lnbmF0dXJlLXNpZ25hdHVyZQ';
+import {
+  DATA_JWT as JWT,
+  apiFailure,
+  collect,
+  dataClientFor as dc,
+  deferred,
+  ndjsonHead,
+  sendJson,
+  withServer,
+} from './helpers';
 
 const LOAD_OK = {
   queryType: 'regularQuery',
@@ -28,20 +34,6 @@ const LOAD_OK = {
     },
   ],
 };
-
-function dc(s: TestServer, extra: Partial<DataClientOptions> = {}): DataClient {
-  return new DataClient({
-    baseUrl: s.url + '/cubejs-api',
-    token: async () => JWT,
-    retry: FAST_RETRY,
-    dispatchers: new DispatcherRegistry({}),
-    ...extra,
-  });
-}
-
-function ndjsonHead(res: ServerResponse): void {
-  res.writeHead(200, { 'content-type': 'application/json', 'transfer-encoding': 'chunked' });
-}
 
 describe('api/dataClient: load', () => {
   it('re-sends on Continue wait with the same request-id prefix and reports progress', async () => {

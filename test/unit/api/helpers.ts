@@ -2,6 +2,7 @@
 import * as http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import * as assert from 'node:assert/strict';
+import { DataClient, type DataClientOptions } from '../../../src/api/dataClient';
 import { isApiError, type ApiError } from '../../../src/api/errors';
 import { HttpClient, type HttpClientOptions } from '../../../src/api/http';
 import { DispatcherRegistry } from '../../../src/api/net/agents';
@@ -185,4 +186,23 @@ export async function withServer<T>(handler: Handler, fn: (s: TestServer) => Pro
   } finally {
     await s.close();
   }
+}
+
+/** A deployment JWT as the Data API takes it (raw, no scheme). */
+export const DATA_JWT = 'eyJhbGciOiJIUzI1NiJ9.eyJkZXBsb3ltZW50SWQiOjF9.c2lnbmF0dXJlLXNpZ25hdHVyZQ';
+
+/** A DataClient against a test server's /cubejs-api, retrying fast; `extra` overrides any option. */
+export function dataClientFor(s: TestServer, extra: Partial<DataClientOptions> = {}): DataClient {
+  return new DataClient({
+    baseUrl: s.url + '/cubejs-api',
+    token: async () => DATA_JWT,
+    retry: FAST_RETRY,
+    dispatchers: new DispatcherRegistry({}),
+    ...extra,
+  });
+}
+
+/** The head of a streamed (chunked) NDJSON answer, as /v1/cubesql sends it. */
+export function ndjsonHead(res: http.ServerResponse): void {
+  res.writeHead(200, { 'content-type': 'application/json', 'transfer-encoding': 'chunked' });
 }

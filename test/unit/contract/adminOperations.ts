@@ -2,206 +2,162 @@
 // (see clientOperations.ts): each request must be the published operation, and each answer in
 // every generated variant must give the extension what it needs.
 import * as assert from 'node:assert/strict';
-import { arr, listItems, listOf, nothing, same, served, type Json } from './caseChecks';
+import { OAUTH_INTEGRATION, arr, listItems, listOf, nothing, same, served, type Json } from './caseChecks';
+import type { PlatformClient } from '../../../src/api';
 import type { OperationCase } from './clientOperations';
 
 const resources = (b: unknown) => arr((b as Json).Resources);
 
+type Admin = PlatformClient['admin'];
+type Args<M extends keyof Admin> = Admin[M] extends (...a: infer A) => Promise<unknown> ? A : never;
+
+/** A row calling `PlatformClient.admin[method](...args)`, named for the method (and `variant`, if given). */
+export function admin<M extends keyof Admin>(
+  method: M,
+  operation: string,
+  args: Args<M>,
+  check: OperationCase['check'],
+  variant?: string,
+): OperationCase {
+  return {
+    name: `admin.${String(method)}${variant ? ` (${variant})` : ''}`,
+    operation,
+    run: (c) =>
+      (c.platform.admin[method] as (...a: unknown[]) => Promise<unknown>).apply(c.platform.admin, args),
+    check,
+  };
+}
+
 export const ADMIN_OPERATIONS: OperationCase[] = [
-  {
-    name: 'admin.listScimUsers',
-    operation: 'GET /scim/v2/Users',
-    run: (c) => c.platform.admin.listScimUsers({ first: 10, filter: 'userName eq "jane@example.com"' }),
-    check: listOf(resources, 'userName'),
-  },
-  {
-    name: 'admin.listScimGroups',
-    operation: 'GET /scim/v2/Groups',
-    run: (c) => c.platform.admin.listScimGroups({ first: 10, after: '11' }),
-    check: listOf(resources, 'displayName'),
-  },
-  {
-    name: 'admin.getScimGroup',
-    operation: 'GET /scim/v2/Groups/{id}',
-    run: (c) => c.platform.admin.getScimGroup('g-1'),
-    check: same('displayName', 'members'),
-  },
-  {
-    name: 'admin.changeGroupMembers',
-    operation: 'PATCH /scim/v2/Groups/{id}',
-    run: (c) => c.platform.admin.changeGroupMembers('g-1', { add: ['7'], remove: ['5'] }),
-    check: same('displayName'),
-  },
-  {
-    name: 'admin.createUser',
-    operation: 'POST /api/v1/users',
-    run: (c) =>
-      c.platform.admin.createUser({ email: 'jane@example.com', username: 'jane', firstName: 'Jane' }),
-    check: same('id', 'email'),
-  },
-  {
-    name: 'admin.updateUser',
-    operation: 'PUT /api/v1/users/{id}',
-    run: (c) => c.platform.admin.updateUser(4, { firstName: 'Jane', isDeactivated: true }),
-    check: same('id', 'isDeactivated'),
-  },
-  {
-    name: 'admin.deleteUser',
-    operation: 'DELETE /api/v1/users/{id}',
-    run: (c) => c.platform.admin.deleteUser(4),
-    check: nothing,
-  },
-  {
-    name: 'admin.bulkUserAction',
-    operation: 'POST /api/v1/users/bulk',
-    run: (c) => c.platform.admin.bulkUserAction('DEACTIVATE', [4, 5]),
-    check: (result, sent) => {
-      const body = served(sent) as Json;
-      assert.deepEqual((result as Json).succeeded, body.succeeded ?? []);
-      assert.equal(arr((result as Json).failed).length, arr(body.failed).length);
-    },
-  },
-  {
-    name: 'admin.listRoles',
-    operation: 'GET /api/v1/roles',
-    run: (c) => c.platform.admin.listRoles({ first: 20 }),
-    check: listOf(listItems, 'name'),
-  },
-  {
-    name: 'admin.assignRole',
-    operation: 'PUT /api/v1/roles/{roleId}/users/{userId}',
-    run: (c) => c.platform.admin.assignRole(501, 4),
-    check: nothing,
-  },
-  {
-    name: 'admin.removeRole',
-    operation: 'DELETE /api/v1/roles/{roleId}/users/{userId}',
-    run: (c) => c.platform.admin.removeRole(501, 4),
-    check: nothing,
-  },
-  {
-    name: 'admin.listEmbedTenants',
-    operation: 'GET /api/v1/embed-tenants',
-    run: (c) => c.platform.admin.listEmbedTenants({ first: 20, search: 'ac' }),
-    check: listOf(listItems, 'name'),
-  },
-  {
-    name: 'admin.listEmbedGroups',
-    operation: 'GET /api/v1/embed-tenants/{embedTenantName}/groups',
-    run: (c) => c.platform.admin.listEmbedGroups('acme', { first: 20 }),
-    check: listOf(listItems, 'name'),
-  },
-  {
-    name: 'admin.listEmbedUsers',
-    operation: 'GET /api/v1/embed-tenants/{embedTenantName}/users',
-    run: (c) => c.platform.admin.listEmbedUsers('acme', { first: 20, search: 'ann' }),
-    check: listOf(listItems, 'id'),
-  },
-  {
-    name: 'admin.listEmbedTenantWorkbooks',
-    operation: 'GET /api/v1/deployments/{deploymentId}/embed-tenants/{embedTenantName}/workbooks',
-    run: (c) => c.platform.admin.listEmbedTenantWorkbooks(7, 'acme', { first: 20 }),
-    check: listOf(listItems, 'id'),
-  },
-  {
-    name: 'admin.generateEmbedSession',
-    operation: 'POST /api/v1/embed/generate-session',
-    run: (c) =>
-      c.platform.admin.generateEmbedSession({
+  admin(
+    'listScimUsers',
+    'GET /scim/v2/Users',
+    [{ first: 10, filter: 'userName eq "jane@example.com"' }],
+    listOf(resources, 'userName'),
+  ),
+  admin(
+    'listScimGroups',
+    'GET /scim/v2/Groups',
+    [{ first: 10, after: '11' }],
+    listOf(resources, 'displayName'),
+  ),
+  admin('getScimGroup', 'GET /scim/v2/Groups/{id}', ['g-1'], same('displayName', 'members')),
+  admin(
+    'changeGroupMembers',
+    'PATCH /scim/v2/Groups/{id}',
+    ['g-1', { add: ['7'], remove: ['5'] }],
+    same('displayName'),
+  ),
+  admin(
+    'createUser',
+    'POST /api/v1/users',
+    [{ email: 'jane@example.com', username: 'jane', firstName: 'Jane' }],
+    same('id', 'email'),
+  ),
+  admin(
+    'updateUser',
+    'PUT /api/v1/users/{id}',
+    [4, { firstName: 'Jane', isDeactivated: true }],
+    same('id', 'isDeactivated'),
+  ),
+  admin('deleteUser', 'DELETE /api/v1/users/{id}', [4], nothing),
+  admin('bulkUserAction', 'POST /api/v1/users/bulk', ['DEACTIVATE', [4, 5]], (result, sent) => {
+    const body = served(sent) as Json;
+    assert.deepEqual((result as Json).succeeded, body.succeeded ?? []);
+    assert.equal(arr((result as Json).failed).length, arr(body.failed).length);
+  }),
+  admin('listRoles', 'GET /api/v1/roles', [{ first: 20 }], listOf(listItems, 'name')),
+  admin('assignRole', 'PUT /api/v1/roles/{roleId}/users/{userId}', [501, 4], nothing),
+  admin('removeRole', 'DELETE /api/v1/roles/{roleId}/users/{userId}', [501, 4], nothing),
+  admin(
+    'listEmbedTenants',
+    'GET /api/v1/embed-tenants',
+    [{ first: 20, search: 'ac' }],
+    listOf(listItems, 'name'),
+  ),
+  admin(
+    'listEmbedGroups',
+    'GET /api/v1/embed-tenants/{embedTenantName}/groups',
+    ['acme', { first: 20 }],
+    listOf(listItems, 'name'),
+  ),
+  admin(
+    'listEmbedUsers',
+    'GET /api/v1/embed-tenants/{embedTenantName}/users',
+    ['acme', { first: 20, search: 'ann' }],
+    listOf(listItems, 'id'),
+  ),
+  admin(
+    'listEmbedTenantWorkbooks',
+    'GET /api/v1/deployments/{deploymentId}/embed-tenants/{embedTenantName}/workbooks',
+    [7, 'acme', { first: 20 }],
+    listOf(listItems, 'id'),
+  ),
+  admin(
+    'generateEmbedSession',
+    'POST /api/v1/embed/generate-session',
+    [
+      {
         deploymentId: 7,
         externalId: 'preview-ann',
         embedTenantName: 'acme',
         publicDashboardId: 'pub7x0000001',
         creatorMode: true,
         tenantGroups: ['viewers'],
-      }),
-    check: same('sessionId'),
-  },
-  {
-    name: 'admin.revokeEmbedSession',
-    operation: 'POST /api/v1/embed/session/revoke',
-    run: (c) => c.platform.admin.revokeEmbedSession({ sessionId: '0123456789abcdef0123456789abcdef' }),
-    check: nothing,
-  },
-  {
-    name: 'admin.listRegions',
-    operation: 'GET /api/v1/regions',
-    run: (c) => c.platform.admin.listRegions({ first: 20 }),
-    check: listOf(listItems, 'name'),
-  },
-  {
-    name: 'admin.getTenantSettings',
-    operation: 'GET /api/v1/tenant/settings',
-    run: (c) => c.platform.admin.getTenantSettings(),
-    check: same('auditLogEnabled', 'maintenanceWindowTime', 'oidcEnabled'),
-  },
-  {
-    name: 'admin.updateTenantSettings',
-    operation: 'PUT /api/v1/tenant/settings',
-    run: (c) =>
-      c.platform.admin.updateTenantSettings({ maintenanceWindowTime: '03:30', auditLogEnabled: true }),
-    check: same('maintenanceWindowTime'),
-  },
-  {
-    name: 'admin.listOAuthIntegrations',
-    operation: 'GET /api/v1/oauth-integrations',
-    run: (c) => c.platform.admin.listOAuthIntegrations(),
-    check: listOf((b) => arr(b), 'name'),
-  },
-  {
-    name: 'admin.createOAuthIntegration',
-    operation: 'POST /api/v1/oauth-integrations',
-    run: (c) =>
-      c.platform.admin.createOAuthIntegration({
-        name: 'Warehouse',
-        type: 'snowflake',
-        authUrl: 'https://idp.example/authorize',
-        tokenUrl: 'https://idp.example/token',
-        clientId: 'client',
-        clientSecret: 'write-only-secret',
-        redirectUri: 'https://app.example/callback',
-      }),
-    check: same('id', 'name'),
-  },
-  {
-    name: 'admin.deleteOAuthIntegration',
-    operation: 'DELETE /api/v1/oauth-integrations/{id}',
-    run: (c) => c.platform.admin.deleteOAuthIntegration(601),
-    check: nothing,
-  },
-  {
-    name: 'admin.listOidcTokenConfigs',
-    operation: 'GET /api/v1/oidc-token-configs',
-    run: (c) => c.platform.admin.listOidcTokenConfigs(),
-    check: listOf((b) => arr(b), 'id'),
-  },
-  {
-    name: 'admin.createOidcTokenConfig',
-    operation: 'POST /api/v1/oidc-token-configs',
-    run: (c) =>
-      c.platform.admin.createOidcTokenConfig({
-        audienceType: 'aws',
-        name: 'warehouse',
-        targetEnvVar: 'CUBEJS_DB_TOKEN',
-      }),
-    check: same('id', 'audienceType'),
-  },
-  {
-    name: 'admin.deleteOidcTokenConfig',
-    operation: 'DELETE /api/v1/oidc-token-configs/{id}',
-    run: (c) => c.platform.admin.deleteOidcTokenConfig(701),
-    check: nothing,
-  },
-  {
-    name: 'admin.listUserOAuthTokens',
-    operation: 'GET /api/v1/user-oauth-tokens',
-    run: (c) => c.platform.admin.listUserOAuthTokens(),
-    check: listOf((b) => arr(b), 'integrationId'),
-  },
-  {
-    name: 'admin.revokeUserOAuthToken',
-    operation: 'DELETE /api/v1/user-oauth-tokens/{integrationId}',
-    run: (c) => c.platform.admin.revokeUserOAuthToken(601),
-    check: nothing,
-  },
+      },
+    ],
+    same('sessionId'),
+  ),
+  admin(
+    'revokeEmbedSession',
+    'POST /api/v1/embed/session/revoke',
+    [{ sessionId: '0123456789abcdef0123456789abcdef' }],
+    nothing,
+  ),
+  admin('listRegions', 'GET /api/v1/regions', [{ first: 20 }], listOf(listItems, 'name')),
+  admin(
+    'getTenantSettings',
+    'GET /api/v1/tenant/settings',
+    [],
+    same('auditLogEnabled', 'maintenanceWindowTime', 'oidcEnabled'),
+  ),
+  admin(
+    'updateTenantSettings',
+    'PUT /api/v1/tenant/settings',
+    [{ maintenanceWindowTime: '03:30', auditLogEnabled: true }],
+    same('maintenanceWindowTime'),
+  ),
+  admin(
+    'listOAuthIntegrations',
+    'GET /api/v1/oauth-integrations',
+    [],
+    listOf((b) => arr(b), 'name'),
+  ),
+  admin(
+    'createOAuthIntegration',
+    'POST /api/v1/oauth-integrations',
+    [{ ...OAUTH_INTEGRATION, clientSecret: 'write-only-secret' }],
+    same('id', 'name'),
+  ),
+  admin('deleteOAuthIntegration', 'DELETE /api/v1/oauth-integrations/{id}', [601], nothing),
+  admin(
+    'listOidcTokenConfigs',
+    'GET /api/v1/oidc-token-configs',
+    [],
+    listOf((b) => arr(b), 'id'),
+  ),
+  admin(
+    'createOidcTokenConfig',
+    'POST /api/v1/oidc-token-configs',
+    [{ audienceType: 'aws', name: 'warehouse', targetEnvVar: 'CUBEJS_DB_TOKEN' }],
+    same('id', 'audienceType'),
+  ),
+  admin('deleteOidcTokenConfig', 'DELETE /api/v1/oidc-token-configs/{id}', [701], nothing),
+  admin(
+    'listUserOAuthTokens',
+    'GET /api/v1/user-oauth-tokens',
+    [],
+    listOf((b) => arr(b), 'integrationId'),
+  ),
+  admin('revokeUserOAuthToken', 'DELETE /api/v1/user-oauth-tokens/{integrationId}', [601], nothing),
 ];

@@ -75,3 +75,13 @@ export const deploymentBody = (name: string) =>
     region: 'aws-us-east-1',
     targetPlatform: 'aws',
   }) as const;
+
+/** An OAuth integration's published fields but the secret, as the client sends them to create or update. */
+export const OAUTH_INTEGRATION = {
+  name: 'Warehouse',
+  type: 'snowflake',
+  authUrl: 'https://idp.example/authorize',
+  tokenUrl: 'https://idp.example/token',
+  clientId: 'client',
+  redirectUri: 'https://app.example/callback',
+} as const;

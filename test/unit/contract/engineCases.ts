@@ -450,30 +450,36 @@ export const ENGINE_CASES: EngineCase[] = [
       notMessage: NEVER_RETRY,
     },
   },
-  {
+  // Refused before any query is read: the answer is only the engine's `error` sentence.
+  ...(
+    [
+      [
+        'a load without a query says the query param is required, without type',
+        { method: 'GET', path: '/v1/load' },
+        400,
+        'Query param is required',
+      ],
+      [
+        'a missing Authorization header is 403 without type or requestId',
+        { method: 'GET', path: '/v1/meta', auth: 'none' },
+        403,
+        "Authorization header isn't set",
+      ],
+      [
+        'a bad token is 403 "Invalid token"',
+        { method: 'GET', path: '/v1/meta', auth: 'bad' },
+        403,
+        'Invalid token',
+      ],
+    ] as const
+  ).map(([name, request, status, error]): EngineCase => ({
     point: 8,
-    name: 'a load without a query says the query param is required, without type',
-    request: { method: 'GET', path: '/v1/load' },
-    status: 400,
-    subset: { error: 'Query param is required' },
+    name,
+    request,
+    status,
+    subset: { error },
     absent: ['type', 'requestId'],
-  },
-  {
-    point: 8,
-    name: 'a missing Authorization header is 403 without type or requestId',
-    request: { method: 'GET', path: '/v1/meta', auth: 'none' },
-    status: 403,
-    subset: { error: "Authorization header isn't set" },
-    absent: ['type', 'requestId'],
-  },
-  {
-    point: 8,
-    name: 'a bad token is 403 "Invalid token"',
-    request: { method: 'GET', path: '/v1/meta', auth: 'bad' },
-    status: 403,
-    subset: { error: 'Invalid token' },
-    absent: ['type', 'requestId'],
-  },
+  })),
   {
     point: 8,
     name: 'a limit above 50,000 fails the query (500) and the client says to lower it',

@@ -1,17 +1,19 @@
 // The account-settings routes of the sandbox added for editing (OAuth integrations and OIDC token
 // configs by id: GET and PUT), as the sandbox contract suite drives them. They run before the
 // admin calls, which delete the seeded integration 601 and config 701.
+import { createAdminState } from '../../../src/sandbox/platform/admin/adminState';
 import type { AdminCall } from './adminCalls';
 
-const INTEGRATION = {
-  name: 'Snowflake OAuth (edited)',
-  type: 'snowflake',
-  authUrl: 'https://acme.snowflakecomputing.com/oauth/authorize',
-  tokenUrl: 'https://acme.snowflakecomputing.com/oauth/token-request',
-  clientId: 'sandbox-client',
-  redirectUri: 'https://sandbox.example/oauth/callback',
-  scopes: ['session:role:analyst'],
-};
+// The seeded integration 601 as an edit sends it back: its writable fields, renamed (the server
+// fills in id and times; config stays unsent).
+const {
+  id: _id,
+  config: _config,
+  createdAt: _createdAt,
+  updatedAt: _updatedAt,
+  ...seeded
+} = createAdminState([]).oauthIntegrations.find((i) => i.id === 601)!;
+const INTEGRATION = { ...seeded, name: 'Snowflake OAuth (edited)' };
 
 export function settingsCalls(): AdminCall[] {
   return [

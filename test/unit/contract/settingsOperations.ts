@@ -2,13 +2,10 @@
 // OIDC token configs) and the fully typed app config, as the client contract suites run them.
 import * as assert from 'node:assert/strict';
 import type { Exchange } from '../../contract/contractServers';
+import { OAUTH_INTEGRATION, served, type Json } from './caseChecks';
+import { admin } from './adminOperations';
 import type { OperationCase } from './clientOperations';
 
-type Json = Record<string, unknown>;
-const served = (sent: Exchange[]): Json => {
-  const text = sent[sent.length - 1]?.responseText ?? '';
-  return text ? (JSON.parse(text) as Json) : {};
-};
 /** Every served field kept as sent, unknown ones included (read tolerantly, nothing dropped). */
 const asServed = (result: unknown, sent: Exchange[]) => assert.deepEqual(result, served(sent));
 
@@ -19,66 +16,41 @@ export const SETTINGS_OPERATIONS: OperationCase[] = [
     run: (c) => c.platform.getAppConfig(),
     check: asServed,
   },
-  {
-    name: 'admin.getOAuthIntegration',
-    operation: 'GET /api/v1/oauth-integrations/{id}',
-    run: (c) => c.platform.admin.getOAuthIntegration(601),
-    check: asServed,
-  },
-  {
-    name: 'admin.updateOAuthIntegration (secret kept: none sent)',
-    operation: 'PUT /api/v1/oauth-integrations/{id}',
-    run: (c) =>
-      c.platform.admin.updateOAuthIntegration(601, {
-        name: 'Warehouse',
-        type: 'snowflake',
-        authUrl: 'https://idp.example/authorize',
-        tokenUrl: 'https://idp.example/token',
-        clientId: 'client',
-        redirectUri: 'https://app.example/callback',
-        scopes: ['read'],
-        config: { account: 'acme' },
-      }),
-    check: (result, sent) => {
+  admin('getOAuthIntegration', 'GET /api/v1/oauth-integrations/{id}', [601], asServed),
+  admin(
+    'updateOAuthIntegration',
+    'PUT /api/v1/oauth-integrations/{id}',
+    [601, { ...OAUTH_INTEGRATION, scopes: ['read'], config: { account: 'acme' } }],
+    (result, sent) => {
       asServed(result, sent);
       assert.ok(!('clientSecret' in ((sent[sent.length - 1]?.requestBody ?? {}) as Json)), 'no secret sent');
     },
-  },
-  {
-    name: 'admin.updateOAuthIntegration (secret replaced)',
-    operation: 'PUT /api/v1/oauth-integrations/{id}',
-    run: (c) =>
-      c.platform.admin.updateOAuthIntegration(601, {
-        name: 'Warehouse',
-        type: 'snowflake',
-        authUrl: 'https://idp.example/authorize',
-        tokenUrl: 'https://idp.example/token',
-        clientId: 'client',
-        redirectUri: 'https://app.example/callback',
-        clientSecret: 'write-only-secret',
-      }),
-    check: (result, sent) => {
+    'secret kept: none sent',
+  ),
+  admin(
+    'updateOAuthIntegration',
+    'PUT /api/v1/oauth-integrations/{id}',
+    [601, { ...OAUTH_INTEGRATION, clientSecret: 'write-only-secret' }],
+    (result, sent) => {
       asServed(result, sent);
       assert.ok(!JSON.stringify(result).includes('write-only-secret'), 'the secret is not read back');
     },
-  },
-  {
-    name: 'admin.getOidcTokenConfig',
-    operation: 'GET /api/v1/oidc-token-configs/{id}',
-    run: (c) => c.platform.admin.getOidcTokenConfig(701),
-    check: asServed,
-  },
-  {
-    name: 'admin.updateOidcTokenConfig',
-    operation: 'PUT /api/v1/oidc-token-configs/{id}',
-    run: (c) =>
-      c.platform.admin.updateOidcTokenConfig(701, {
+    'secret replaced',
+  ),
+  admin('getOidcTokenConfig', 'GET /api/v1/oidc-token-configs/{id}', [701], asServed),
+  admin(
+    'updateOidcTokenConfig',
+    'PUT /api/v1/oidc-token-configs/{id}',
+    [
+      701,
+      {
         name: 'warehouse',
         isEnabled: false,
         subFormat: 'deployment:{deployment_id}:{component}',
         targetEnvVar: null,
         customClaims: { team: 'data' },
-      }),
-    check: asServed,
-  },
+      },
+    ],
+    asServed,
+  ),
 ];
