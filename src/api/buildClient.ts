@@ -10,7 +10,7 @@ import { tenantUrlOf } from './platform/build/common';
 import { CREATION } from './platform/build/creation';
 import { FILES } from './platform/build/files';
 import { GIT } from './platform/build/git';
-import { UPLOAD, uploadFile, type LocalFile } from './platform/build/upload';
+import { UPLOAD, uploadFile } from './platform/build/upload';
 import { OperationsClient } from './platform/operation';
 import { PlatformTransport } from './platform/transport';
 
@@ -37,7 +37,7 @@ export interface BuildClientOptions {
 /** The build operations that are one call each. */
 const ROWS = { ...FILES, ...BRANCHES, ...GIT, ...UPLOAD, ...CREATION };
 
-export class BuildClient extends OperationsClient(ROWS) {
+export class BuildClient extends OperationsClient(ROWS, { uploadFile }) {
   private readonly t: PlatformTransport;
 
   constructor(opts: BuildClientOptions) {
@@ -63,15 +63,5 @@ export class BuildClient extends OperationsClient(ROWS) {
   /** Every branch of the deployment, page after page. */
   allBranches(deploymentId: number, signal?: AbortSignal) {
     return allBranches((...a) => this.listBranches(...a), deploymentId, signal);
-  }
-
-  /** One file into an open upload transaction, as a multipart form. */
-  uploadFile(
-    deploymentId: number,
-    transaction: string,
-    file: LocalFile,
-    opts?: { branchName?: string; signal?: AbortSignal },
-  ) {
-    return uploadFile(this.t, deploymentId, transaction, file, opts);
   }
 }

@@ -12,27 +12,17 @@ import type { PlatformTransport } from './platform/transport';
 /** The operations of this client that are one call each (their methods are derived from the table). */
 const OPS = { ...HEALTH, ...dbt.DBT_RUNS, ...exportsApi.EXPORTS };
 
-export class DeploymentOpsClient extends OperationsClient(OPS) {
+/** The operations that do more than one call (polling, downloading, shaping the input). */
+const FUNCTIONS = {
+  getDbtSyncLogs: dbt.getDbtSyncLogs,
+  waitForDashboardExport: exportsApi.waitForDashboardExport,
+  downloadDashboardExport: exportsApi.downloadDashboardExport,
+  setEnvVariables: envVars.setEnvVariables,
+};
+
+export class DeploymentOpsClient extends OperationsClient(OPS, FUNCTIONS) {
   constructor(private readonly t: PlatformTransport) {
     super(t);
-  }
-
-  // ---- dbt sync runs (the other calls are derived from the table)
-  getDbtSyncLogs(deploymentId: number, syncJobId: string, signal?: AbortSignal) {
-    return dbt.getDbtSyncLogs(this.t, deploymentId, syncJobId, signal);
-  }
-
-  // ---- dashboard exports (start and status are derived from the table)
-  waitForDashboardExport(deploymentId: number, jobId: string, opts?: exportsApi.WaitForExportOptions) {
-    return exportsApi.waitForDashboardExport(this.t, deploymentId, jobId, opts);
-  }
-  downloadDashboardExport(deploymentId: number, jobId: string, opts?: exportsApi.DownloadExportOptions) {
-    return exportsApi.downloadDashboardExport(this.t, deploymentId, jobId, opts);
-  }
-
-  // ---- env variables (writes; the list is PlatformClient.listEnvVars)
-  setEnvVariables(deploymentId: number, vars: envVars.EnvVariableInput[], signal?: AbortSignal) {
-    return envVars.setEnvVariables(this.t, deploymentId, vars, signal);
   }
 
   // ---- environment tokens: an environment is named by its text id, its tokens path by the integer

@@ -6,7 +6,7 @@ import { HttpClient, type NetworkSettings, type RetryPolicy } from './http';
 import type { ApiLogger } from './log';
 import type { DispatcherRegistry } from './net/agents';
 import type { NotificationListQuery } from './notificationQuery';
-import { nextCursor, paginate, type PageParams } from './paging';
+import { nextCursor, paginate } from './paging';
 import * as account from './platform/account';
 import { AdminApi } from './platform/admin';
 import { MeApi } from './platform/me';
@@ -26,7 +26,6 @@ import * as folders from './platform/folders';
 import * as feed from './platform/workspaceFeed';
 import * as reports from './platform/reports';
 import * as workbooks from './platform/workbooks';
-import type { PublishDashboardInput } from './schemas/dashboard';
 
 export type { NotificationListQuery } from './notificationQuery';
 export type { ReportListQuery, ReportSort } from './platform/workspace';
@@ -62,7 +61,20 @@ const OPS = {
   ...EMBED_DASHBOARD_ADMIN,
 };
 
-export class PlatformClient extends OperationsClient(OPS) {
+/** The operations that do more than one call, or check their input beyond the published schema. */
+const FUNCTIONS = {
+  mintDataApiToken: deployments.mintDataApiToken,
+  getFolderAncestors: folders.getFolderAncestors,
+  upsertWorkbookBySlug: workbooks.upsertWorkbookBySlug,
+  publishDashboard: dashboards.publishDashboard,
+  iterateRecipients: notifications.iterateRecipients,
+  addRecipients: notifications.addRecipients,
+  removeRecipients: notifications.removeRecipients,
+  waitForDbtSync: dbt.waitForDbtSync,
+  listUsers: account.listUsers,
+};
+
+export class PlatformClient extends OperationsClient(OPS, FUNCTIONS) {
   private readonly t: PlatformTransport;
   /** dbt sync runs, exports, env variable writes, health and environment tokens of a deployment. */
   readonly ops: DeploymentOpsClient;
@@ -99,27 +111,7 @@ export class PlatformClient extends OperationsClient(OPS) {
     });
   }
 
-  // ---- operations that do more than one call, or check their input beyond the published schema
-
-  /** POST /v1/deployments/{id}/token: a Data API token for users who only have a platform token. */
-  mintDataApiToken(deploymentId: number, opts: { expiresIn?: number; signal?: AbortSignal } = {}) {
-    return deployments.mintDataApiToken(this.t, deploymentId, opts);
-  }
-  getFolderAncestors(d: number, folderId: number, signal?: AbortSignal) {
-    return folders.getFolderAncestors(this.t, d, folderId, signal);
-  }
-  upsertWorkbookBySlug(d: number, slug: string, input: workbooks.CreateWorkbookInput, signal?: AbortSignal) {
-    return workbooks.upsertWorkbookBySlug(this.t, d, slug, input, signal);
-  }
-  /** Spec 4.2. Never retried: a publish that may have reached the server is reported, not repeated. */
-  publishDashboard(
-    deploymentId: number,
-    workbookId: number,
-    input: PublishDashboardInput,
-    signal?: AbortSignal,
-  ) {
-    return dashboards.publishDashboard(this.t, deploymentId, workbookId, input, signal);
-  }
+  /** Every notification matching `q`, page after page (through this client's own list). */
   iterateNotifications(
     deploymentId: number,
     q: Omit<NotificationListQuery, 'after'> = {},
@@ -128,33 +120,6 @@ export class PlatformClient extends OperationsClient(OPS) {
     return paginate((after) =>
       this.listNotifications(deploymentId, { ...q, ...(after ? { after } : {}) }, signal),
     );
-  }
-  /** Every recipient of a notification, page after page. */
-  iterateRecipients(deploymentId: number, notificationId: number, signal?: AbortSignal) {
-    return notifications.iterateRecipients(this.t, deploymentId, notificationId, signal);
-  }
-  addRecipients(
-    deploymentId: number,
-    notificationId: number,
-    recipients: notifications.NotificationRecipientInput[],
-    signal?: AbortSignal,
-  ) {
-    return notifications.addRecipients(this.t, deploymentId, notificationId, recipients, signal);
-  }
-  removeRecipients(
-    deploymentId: number,
-    notificationId: number,
-    recipients: notifications.RemoveRecipientInput[],
-    signal?: AbortSignal,
-  ) {
-    return notifications.removeRecipients(this.t, deploymentId, notificationId, recipients, signal);
-  }
-  waitForDbtSync(deploymentId: number, syncJobId: string, opts?: dbt.WaitForDbtSyncOptions) {
-    return dbt.waitForDbtSync(this.t, deploymentId, syncJobId, opts);
-  }
-  /** SCIM users, one page at a time (the cursor is the next startIndex). */
-  listUsers(p?: PageParams, signal?: AbortSignal) {
-    return account.listUsers(this.t, p, signal);
   }
 }
 

@@ -71,6 +71,11 @@ describe('administration', function () {
         'OIDC token configs',
         'My OAuth tokens',
       ]);
+      assert.equal(
+        settings[0].toTreeItem().contextValue,
+        'dp.tenantSettings',
+        'the row its menu is keyed on',
+      );
       for (const l of settings.slice(1)) {
         const kids = await children(l);
         assert.ok(items(kids).length > 0, `${labelOf(l)}: ${kids.map(labelOf).join(', ')}`);

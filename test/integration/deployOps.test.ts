@@ -286,6 +286,8 @@ describe('deployment operations', function () {
   describe('health', () => {
     it('shows a failed build on the deployment’s row, with the reason in its tooltip', async () => {
       const failed = await deployment(3);
+      // The fixed row carries the context its menu items are keyed on.
+      assert.equal(failed.opsChild('health').toTreeItem().contextValue, 'dp.health');
       await children(failed.opsChild('health'));
       const item = failed.toTreeItem();
       assert.match(String(item.description), /build failed/);

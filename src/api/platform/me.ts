@@ -3,9 +3,8 @@
 // sign-in to one) and their own settings (`PATCH /v1/users/me/settings`, merged: only the fields
 // sent change). Revoking a token is in admin/settings.ts beside the Account settings list.
 import { z } from 'zod';
-import type { Page } from '../paging';
-import { call, OperationsClient, table } from './operation';
-import { id, maybe, readItems, type PlatformTransport } from './transport';
+import { call, OperationsClient, table, variant } from './operation';
+import { id, maybe, type PlatformTransport } from './transport';
 
 export const UserOAuthTokenSchema = z.looseObject({
   id,
@@ -97,7 +96,8 @@ export const ME = table(
   },
 );
 
-const LISTS = table(
+/** Your tokens, one per integration (one array: a bad item is set aside, never fatal). */
+export const ME_LISTS = table(
   {},
   {
     listUserOAuthTokens: {
@@ -105,20 +105,11 @@ const LISTS = table(
       path: tokens,
       kind: 'read',
       answer: z.array(z.unknown()),
+      each: UserOAuthTokenSchema,
       action: 'Listing your OAuth connections',
     },
   },
 );
-
-/** Your tokens, one per integration (a bad item is set aside, never fatal). */
-export async function listUserOAuthTokens(
-  t: PlatformTransport,
-  signal?: AbortSignal,
-): Promise<Page<UserOAuthToken>> {
-  const raw = await call(t, LISTS.listUserOAuthTokens, signal);
-  const { items, invalid } = readItems(raw, UserOAuthTokenSchema, 'Listing your OAuth connections', t.log);
-  return invalid.length > 0 ? { items, pageInfo: null, invalid } : { items, pageInfo: null };
-}
 
 /**
  * The address to open to sign in, from the initiate answer (published without a shape): the first
@@ -148,21 +139,11 @@ export function signInUrl(answer: Record<string, unknown>): string | undefined {
 
 /** An empty change: the service merges nothing and answers the user with their settings. */
 export function readMySettings(t: PlatformTransport, signal?: AbortSignal): Promise<Me> {
-  return call(t, { ...ME.updateMySettings, action: 'Reading your settings' }, {}, signal);
+  return call(t, variant(ME.updateMySettings, { action: 'Reading your settings' }), {}, signal);
 }
 
 /** The signed-in user's own operations (reached as `platform.me`). */
-export class MeApi extends OperationsClient(ME) {
-  constructor(private readonly t: PlatformTransport) {
-    super(t);
-  }
-  listUserOAuthTokens(signal?: AbortSignal) {
-    return listUserOAuthTokens(this.t, signal);
-  }
-  readMySettings(signal?: AbortSignal) {
-    return readMySettings(this.t, signal);
-  }
-}
+export class MeApi extends OperationsClient({ ...ME, ...ME_LISTS }, { readMySettings }) {}
 
 /** A time zone the runtime's IANA database does not know (a typo would otherwise be saved as the user's zone). */
 export function timeZoneProblem(v: string): string | undefined {

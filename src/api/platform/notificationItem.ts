@@ -5,12 +5,11 @@ import {
   DashboardFilterInputSchema,
   DashboardTimeGrainInputSchema,
   NOTIFICATION_FORMATS,
+  NOTIFICATION_WORDS,
   NotificationSchema,
   SCHEDULE_TYPES,
 } from './notifications';
 import { table } from './operation';
-
-const ADMIN = 'needs the admin role. Use a token of an admin user.';
 
 /**
  * A filter sent back exactly as the service sent it (`{ kept: filter }`): a set given replaces the
@@ -49,34 +48,28 @@ export type UpdateNotificationInput = z.input<typeof UpdateNotificationInputSche
 
 const item = '/v1/deployments/{deploymentId}/notifications/{id}';
 
-export const NOTIFICATION_ITEM = table(
-  { names: { id: 'notificationId' }, place: 'the notifications list' },
-  {
-    getNotification: {
-      method: 'GET',
-      path: item,
-      kind: 'read',
-      answer: NotificationSchema,
-      forbidden: `Reading a notification ${ADMIN}`,
-    },
-    updateNotification: {
-      method: 'PUT',
-      path: item,
-      kind: 'write',
-      body: UpdateNotificationInputSchema,
-      answer: NotificationSchema,
-      refused: 'Notification not changed',
-      action: 'Changing the notification',
-      check: 'Refresh the notifications list to see whether the change was applied.',
-      forbidden: `Changing notifications ${ADMIN}`,
-    },
-    deleteNotification: {
-      method: 'DELETE',
-      path: item,
-      kind: 'destroy',
-      nothing: true,
-      action: 'Deleting the notification',
-      forbidden: `Deleting notifications ${ADMIN}`,
-    },
+export const NOTIFICATION_ITEM = table(NOTIFICATION_WORDS, {
+  getNotification: {
+    method: 'GET',
+    path: item,
+    kind: 'read',
+    answer: NotificationSchema,
   },
-);
+  updateNotification: {
+    method: 'PUT',
+    path: item,
+    kind: 'write',
+    body: UpdateNotificationInputSchema,
+    answer: NotificationSchema,
+    refused: 'Notification not changed',
+    action: 'Changing the notification',
+    check: 'Refresh the notifications list to see whether the change was applied.',
+  },
+  deleteNotification: {
+    method: 'DELETE',
+    path: item,
+    kind: 'destroy',
+    nothing: true,
+    action: 'Deleting the notification',
+  },
+});

@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { ApiError } from '../errors';
 import { notificationQueryProblems } from '../notificationQuery';
 import { paginate } from '../paging';
-import { call, table } from './operation';
+import { adminOnly, call, table } from './operation';
 import { id, maybe, PageQuery, type PlatformTransport } from './transport';
 
 // ---- 2.3 / 2.4 filters and time grains
@@ -244,13 +244,53 @@ export const NotificationListQuerySchema = z
     if (problems.length > 0) ctx.addIssue({ code: 'custom', message: problems.join(' ') });
   });
 
-const ADMIN = 'needs the admin role. Use a token of an admin user.';
 const list = '/v1/deployments/{deploymentId}/notifications';
 const recipients = `${list}/{id}/recipients`;
 
-export const NOTIFICATIONS = table(
-  { names: { id: 'notificationId' }, place: 'the notifications list' },
+/** The words of every notification row (notificationItem.ts shares them). */
+export const NOTIFICATION_WORDS = {
+  names: { id: 'notificationId' },
+  place: 'the notifications list',
+  many: 'notifications',
+  forbidden: adminOnly,
+};
+
+const RECIPIENTS = table(
+  { ...NOTIFICATION_WORDS, many: 'recipients' },
   {
+    /** One page of recipients (cursor-paged like every list). */
+    listRecipients: {
+      method: 'GET',
+      path: recipients,
+      kind: 'read',
+      query: PageQuery,
+      item: NotificationRecipientSchema,
+    },
+    addRecipients: {
+      method: 'POST',
+      path: recipients,
+      kind: 'write',
+      body: AddRecipientsInputSchema,
+      answer: AddRecipientsResultSchema,
+      refused: 'Recipients not added',
+      check: 'Refresh the recipients list to see whether they were added before adding them again.',
+      verb: 'Adding',
+    },
+    removeRecipients: {
+      method: 'DELETE',
+      path: recipients,
+      kind: 'write',
+      body: RemoveRecipientsInputSchema,
+      refused: 'Recipients not removed',
+      check: 'Refresh the recipients list to see whether they were removed.',
+      verb: 'Removing',
+    },
+  },
+);
+
+export const NOTIFICATIONS = {
+  listRecipients: RECIPIENTS.listRecipients,
+  ...table(NOTIFICATION_WORDS, {
     listNotifications: {
       method: 'GET',
       path: list,
@@ -258,7 +298,6 @@ export const NOTIFICATIONS = table(
       query: NotificationListQuerySchema,
       item: NotificationSchema,
       refused: 'Notification filter not sent',
-      forbidden: `Listing notifications ${ADMIN}`,
     },
     createNotification: {
       method: 'POST',
@@ -268,44 +307,9 @@ export const NOTIFICATIONS = table(
       answer: NotificationSchema,
       refused: 'Notification not created',
       action: 'Creating the notification',
-      forbidden: `Creating notifications ${ADMIN}`,
     },
-    /** One page of recipients (cursor-paged like every list). */
-    listRecipients: {
-      method: 'GET',
-      path: recipients,
-      kind: 'read',
-      query: PageQuery,
-      item: NotificationRecipientSchema,
-      forbidden: `Listing recipients ${ADMIN}`,
-    },
-  },
-);
-
-const CALLS = table(
-  { names: { id: 'notificationId' } },
-  {
-    addRecipients: {
-      method: 'POST',
-      path: recipients,
-      kind: 'write',
-      body: AddRecipientsInputSchema,
-      answer: AddRecipientsResultSchema,
-      refused: 'Recipients not added',
-      check: 'Refresh the recipients list to see whether they were added before adding them again.',
-      forbidden: `Adding recipients ${ADMIN}`,
-    },
-    removeRecipients: {
-      method: 'DELETE',
-      path: recipients,
-      kind: 'write',
-      body: RemoveRecipientsInputSchema,
-      refused: 'Recipients not removed',
-      check: 'Refresh the recipients list to see whether they were removed.',
-      forbidden: `Removing recipients ${ADMIN}`,
-    },
-  },
-);
+  }),
+};
 
 /** Every recipient, following every page. */
 export function iterateRecipients(
@@ -334,7 +338,7 @@ export function addRecipients(
   list: NotificationRecipientInput[],
   signal?: AbortSignal,
 ): Promise<AddRecipientsResult> {
-  return call(t, CALLS.addRecipients, deploymentId, notificationId, { recipients: list }, signal);
+  return call(t, RECIPIENTS.addRecipients, deploymentId, notificationId, { recipients: list }, signal);
 }
 
 export async function removeRecipients(
@@ -344,5 +348,5 @@ export async function removeRecipients(
   list: RemoveRecipientInput[],
   signal?: AbortSignal,
 ): Promise<void> {
-  await call(t, CALLS.removeRecipients, deploymentId, notificationId, { recipients: list }, signal);
+  await call(t, RECIPIENTS.removeRecipients, deploymentId, notificationId, { recipients: list }, signal);
 }

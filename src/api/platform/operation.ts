@@ -8,7 +8,7 @@ import { z } from 'zod';
 import type { QueryValue, RequestOptions } from '../http';
 import type { Page } from '../paging';
 import { ApiError } from '../errors';
-import { definedQuery, parseInput, positiveId, type PlatformTransport } from './transport';
+import { definedQuery, parseInput, positiveId, readItems, type PlatformTransport } from './transport';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 export type OperationKind = 'read' | 'write' | 'destroy';
@@ -30,6 +30,8 @@ export interface Operation {
   answer?: z.ZodType;
   /** The answer is a list page of these (read tolerantly: a bad item is set aside, never fatal). */
   item?: z.ZodType;
+  /** The answer is one unpaged JSON array of these: one page, read tolerantly like a list page. */
+  each?: z.ZodType;
   /** Without an answer: resolve to nothing rather than to the status. */
   nothing?: true;
   /**
@@ -37,9 +39,14 @@ export interface Operation {
    * input (the body, else the query) where the words name what is sent ("Saving model/a.yml").
    */
   action?: Words;
-  /** The 403 sentence; the family's `forbidden(action)` otherwise. */
+  /**
+   * The 403 sentence; else the family's `forbidden` of its verb and noun ("Listing roles"), or of
+   * the action when the family has no noun.
+   */
   forbidden?: string;
-  /** The 404 sentence; `{name}` stands for that path parameter's value. */
+  /** The verb of the family's 403 sentence when not the kind's ("Assigning" roles, not "Changing"). */
+  verb?: string;
+  /** The 404 sentence (`{name}` stands for that path parameter's value); else the family's `gone`. */
   notFound?: string;
   /**
    * The 409 sentence, when a conflict means something the user can act on ("pick another name"),
@@ -62,11 +69,26 @@ export type Words = string | ((input: never) => string);
 
 /** Defaults a family gives every row of its table. */
 export interface FamilyDefaults {
-  /** The 403 sentence made from the action (e.g. "Listing roles needs the admin role…"). */
-  forbidden?: (action: string) => string;
+  /** The 403 sentence made from what is refused (e.g. "Listing roles needs the admin role…"). */
+  forbidden?: (what: string) => string;
+  /** What the rows act on, plural (`roles`): each row's 403 sentence names it after the row's verb. */
+  many?: string;
+  /** The 404 sentence of every row that names one by its path (`That role no longer exists: …`). */
+  gone?: string;
   names?: Readonly<Record<string, string>>;
   /** The list a user refreshes to see a write's effect (`Roles`): the rows' default check hint. */
   place?: string;
+}
+
+export const ADMIN_HINT = 'needs the admin role. Use a token of an admin user.';
+/** The 403 sentence of the operations only an admin may call. */
+export const adminOnly = (what: string): string => `${what} ${ADMIN_HINT}`;
+
+/** The verb a 403 sentence puts before the family's noun: by what the row does, unless it names its own. */
+export function verbOf(op: Operation): string {
+  if (op.verb) return op.verb;
+  if (op.kind === 'read') return op.path.endsWith('}') ? 'Reading' : 'Listing';
+  return op.kind === 'destroy' ? 'Deleting' : op.method === 'POST' ? 'Creating' : 'Changing';
 }
 
 /** "Refresh <place> to see whether …": by what the write does (POST creates, DELETE deletes, else changes). */
@@ -93,6 +115,13 @@ export function table<const T extends Table>(defaults: FamilyDefaults, rows: T):
 }
 
 const OP_DEFAULTS = new WeakMap<Operation, FamilyDefaults>();
+
+/** A row with other words (a rename through the patch row), still of its family. */
+export function variant<O extends Operation>(op: O, words: Partial<Operation>): O {
+  const copy = { ...op, ...words };
+  OP_DEFAULTS.set(copy, OP_DEFAULTS.get(op) ?? {});
+  return copy;
+}
 const ALL: { name: string; op: Operation; defaults: FamilyDefaults }[] = [];
 
 /** Every declared operation (the contract suite, the fault matrix and the sandbox iterate this). */
@@ -119,9 +148,11 @@ export type ResultOf<O> = O extends { nothing: true }
   ? void
   : O extends { item: z.ZodType }
     ? Page<z.output<O['item']>>
-    : O extends { answer: z.ZodType }
-      ? z.output<O['answer']>
-      : number;
+    : O extends { each: z.ZodType }
+      ? Page<z.output<O['each']>>
+      : O extends { answer: z.ZodType }
+        ? z.output<O['answer']>
+        : number;
 export type OperationMethod<O extends Operation> = (
   ...args: [...PathArgs<O>, ...InputArgs<O>, signal?: AbortSignal]
 ) => Promise<ResultOf<O>>;
@@ -181,7 +212,9 @@ export async function callOperation(
     typeof w === 'function' ? w((form?.fields ?? body ?? query) as never) : w;
   const action = words(op.action);
   const check = words(op.check) ?? placeCheck(op, defaults.place);
-  const forbidden = op.forbidden ?? (action && defaults.forbidden?.(action));
+  const what = defaults.many ? `${verbOf(op)} ${defaults.many}` : action;
+  const forbidden = op.forbidden ?? (what && defaults.forbidden?.(what));
+  const notFound = op.notFound ?? (n > 0 ? defaults.gone : undefined);
   const hints: Partial<RequestOptions> = {
     ...op.extra,
     signal,
@@ -189,14 +222,17 @@ export async function callOperation(
     ...(forbidden ? { forbiddenHint: forbidden } : {}),
   };
   const conflict = words(op.conflict);
-  if (op.notFound || conflict)
+  if (notFound || conflict)
     hints.messages = {
-      ...(op.notFound ? { notFound: withParams(op.notFound, op.path, args) } : {}),
+      ...(notFound ? { notFound: withParams(notFound, op.path, args) } : {}),
       ...(conflict ? { conflict } : {}),
     };
   if (op.kind === 'read') {
     if (op.item) return t.list(path, op.item, query ?? {}, hints);
-    return t.get(path, op.answer!, { ...hints, ...(query ? { query } : {}) });
+    const answer = await t.get(path, op.answer!, { ...hints, ...(query ? { query } : {}) });
+    if (!op.each) return answer;
+    const { items, invalid } = readItems(answer as unknown[], op.each, action ?? path, t.log);
+    return invalid.length > 0 ? { items, pageInfo: null, invalid } : { items, pageInfo: null };
   }
   const writeHints = { ...hints, ...(query ? { query } : {}), ...(check ? { check: { hint: check } } : {}) };
   if (form)
@@ -245,14 +281,27 @@ export function bindTable<T extends Table>(t: PlatformTransport, rows: T): Clien
   return out as ClientOf<T>;
 }
 
+/** A family function that does more than one call: it takes the transport first (`addRecipients(t, …)`). */
+// `never[]`: any argument list is assignable to it, so each function keeps its own parameters.
+export type FamilyFunction = (t: PlatformTransport, ...args: never[]) => unknown;
+type WithoutTransport<F> = F extends (t: PlatformTransport, ...args: infer A) => infer R
+  ? (...args: A) => R
+  : never;
+export type FunctionsOf<F> = { readonly [K in keyof F]: WithoutTransport<F[K]> };
+
 /**
- * A base class whose instances carry the methods of `rows` (a client class extends it and adds the
- * operations that do more than one call).
+ * A base class whose instances carry the methods of `rows` and of the family functions `fns`
+ * (bound to the transport), so a client class holds only what neither does.
  */
-export function OperationsClient<T extends Table>(rows: T): new (t: PlatformTransport) => ClientOf<T> {
+export function OperationsClient<
+  T extends Table,
+  F extends Readonly<Record<string, FamilyFunction>> = Record<never, never>,
+>(rows: T, fns?: F): new (t: PlatformTransport) => ClientOf<T> & FunctionsOf<F> {
   return class {
     constructor(t: PlatformTransport) {
       Object.assign(this, bindTable(t, rows));
+      for (const [name, fn] of Object.entries(fns ?? {}))
+        Object.assign(this, { [name]: (...args: never[]) => fn(t, ...args) });
     }
-  } as unknown as new (t: PlatformTransport) => ClientOf<T>;
+  } as unknown as new (t: PlatformTransport) => ClientOf<T> & FunctionsOf<F>;
 }

@@ -7,7 +7,7 @@ import * as vscode from 'vscode';
 import type { Item } from '../loaders';
 import { ItemNode } from '../nodes/itemNodes';
 import { itemWithList, ListNode, type ItemNodeFactory } from '../nodes/listNode';
-import { lookTreeItem, type Look } from '../nodes/render';
+import { fixedTreeItem, lookTreeItem, type Look } from '../nodes/render';
 import { ExplorerNode, type NodeKind, type TreeContext } from '../nodes/types';
 import type { AdminListSpec } from './adminLoaders';
 import {
@@ -220,11 +220,16 @@ export class TenantSettingsNode extends ExplorerNode {
     super(`${parent.id}/tenant-settings`, parent);
   }
   toTreeItem(): vscode.TreeItem {
-    const t = new vscode.TreeItem('Tenant settings', vscode.TreeItemCollapsibleState.None);
-    t.id = this.id;
-    t.iconPath = new vscode.ThemeIcon('settings-gear');
-    t.contextValue = 'dp.tenantSettings';
-    t.tooltip = 'Show the tenant settings; Edit Tenant Settings… changes them after showing the difference';
+    const t = fixedTreeItem(
+      this.id,
+      {
+        label: 'Tenant settings',
+        icon: 'settings-gear',
+        contextValue: 'dp.tenantSettings',
+        tooltip: 'Show the tenant settings; Edit Tenant Settings… changes them after showing the difference',
+      },
+      vscode.TreeItemCollapsibleState.None,
+    );
     t.command = {
       command: ADMIN_COMMAND.showTenantSettings,
       title: 'Show Tenant Settings',

@@ -6,7 +6,7 @@ import * as vscode from 'vscode';
 import { plainText } from '../labels';
 import { ErrorNode } from '../nodes/statusNodes';
 import { ExplorerNode, type TreeContext } from '../nodes/types';
-import { safeTooltip } from '../nodes/render';
+import { fixedTreeItem, safeTooltip } from '../nodes/render';
 import { appConfigRows, type ConfigRow } from './appConfigRows';
 
 const esc = (s: string) => s.replace(/[\\`*_{}[\]()#+\-.!|<>]/g, '\\$&');
@@ -54,13 +54,17 @@ export class AppConfigNode extends ExplorerNode {
     super('app-config', undefined);
   }
   toTreeItem(): vscode.TreeItem {
-    const t = new vscode.TreeItem('App config', vscode.TreeItemCollapsibleState.Collapsed);
-    t.id = this.id;
-    t.iconPath = new vscode.ThemeIcon('settings');
-    t.contextValue = 'dp.appConfig';
-    t.tooltip =
-      'The app configuration (theme, creator mode, embedding, time zone). Read-only: the published API has no operation that changes it. Show App Config opens it as JSON.';
-    return t;
+    return fixedTreeItem(
+      this.id,
+      {
+        label: 'App config',
+        icon: 'settings',
+        contextValue: 'dp.appConfig',
+        tooltip:
+          'The app configuration (theme, creator mode, embedding, time zone). Read-only: the published API has no operation that changes it. Show App Config opens it as JSON.',
+      },
+      vscode.TreeItemCollapsibleState.Collapsed,
+    );
   }
   override getChildren(): Promise<ExplorerNode[]> {
     this.cached ??= this.load();

@@ -6,7 +6,7 @@ import { displayName, plainText, tooltipLines } from '../labels';
 import type { Item } from '../loaders';
 import { ItemNode } from '../nodes/itemNodes';
 import { ListNode, type ItemNodeFactory } from '../nodes/listNode';
-import { safeTooltip, workbookLook, type Look } from '../nodes/render';
+import { fixedTreeItem, safeTooltip, workbookLook, type Look } from '../nodes/render';
 import { ExplorerNode, type TreeContext } from '../nodes/types';
 import { WorkspaceItemNode } from '../nodes/workspaceNodes';
 import { adminUserLook } from './adminLooks';
@@ -126,12 +126,16 @@ class TenantDeploymentNode extends ExplorerNode {
     return Number(this.dep['id']);
   }
   toTreeItem(): vscode.TreeItem {
-    const t = new vscode.TreeItem(displayName(this.dep), vscode.TreeItemCollapsibleState.Collapsed);
-    t.id = this.id;
-    t.iconPath = new vscode.ThemeIcon('server');
-    t.contextValue = 'dp.admin.embedDeployment';
-    t.tooltip = `The workbooks ${this.tenant} can access in this deployment, by how access is granted`;
-    return t;
+    return fixedTreeItem(
+      this.id,
+      {
+        label: displayName(this.dep),
+        icon: 'server',
+        contextValue: 'dp.admin.embedDeployment',
+        tooltip: `The workbooks ${this.tenant} can access in this deployment, by how access is granted`,
+      },
+      vscode.TreeItemCollapsibleState.Collapsed,
+    );
   }
   override getChildren(): ExplorerNode[] {
     this.cached ??= SOURCES.map(

@@ -6,7 +6,7 @@ import * as vscode from 'vscode';
 import type { Item } from '../loaders';
 import { itemWithList, ListNode, type ItemNodeFactory } from '../nodes/listNode';
 import { ItemNode } from '../nodes/itemNodes';
-import { environmentLook, lookTreeItem } from '../nodes/render';
+import { environmentLook, fixedTreeItem, lookTreeItem } from '../nodes/render';
 import { ErrorNode } from '../nodes/statusNodes';
 import { ExplorerNode, type TreeContext } from '../nodes/types';
 import { DeployOpsCommand } from './ids';
@@ -143,12 +143,16 @@ export class HealthNode extends ExplorerNode {
     super(`${parent.id}/health`, parent);
   }
   toTreeItem(): vscode.TreeItem {
-    const t = new vscode.TreeItem('Health', vscode.TreeItemCollapsibleState.Collapsed);
-    t.id = this.id;
-    t.iconPath = new vscode.ThemeIcon('pulse');
-    t.contextValue = 'dp.health';
-    t.tooltip = 'Build status, Cube versions, pods and logs of this deployment';
-    return t;
+    return fixedTreeItem(
+      this.id,
+      {
+        label: 'Health',
+        icon: 'pulse',
+        contextValue: 'dp.health',
+        tooltip: 'Build status, Cube versions, pods and logs of this deployment',
+      },
+      vscode.TreeItemCollapsibleState.Collapsed,
+    );
   }
   override async getChildren(): Promise<ExplorerNode[]> {
     const depId = this.deploymentId!;

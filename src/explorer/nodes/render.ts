@@ -25,6 +25,20 @@ export function lookTreeItem(id: string, l: Look, state: vscode.TreeItemCollapsi
   return t;
 }
 
+/** A row of the tree's own making (a section, a page): fixed words, so its tooltip is plain text. */
+export function fixedTreeItem(
+  id: string,
+  f: { label: string; icon: string; contextValue: string; tooltip: string },
+  state: vscode.TreeItemCollapsibleState,
+): vscode.TreeItem {
+  const t = new vscode.TreeItem(f.label, state);
+  t.id = id;
+  t.iconPath = new vscode.ThemeIcon(f.icon);
+  t.contextValue = f.contextValue;
+  t.tooltip = f.tooltip;
+  return t;
+}
+
 /** A tooltip that renders nothing but the (already escaped) text: no HTML, no command links. */
 export function safeTooltip(markdown: string): vscode.MarkdownString {
   const md = new vscode.MarkdownString(markdown, false);

@@ -3,10 +3,8 @@
 // through the API, and a value is cleared by upserting `null`. Types as published: string, number,
 // boolean, string_array, number_array (unknown types read and shown as sent).
 import { z } from 'zod';
-import type { Page } from '../../paging';
-import { call, table } from '../operation';
-import { id, maybe, PageQuery, positiveId, readItems, type PlatformTransport } from '../transport';
-import { ADMIN_HINT } from './scim';
+import { adminOnly, call, table } from '../operation';
+import { id, maybe, PageQuery, positiveId, type PlatformTransport } from '../transport';
 
 export const ATTRIBUTE_TYPES = ['string', 'number', 'boolean', 'string_array', 'number_array'] as const;
 export type AttributeType = (typeof ATTRIBUTE_TYPES)[number];
@@ -71,11 +69,15 @@ const UpsertValueInputSchema = z.strictObject({
   value: SetValueSchema.optional(),
 });
 
-const forbidden = (what: string) => `${what} ${ADMIN_HINT}`;
-
 /** Definitions: list, create, update (reached as `platform.admin`). */
 export const ATTRIBUTES = table(
-  { names: { id: 'User attribute id' }, place: 'User attributes' },
+  {
+    names: { id: 'User attribute id' },
+    place: 'User attributes',
+    many: 'user attributes',
+    forbidden: adminOnly,
+    gone: 'The user attribute no longer exists: refresh User attributes.',
+  },
   {
     /** One page of attribute definitions (newest first), optionally of one type or name. */
     listUserAttributes: {
@@ -85,7 +87,6 @@ export const ATTRIBUTES = table(
       query: PageQuery.extend({ name: z.string().optional(), type: z.enum(ATTRIBUTE_TYPES).optional() }),
       item: UserAttributeSchema,
       action: 'Listing user attributes',
-      forbidden: forbidden('Listing user attributes'),
     },
     createUserAttribute: {
       method: 'POST',
@@ -94,7 +95,6 @@ export const ATTRIBUTES = table(
       body: CreateAttributeInputSchema,
       answer: UserAttributeSchema,
       action: 'Creating a user attribute',
-      forbidden: forbidden('Creating user attributes'),
     },
     updateUserAttribute: {
       method: 'PUT',
@@ -103,24 +103,26 @@ export const ATTRIBUTES = table(
       body: UpdateAttributeInputSchema,
       answer: UserAttributeSchema,
       action: 'Updating a user attribute',
-      forbidden: forbidden('Updating user attributes'),
-      notFound: 'The user attribute no longer exists: refresh User attributes.',
     },
   },
 );
 
-/** Values per user, read as one page and set one at a time. */
-const VALUES = table(
-  { names: { userId: 'User id' } },
+/** Values per user, read as one page (the service answers one array) and set one at a time. */
+export const ATTRIBUTE_VALUES = table(
+  {
+    names: { userId: 'User id' },
+    many: 'user attribute values',
+    forbidden: adminOnly,
+    gone: 'The user no longer exists: refresh Users.',
+  },
   {
     getUserAttributeValues: {
       method: 'GET',
       path: '/v1/user-attribute-values/{userId}',
       kind: 'read',
       answer: z.array(z.unknown()),
+      each: UserAttributeValueSchema,
       action: 'Reading user attribute values',
-      forbidden: forbidden('Reading user attribute values'),
-      notFound: 'The user no longer exists: refresh Users.',
     },
     upsertUserAttributeValue: {
       method: 'POST',
@@ -129,24 +131,11 @@ const VALUES = table(
       body: UpsertValueInputSchema,
       answer: UserAttributeValueSchema,
       action: 'Setting a user attribute value',
-      forbidden: forbidden('Setting user attribute values'),
+      verb: 'Setting',
       check: "Refresh the user's attribute values to see whether the value was saved.",
     },
   },
 );
-
-/** A user's attribute values (the service answers one array, shown as one page). */
-export async function getUserAttributeValues(
-  t: PlatformTransport,
-  userId: number,
-  signal?: AbortSignal,
-): Promise<Page<UserAttributeValue>> {
-  const raw = await call(t, VALUES.getUserAttributeValues, userId, signal);
-  const { items, invalid } = readItems(raw, UserAttributeValueSchema, 'Reading user attribute values', t.log);
-  const page: Page<UserAttributeValue> = { items, pageInfo: null };
-  if (invalid.length > 0) page.invalid = invalid;
-  return page;
-}
 
 /** Sets one user's value of one attribute; `null` clears it (sent as an upsert without `value`). */
 export function setUserAttributeValue(
@@ -161,7 +150,7 @@ export function setUserAttributeValue(
     userAttributeId: String(positiveId(attributeId, 'User attribute id')),
     ...(value === null ? {} : { value }),
   };
-  return call(t, VALUES.upsertUserAttributeValue, body, signal);
+  return call(t, ATTRIBUTE_VALUES.upsertUserAttributeValue, body, signal);
 }
 
 /**

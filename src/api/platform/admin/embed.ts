@@ -3,9 +3,8 @@
 // time or in batches), a tenant's workbooks per deployment, and embed sessions (generate for a
 // published dashboard, revoke). All admin only.
 import { z } from 'zod';
-import { table } from '../operation';
+import { adminOnly, table } from '../operation';
 import { id, maybe, PageQuery } from '../transport';
-import { ADMIN_HINT } from './scim';
 
 export const EmbedTenantSchema = z.looseObject({
   id: z.number().optional(),
@@ -138,47 +137,119 @@ const search = z
 const tenant = '/v1/embed-tenants/{embedTenantName}';
 const gone = 'There is no embed tenant named "{embedTenantName}".';
 const group = `${tenant}/groups/{id}`;
-const groupGone =
-  'The embed group no longer exists in the tenant "{embedTenantName}": refresh its Groups and pick it again.';
 type Named = { name: string };
 
-/** Embedding (reached as `platform.admin`): tenants, their groups and users and workbooks, sessions. */
-export const EMBED = table(
+const tenantWords = {
+  forbidden: adminOnly,
+  names: { embedTenantName: 'The embed tenant', deploymentId: 'Deployment id', id: 'Embed group id' },
+};
+const TENANT = table(tenantWords, {
+  listEmbedTenants: {
+    method: 'GET',
+    path: '/v1/embed-tenants',
+    kind: 'read',
+    query: PageQuery.extend({ search }),
+    item: EmbedTenantSchema,
+    action: 'Listing embed tenants',
+  },
+  listEmbedGroups: {
+    method: 'GET',
+    path: `${tenant}/groups`,
+    kind: 'read',
+    text: ['embedTenantName'],
+    query: PageQuery,
+    item: EmbedGroupSchema,
+    action: 'Listing embed groups',
+    notFound: gone,
+  },
+  createEmbedGroup: {
+    method: 'POST',
+    path: `${tenant}/groups`,
+    kind: 'write',
+    text: ['embedTenantName'],
+    body: CreateEmbedGroupInputSchema,
+    answer: EmbedGroupSchema,
+    action: (b: Named) => `Creating the embed group "${b.name}"`,
+    refused: 'Embed group not created',
+    notFound: gone,
+    check: (b: Named) => `Refresh the tenant's Groups to see whether "${b.name}" was created.`,
+  },
+  /** Creates or updates one user by external id (the tenant is created on demand). */
+  provisionEmbedUser: {
+    method: 'POST',
+    path: `${tenant}/user`,
+    kind: 'write',
+    text: ['embedTenantName'],
+    body: ProvisionEmbedUserInputSchema,
+    answer: EmbedUserSchema,
+    action: (b: { externalId: string }) => `Provisioning the embed user "${b.externalId}"`,
+    refused: 'Embed user not provisioned',
+    check: 'Provision again: provisioning is idempotent (the body is the desired state).',
+  },
+  /** Up to 100 users; partially successful: each user is reported as succeeded or failed. */
+  provisionEmbedUsers: {
+    method: 'POST',
+    path: `${tenant}/users`,
+    kind: 'write',
+    text: ['embedTenantName'],
+    body: z.strictObject({
+      users: z.array(ProvisionEmbedUserInputSchema).min(1).max(PROVISION_BATCH),
+    }),
+    answer: z.looseObject({ succeeded: z.array(AnsweredUser), failed: z.array(ProvisionFailure) }),
+    action: (b: { users: unknown[] }) => `Provisioning ${b.users.length} embed users`,
+    refused: 'Embed users not provisioned',
+    check: 'Provision the same file again: provisioning is idempotent (the body is the desired state).',
+  },
+  listEmbedUsers: {
+    method: 'GET',
+    path: `${tenant}/users`,
+    kind: 'read',
+    text: ['embedTenantName'],
+    query: PageQuery.extend({ search }),
+    item: EmbedUserSchema,
+    action: 'Listing embed users',
+  },
+  /** The workbooks an embed tenant has in one deployment. */
+  listEmbedTenantWorkbooks: {
+    method: 'GET',
+    path: '/v1/deployments/{deploymentId}/embed-tenants/{embedTenantName}/workbooks',
+    kind: 'read',
+    text: ['embedTenantName'],
+    query: PageQuery.extend({ accessSource: z.enum(EMBED_ACCESS_SOURCES).optional() }),
+    item: EmbedWorkbookSchema,
+    action: 'Listing embed tenant workbooks',
+    forbidden: adminOnly('Listing embed workbooks'),
+    notFound: 'There is no embed tenant named "{embedTenantName}" (or the deployment is gone).',
+  },
+  generateEmbedSession: {
+    method: 'POST',
+    path: '/v1/embed/generate-session',
+    kind: 'write',
+    body: GenerateSessionInputSchema,
+    answer: z.looseObject({ sessionId: z.string().min(1) }),
+    action: 'Generating an embed session',
+    forbidden: `${adminOnly('Generating embed sessions')} Embedding must also be enabled for the account.`,
+    check: 'Generate a new session: an unused one expires on its own.',
+  },
+  revokeEmbedSession: {
+    method: 'POST',
+    path: '/v1/embed/session/revoke',
+    kind: 'write',
+    body: z.strictObject({ sessionId: z.string().regex(/^[0-9a-f]{32}$/, 'not an embed session id') }),
+    nothing: true,
+    action: 'Revoking an embed session',
+    forbidden: adminOnly('Revoking embed sessions'),
+    check: 'Revoke again: revoking is idempotent.',
+  },
+});
+
+/** The rows of one embed group: each finds it gone the same way. */
+const GROUP = table(
   {
-    forbidden: (action) => `${action} ${ADMIN_HINT}`,
-    names: { embedTenantName: 'The embed tenant', deploymentId: 'Deployment id', id: 'Embed group id' },
+    ...tenantWords,
+    gone: 'The embed group no longer exists in the tenant "{embedTenantName}": refresh its Groups and pick it again.',
   },
   {
-    listEmbedTenants: {
-      method: 'GET',
-      path: '/v1/embed-tenants',
-      kind: 'read',
-      query: PageQuery.extend({ search }),
-      item: EmbedTenantSchema,
-      action: 'Listing embed tenants',
-    },
-    listEmbedGroups: {
-      method: 'GET',
-      path: `${tenant}/groups`,
-      kind: 'read',
-      text: ['embedTenantName'],
-      query: PageQuery,
-      item: EmbedGroupSchema,
-      action: 'Listing embed groups',
-      notFound: gone,
-    },
-    createEmbedGroup: {
-      method: 'POST',
-      path: `${tenant}/groups`,
-      kind: 'write',
-      text: ['embedTenantName'],
-      body: CreateEmbedGroupInputSchema,
-      answer: EmbedGroupSchema,
-      action: (b: Named) => `Creating the embed group "${b.name}"`,
-      refused: 'Embed group not created',
-      notFound: gone,
-      check: (b: Named) => `Refresh the tenant's Groups to see whether "${b.name}" was created.`,
-    },
     getEmbedGroup: {
       method: 'GET',
       path: group,
@@ -186,7 +257,6 @@ export const EMBED = table(
       text: ['embedTenantName'],
       answer: EmbedGroupSchema,
       action: 'Reading an embed group',
-      notFound: groupGone,
     },
     /** The description only: a group's name is immutable (it is part of the session's security context). */
     updateEmbedGroup: {
@@ -198,7 +268,6 @@ export const EMBED = table(
       answer: EmbedGroupSchema,
       action: 'Saving the embed group description',
       refused: 'Description not saved',
-      notFound: groupGone,
       check: "Refresh the tenant's Groups to see whether the description was saved.",
     },
     /** Refused with 400 while the group has members. */
@@ -209,7 +278,6 @@ export const EMBED = table(
       text: ['embedTenantName'],
       nothing: true,
       action: 'Deleting an embed group',
-      notFound: groupGone,
       check: "Refresh the tenant's Groups to see whether the group was deleted.",
     },
     listEmbedGroupMembers: {
@@ -220,7 +288,6 @@ export const EMBED = table(
       query: PageQuery,
       item: EmbedUserSchema,
       action: 'Listing embed group members',
-      notFound: groupGone,
     },
     /** Idempotent: every member named comes back as added or unchanged. */
     addEmbedGroupMembers: {
@@ -245,78 +312,13 @@ export const EMBED = table(
       nothing: true,
       action: 'Removing embed group members',
       refused: 'Members not removed',
-      notFound: groupGone,
       check: 'Expand the group to see its members: removing again is safe (it is idempotent).',
-    },
-    /** Creates or updates one user by external id (the tenant is created on demand). */
-    provisionEmbedUser: {
-      method: 'POST',
-      path: `${tenant}/user`,
-      kind: 'write',
-      text: ['embedTenantName'],
-      body: ProvisionEmbedUserInputSchema,
-      answer: EmbedUserSchema,
-      action: (b: { externalId: string }) => `Provisioning the embed user "${b.externalId}"`,
-      refused: 'Embed user not provisioned',
-      check: 'Provision again: provisioning is idempotent (the body is the desired state).',
-    },
-    /** Up to 100 users; partially successful: each user is reported as succeeded or failed. */
-    provisionEmbedUsers: {
-      method: 'POST',
-      path: `${tenant}/users`,
-      kind: 'write',
-      text: ['embedTenantName'],
-      body: z.strictObject({
-        users: z.array(ProvisionEmbedUserInputSchema).min(1).max(PROVISION_BATCH),
-      }),
-      answer: z.looseObject({ succeeded: z.array(AnsweredUser), failed: z.array(ProvisionFailure) }),
-      action: (b: { users: unknown[] }) => `Provisioning ${b.users.length} embed users`,
-      refused: 'Embed users not provisioned',
-      check: 'Provision the same file again: provisioning is idempotent (the body is the desired state).',
-    },
-    listEmbedUsers: {
-      method: 'GET',
-      path: `${tenant}/users`,
-      kind: 'read',
-      text: ['embedTenantName'],
-      query: PageQuery.extend({ search }),
-      item: EmbedUserSchema,
-      action: 'Listing embed users',
-    },
-    /** The workbooks an embed tenant has in one deployment. */
-    listEmbedTenantWorkbooks: {
-      method: 'GET',
-      path: '/v1/deployments/{deploymentId}/embed-tenants/{embedTenantName}/workbooks',
-      kind: 'read',
-      text: ['embedTenantName'],
-      query: PageQuery.extend({ accessSource: z.enum(EMBED_ACCESS_SOURCES).optional() }),
-      item: EmbedWorkbookSchema,
-      action: 'Listing embed tenant workbooks',
-      forbidden: `Listing embed workbooks ${ADMIN_HINT}`,
-      notFound: 'There is no embed tenant named "{embedTenantName}" (or the deployment is gone).',
-    },
-    generateEmbedSession: {
-      method: 'POST',
-      path: '/v1/embed/generate-session',
-      kind: 'write',
-      body: GenerateSessionInputSchema,
-      answer: z.looseObject({ sessionId: z.string().min(1) }),
-      action: 'Generating an embed session',
-      forbidden: `Generating embed sessions ${ADMIN_HINT} Embedding must also be enabled for the account.`,
-      check: 'Generate a new session: an unused one expires on its own.',
-    },
-    revokeEmbedSession: {
-      method: 'POST',
-      path: '/v1/embed/session/revoke',
-      kind: 'write',
-      body: z.strictObject({ sessionId: z.string().regex(/^[0-9a-f]{32}$/, 'not an embed session id') }),
-      nothing: true,
-      action: 'Revoking an embed session',
-      forbidden: `Revoking embed sessions ${ADMIN_HINT}`,
-      check: 'Revoke again: revoking is idempotent.',
     },
   },
 );
+
+/** Embedding (reached as `platform.admin`): tenants, their groups and users and workbooks, sessions. */
+export const EMBED = { ...TENANT, ...GROUP };
 
 /** Deleting a tenant (reached on `PlatformClient`, beside the explorer's other deletes). */
 export const EMBED_TENANTS = table(

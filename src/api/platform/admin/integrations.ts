@@ -6,10 +6,8 @@
 // `clientSecret` optional (string or null) without saying what leaving it out does; we leave it
 // out when the user enters none and say so in the UI.
 import { z } from 'zod';
-import type { Page } from '../../paging';
-import { callOperation, table, type Operation } from '../operation';
-import { id, maybe, readItems, type PlatformTransport } from '../transport';
-import { ADMIN_HINT } from './scim';
+import { adminOnly, table } from '../operation';
+import { id, maybe } from '../transport';
 
 export const OAuthIntegrationSchema = z.looseObject({
   id,
@@ -103,57 +101,53 @@ export type UpdateOidcTokenConfigInput = z.infer<typeof UpdateOidcTokenConfigInp
 /** The fields an update may carry, in the order the edit flow offers them. */
 export const OIDC_EDIT_KEYS = Object.keys(oidcFields) as (keyof UpdateOidcTokenConfigInput)[];
 
-/** A bare JSON array answer (these lists are not paged) as one page, read item by item. */
-export async function arrayPage<T>(
-  t: PlatformTransport,
-  row: Operation,
-  item: z.ZodType<T>,
-  what: string,
-  signal?: AbortSignal,
-): Promise<Page<T>> {
-  const raw = (await callOperation(t, row, [signal])) as unknown[];
-  const { items, invalid } = readItems(raw, item, what, t.log);
-  return invalid.length > 0 ? { items, pageInfo: null, invalid } : { items, pageInfo: null };
-}
-
 const OAUTH = '/v1/oauth-integrations';
 const OIDC = '/v1/oidc-token-configs';
 
-/** How an account-settings resource is named in messages: "an OAuth integration", "OAuth integrations". */
+/** How an account-settings resource is named: "an OAuth integration", "OAuth integrations", its id. */
 interface Noun {
   a: string;
   one: string;
   many: string;
+  id: string;
 }
 
+/** The rows' keys as the client names them: `get` of an `OAuthIntegration` is `getOAuthIntegration`. */
+type Named<N extends string, R> = {
+  [K in keyof R as K extends 'list' ? `list${N}s` : `${K & string}${N}`]: R[K];
+};
+
 /**
- * The get, create, update and delete rows of an admin resource at `path/{id}`, every message made
- * from its noun (forbidden, not found, outcome unknown).
+ * The list (one bare array: these lists are not paged), get, create, update and delete rows of an
+ * admin resource at `path` and `path/{id}`, every message made from its noun (forbidden, not
+ * found, outcome unknown).
  */
-function resource<P extends string, C extends z.ZodType, U extends z.ZodType, A extends z.ZodType>(
-  n: Noun,
-  path: P,
-  create: C,
-  update: U,
-  answer: A,
-) {
+function resource<
+  N extends string,
+  P extends string,
+  C extends z.ZodType,
+  U extends z.ZodType,
+  A extends z.ZodType,
+>(name: N, n: Noun, path: P, create: C, update: U, answer: A) {
   const item = `${path}/{id}` as `${P}/{id}`;
-  const gone = `That ${n.one} no longer exists: refresh ${n.many}.`;
-  const does = (verb: string, verbs = verb) => ({
-    action: `${verb} ${n.a} ${n.one}`,
-    forbidden: `${verbs} ${n.many} ${ADMIN_HINT}`,
-  });
-  return {
-    get: { method: 'GET', path: item, kind: 'read', answer, notFound: gone, ...does('Reading') },
+  const rows = {
+    list: {
+      method: 'GET',
+      path,
+      kind: 'read',
+      answer: z.array(z.unknown()),
+      each: answer,
+      action: `Listing ${n.many}`,
+    },
+    get: { method: 'GET', path: item, kind: 'read', answer, action: `Reading ${n.a} ${n.one}` },
     create: {
       method: 'POST',
       path,
       kind: 'write',
       body: create,
       answer,
+      action: `Creating ${n.a} ${n.one}`,
       check: `Refresh ${n.many} to see whether it was created before trying again.`,
-      ...does('Creating'),
-      refused: `Creating ${n.a} ${n.one}`,
     },
     update: {
       method: 'PUT',
@@ -161,96 +155,47 @@ function resource<P extends string, C extends z.ZodType, U extends z.ZodType, A 
       kind: 'write',
       body: update,
       answer,
-      notFound: gone,
+      action: `Updating ${n.a} ${n.one}`,
       check: `Open the ${n.one} again to see whether the change was saved.`,
-      ...does('Updating', 'Changing'),
-      refused: `Updating ${n.a} ${n.one}`,
     },
-    remove: {
+    delete: {
       method: 'DELETE',
       path: item,
       kind: 'destroy',
       nothing: true,
+      action: `Deleting ${n.a} ${n.one}`,
       check: `Refresh ${n.many} to see whether it was deleted.`,
-      ...does('Deleting'),
     },
   } as const;
+  const named = Object.fromEntries(
+    Object.entries(rows).map(([k, row]) => [k === 'list' ? `list${name}s` : `${k}${name}`, row]),
+  ) as Named<N, typeof rows>;
+  return table(
+    {
+      names: { id: n.id },
+      many: n.many,
+      forbidden: adminOnly,
+      // Only the rows naming one by its id can find it gone (the list and create rows have no id).
+      gone: `That ${n.one} no longer exists: refresh ${n.many}.`,
+    },
+    named,
+  );
 }
 
-const oauth = resource(
-  { a: 'an', one: 'OAuth integration', many: 'OAuth integrations' },
+/** OAuth integrations and OIDC token configs (reached as `platform.admin`). */
+export const INTEGRATIONS = resource(
+  'OAuthIntegration',
+  { a: 'an', one: 'OAuth integration', many: 'OAuth integrations', id: 'Integration id' },
   OAUTH,
   CreateOAuthIntegrationInputSchema,
   UpdateOAuthIntegrationInputSchema,
   OAuthIntegrationSchema,
 );
-const oidc = resource(
-  { a: 'an', one: 'OIDC token config', many: 'OIDC token configs' },
+export const OIDC_CONFIGS = resource(
+  'OidcTokenConfig',
+  { a: 'an', one: 'OIDC token config', many: 'OIDC token configs', id: 'Config id' },
   OIDC,
   CreateOidcTokenConfigInputSchema,
   UpdateOidcTokenConfigInputSchema,
   OidcTokenConfigSchema,
 );
-
-/** OAuth integrations and OIDC token configs (reached as `platform.admin`). */
-export const INTEGRATIONS = table(
-  { names: { id: 'Integration id' } },
-  {
-    getOAuthIntegration: oauth.get,
-    createOAuthIntegration: oauth.create,
-    updateOAuthIntegration: oauth.update,
-    deleteOAuthIntegration: oauth.remove,
-  },
-);
-export const OIDC_CONFIGS = table(
-  { names: { id: 'Config id' } },
-  {
-    getOidcTokenConfig: oidc.get,
-    createOidcTokenConfig: oidc.create,
-    updateOidcTokenConfig: oidc.update,
-    deleteOidcTokenConfig: oidc.remove,
-  },
-);
-
-/** The two lists: a bare array each, read item by item by the functions below. */
-const LISTS = table(
-  {},
-  {
-    listOAuthIntegrations: {
-      method: 'GET',
-      path: OAUTH,
-      kind: 'read',
-      answer: z.array(z.unknown()),
-      action: 'Listing OAuth integrations',
-      forbidden: `Listing OAuth integrations ${ADMIN_HINT}`,
-    },
-    listOidcTokenConfigs: {
-      method: 'GET',
-      path: OIDC,
-      kind: 'read',
-      answer: z.array(z.unknown()),
-      action: 'Listing OIDC token configs',
-      forbidden: `Listing OIDC token configs ${ADMIN_HINT}`,
-    },
-  },
-);
-
-export function listOAuthIntegrations(t: PlatformTransport, signal?: AbortSignal) {
-  return arrayPage(
-    t,
-    LISTS.listOAuthIntegrations,
-    OAuthIntegrationSchema,
-    'Listing OAuth integrations',
-    signal,
-  );
-}
-
-export function listOidcTokenConfigs(t: PlatformTransport, signal?: AbortSignal) {
-  return arrayPage(
-    t,
-    LISTS.listOidcTokenConfigs,
-    OidcTokenConfigSchema,
-    'Listing OIDC token configs',
-    signal,
-  );
-}

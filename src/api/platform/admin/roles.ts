@@ -4,9 +4,8 @@
 // removing a role for a user (`PUT`/`DELETE /v1/roles/{roleId}/users/{userId}`, idempotent, no
 // body). Built-in roles are not listed and cannot be changed or deleted.
 import { z } from 'zod';
-import { table } from '../operation';
+import { adminOnly, table } from '../operation';
 import { id, maybe, PageQuery } from '../transport';
-import { ADMIN_HINT } from './scim';
 
 export const PolicySchema = z.looseObject({
   resourceType: z.string().optional(),
@@ -166,12 +165,17 @@ export function roleNameProblem(typed: string, taken: readonly string[] = []): s
 }
 
 const roleUser = '/v1/roles/{roleId}/users/{userId}';
-const ROLE_GONE = 'That role no longer exists: refresh Roles.';
 const ROLE_TAKEN = 'A role with that name already exists: pick another name.';
 
 /** Custom roles (reached as `platform.admin`). */
 export const ROLES = table(
-  { names: { roleId: 'Role id', userId: 'User id' }, place: 'Roles' },
+  {
+    names: { roleId: 'Role id', userId: 'User id' },
+    place: 'Roles',
+    many: 'roles',
+    forbidden: adminOnly,
+    gone: 'That role no longer exists: refresh Roles.',
+  },
   {
     listRoles: {
       method: 'GET',
@@ -180,7 +184,6 @@ export const ROLES = table(
       query: PageQuery,
       item: RoleSchema,
       action: 'Listing roles',
-      forbidden: `Listing roles ${ADMIN_HINT}`,
     },
     getRole: {
       method: 'GET',
@@ -188,8 +191,6 @@ export const ROLES = table(
       kind: 'read',
       answer: RoleSchema,
       action: 'Reading a role',
-      forbidden: `Reading roles ${ADMIN_HINT}`,
-      notFound: ROLE_GONE,
     },
     createRole: {
       method: 'POST',
@@ -198,7 +199,6 @@ export const ROLES = table(
       body: RoleCreateInputSchema,
       answer: RoleSchema,
       action: (b: RoleCreateInput) => `Creating the role ${b.name}`,
-      forbidden: `Creating roles ${ADMIN_HINT}`,
       conflict: ROLE_TAKEN,
       refused: 'Role not created',
     },
@@ -209,9 +209,7 @@ export const ROLES = table(
       body: RoleUpdateInputSchema,
       answer: RoleSchema,
       action: 'Saving a role',
-      forbidden: `Changing roles ${ADMIN_HINT}`,
       conflict: ROLE_TAKEN,
-      notFound: ROLE_GONE,
       refused: 'Role not saved',
     },
     deleteRole: {
@@ -220,8 +218,6 @@ export const ROLES = table(
       kind: 'destroy',
       nothing: true,
       action: 'Deleting a role',
-      forbidden: `Deleting roles ${ADMIN_HINT}`,
-      notFound: ROLE_GONE,
     },
     assignRole: {
       method: 'PUT',
@@ -229,7 +225,7 @@ export const ROLES = table(
       kind: 'write',
       nothing: true,
       action: 'Assigning a role',
-      forbidden: `Assigning roles ${ADMIN_HINT}`,
+      verb: 'Assigning',
       check: "Refresh the user's roles to see whether the role was assigned.",
       notFound: 'The user or the role no longer exists (the Admin role cannot be assigned this way).',
     },
@@ -239,7 +235,7 @@ export const ROLES = table(
       kind: 'destroy',
       nothing: true,
       action: 'Removing a role',
-      forbidden: `Removing roles ${ADMIN_HINT}`,
+      verb: 'Removing',
       check: "Refresh the user's roles to see whether the role was removed.",
       notFound: 'The user no longer exists.',
     },

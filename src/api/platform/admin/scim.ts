@@ -6,10 +6,10 @@
 import { z } from 'zod';
 import { ApiError } from '../../errors';
 import type { Page, PageParams } from '../../paging';
-import { call, callOperation, table, type Operation } from '../operation';
+import { adminOnly, call, callOperation, table, variant, type Operation } from '../operation';
 import { checkPage, maybe, readItems, type PlatformTransport } from '../transport';
 
-export const ADMIN_HINT = 'needs the admin role. Use a token of an admin user.';
+export { ADMIN_HINT } from '../operation';
 
 /** A SCIM user, read tolerantly (SCIM ids are strings). */
 export const ScimUserSchema = z.looseObject({
@@ -125,16 +125,19 @@ const ListQuery = z.object({
   count: z.number().int().min(0).optional(),
 });
 
-const forbidden = (what: string) => `${what} ${ADMIN_HINT}`;
 const group = '/scim/v2/Groups/{id}';
 const user = '/scim/v2/Users/{id}';
-const GROUP_GONE = 'The group no longer exists: refresh the Groups list.';
-const USER_GONE = 'The user no longer exists: refresh Users.';
+const groups = {
+  names: { id: 'SCIM id' },
+  many: 'SCIM groups',
+  forbidden: adminOnly,
+  gone: 'The group no longer exists: refresh the Groups list.',
+};
+const users = { ...groups, many: 'SCIM users', gone: 'The user no longer exists: refresh Users.' };
 
 /** The SCIM operations that are one call each (reached as `platform.admin`). */
-export const SCIM = table(
-  { names: { id: 'SCIM id' } },
-  {
+export const SCIM = {
+  ...table(groups, {
     getScimGroup: {
       method: 'GET',
       path: group,
@@ -142,8 +145,6 @@ export const SCIM = table(
       text: ['id'],
       answer: ScimGroupSchema,
       action: 'Reading a group',
-      forbidden: forbidden('Reading SCIM groups'),
-      notFound: GROUP_GONE,
     },
     deleteScimGroup: {
       method: 'DELETE',
@@ -152,10 +153,22 @@ export const SCIM = table(
       text: ['id'],
       nothing: true,
       action: 'Deleting a group',
-      forbidden: forbidden('Deleting SCIM groups'),
       check: 'Refresh the Groups list to see whether the group is gone.',
-      notFound: GROUP_GONE,
     },
+    replaceScimGroup: {
+      method: 'PUT',
+      path: group,
+      kind: 'write',
+      text: ['id'],
+      body: ScimGroupInputSchema,
+      answer: ScimGroupSchema,
+      action: (b: ScimGroupInput) => `Saving the group ${b.displayName}`,
+      check: 'Refresh the Groups list to see whether the name and members were saved.',
+      conflict: takenName,
+      refused: 'Group not saved',
+    },
+  }),
+  ...table(users, {
     getScimUser: {
       method: 'GET',
       path: user,
@@ -163,8 +176,6 @@ export const SCIM = table(
       text: ['id'],
       answer: ScimUserSchema,
       action: 'Reading a user',
-      forbidden: forbidden('Reading SCIM users'),
-      notFound: USER_GONE,
     },
     createScimUser: {
       method: 'POST',
@@ -173,7 +184,6 @@ export const SCIM = table(
       body: ScimUserInputSchema,
       answer: ScimUserSchema,
       action: (b: ScimUserInput) => `Creating the user ${b.userName}`,
-      forbidden: forbidden('Creating SCIM users'),
       check: 'Search Users for that user name before creating it again.',
       conflict: 'A user with that user name already exists: search Users for it, or pick another user name.',
       refused: 'User not created',
@@ -186,25 +196,9 @@ export const SCIM = table(
       body: ScimUserInputSchema,
       answer: ScimUserSchema,
       action: (b: ScimUserInput) => `Saving the user ${b.userName}`,
-      forbidden: forbidden('Changing SCIM users'),
       check: 'Refresh Users and open the user to see whether the change was saved.',
       conflict: 'Another user already has that user name: pick another one.',
-      notFound: USER_GONE,
       refused: 'User not saved',
-    },
-    replaceScimGroup: {
-      method: 'PUT',
-      path: group,
-      kind: 'write',
-      text: ['id'],
-      body: ScimGroupInputSchema,
-      answer: ScimGroupSchema,
-      action: (b: ScimGroupInput) => `Saving the group ${b.displayName}`,
-      forbidden: forbidden('Changing SCIM groups'),
-      check: 'Refresh the Groups list to see whether the name and members were saved.',
-      conflict: takenName,
-      notFound: GROUP_GONE,
-      refused: 'Group not saved',
     },
     deleteScimUser: {
       method: 'DELETE',
@@ -213,17 +207,14 @@ export const SCIM = table(
       text: ['id'],
       nothing: true,
       action: 'Deleting a user',
-      forbidden: forbidden('Deleting SCIM users'),
       check: 'Refresh Users to see whether the user was deleted.',
-      notFound: USER_GONE,
     },
-  },
-);
+  }),
+};
 
 /** The SCIM operations whose callers below shape their input or answer. */
-const CALLS = table(
-  { names: { id: 'SCIM id' } },
-  {
+const CALLS = {
+  ...table(users, {
     listUsers: {
       method: 'GET',
       path: '/scim/v2/Users',
@@ -231,8 +222,19 @@ const CALLS = table(
       query: ListQuery,
       answer: ScimListSchema,
       action: 'Listing users',
-      forbidden: forbidden('Listing SCIM users'),
     },
+    patchUser: {
+      method: 'PATCH',
+      path: user,
+      kind: 'write',
+      text: ['id'],
+      body: UserPatchSchema,
+      answer: ScimUserSchema,
+      action: 'Changing a user',
+      check: 'Refresh Users to see whether the user is active.',
+    },
+  }),
+  ...table(groups, {
     listGroups: {
       method: 'GET',
       path: '/scim/v2/Groups',
@@ -240,7 +242,6 @@ const CALLS = table(
       query: ListQuery,
       answer: ScimListSchema,
       action: 'Listing groups',
-      forbidden: forbidden('Listing SCIM groups'),
     },
     createGroup: {
       method: 'POST',
@@ -254,7 +255,6 @@ const CALLS = table(
       }),
       answer: ScimGroupSchema,
       action: 'Creating a group',
-      forbidden: forbidden('Creating SCIM groups'),
       conflict: takenName,
       check: 'Refresh the Groups list to see whether it was created before creating it again.',
     },
@@ -266,25 +266,11 @@ const CALLS = table(
       body: GroupPatchSchema,
       answer: ScimGroupSchema,
       action: 'Changing group members',
-      forbidden: forbidden('Changing SCIM groups'),
       conflict: takenName,
       check: 'Refresh the group to see whether its members changed.',
-      notFound: GROUP_GONE,
     },
-    patchUser: {
-      method: 'PATCH',
-      path: user,
-      kind: 'write',
-      text: ['id'],
-      body: UserPatchSchema,
-      answer: ScimUserSchema,
-      action: 'Changing a user',
-      forbidden: forbidden('Changing SCIM users'),
-      check: 'Refresh Users to see whether the user is active.',
-      notFound: USER_GONE,
-    },
-  },
-);
+  }),
+};
 
 /** One page of a SCIM list: the cursor is the next 1-based `startIndex`, `first` the `count`. */
 async function scimPage<T>(
@@ -362,11 +348,10 @@ export function createScimGroup(t: PlatformTransport, displayName: string, signa
 
 /** Renames a group with one PatchOp `replace` of `displayName` (members untouched). */
 export function renameScimGroup(t: PlatformTransport, id: string, displayName: string, signal?: AbortSignal) {
-  const row = {
-    ...CALLS.patchGroup,
+  const row = variant(CALLS.patchGroup, {
     action: 'Renaming a group',
     check: 'Refresh the Groups list to see whether the name changed.',
-  };
+  });
   const Operations: GroupPatch = [{ op: 'replace', path: 'displayName', value: displayName }];
   return call(t, row, id, { schemas: [PATCH_OP], Operations }, signal);
 }
@@ -382,7 +367,7 @@ export function scimUserLabel(u: ScimUser): string {
  * example does): works whatever shape the tenant's SCIM ids have.
  */
 export function setScimUserActive(t: PlatformTransport, id: string, active: boolean, signal?: AbortSignal) {
-  const row = { ...CALLS.patchUser, action: active ? 'Activating a user' : 'Deactivating a user' };
+  const row = variant(CALLS.patchUser, { action: active ? 'Activating a user' : 'Deactivating a user' });
   const Operations = [{ op: 'replace' as const, path: 'active' as const, value: active }];
   return call(t, row, id, { schemas: [PATCH_OP], Operations }, signal);
 }

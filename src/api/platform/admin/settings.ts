@@ -2,9 +2,8 @@
 // and the user's own OAuth tokens. OAuth integrations and OIDC token configs are in
 // integrations.ts (re-exported here); the app config in appConfig.ts.
 import { z } from 'zod';
-import { table } from '../operation';
+import { adminOnly, table } from '../operation';
 import { maybe, PageQuery } from '../transport';
-import { ADMIN_HINT } from './scim';
 
 export * from './integrations';
 
@@ -47,7 +46,7 @@ export const TENANT_SETTING_KEYS = Object.keys(
 ) as (keyof TenantSettingsInput)[];
 
 // The user's own tokens are read with the rest of what is theirs (../me.ts).
-export { listUserOAuthTokens, UserOAuthTokenSchema } from '../me';
+export { UserOAuthTokenSchema } from '../me';
 
 /** Regions, tenant settings and the user's own OAuth tokens (reached as `platform.admin`). */
 export const SETTINGS = table(
@@ -67,7 +66,7 @@ export const SETTINGS = table(
       kind: 'read',
       answer: TenantSettingsSchema,
       action: 'Reading tenant settings',
-      forbidden: `Reading tenant settings ${ADMIN_HINT}`,
+      forbidden: adminOnly('Reading tenant settings'),
     },
     updateTenantSettings: {
       method: 'PUT',
@@ -76,7 +75,7 @@ export const SETTINGS = table(
       body: TenantSettingsInputSchema,
       answer: TenantSettingsSchema,
       action: 'Updating tenant settings',
-      forbidden: `Changing tenant settings ${ADMIN_HINT}`,
+      forbidden: adminOnly('Changing tenant settings'),
       check: 'Open Tenant Settings again to see whether the change was saved.',
     },
     revokeUserOAuthToken: {

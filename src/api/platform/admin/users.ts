@@ -2,9 +2,8 @@
 // users (`/v1/users/bulk`, partially successful: each user's outcome is reported). Listing and
 // search go through SCIM (scim.ts): the service publishes no `/v1/users` list.
 import { z } from 'zod';
-import { call, table } from '../operation';
+import { adminOnly, call, table } from '../operation';
 import { id, maybe, type PlatformTransport } from '../transport';
-import { ADMIN_HINT } from './scim';
 
 export const PlatformUserSchema = z.looseObject({
   id,
@@ -56,11 +55,11 @@ const BulkResultSchema = z.looseObject({
 });
 export type BulkUserResult = z.infer<typeof BulkResultSchema>;
 
-const forbidden = (what: string) => `${what} ${ADMIN_HINT}`;
+const words = { many: 'users', forbidden: adminOnly, gone: 'The user no longer exists: refresh Users.' };
 
 /** Create, update and delete (reached as `platform.admin`). */
 export const USERS = table(
-  { names: { id: 'User id' } },
+  { ...words, names: { id: 'User id' }, place: 'the users' },
   {
     createUser: {
       method: 'POST',
@@ -69,7 +68,6 @@ export const USERS = table(
       body: CreateUserInputSchema,
       answer: PlatformUserSchema,
       action: 'Creating a user',
-      forbidden: forbidden('Creating users'),
       check: 'Search the users for that e-mail before creating it again.',
     },
     updateUser: {
@@ -79,9 +77,6 @@ export const USERS = table(
       body: UpdateUserInputSchema,
       answer: PlatformUserSchema,
       action: 'Updating a user',
-      forbidden: forbidden('Updating users'),
-      check: 'Refresh the users to see whether the change was saved.',
-      notFound: 'The user no longer exists.',
     },
     deleteUser: {
       method: 'DELETE',
@@ -89,28 +84,23 @@ export const USERS = table(
       kind: 'destroy',
       nothing: true,
       action: 'Deleting a user',
-      forbidden: forbidden('Deleting users'),
       check: 'Refresh the users to see whether the user was deleted.',
-      notFound: 'The user no longer exists.',
     },
   },
 );
 
-const BULK = table(
-  {},
-  {
-    bulkUserAction: {
-      method: 'POST',
-      path: '/v1/users/bulk',
-      kind: 'write',
-      body: BulkInputSchema,
-      answer: BulkResultSchema,
-      action: 'Changing users',
-      forbidden: forbidden('Changing users'),
-      check: 'Refresh the users to see which were changed.',
-    },
+const BULK = table(words, {
+  bulkUserAction: {
+    method: 'POST',
+    path: '/v1/users/bulk',
+    kind: 'write',
+    body: BulkInputSchema,
+    answer: BulkResultSchema,
+    action: 'Changing users',
+    verb: 'Changing',
+    check: 'Refresh the users to see which were changed.',
   },
-);
+});
 
 export function bulkUserAction(
   t: PlatformTransport,
