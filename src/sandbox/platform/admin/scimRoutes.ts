@@ -55,13 +55,16 @@ export function registerScimRoutes(router: Router, deps: PlatformDeps, admin: Ad
         : scimError(ctx, 403, 'SCIM needs the admin role: use a token of an admin user.');
 
   const userOf = (scimId: string) => d.users.find((u) => scimUserId(u.id) === scimId);
-  const roleNames = (u: (typeof d.users)[number]) => [
+  type User = (typeof d.users)[number];
+  /** The name SCIM knows a user by: the one it was provisioned with when that was no e-mail. */
+  const userNameOf = (u: User) => String(u.scimUserName ?? u.email);
+  const roleNames = (u: User) => [
     ...(u.role === 'admin' ? ['Admin'] : []),
     ...(admin.roleAssignments[String(u.id)] ?? [])
       .map((id) => admin.roles.find((r) => r.id === id)?.name)
       .filter((n): n is string => n !== undefined),
   ];
-  const userResource = (u: (typeof d.users)[number]) => {
+  const userResource = (u: User) => {
     // A user provisioned here has the externalId it was given (null: none); a seeded one, its own.
     const externalId =
       u.externalId === null
@@ -75,9 +78,11 @@ export function registerScimRoutes(router: Router, deps: PlatformDeps, admin: Ad
       id: scimUserId(u.id),
       ...(externalId ? { externalId } : {}),
       // Provisioned through SCIM with a user name other than the e-mail: that name.
-      userName: String(u.scimUserName ?? u.email),
+      userName: userNameOf(u),
       name: { givenName: String(u.firstName), familyName: String(u.lastName ?? '') },
-      emails: [{ value: String(u.email), primary: true }],
+      // A user provisioned without an e-mail has none (RFC 7643 2.5: an attribute with no value
+      // is left out), whatever its user name looks like.
+      ...(u.email ? { emails: [{ value: String(u.email), primary: true }] } : {}),
       active: !admin.deactivated.includes(u.id),
       // RFC 7643 4.1.2 `roles`: what the user holds (the built-in Admin role and custom roles).
       ...(roles.length > 0 ? { roles: roles.map((value) => ({ value, display: value })) } : {}),
@@ -96,7 +101,7 @@ export function registerScimRoutes(router: Router, deps: PlatformDeps, admin: Ad
     // Stored by platform id; SCIM names members by their SCIM ids.
     members: g.members.map((uid) => {
       const u = d.users.find((x) => String(x.id) === uid);
-      return { value: u ? scimUserId(u.id) : uid, display: u ? String(u.email) : uid };
+      return { value: u ? scimUserId(u.id) : uid, display: u ? String(u.email ?? userNameOf(u)) : uid };
     }),
     meta: { resourceType: 'Group', location: `/api/scim/v2/Groups/${g.id}` },
   });
@@ -125,12 +130,12 @@ export function registerScimRoutes(router: Router, deps: PlatformDeps, admin: Ad
       const v = eqFilter(filter, 'userName');
       if (v === undefined)
         return scimError(ctx, 400, 'Unsupported filter: use userName eq "<userName>".', 'invalidFilter');
-      rows = rows.filter((u) => String(u.email).toLowerCase() === v.toLowerCase());
+      rows = rows.filter((u) => userNameOf(u).toLowerCase() === v.toLowerCase());
     }
     await list(ctx, rows, userResource);
   });
   /** Adds a route of the user the path names (404 when there is none). */
-  const user = (method: Method, fn: (ctx: RequestContext, u: (typeof d.users)[number]) => Promise<void>) =>
+  const user = (method: Method, fn: (ctx: RequestContext, u: User) => Promise<void>) =>
     on(method, '/Users/:id', (ctx) => {
       const u = userOf(ctx.params.id ?? '');
       return u ? fn(ctx, u) : scimError(ctx, 404, `User ${ctx.params.id} not found.`);
@@ -142,15 +147,24 @@ export function registerScimRoutes(router: Router, deps: PlatformDeps, admin: Ad
     const taken = d.users.find(
       (u) =>
         u.id !== self &&
-        [String(u.scimUserName ?? u.email), String(u.email)].some((n) => names.includes(n.toLowerCase())),
+        [userNameOf(u), u.email].some((n) => typeof n === 'string' && names.includes(n.toLowerCase())),
     );
     if (taken)
-      await scimError(ctx, 409, `A user named "${String(taken.email)}" already exists.`, 'uniqueness');
+      await scimError(
+        ctx,
+        409,
+        `A user named "${String(taken.email ?? userNameOf(taken))}" already exists.`,
+        'uniqueness',
+      );
     return taken !== undefined;
   };
-  /** The platform fields a SCIM representation sets (a replace clears what it leaves out). */
+  /**
+   * The platform fields a SCIM representation sets (a replace clears what it leaves out). The SCIM
+   * document makes `emails` optional and a userName only "typically" an e-mail: a user sent
+   * without e-mails has none, and its userName stays a name.
+   */
   const fromScim = (b: ScimUserInput) => {
-    const email = (b.emails?.find((e) => e.primary) ?? b.emails?.[0])?.value ?? b.userName;
+    const email = (b.emails?.find((e) => e.primary) ?? b.emails?.[0])?.value ?? null;
     return {
       email,
       scimUserName: b.userName === email ? undefined : b.userName,
