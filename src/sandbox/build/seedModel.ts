@@ -3,6 +3,15 @@
 // /v1/cubesql serve. Member titles default to "<Cube title> <Titleized name>" as in the engine; a
 // member without a description has none (the engine invents none). Primary keys are hidden.
 
+/**
+ * A dimension whose `sql` is the column of its name (every seeded one is), with its further
+ * keys (`primary_key: true`, a description), as a cube file's YAML writes it.
+ */
+const column = (name: string, type: string, ...more: string[]) =>
+  [`- name: ${name}`, `  sql: ${name}`, `  type: ${type}`, ...more.map((m) => `  ${m}`)]
+    .map((l) => `      ${l}`)
+    .join('\n');
+
 const ORDERS = `cubes:
   - name: orders
     sql_table: orders
@@ -42,23 +51,10 @@ const ORDERS = `cubes:
           sandbox_slow: true
 
     dimensions:
-      - name: id
-        sql: id
-        type: number
-        primary_key: true
-        description: Order id.
-      - name: status
-        sql: status
-        type: string
-        description: new, processing, shipped, completed or canceled.
-      - name: created_at
-        sql: created_at
-        type: time
-        description: When the order was placed.
-      - name: amount
-        sql: amount
-        type: number
-        description: Order amount (USD).
+${column('id', 'number', 'primary_key: true', 'description: Order id.')}
+${column('status', 'string', 'description: new, processing, shipped, completed or canceled.')}
+${column('created_at', 'time', 'description: When the order was placed.')}
+${column('amount', 'number', 'description: Order amount (USD).')}
 
     segments:
       - name: completed
@@ -88,23 +84,11 @@ const CUSTOMERS = `cubes:
         description: Number of customers.
 
     dimensions:
-      - name: id
-        sql: id
-        type: number
-        primary_key: true
-      - name: name
-        sql: name
-        type: string
-      - name: city
-        sql: city
-        type: string
-      - name: country
-        sql: country
-        type: string
-      - name: segment
-        sql: segment
-        type: string
-        description: Consumer, Small Business or Enterprise.
+${column('id', 'number', 'primary_key: true')}
+${column('name', 'string')}
+${column('city', 'string')}
+${column('country', 'string')}
+${column('segment', 'string', 'description: Consumer, Small Business or Enterprise.')}
 
     segments:
       - name: enterprise
@@ -129,19 +113,10 @@ const PRODUCTS = `cubes:
         format: currency
 
     dimensions:
-      - name: id
-        sql: id
-        type: number
-        primary_key: true
-      - name: name
-        sql: name
-        type: string
-      - name: category
-        sql: category
-        type: string
-      - name: price
-        sql: price
-        type: number
+${column('id', 'number', 'primary_key: true')}
+${column('name', 'string')}
+${column('category', 'string')}
+${column('price', 'number')}
 `;
 
 /** Project-relative path → content; cubes compile (and /v1/meta lists them) in this order. */
