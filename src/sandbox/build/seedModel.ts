@@ -12,12 +12,15 @@ const column = (name: string, type: string, ...more: string[]) =>
     .map((l) => `      ${l}`)
     .join('\n');
 
-const ORDERS = `cubes:
-  - name: orders
-    sql_table: orders
-    description: One row per order placed in the shop.
+/** A cube file of one cube over `table`: its name and description, then `body` (joins, members). */
+const cube = (name: string, table: string, description: string, body: string) =>
+  `cubes:\n  - name: ${name}\n    sql_table: ${table}\n    description: ${description}\n\n${body}`;
 
-    joins:
+const ORDERS = cube(
+  'orders',
+  'orders',
+  'One row per order placed in the shop.',
+  `    joins:
       - name: customers
         sql: "{CUBE}.customer_id = {customers}.id"
         relationship: many_to_one
@@ -70,14 +73,14 @@ ${column('amount', 'number', 'description: Order amount (USD).')}
           - CUBE.status
         time_dimension: CUBE.created_at
         granularity: day
-`;
+`,
+);
 
-const CUSTOMERS = `cubes:
-  - name: customers
-    sql_table: customers
-    description: People and companies who buy from the shop.
-
-    measures:
+const CUSTOMERS = cube(
+  'customers',
+  'customers',
+  'People and companies who buy from the shop.',
+  `    measures:
       - name: count
         sql: id
         type: count_distinct
@@ -94,14 +97,14 @@ ${column('segment', 'string', 'description: Consumer, Small Business or Enterpri
       - name: enterprise
         title: Enterprise customers
         sql: "{CUBE}.segment = 'Enterprise'"
-`;
+`,
+);
 
-const PRODUCTS = `cubes:
-  - name: products
-    sql_table: products
-    description: The catalogue.
-
-    measures:
+const PRODUCTS = cube(
+  'products',
+  'products',
+  'The catalogue.',
+  `    measures:
       - name: count
         sql: id
         type: count_distinct
@@ -117,7 +120,8 @@ ${column('id', 'number', 'primary_key: true')}
 ${column('name', 'string')}
 ${column('category', 'string')}
 ${column('price', 'number')}
-`;
+`,
+);
 
 /** Project-relative path → content; cubes compile (and /v1/meta lists them) in this order. */
 export const SEED_FILES: ReadonlyArray<readonly [string, string]> = [
@@ -130,12 +134,11 @@ export const SEED_FILES: ReadonlyArray<readonly [string, string]> = [
 // "Marketing Sandbox" (deployment 3) is mid-change: a campaigns cube whose spend column does not
 // exist, so its deploy branch fails to compile (the build status, its pods and logs say so) until
 // the file is fixed on a branch and merged, or on the unlocked deploy branch.
-const CAMPAIGNS = `cubes:
-  - name: campaigns
-    sql_table: orders
-    description: Marketing spend per order (being added).
-
-    measures:
+const CAMPAIGNS = cube(
+  'campaigns',
+  'orders',
+  'Marketing spend per order (being added).',
+  `    measures:
       - name: count
         type: count
         description: Orders attributed to a campaign.
@@ -144,7 +147,8 @@ const CAMPAIGNS = `cubes:
         type: sum
         format: currency
         sql: spend_usd
-`;
+`,
+);
 
 /** The deployment whose seeded model does not compile. */
 export const FAILED_BUILD_DEPLOYMENT = 3;

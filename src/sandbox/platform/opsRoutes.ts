@@ -17,16 +17,19 @@ const SECRET_NAME = /PASS|SECRET|TOKEN|KEY|CREDENTIAL/i;
 /** The deployment held on an older release (its version, not its build, is the point). */
 const HELD_DEPLOYMENT = 3;
 const LOG_EVERY_MS = 1000;
-export const VERSIONS = [
-  { version: '1.3.21', releaseChannelVersion: 'v1.3.21', releaseChannel: 'latest', isLatestInChannel: true },
-  { version: '1.2.33', releaseChannelVersion: 'v1.2.33', releaseChannel: 'release', isLatestInChannel: true },
-  {
-    version: '1.1.18',
-    releaseChannelVersion: 'v1.1.18',
-    releaseChannel: 'release',
-    isLatestInChannel: false,
-  },
-];
+/** The releases a deployment can run: `[version, channel, the channel's latest]`, tagged `v<version>`. */
+export const VERSIONS = (
+  [
+    ['1.3.21', 'latest', true],
+    ['1.2.33', 'release', true],
+    ['1.1.18', 'release', false],
+  ] as const
+).map(([version, releaseChannel, isLatestInChannel]) => ({
+  version,
+  releaseChannelVersion: `v${version}`,
+  releaseChannel,
+  isLatestInChannel,
+}));
 
 /** The version a deployment runs: one is held on an older release. */
 export const currentVersion = (depId: number) => (depId === HELD_DEPLOYMENT ? '1.1.18' : '1.3.21');
