@@ -105,35 +105,37 @@ export function registerScimRoutes(router: Router, deps: PlatformDeps, admin: Ad
     }),
     meta: { resourceType: 'Group', location: `/api/scim/v2/Groups/${g.id}` },
   });
-  const list = async <T>(ctx: RequestContext, rows: T[], map: (r: T) => unknown) => {
-    const p = {
-      startIndex: Number(ctx.query.get('startIndex') ?? 1),
-      count: Number(ctx.query.get('count') ?? 20),
-    };
-    const slice = rows.slice(p.startIndex - 1, p.startIndex - 1 + p.count);
-    await ctx.json(200, {
-      schemas: ['urn:ietf:params:scim:api:messages:2.0:ListResponse'],
-      totalResults: rows.length,
-      startIndex: p.startIndex,
-      itemsPerPage: slice.length,
-      Resources: slice.map(map),
-    });
-  };
-
   /** Adds an admin-only SCIM route (`path` below /scim/v2). */
   const on = (method: Method, path: string, fn: Handler) =>
     router.add('platform', method, `/scim/v2${path}`, guard(fn));
-  on('GET', '/Users', async (ctx) => {
-    const filter = ctx.query.get('filter');
-    let rows = d.users;
-    if (filter) {
-      const v = eqFilter(filter, 'userName');
-      if (v === undefined)
-        return scimError(ctx, 400, 'Unsupported filter: use userName eq "<userName>".', 'invalidFilter');
-      rows = rows.filter((u) => userNameOf(u).toLowerCase() === v.toLowerCase());
-    }
-    await list(ctx, rows, userResource);
-  });
+  /**
+   * Adds a list route: `<attr> eq "<value>"` (without case), the one filter the documents show,
+   * narrows the rows; then one page of them by 1-based startIndex and count.
+   */
+  const listRoute = <T>(
+    path: string,
+    [attr, example]: [string, string],
+    rows: () => T[],
+    key: (r: T) => string,
+    map: (r: T) => unknown,
+  ) =>
+    on('GET', path, async (ctx) => {
+      const filter = ctx.query.get('filter');
+      const v = filter ? eqFilter(filter, attr) : undefined;
+      if (filter && v === undefined)
+        return scimError(ctx, 400, `Unsupported filter: use ${attr} eq "<${example}>".`, 'invalidFilter');
+      const all = v === undefined ? rows() : rows().filter((r) => key(r).toLowerCase() === v.toLowerCase());
+      const startIndex = Number(ctx.query.get('startIndex') ?? 1);
+      const slice = all.slice(startIndex - 1, startIndex - 1 + Number(ctx.query.get('count') ?? 20));
+      await ctx.json(200, {
+        schemas: ['urn:ietf:params:scim:api:messages:2.0:ListResponse'],
+        totalResults: all.length,
+        startIndex,
+        itemsPerPage: slice.length,
+        Resources: slice.map(map),
+      });
+    });
+  listRoute('/Users', ['userName', 'userName'], () => d.users, userNameOf, userResource);
   /** Adds a route of the user the path names (404 when there is none). */
   const user = (method: Method, fn: (ctx: RequestContext, u: User) => Promise<void>) =>
     on(method, '/Users/:id', (ctx) => {
@@ -207,17 +209,13 @@ export function registerScimRoutes(router: Router, deps: PlatformDeps, admin: Ad
     for (const g of admin.groups) g.members = g.members.filter((m) => m !== String(u.id));
     await ctx.noContent();
   });
-  on('GET', '/Groups', async (ctx) => {
-    const filter = ctx.query.get('filter');
-    let rows = admin.groups;
-    if (filter) {
-      const v = eqFilter(filter, 'displayName');
-      if (v === undefined)
-        return scimError(ctx, 400, 'Unsupported filter: use displayName eq "<name>".', 'invalidFilter');
-      rows = rows.filter((g) => g.displayName.toLowerCase() === v.toLowerCase());
-    }
-    await list(ctx, rows, groupResource);
-  });
+  listRoute(
+    '/Groups',
+    ['displayName', 'name'],
+    () => admin.groups,
+    (g) => g.displayName,
+    groupResource,
+  );
   /** Answers 409 when another group has the name `v`; true when it did. */
   const nameTaken = async (ctx: RequestContext, v: string, self?: string) => {
     const taken = admin.groups.find((g) => g.id !== self && g.displayName.toLowerCase() === v.toLowerCase());
