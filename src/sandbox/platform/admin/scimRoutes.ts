@@ -58,6 +58,8 @@ export function registerScimRoutes(router: Router, deps: PlatformDeps, admin: Ad
   type User = (typeof d.users)[number];
   /** The name SCIM knows a user by: the one it was provisioned with when that was no e-mail. */
   const userNameOf = (u: User) => String(u.scimUserName ?? u.email);
+  /** How a user is shown to people: the e-mail, else (provisioned without one) the user name. */
+  const shownName = (u: User) => String(u.email ?? u.scimUserName);
   const roleNames = (u: User) => [
     ...(u.role === 'admin' ? ['Admin'] : []),
     ...(admin.roleAssignments[String(u.id)] ?? [])
@@ -101,7 +103,7 @@ export function registerScimRoutes(router: Router, deps: PlatformDeps, admin: Ad
     // Stored by platform id; SCIM names members by their SCIM ids.
     members: g.members.map((uid) => {
       const u = d.users.find((x) => String(x.id) === uid);
-      return { value: u ? scimUserId(u.id) : uid, display: u ? String(u.email ?? userNameOf(u)) : uid };
+      return { value: u ? scimUserId(u.id) : uid, display: u ? shownName(u) : uid };
     }),
     meta: { resourceType: 'Group', location: `/api/scim/v2/Groups/${g.id}` },
   });
@@ -151,13 +153,7 @@ export function registerScimRoutes(router: Router, deps: PlatformDeps, admin: Ad
         u.id !== self &&
         [userNameOf(u), u.email].some((n) => typeof n === 'string' && names.includes(n.toLowerCase())),
     );
-    if (taken)
-      await scimError(
-        ctx,
-        409,
-        `A user named "${String(taken.email ?? userNameOf(taken))}" already exists.`,
-        'uniqueness',
-      );
+    if (taken) await scimError(ctx, 409, `A user named "${shownName(taken)}" already exists.`, 'uniqueness');
     return taken !== undefined;
   };
   /**
