@@ -41,25 +41,22 @@ function failureOf(build: Record<string, unknown> | undefined): string | undefin
   return `Error: Compile errors: ${lines.find((l, i) => i > 0 && l.trim()) ?? lines[0] ?? ''}`;
 }
 
+/** A deployment's pods (`[name, type, restarts]`): all running, but the first API pod of a failed build. */
 function pods(depId: number, failed: boolean) {
-  return [
-    {
-      name: `cube-api-${depId}-0`,
-      type: 'api',
-      status: failed ? 'CrashLoopBackOff' : 'Running',
-      ready: !failed,
-      restartCount: failed ? 7 : 0,
-    },
-    { name: `cube-api-${depId}-1`, type: 'api', status: 'Running', ready: true, restartCount: 0 },
-    {
-      name: `refresh-worker-${depId}-0`,
-      type: 'refresh-worker',
-      status: 'Running',
-      ready: true,
-      restartCount: 1,
-    },
-    { name: `dev-mode-${depId}-0`, type: 'dev', status: 'Running', ready: true, restartCount: 0 },
-  ].map((p) => ({ ...p, containers: ['cubejs-server', 'vector', 'api-proxy'] }));
+  const rows = [
+    [`cube-api-${depId}-0`, 'api', failed ? 7 : 0],
+    [`cube-api-${depId}-1`, 'api', 0],
+    [`refresh-worker-${depId}-0`, 'refresh-worker', 1],
+    [`dev-mode-${depId}-0`, 'dev', 0],
+  ] as const;
+  return rows.map(([name, type, restartCount], i) => ({
+    name,
+    type,
+    status: failed && i === 0 ? 'CrashLoopBackOff' : 'Running',
+    ready: !(failed && i === 0),
+    restartCount,
+    containers: ['cubejs-server', 'vector', 'api-proxy'],
+  }));
 }
 
 const LINES = [
