@@ -4,7 +4,9 @@
 // is canned per question.
 import type { LoadAnswer } from './dataApi';
 import { truncate } from '../data/dates';
-import { capabilities, singular, type Catalog, type Member, type Plan } from './planner';
+import { capabilities, type Catalog, type Member } from './catalog';
+import type { Plan } from './planner';
+import { singular } from './words';
 
 /** One output column: the member it holds and its SQL alias. */
 export interface OutColumn {

@@ -18,7 +18,7 @@ import { Model } from '../data/model';
 import type { Router } from '../http';
 import type { SandboxState } from '../state';
 import type { AgentData } from './dataApi';
-import type { Catalog } from './planner';
+import type { Catalog } from './catalog';
 import { AbortError, turnSteps } from './turn';
 import { emptyUsage, MODEL, type Chat, type Line, type Run } from './types';
 

@@ -6,7 +6,8 @@
 import type { Meta } from '../../api/schemas/data';
 import { answerText, refusalText, sqlOf, toolResult } from './answer';
 import { DataApiError, type AgentData } from './dataApi';
-import { catalogOf, exampleQuestions, loadQuery, planQuestion, type Catalog, type Plan } from './planner';
+import { catalogOf, exampleQuestions, type Catalog } from './catalog';
+import { loadQuery, planQuestion, type Plan } from './planner';
 import type { Chat, Line, Usage } from './types';
 
 const AGENT_NODE = 'cube_data_analyst_agent';

@@ -3,12 +3,24 @@
 // /v1/cubesql serve. Member titles default to "<Cube title> <Titleized name>" as in the engine; a
 // member without a description has none (the engine invents none). Primary keys are hidden.
 
-const ORDERS = `cubes:
-  - name: orders
-    sql_table: orders
-    description: One row per order placed in the shop.
+/**
+ * A dimension whose `sql` is the column of its name (every seeded one is), with its further
+ * keys (`primary_key: true`, a description), as a cube file's YAML writes it.
+ */
+const column = (name: string, type: string, ...more: string[]) =>
+  [`- name: ${name}`, `  sql: ${name}`, `  type: ${type}`, ...more.map((m) => `  ${m}`)]
+    .map((l) => `      ${l}`)
+    .join('\n');
 
-    joins:
+/** A cube file of one cube over `table`: its name and description, then `body` (joins, members). */
+const cube = (name: string, table: string, description: string, body: string) =>
+  `cubes:\n  - name: ${name}\n    sql_table: ${table}\n    description: ${description}\n\n${body}`;
+
+const ORDERS = cube(
+  'orders',
+  'orders',
+  'One row per order placed in the shop.',
+  `    joins:
       - name: customers
         sql: "{CUBE}.customer_id = {customers}.id"
         relationship: many_to_one
@@ -42,23 +54,10 @@ const ORDERS = `cubes:
           sandbox_slow: true
 
     dimensions:
-      - name: id
-        sql: id
-        type: number
-        primary_key: true
-        description: Order id.
-      - name: status
-        sql: status
-        type: string
-        description: new, processing, shipped, completed or canceled.
-      - name: created_at
-        sql: created_at
-        type: time
-        description: When the order was placed.
-      - name: amount
-        sql: amount
-        type: number
-        description: Order amount (USD).
+${column('id', 'number', 'primary_key: true', 'description: Order id.')}
+${column('status', 'string', 'description: new, processing, shipped, completed or canceled.')}
+${column('created_at', 'time', 'description: When the order was placed.')}
+${column('amount', 'number', 'description: Order amount (USD).')}
 
     segments:
       - name: completed
@@ -74,50 +73,38 @@ const ORDERS = `cubes:
           - CUBE.status
         time_dimension: CUBE.created_at
         granularity: day
-`;
+`,
+);
 
-const CUSTOMERS = `cubes:
-  - name: customers
-    sql_table: customers
-    description: People and companies who buy from the shop.
-
-    measures:
+const CUSTOMERS = cube(
+  'customers',
+  'customers',
+  'People and companies who buy from the shop.',
+  `    measures:
       - name: count
         sql: id
         type: count_distinct
         description: Number of customers.
 
     dimensions:
-      - name: id
-        sql: id
-        type: number
-        primary_key: true
-      - name: name
-        sql: name
-        type: string
-      - name: city
-        sql: city
-        type: string
-      - name: country
-        sql: country
-        type: string
-      - name: segment
-        sql: segment
-        type: string
-        description: Consumer, Small Business or Enterprise.
+${column('id', 'number', 'primary_key: true')}
+${column('name', 'string')}
+${column('city', 'string')}
+${column('country', 'string')}
+${column('segment', 'string', 'description: Consumer, Small Business or Enterprise.')}
 
     segments:
       - name: enterprise
         title: Enterprise customers
         sql: "{CUBE}.segment = 'Enterprise'"
-`;
+`,
+);
 
-const PRODUCTS = `cubes:
-  - name: products
-    sql_table: products
-    description: The catalogue.
-
-    measures:
+const PRODUCTS = cube(
+  'products',
+  'products',
+  'The catalogue.',
+  `    measures:
       - name: count
         sql: id
         type: count_distinct
@@ -129,20 +116,12 @@ const PRODUCTS = `cubes:
         format: currency
 
     dimensions:
-      - name: id
-        sql: id
-        type: number
-        primary_key: true
-      - name: name
-        sql: name
-        type: string
-      - name: category
-        sql: category
-        type: string
-      - name: price
-        sql: price
-        type: number
-`;
+${column('id', 'number', 'primary_key: true')}
+${column('name', 'string')}
+${column('category', 'string')}
+${column('price', 'number')}
+`,
+);
 
 /** Project-relative path → content; cubes compile (and /v1/meta lists them) in this order. */
 export const SEED_FILES: ReadonlyArray<readonly [string, string]> = [
@@ -155,12 +134,11 @@ export const SEED_FILES: ReadonlyArray<readonly [string, string]> = [
 // "Marketing Sandbox" (deployment 3) is mid-change: a campaigns cube whose spend column does not
 // exist, so its deploy branch fails to compile (the build status, its pods and logs say so) until
 // the file is fixed on a branch and merged, or on the unlocked deploy branch.
-const CAMPAIGNS = `cubes:
-  - name: campaigns
-    sql_table: orders
-    description: Marketing spend per order (being added).
-
-    measures:
+const CAMPAIGNS = cube(
+  'campaigns',
+  'orders',
+  'Marketing spend per order (being added).',
+  `    measures:
       - name: count
         type: count
         description: Orders attributed to a campaign.
@@ -169,7 +147,8 @@ const CAMPAIGNS = `cubes:
         type: sum
         format: currency
         sql: spend_usd
-`;
+`,
+);
 
 /** The deployment whose seeded model does not compile. */
 export const FAILED_BUILD_DEPLOYMENT = 3;

@@ -17,16 +17,19 @@ const SECRET_NAME = /PASS|SECRET|TOKEN|KEY|CREDENTIAL/i;
 /** The deployment held on an older release (its version, not its build, is the point). */
 const HELD_DEPLOYMENT = 3;
 const LOG_EVERY_MS = 1000;
-export const VERSIONS = [
-  { version: '1.3.21', releaseChannelVersion: 'v1.3.21', releaseChannel: 'latest', isLatestInChannel: true },
-  { version: '1.2.33', releaseChannelVersion: 'v1.2.33', releaseChannel: 'release', isLatestInChannel: true },
-  {
-    version: '1.1.18',
-    releaseChannelVersion: 'v1.1.18',
-    releaseChannel: 'release',
-    isLatestInChannel: false,
-  },
-];
+/** The releases a deployment can run: `[version, channel, the channel's latest]`, tagged `v<version>`. */
+export const VERSIONS = (
+  [
+    ['1.3.21', 'latest', true],
+    ['1.2.33', 'release', true],
+    ['1.1.18', 'release', false],
+  ] as const
+).map(([version, releaseChannel, isLatestInChannel]) => ({
+  version,
+  releaseChannelVersion: `v${version}`,
+  releaseChannel,
+  isLatestInChannel,
+}));
 
 /** The version a deployment runs: one is held on an older release. */
 export const currentVersion = (depId: number) => (depId === HELD_DEPLOYMENT ? '1.1.18' : '1.3.21');
@@ -38,25 +41,22 @@ function failureOf(build: Record<string, unknown> | undefined): string | undefin
   return `Error: Compile errors: ${lines.find((l, i) => i > 0 && l.trim()) ?? lines[0] ?? ''}`;
 }
 
+/** A deployment's pods (`[name, type, restarts]`): all running, but the first API pod of a failed build. */
 function pods(depId: number, failed: boolean) {
-  return [
-    {
-      name: `cube-api-${depId}-0`,
-      type: 'api',
-      status: failed ? 'CrashLoopBackOff' : 'Running',
-      ready: !failed,
-      restartCount: failed ? 7 : 0,
-    },
-    { name: `cube-api-${depId}-1`, type: 'api', status: 'Running', ready: true, restartCount: 0 },
-    {
-      name: `refresh-worker-${depId}-0`,
-      type: 'refresh-worker',
-      status: 'Running',
-      ready: true,
-      restartCount: 1,
-    },
-    { name: `dev-mode-${depId}-0`, type: 'dev', status: 'Running', ready: true, restartCount: 0 },
-  ].map((p) => ({ ...p, containers: ['cubejs-server', 'vector', 'api-proxy'] }));
+  const rows = [
+    [`cube-api-${depId}-0`, 'api', failed ? 7 : 0],
+    [`cube-api-${depId}-1`, 'api', 0],
+    [`refresh-worker-${depId}-0`, 'refresh-worker', 1],
+    [`dev-mode-${depId}-0`, 'dev', 0],
+  ] as const;
+  return rows.map(([name, type, restartCount], i) => ({
+    name,
+    type,
+    status: failed && i === 0 ? 'CrashLoopBackOff' : 'Running',
+    ready: !(failed && i === 0),
+    restartCount,
+    containers: ['cubejs-server', 'vector', 'api-proxy'],
+  }));
 }
 
 const LINES = [

@@ -8,13 +8,8 @@ import { MetaSchema, type Meta } from '../../../src/api/schemas/data';
 import { starterPrompts } from '../../../src/chat/starterPrompts';
 import { startSandbox, type SandboxHandle } from '../../../src/sandbox';
 import { httpAgentData, type AgentData, type LoadAnswer } from '../../../src/sandbox/ai/dataApi';
-import {
-  catalogOf,
-  planQuestion,
-  type Catalog,
-  type Plan,
-  type Refusal,
-} from '../../../src/sandbox/ai/planner';
+import { catalogOf, type Catalog } from '../../../src/sandbox/ai/catalog';
+import { planQuestion, type Plan, type Refusal } from '../../../src/sandbox/ai/planner';
 import { turnSteps } from '../../../src/sandbox/ai/turn';
 import { emptyUsage, type Chat, type Line as TurnLine } from '../../../src/sandbox/ai/types';
 

@@ -129,8 +129,9 @@ describe('sandbox: deployment operations', function () {
     assert.ok(logs.items.some((l) => l.message.includes('spend_usd')));
     const current = (await c.ops.listVersions(3)).items.filter((v) => v.isCurrent);
     assert.deepEqual(
-      current.map((v) => v.version),
-      ['1.1.18'],
+      current.map((v) => [v.version, v.releaseChannelVersion, v.releaseChannel]),
+      [['1.1.18', 'v1.1.18', 'release']],
+      'the version a deployment runs, with its release tag and channel',
     );
     // Follow: the end cursor reads only what came after.
     const tail = await c.ops.getLogs(1, { first: 3 });

@@ -115,6 +115,28 @@ describe('sandbox: the people routes', function () {
     assert.match(clash.message, /pick another name/);
   });
 
+  it('SCIM: a user created without an e-mail has none, and is found by its user name', async () => {
+    const u = await admin.admin.createScimUser({
+      userName: 'jdoe',
+      name: { givenName: 'Jo', familyName: 'Doe' },
+    });
+    assert.equal(u.userName, 'jdoe');
+    assert.equal(u.emails, undefined, 'the user name is not made its e-mail');
+    assert.equal((await admin.admin.getScimUser(u.id!)).emails, undefined);
+    const found = await admin.admin.listScimUsers({ filter: 'userName eq "JDOE"' });
+    assert.deepEqual(
+      found.items.map((x) => x.id),
+      [u.id],
+    );
+    const id = Array.from({ length: 500 }, (_, i) => i + 1).find((n) => scimUserId(n) === u.id)!;
+    const platform = await admin.admin.updateUser(id, { title: 'Analyst' });
+    assert.deepEqual(
+      [platform.email, platform.username],
+      ['', 'jdoe'],
+      'the platform user has no e-mail either',
+    );
+  });
+
   it('OAuth: a sign-in started is finished by opening its address; the token is then read', async () => {
     await admin.admin.revokeUserOAuthToken(601);
     assert.equal((await refusal(admin.me.getUserOAuthToken(601))).kind, 'notFound');

@@ -55,13 +55,18 @@ export function registerScimRoutes(router: Router, deps: PlatformDeps, admin: Ad
         : scimError(ctx, 403, 'SCIM needs the admin role: use a token of an admin user.');
 
   const userOf = (scimId: string) => d.users.find((u) => scimUserId(u.id) === scimId);
-  const roleNames = (u: (typeof d.users)[number]) => [
+  type User = (typeof d.users)[number];
+  /** The name SCIM knows a user by: the one it was provisioned with when that was no e-mail. */
+  const userNameOf = (u: User) => String(u.scimUserName ?? u.email);
+  /** How a user is shown to people: the e-mail, else (provisioned without one) the user name. */
+  const shownName = (u: User) => String(u.email ?? u.scimUserName);
+  const roleNames = (u: User) => [
     ...(u.role === 'admin' ? ['Admin'] : []),
     ...(admin.roleAssignments[String(u.id)] ?? [])
       .map((id) => admin.roles.find((r) => r.id === id)?.name)
       .filter((n): n is string => n !== undefined),
   ];
-  const userResource = (u: (typeof d.users)[number]) => {
+  const userResource = (u: User) => {
     // A user provisioned here has the externalId it was given (null: none); a seeded one, its own.
     const externalId =
       u.externalId === null
@@ -75,9 +80,11 @@ export function registerScimRoutes(router: Router, deps: PlatformDeps, admin: Ad
       id: scimUserId(u.id),
       ...(externalId ? { externalId } : {}),
       // Provisioned through SCIM with a user name other than the e-mail: that name.
-      userName: String(u.scimUserName ?? u.email),
+      userName: userNameOf(u),
       name: { givenName: String(u.firstName), familyName: String(u.lastName ?? '') },
-      emails: [{ value: String(u.email), primary: true }],
+      // A user provisioned without an e-mail has none (RFC 7643 2.5: an attribute with no value
+      // is left out), whatever its user name looks like.
+      ...(u.email ? { emails: [{ value: String(u.email), primary: true }] } : {}),
       active: !admin.deactivated.includes(u.id),
       // RFC 7643 4.1.2 `roles`: what the user holds (the built-in Admin role and custom roles).
       ...(roles.length > 0 ? { roles: roles.map((value) => ({ value, display: value })) } : {}),
@@ -96,41 +103,43 @@ export function registerScimRoutes(router: Router, deps: PlatformDeps, admin: Ad
     // Stored by platform id; SCIM names members by their SCIM ids.
     members: g.members.map((uid) => {
       const u = d.users.find((x) => String(x.id) === uid);
-      return { value: u ? scimUserId(u.id) : uid, display: u ? String(u.email) : uid };
+      return { value: u ? scimUserId(u.id) : uid, display: u ? shownName(u) : uid };
     }),
     meta: { resourceType: 'Group', location: `/api/scim/v2/Groups/${g.id}` },
   });
-  const list = async <T>(ctx: RequestContext, rows: T[], map: (r: T) => unknown) => {
-    const p = {
-      startIndex: Number(ctx.query.get('startIndex') ?? 1),
-      count: Number(ctx.query.get('count') ?? 20),
-    };
-    const slice = rows.slice(p.startIndex - 1, p.startIndex - 1 + p.count);
-    await ctx.json(200, {
-      schemas: ['urn:ietf:params:scim:api:messages:2.0:ListResponse'],
-      totalResults: rows.length,
-      startIndex: p.startIndex,
-      itemsPerPage: slice.length,
-      Resources: slice.map(map),
-    });
-  };
-
   /** Adds an admin-only SCIM route (`path` below /scim/v2). */
   const on = (method: Method, path: string, fn: Handler) =>
     router.add('platform', method, `/scim/v2${path}`, guard(fn));
-  on('GET', '/Users', async (ctx) => {
-    const filter = ctx.query.get('filter');
-    let rows = d.users;
-    if (filter) {
-      const v = eqFilter(filter, 'userName');
-      if (v === undefined)
-        return scimError(ctx, 400, 'Unsupported filter: use userName eq "<userName>".', 'invalidFilter');
-      rows = rows.filter((u) => String(u.email).toLowerCase() === v.toLowerCase());
-    }
-    await list(ctx, rows, userResource);
-  });
+  /**
+   * Adds a list route: `<attr> eq "<value>"` (without case), the one filter the documents show,
+   * narrows the rows; then one page of them by 1-based startIndex and count.
+   */
+  const listRoute = <T>(
+    path: string,
+    [attr, example]: [string, string],
+    rows: () => T[],
+    key: (r: T) => string,
+    map: (r: T) => unknown,
+  ) =>
+    on('GET', path, async (ctx) => {
+      const filter = ctx.query.get('filter');
+      const v = filter ? eqFilter(filter, attr) : undefined;
+      if (filter && v === undefined)
+        return scimError(ctx, 400, `Unsupported filter: use ${attr} eq "<${example}>".`, 'invalidFilter');
+      const all = v === undefined ? rows() : rows().filter((r) => key(r).toLowerCase() === v.toLowerCase());
+      const startIndex = Number(ctx.query.get('startIndex') ?? 1);
+      const slice = all.slice(startIndex - 1, startIndex - 1 + Number(ctx.query.get('count') ?? 20));
+      await ctx.json(200, {
+        schemas: ['urn:ietf:params:scim:api:messages:2.0:ListResponse'],
+        totalResults: all.length,
+        startIndex,
+        itemsPerPage: slice.length,
+        Resources: slice.map(map),
+      });
+    });
+  listRoute('/Users', ['userName', 'userName'], () => d.users, userNameOf, userResource);
   /** Adds a route of the user the path names (404 when there is none). */
-  const user = (method: Method, fn: (ctx: RequestContext, u: (typeof d.users)[number]) => Promise<void>) =>
+  const user = (method: Method, fn: (ctx: RequestContext, u: User) => Promise<void>) =>
     on(method, '/Users/:id', (ctx) => {
       const u = userOf(ctx.params.id ?? '');
       return u ? fn(ctx, u) : scimError(ctx, 404, `User ${ctx.params.id} not found.`);
@@ -142,15 +151,18 @@ export function registerScimRoutes(router: Router, deps: PlatformDeps, admin: Ad
     const taken = d.users.find(
       (u) =>
         u.id !== self &&
-        [String(u.scimUserName ?? u.email), String(u.email)].some((n) => names.includes(n.toLowerCase())),
+        [userNameOf(u), u.email].some((n) => typeof n === 'string' && names.includes(n.toLowerCase())),
     );
-    if (taken)
-      await scimError(ctx, 409, `A user named "${String(taken.email)}" already exists.`, 'uniqueness');
+    if (taken) await scimError(ctx, 409, `A user named "${shownName(taken)}" already exists.`, 'uniqueness');
     return taken !== undefined;
   };
-  /** The platform fields a SCIM representation sets (a replace clears what it leaves out). */
+  /**
+   * The platform fields a SCIM representation sets (a replace clears what it leaves out). The SCIM
+   * document makes `emails` optional and a userName only "typically" an e-mail: a user sent
+   * without e-mails has none, and its userName stays a name.
+   */
   const fromScim = (b: ScimUserInput) => {
-    const email = (b.emails?.find((e) => e.primary) ?? b.emails?.[0])?.value ?? b.userName;
+    const email = (b.emails?.find((e) => e.primary) ?? b.emails?.[0])?.value ?? null;
     return {
       email,
       scimUserName: b.userName === email ? undefined : b.userName,
@@ -193,17 +205,13 @@ export function registerScimRoutes(router: Router, deps: PlatformDeps, admin: Ad
     for (const g of admin.groups) g.members = g.members.filter((m) => m !== String(u.id));
     await ctx.noContent();
   });
-  on('GET', '/Groups', async (ctx) => {
-    const filter = ctx.query.get('filter');
-    let rows = admin.groups;
-    if (filter) {
-      const v = eqFilter(filter, 'displayName');
-      if (v === undefined)
-        return scimError(ctx, 400, 'Unsupported filter: use displayName eq "<name>".', 'invalidFilter');
-      rows = rows.filter((g) => g.displayName.toLowerCase() === v.toLowerCase());
-    }
-    await list(ctx, rows, groupResource);
-  });
+  listRoute(
+    '/Groups',
+    ['displayName', 'name'],
+    () => admin.groups,
+    (g) => g.displayName,
+    groupResource,
+  );
   /** Answers 409 when another group has the name `v`; true when it did. */
   const nameTaken = async (ctx: RequestContext, v: string, self?: string) => {
     const taken = admin.groups.find((g) => g.id !== self && g.displayName.toLowerCase() === v.toLowerCase());

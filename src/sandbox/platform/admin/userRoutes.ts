@@ -13,8 +13,9 @@ export function registerUserRoutes(router: Router, deps: PlatformDeps, admin: Ad
   const on = adminRoutes(router, deps);
   const userView = (u: (typeof d.users)[number]) => ({
     id: u.id,
-    email: String(u.email),
-    username: String(u.username ?? u.email),
+    // The platform's User requires an e-mail; one provisioned through SCIM without any has "".
+    email: String(u.email ?? ''),
+    username: String(u.username ?? u.email ?? u.scimUserName),
     firstName: (u.firstName as string | null) ?? null,
     title: (u.title as string | null) ?? null,
     isAdmin: u.role === 'admin',
