@@ -14,6 +14,7 @@ import {
   parseDashboardFile,
   type DashboardProblem,
 } from '../../src/dashboards/dashboardFile';
+import { themeValueProblem } from '../../src/shared/cssValues';
 
 /** The single problem of a file that must not parse. */
 function onlyProblem(text: string): DashboardProblem {
@@ -267,5 +268,16 @@ describe('dashboard file: pull, name, save path and draft', () => {
     );
     assert.deepEqual(draftOf({ workbookId: 1, config: { title: 'kept' } as never }), { title: 'kept' });
     assert.deepEqual(draftOf({ workbookId: 1, description: 'd' }), { description: 'd' });
+  });
+});
+
+describe('dashboard file: theme values', () => {
+  it('checks fields named ...color (any case) as colours; blank, non-string and other fields are not checked', () => {
+    assert.match(themeValueProblem(['widgets', 'borderCOLOR'], 'banana') ?? '', /^"banana" is not /);
+    assert.equal(themeValueProblem(['primaryColor'], '#123456'), undefined);
+    assert.equal(themeValueProblem(['primaryColor'], '   '), undefined, 'blank is unset');
+    assert.equal(themeValueProblem(['primaryColor'], 5), undefined, 'the schema reports a wrong type');
+    assert.equal(themeValueProblem(['colorScheme'], 'banana'), undefined, 'not a colour field');
+    assert.equal(themeValueProblem([], 'banana'), undefined);
   });
 });
