@@ -160,6 +160,16 @@ describe('dashboard file: the locating parser, exactly', () => {
     ]);
   });
 
+  it('reads a "__proto__" member as data, as JSON.parse does, never as fields the file lacks', () => {
+    // Without workbookId the file is refused, whatever its "__proto__" member holds.
+    const p = onlyProblem('{"__proto__": {"workbookId": 7}}');
+    assert.deepEqual(p.path, ['workbookId']);
+    // Its fields never become the file's (the schema's output drops the member itself, on both paths).
+    const r = parseDashboardFile(withBadTheme('"__proto__": {"x": 1}'));
+    assert.ok(!r.ok);
+    assert.ok(r.input && !('x' in r.input), JSON.stringify(r.input));
+  });
+
   it('a valid file takes the fast path: the locating parser never runs for it', () => {
     const stats = { work: 0 };
     assert.ok(parseDashboardFile('{"workbookId": 7, "config": {"title": "x"}}', stats).ok);
