@@ -68,6 +68,8 @@ describe('dashboard file: locating a value by path (jsonLocate)', () => {
     assert.equal(locate('[1 2]', [1]), undefined, 'items must be separated by commas');
     assert.equal(locate('{"a": [1, {"b": "c]', ['a', 1]), undefined);
     assert.equal(locate('"abc', []), undefined);
+    assert.equal(locate('{"a\\"b', ['x']), undefined, 'a cut key with an escape');
+    assert.deepEqual(locate('7', []), { offset: 0, length: 1 }, 'a number that ends the text');
   });
 
   it('finds the first of duplicate keys, or the last (the one JSON.parse keeps) when asked', () => {

@@ -247,6 +247,50 @@ describe('dashboard file: pull, name, save path and draft', () => {
     );
   });
 
+  it('takes the title from the right place in each published shape, and survives a corrupt draft', () => {
+    // A published wrapper (title beside its config) wins over the newer published Dashboard.
+    const both = {
+      id: 7,
+      name: 'w',
+      dashboardPublished: { title: 'Wrapper', config: { title: 'c' } },
+      publishedDashboard: { id: 9, title: 'Dashboard', config: { title: 'c2' } },
+    };
+    assert.deepEqual(dashboardFromWorkbook(both, 'published'), {
+      workbookId: 7,
+      dashboardId: 9,
+      title: 'Wrapper',
+      config: { title: 'c' },
+    } as never);
+    // A bare published config: the title is the published Dashboard's, not the config's.
+    const bare = {
+      id: 7,
+      name: 'w',
+      dashboardPublished: { title: 'cfg' },
+      publishedDashboard: { id: 9, title: 'Dashboard', config: { title: 'inner' } },
+    };
+    assert.deepEqual(dashboardFromWorkbook(bare, 'published'), {
+      workbookId: 7,
+      dashboardId: 9,
+      title: 'Dashboard',
+      config: { title: 'cfg' },
+    } as never);
+    // Nothing published: the draft's config.
+    assert.deepEqual(
+      dashboardFromWorkbook({ id: 7, name: 'w', dashboardDraft: { title: 'd' } }, 'published'),
+      {
+        workbookId: 7,
+        title: 'd',
+        config: { title: 'd' },
+      } as never,
+    );
+    // A draft that is not an object is ignored, never a TypeError.
+    assert.deepEqual(dashboardFromWorkbook({ id: 7, name: 'w', dashboardDraft: 'corrupt' }), {
+      workbookId: 7,
+    });
+    // A unicode escape is \u and four hex digits only.
+    assert.equal(onlyProblem('{"title": "\\x0041"}').message, 'Invalid JSON: Invalid escape in string');
+  });
+
   it('names the file with one dash between words and none at the ends', () => {
     assert.equal(dashboardFileName('  Sales -- Q1 / EMEA!! '), 'sales-q1-emea.dashboard.json');
     assert.equal(dashboardFileName('--x--'), 'x.dashboard.json');
@@ -264,6 +308,12 @@ describe('dashboard file: pull, name, save path and draft', () => {
     assert.equal(normaliseDashboardPath('/w/sales.JSON'), '/w/sales.dashboard.json');
     assert.equal(normaliseDashboardPath('/w/sales'), '/w/sales.dashboard.json');
     assert.equal(normaliseDashboardPath('/w/json.notes'), '/w/json.notes.dashboard.json');
+    assert.equal(
+      normaliseDashboardPath('/w/a.dashboard.json.dashboard.json.bak'),
+      '/w/a.dashboard.json.dashboard.json.bak.dashboard.json',
+    );
+    assert.equal(normaliseDashboardPath('/w/a.dashboard.json.bak'), '/w/a.dashboard.json.bak.dashboard.json');
+    assert.equal(normaliseDashboardPath('/w/a.json.v2'), '/w/a.json.v2.dashboard.json');
   });
 
   it("the draft a file saves is its config with the file's title and description, unknown fields kept", () => {
@@ -289,5 +339,7 @@ describe('dashboard file: theme values', () => {
     assert.equal(themeValueProblem(['primaryColor'], 5), undefined, 'the schema reports a wrong type');
     assert.equal(themeValueProblem(['colorScheme'], 'banana'), undefined, 'not a colour field');
     assert.equal(themeValueProblem([], 'banana'), undefined);
+    assert.match(themeValueProblem(['widgets', 'border', 'style'], 'banana') ?? '', /^"banana" is not /);
+    assert.equal(themeValueProblem(['fonts', 'style'], 'banana'), undefined, 'only a border has a style');
   });
 });
