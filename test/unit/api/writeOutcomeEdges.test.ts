@@ -11,6 +11,10 @@ import { rejection } from './helpers';
 describe('write outcome: unusual spacing and punctuation in the advice', () => {
   it('keeps "Check X" when "and try again" follows after several spaces', () => {
     assert.deepEqual(splitAdvice('Check the name  and try again.'), { facts: '', advice: 'Check the name.' });
+    assert.deepEqual(splitAdvice('Check the name  and try again later.'), {
+      facts: '',
+      advice: 'Check the name later.',
+    });
   });
 
   it('keeps the fact before ";try again" written without a space', () => {
