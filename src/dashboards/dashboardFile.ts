@@ -152,7 +152,14 @@ function parseLocated(text: string): { value: unknown; locations: Map<string, Lo
           ws();
           if (text[i] !== ':') fail(`Expected ':' after "${key}"`);
           i++;
-          obj[key] = value(childKey(path, key));
+          // Defined, not assigned: a "__proto__" member is data (as JSON.parse keeps it), never the
+          // object's prototype, whose fields the schema would then read as the file's.
+          Object.defineProperty(obj, key, {
+            value: value(childKey(path, key)),
+            enumerable: true,
+            writable: true,
+            configurable: true,
+          });
           ws();
           if (text[i] === ',') {
             i++;
