@@ -65,9 +65,14 @@ export class WorkspaceActions {
       this.ctx.provider.refresh(dep.list(kind));
   }
 
-  /** Targets from nodes or `{deploymentId, items: [{type, id, name?}]}`; a pick when neither. */
+  /**
+   * Targets from nodes, the selection or `{deploymentId, items: [{type, id, name?}]}`; a pick when
+   * none.
+   */
   async resolveTargets(arg: unknown, all: unknown, verb: string): Promise<Target[]> {
-    const nodes = nodesOf(arg, all);
+    // From the palette or a key (no arguments): the explorer's selection, when it holds only
+    // workspace items, as their context menu would pass it.
+    const nodes = arg === undefined && all === undefined ? this.selectedItems() : nodesOf(arg, all);
     if (nodes.length > 0) {
       const targets = nodes.map(targetOf);
       if (targets.some((t) => t === undefined))
@@ -100,6 +105,12 @@ export class WorkspaceActions {
         name: displayName(picked),
       },
     ];
+  }
+
+  /** The explorer's selection when every selected row is a folder, report or workbook; else none. */
+  private selectedItems(): ExplorerNode[] {
+    const selection = this.ctx.view.selection;
+    return selection.length > 0 && selection.every((n) => targetOf(n) !== undefined) ? [...selection] : [];
   }
 
   /** Every folder of a deployment, root first, walking one level per request (for the pickers). */

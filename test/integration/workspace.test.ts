@@ -165,7 +165,7 @@ describe('workspace', function () {
     assert.equal((await platform(`/v1/deployments/${DEP}/reports/${r.data.id}`)).status, 200);
   });
 
-  it('reveals a report of the flat Reports list in the workspace tree, expanding its folders', async () => {
+  it('reveals a report of the flat Reports list in the workspace tree, expanding its folders; Rename Item… from the palette renames it', async () => {
     // A report in a subfolder (its folder's parent is a root folder).
     const sub = (await platform(`/v1/deployments/${DEP}/folders?first=200`)).body.items.find(
       (f: any) => f.parentId !== null,
@@ -185,6 +185,19 @@ describe('workspace', function () {
     await waitFor('the revealed report selected', () =>
       ex.view.selection.some((n: Node) => n.id === shown.id) ? true : undefined,
     );
+    // From the palette (no arguments) Rename Item… acts on the selected row, as from its menu.
+    const reportName = (): Promise<string> =>
+      platform(`/v1/deployments/${DEP}/reports/${target.id}`).then((r) => r.body.name);
+    ex.script([`${target.name} (renamed)`]);
+    await vscode.commands.executeCommand(`${C}renameItem`);
+    assert.equal(await reportName(), `${target.name} (renamed)`);
+    const again: Node = await vscode.commands.executeCommand(`${C}revealInExplorer`, flat);
+    await waitFor('the renamed report selected', () =>
+      ex.view.selection.some((n: Node) => n.id === again.id) ? true : undefined,
+    );
+    ex.script([target.name]);
+    await vscode.commands.executeCommand(`${C}renameItem`);
+    assert.equal(await reportName(), target.name);
   });
 
   it('report: create, open its SQL, save edited SQL back, refresh, Open in Notebook', async () => {
