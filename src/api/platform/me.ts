@@ -81,7 +81,7 @@ export const ME = table(
       forbidden:
         'Starting the sign-in needs permission to be issued tokens for this integration: use the token of a user who has it, or ask an admin for it.',
       check: 'Start the connection again: an unused sign-in expires on its own.',
-      notFound: 'That OAuth integration no longer exists: refresh My Connections.',
+      notFound: 'The OAuth integration no longer exists: refresh My Connections.',
     },
     updateMySettings: {
       method: 'PATCH',

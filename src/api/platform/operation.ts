@@ -73,7 +73,7 @@ export interface FamilyDefaults {
   forbidden?: (what: string) => string;
   /** What the rows act on, plural (`roles`): each row's 403 sentence names it after the row's verb. */
   many?: string;
-  /** The 404 sentence of every row that names one by its path (`That role no longer exists: …`). */
+  /** The 404 sentence of every row that names one by its path (`The role no longer exists: …`). */
   gone?: string;
   names?: Readonly<Record<string, string>>;
   /** The list a user refreshes to see a write's effect (`Roles`): the rows' default check hint. */

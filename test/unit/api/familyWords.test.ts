@@ -97,16 +97,16 @@ describe('operation families: refusals are told in the family words', () => {
     status = 404;
     const a = client.admin;
     const cases: [string, () => Promise<unknown>, string][] = [
-      ['read', () => a.getRole(3), 'That role no longer exists: refresh Roles.'],
-      ['change', () => a.updateRole(3, { description: 'x' }), 'That role no longer exists: refresh Roles.'],
+      ['read', () => a.getRole(3), 'The role no longer exists: refresh Roles.'],
+      ['change', () => a.updateRole(3, { description: 'x' }), 'The role no longer exists: refresh Roles.'],
       [
         'delete',
         () => a.deleteOAuthIntegration(601),
-        'That OAuth integration no longer exists: refresh OAuth integrations.',
+        'The OAuth integration no longer exists: refresh OAuth integrations.',
       ],
       ['users', () => a.deleteUser(5), 'The user no longer exists: refresh Users.'],
       ['SCIM variant', () => a.setScimUserActive('u1', true), 'The user no longer exists: refresh Users.'],
-      ['SCIM group', () => a.getScimGroup('g1'), 'The group no longer exists: refresh the Groups list.'],
+      ['SCIM group', () => a.getScimGroup('g1'), 'The group no longer exists: refresh Groups.'],
       [
         'embed group',
         () => a.listEmbedGroupMembers('acme', 5),
@@ -117,7 +117,7 @@ describe('operation families: refusals are told in the family words', () => {
         () => a.updateUserAttribute(2, { description: 'r' }),
         'The user attribute no longer exists: refresh User attributes.',
       ],
-      ['own sentence wins', () => a.removeRole(3, 4), 'The user no longer exists.'],
+      ['own sentence wins', () => a.removeRole(3, 4), 'The user no longer exists: refresh Users.'],
     ];
     // A 404 also carries the request's id, for a support ticket.
     for (const [what, call, sentence] of cases)

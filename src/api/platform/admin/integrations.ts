@@ -176,7 +176,7 @@ function resource<
       many: n.many,
       forbidden: adminOnly,
       // Only the rows naming one by its id can find it gone (the list and create rows have no id).
-      gone: `That ${n.one} no longer exists: refresh ${n.many}.`,
+      gone: `The ${n.one} no longer exists: refresh ${n.many}.`,
     },
     named,
   );

@@ -174,7 +174,7 @@ export const ROLES = table(
     place: 'Roles',
     many: 'roles',
     forbidden: adminOnly,
-    gone: 'That role no longer exists: refresh Roles.',
+    gone: 'The role no longer exists: refresh Roles.',
   },
   {
     listRoles: {
@@ -237,7 +237,7 @@ export const ROLES = table(
       action: 'Removing a role',
       verb: 'Removing',
       check: "Refresh the user's roles to see whether the role was removed.",
-      notFound: 'The user no longer exists.',
+      notFound: 'The user no longer exists: refresh Users.',
     },
   },
 );

@@ -131,7 +131,7 @@ const groups = {
   names: { id: 'SCIM id' },
   many: 'SCIM groups',
   forbidden: adminOnly,
-  gone: 'The group no longer exists: refresh the Groups list.',
+  gone: 'The group no longer exists: refresh Groups.',
 };
 const users = { ...groups, many: 'SCIM users', gone: 'The user no longer exists: refresh Users.' };
 
