@@ -15,6 +15,7 @@ import { loadPayload } from '../../src/notebook/results';
 import {
   dataClientFor as client,
   deferred,
+  endlessRows,
   ndjsonHead,
   rejection,
   sendJson,
@@ -228,15 +229,7 @@ describe('notebook/exportResults: off the host thread', () => {
 describe('notebook/exportResults: cancel and errors', () => {
   it('cancel terminates the worker and removes the partial file', async () => {
     const closed = deferred();
-    const s = await startServer((_req, res) => {
-      ndjsonHead(res);
-      res.write('{"schema":[{"name":"a","column_type":"Int64"}]}\n');
-      const timer = setInterval(() => res.write('{"data":[["1"],["2"]]}\n'), 2);
-      res.on('close', () => {
-        clearInterval(timer);
-        closed.resolve();
-      });
-    });
+    const s = await startServer((_req, res) => endlessRows(res, () => closed.resolve()));
     const file = path.join(dir, 'cancel.csv');
     const abort = new AbortController();
     let info: ExportWorkerInfo | undefined;

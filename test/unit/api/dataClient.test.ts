@@ -9,6 +9,7 @@ import {
   collect,
   dataClientFor as dc,
   deferred,
+  endlessRows,
   ndjsonHead,
   sendJson,
   withServer,
@@ -279,16 +280,7 @@ describe('api/dataClient: cubesql', () => {
   it('closes the connection when the consumer stops early', async () => {
     const closed = deferred();
     await withServer(
-      (req, res) => {
-        ndjsonHead(res);
-        res.write('{"schema":[{"name":"a","column_type":"Int64"}]}\n');
-        const timer = setInterval(() => res.write('{"data":[["1"],["2"]]}\n'), 2);
-        res.on('close', () => {
-          clearInterval(timer);
-          closed.resolve();
-        });
-        void req;
-      },
+      (_req, res) => endlessRows(res, () => closed.resolve()),
       async (s) => {
         let n = 0;
         for await (const c of dc(s).cubesql('SELECT a FROM big')) {

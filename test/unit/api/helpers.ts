@@ -206,3 +206,17 @@ export function dataClientFor(s: TestServer, extra: Partial<DataClientOptions> =
 export function ndjsonHead(res: http.ServerResponse): void {
   res.writeHead(200, { 'content-type': 'application/json', 'transfer-encoding': 'chunked' });
 }
+
+/**
+ * An answer that streams rows until the client goes away: the schema line, then a data line every
+ * 2 ms; `onClose` runs when the connection closes (what cancel and early-stop tests wait for).
+ */
+export function endlessRows(res: http.ServerResponse, onClose: () => void): void {
+  ndjsonHead(res);
+  res.write('{"schema":[{"name":"a","column_type":"Int64"}]}\n');
+  const timer = setInterval(() => res.write('{"data":[["1"],["2"]]}\n'), 2);
+  res.on('close', () => {
+    clearInterval(timer);
+    onClose();
+  });
+}
