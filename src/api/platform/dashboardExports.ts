@@ -50,7 +50,6 @@ export const EXPORTS = table(NAMES, {
   startDashboardExport: {
     method: 'POST',
     path: exportsPath,
-    kind: 'write',
     body: StartExportInputSchema,
     answer: ExportJobSchema,
     refused: 'Export not started',
@@ -60,8 +59,6 @@ export const EXPORTS = table(NAMES, {
   getDashboardExportStatus: {
     method: 'GET',
     path: `${exportsPath}/{jobId}`,
-    kind: 'read',
-    text: ['jobId'],
     answer: ExportStatusSchema,
     notFound: EXPIRED,
   },

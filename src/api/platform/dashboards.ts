@@ -172,7 +172,6 @@ export const DASHBOARDS = table(
     updateAiWidgetThread: {
       method: 'POST',
       path: `${workbook}/dashboard/ai-widget-thread`,
-      kind: 'write',
       body: UpdatePublishedAiWidgetThreadInputSchema,
       answer: PublishedDashboardSchema,
       refused: 'AI widget thread not attached',
@@ -186,7 +185,6 @@ const PUBLISH = table(
     publishDashboard: {
       method: 'POST',
       path: `${workbook}/publish`,
-      kind: 'write',
       body: PublishDashboardWireSchema,
       answer: PublishedDashboardSchema,
       refused: 'Dashboard not published',

@@ -116,14 +116,13 @@ export const DBT = table(
     startDbtSync: {
       method: 'POST',
       path: sync,
-      kind: 'write',
       body: StartDbtSyncInputSchema.default({}),
       answer: DbtSyncResponseSchema,
       refused: 'dbt sync not started',
       action: 'Starting the dbt sync',
       check: 'Look for a running dbt sync job of this deployment before starting another one.',
     },
-    getDbtSyncJob: { method: 'GET', path: job, kind: 'read', text: ['syncJobId'], answer: DbtSyncJobSchema },
+    getDbtSyncJob: { method: 'GET', path: job, answer: DbtSyncJobSchema },
   },
 );
 
@@ -135,7 +134,6 @@ export const DBT_RUNS = table(
     listDbtSyncs: {
       method: 'GET',
       path: sync,
-      kind: 'read',
       query: PageQuery.extend({ status: z.string().optional(), trigger: z.string().optional() }),
       item: DbtSyncRunSchema,
       action: 'Listing dbt syncs',
@@ -145,7 +143,6 @@ export const DBT_RUNS = table(
       method: 'DELETE',
       path: job,
       kind: 'write',
-      text: ['syncJobId'],
       answer: DbtSyncCancelSchema,
       action: 'Cancelling the dbt sync',
       check: 'Look at the sync in the dbt syncs list: it says whether it is still running.',
@@ -153,8 +150,6 @@ export const DBT_RUNS = table(
     getDbtSyncResult: {
       method: 'GET',
       path: `${job}/result`,
-      kind: 'read',
-      text: ['syncJobId'],
       answer: DbtSyncResultSchema,
       notFound: 'This dbt sync has no result (it did not complete, or it is too old).',
     },
@@ -162,8 +157,6 @@ export const DBT_RUNS = table(
     listDbtSyncGeneratedFiles: {
       method: 'GET',
       path: `${job}/generated-files`,
-      kind: 'read',
-      text: ['syncJobId'],
       query: PageQuery,
       item: DbtGeneratedFileSchema,
     },
@@ -177,8 +170,6 @@ const LOGS = table(
     getDbtSyncLogs: {
       method: 'GET',
       path: `${job}/logs`,
-      kind: 'read',
-      text: ['syncJobId'],
       answer: LogEnvelopeSchema,
     },
   },

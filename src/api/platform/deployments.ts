@@ -149,7 +149,6 @@ export const DEPLOYMENTS = table(
     listDeployments: {
       method: 'GET',
       path: '/v1/deployments',
-      kind: 'read',
       query: PageQuery,
       item: DeploymentSchema,
       action: 'Listing deployments',
@@ -157,14 +156,12 @@ export const DEPLOYMENTS = table(
     getDeployment: {
       method: 'GET',
       path: dep,
-      kind: 'read',
       answer: DeploymentSchema,
       notFound: gone,
     },
     getDeploymentSettings: {
       method: 'GET',
       path: `${dep}/settings`,
-      kind: 'read',
       answer: DeploymentSettingsSchema,
       action: 'Reading the deployment settings',
       notFound: gone,
@@ -173,7 +170,6 @@ export const DEPLOYMENTS = table(
     updateDeployment: {
       method: 'PUT',
       path: dep,
-      kind: 'write',
       body: UpdateDeploymentInputSchema,
       answer: DeploymentSettingsSchema,
       refused: 'Deployment not changed',
@@ -185,7 +181,6 @@ export const DEPLOYMENTS = table(
     deleteDeployment: {
       method: 'DELETE',
       path: dep,
-      kind: 'destroy',
       answer: z.looseObject({ success: z.boolean().optional() }),
       action: 'Deleting the deployment',
       check: 'Refresh the Deployments list to see whether it is still there.',
@@ -194,7 +189,6 @@ export const DEPLOYMENTS = table(
     advanceCreationStep: {
       method: 'POST',
       path: `${dep}/creation-step/advance`,
-      kind: 'write',
       body: AdvanceCreationStepInputSchema,
       answer: DeploymentSchema,
       refused: 'Setup step not changed',
@@ -205,7 +199,6 @@ export const DEPLOYMENTS = table(
     resetCreationStep: {
       method: 'POST',
       path: `${dep}/creation-step/reset`,
-      kind: 'write',
       answer: DeploymentSchema,
       action: "Restarting the deployment's setup",
       check: 'Refresh the Deployments list: the row shows the setup step the deployment is at.',
@@ -214,14 +207,12 @@ export const DEPLOYMENTS = table(
     listEnvironments: {
       method: 'GET',
       path: `${dep}/environments`,
-      kind: 'read',
       query: PageQuery.extend({ type: z.enum(['production', 'staging', 'development']).optional() }),
       item: EnvironmentSchema,
     },
     listEnvVars: {
       method: 'GET',
       path: `${dep}/env-vars`,
-      kind: 'read',
       query: PageQuery,
       item: EnvVarSchema,
     },
@@ -234,7 +225,6 @@ const MINT = table(
     mintDataApiToken: {
       method: 'POST',
       path: `${dep}/token`,
-      kind: 'write',
       body: MintTokenInputSchema,
       answer: MintTokenResponseSchema,
       refused: 'Data API token not requested',

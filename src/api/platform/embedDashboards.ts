@@ -86,8 +86,6 @@ export const EMBED_DASHBOARD_ADMIN = table(
     setDashboardEmbedding: {
       method: 'PATCH',
       path: dashboard,
-      kind: 'write',
-      text: ['publicId'],
       body: z.strictObject({ allowEmbed: z.boolean() }),
       answer: z.looseObject({ publicId: z.string(), allowEmbed: z.boolean() }),
       action: (b: { allowEmbed: boolean }) => `Turning signed embedding ${b.allowEmbed ? 'on' : 'off'}`,
@@ -99,7 +97,6 @@ export const EMBED_DASHBOARD_ADMIN = table(
     exchangeEmbedSession: {
       method: 'POST',
       path: '/v1/embed/session/token',
-      kind: 'write',
       body: z.strictObject({ sessionId: z.string().min(1) }),
       answer: z.looseObject({ token: z.string().min(1) }),
       action: 'Exchanging the embed session for a token',
@@ -124,8 +121,6 @@ export const EMBED_DASHBOARD_USER = table(
     getEmbedDashboard: {
       method: 'GET',
       path: dashboard,
-      kind: 'read',
-      text: ['publicId'],
       answer: EmbedDashboardSchema,
       action: 'Opening the embedded dashboard',
       forbidden:
@@ -135,8 +130,6 @@ export const EMBED_DASHBOARD_USER = table(
     listDashboardComments: {
       method: 'GET',
       path: `${dashboard}/comments`,
-      kind: 'read',
-      text: ['publicId'],
       query: PageQuery.extend({
         includeResolved: z.boolean().optional(),
         resolvedOnly: z.boolean().optional(),
@@ -148,8 +141,6 @@ export const EMBED_DASHBOARD_USER = table(
     createDashboardComment: {
       method: 'POST',
       path: `${dashboard}/comments`,
-      kind: 'write',
-      text: ['publicId'],
       body: z.strictObject({ body: CommentBody, parentId: z.number().int().nullable().optional() }),
       answer: EmbedCommentSchema,
       action: (b: { parentId?: number | null }) => (b.parentId ? 'Replying' : 'Posting a comment'),
@@ -160,8 +151,6 @@ export const EMBED_DASHBOARD_USER = table(
     listMentionableEmbedUsers: {
       method: 'GET',
       path: `${dashboard}/comments/mentionable-users`,
-      kind: 'read',
-      text: ['publicId'],
       query: PageQuery.extend({ search: z.string().max(255).optional() }),
       item: MentionableUserSchema,
       action: 'Listing the users a comment can mention',
@@ -170,8 +159,6 @@ export const EMBED_DASHBOARD_USER = table(
     updateDashboardComment: {
       method: 'PATCH',
       path: comment,
-      kind: 'write',
-      text: ['publicId'],
       body: z.strictObject({ body: CommentBody }),
       answer: EmbedCommentSchema,
       action: 'Editing a comment',
@@ -183,8 +170,6 @@ export const EMBED_DASHBOARD_USER = table(
     deleteDashboardComment: {
       method: 'DELETE',
       path: comment,
-      kind: 'destroy',
-      text: ['publicId'],
       nothing: true,
       action: 'Deleting a comment',
       forbidden: 'Only the author can delete a comment: check that it is yours (marked “you”).',
@@ -194,8 +179,6 @@ export const EMBED_DASHBOARD_USER = table(
     setDashboardCommentResolved: {
       method: 'POST',
       path: `${comment}/resolve`,
-      kind: 'write',
-      text: ['publicId'],
       body: z.strictObject({ resolved: z.boolean() }),
       answer: EmbedCommentThreadSchema,
       action: (b: { resolved: boolean }) => (b.resolved ? 'Resolving a thread' : 'Re-opening a thread'),
@@ -207,8 +190,6 @@ export const EMBED_DASHBOARD_USER = table(
     runDashboardPython: {
       method: 'POST',
       path: `${dashboard}/python-run`,
-      kind: 'write',
-      text: ['publicId'],
       body: z.strictObject({
         reportId: z.number().int(),
         reportVersionId: z.number().int(),

@@ -32,7 +32,6 @@ const ENV_VARS = table(
     setEnvVariables: {
       method: 'PUT',
       path: '/v1/deployments/{deploymentId}/env-vars',
-      kind: 'write',
       // The error names the field, never the value.
       body: SetEnvVariablesInputSchema,
       answer: SetResponseSchema,

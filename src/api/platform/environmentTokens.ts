@@ -40,7 +40,6 @@ export const TOKENS = table(
     listEnvironmentTokens: {
       method: 'GET',
       path: tokens,
-      kind: 'read',
       query: PageQuery,
       item: EnvironmentTokenSchema,
     },
@@ -48,7 +47,6 @@ export const TOKENS = table(
     createEnvironmentToken: {
       method: 'POST',
       path: tokens,
-      kind: 'write',
       body: CreateEnvironmentTokenInputSchema,
       // The token is the answer's `data`.
       answer: z

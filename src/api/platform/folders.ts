@@ -24,7 +24,6 @@ export const FOLDERS = table(
     createFolder: {
       method: 'POST',
       path: '/v1/deployments/{deploymentId}/folders',
-      kind: 'write',
       body: CreateFolderInputSchema,
       answer: FolderSchema,
       refused: 'Folder not created',
@@ -33,7 +32,6 @@ export const FOLDERS = table(
     renameFolder: {
       method: 'PUT',
       path: folder,
-      kind: 'write',
       body: UpdateFolderInputSchema,
       answer: FolderSchema,
       refused: 'Folder not renamed',
@@ -42,7 +40,6 @@ export const FOLDERS = table(
     deleteFolder: {
       method: 'DELETE',
       path: folder,
-      kind: 'destroy',
       check: 'Refresh the workspace to see whether the folder was deleted.',
     },
   },
@@ -54,7 +51,6 @@ const ANCESTORS = table(
     getFolderAncestors: {
       method: 'GET',
       path: `${folder}/ancestors`,
-      kind: 'read',
       answer: z.array(z.unknown()),
     },
   },

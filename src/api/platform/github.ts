@@ -44,14 +44,12 @@ export const GITHUB = table(
     getGithubStatus: {
       method: 'GET',
       path: '/v1/github/status',
-      kind: 'read',
       answer: GitHubStatusSchema,
       action: 'Checking whether GitHub is linked',
     },
     listGithubInstallations: {
       method: 'GET',
       path: '/v1/github/installations',
-      kind: 'read',
       query: PageQuery,
       item: GitHubInstallationSchema,
       action: 'Listing GitHub accounts',
@@ -59,7 +57,6 @@ export const GITHUB = table(
     listGithubRepositories: {
       method: 'GET',
       path: '/v1/github/installations/{installationId}/repositories',
-      kind: 'read',
       query: PageQuery,
       item: GitHubRepoSchema,
       action: 'Listing GitHub repositories',
@@ -68,8 +65,6 @@ export const GITHUB = table(
     listGithubBranches: {
       method: 'GET',
       path: '/v1/github/repositories/{owner}/{repo}/branches',
-      kind: 'read',
-      text: ['owner', 'repo'],
       query: PageQuery.extend({ installationId: z.number().int().positive() }),
       item: GitHubBranchSchema,
       action: 'Listing the branches of a GitHub repository',

@@ -55,7 +55,6 @@ export const HEALTH = table(
     getBuildStatus: {
       method: 'GET',
       path: `${dep}/build-status`,
-      kind: 'read',
       query: z.object({ branchName: z.string().optional() }),
       answer: BuildStatusSchema,
       action: 'Reading the build status',
@@ -63,14 +62,12 @@ export const HEALTH = table(
     listVersions: {
       method: 'GET',
       path: `${dep}/versions`,
-      kind: 'read',
       query: PageQuery,
       item: DeploymentVersionSchema,
     },
     listPods: {
       method: 'GET',
       path: `${dep}/pods`,
-      kind: 'read',
       query: PageQuery,
       item: DeploymentPodSchema,
     },
@@ -78,7 +75,6 @@ export const HEALTH = table(
     getLogs: {
       method: 'GET',
       path: `${dep}/logs`,
-      kind: 'read',
       query: PageQuery.extend({
         source: z.enum(['production', 'dev']).optional(),
         pod: z.string().optional(),

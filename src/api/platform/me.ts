@@ -67,7 +67,6 @@ export const ME = table(
     getUserOAuthToken: {
       method: 'GET',
       path: `${tokens}/{integrationId}`,
-      kind: 'read',
       answer: UserOAuthTokenSchema,
       action: 'Reading your connection',
       notFound: GONE,
@@ -75,7 +74,6 @@ export const ME = table(
     initiateUserOAuth: {
       method: 'POST',
       path: `${tokens}/{integrationId}/initiate`,
-      kind: 'write',
       answer: InitiateSchema,
       action: 'Starting the sign-in',
       forbidden:
@@ -86,7 +84,6 @@ export const ME = table(
     updateMySettings: {
       method: 'PATCH',
       path: '/v1/users/me/settings',
-      kind: 'write',
       body: UserSettingsInputSchema,
       answer: MeSchema,
       action: 'Saving your settings',
@@ -103,7 +100,6 @@ export const ME_LISTS = table(
     listUserOAuthTokens: {
       method: 'GET',
       path: tokens,
-      kind: 'read',
       answer: z.array(z.unknown()),
       each: UserOAuthTokenSchema,
       action: 'Listing your OAuth connections',

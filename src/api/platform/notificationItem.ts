@@ -52,13 +52,11 @@ export const NOTIFICATION_ITEM = table(NOTIFICATION_WORDS, {
   getNotification: {
     method: 'GET',
     path: item,
-    kind: 'read',
     answer: NotificationSchema,
   },
   updateNotification: {
     method: 'PUT',
     path: item,
-    kind: 'write',
     body: UpdateNotificationInputSchema,
     answer: NotificationSchema,
     refused: 'Notification not changed',
@@ -68,7 +66,6 @@ export const NOTIFICATION_ITEM = table(NOTIFICATION_WORDS, {
   deleteNotification: {
     method: 'DELETE',
     path: item,
-    kind: 'destroy',
     nothing: true,
     action: 'Deleting the notification',
   },

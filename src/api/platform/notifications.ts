@@ -262,14 +262,12 @@ const RECIPIENTS = table(
     listRecipients: {
       method: 'GET',
       path: recipients,
-      kind: 'read',
       query: PageQuery,
       item: NotificationRecipientSchema,
     },
     addRecipients: {
       method: 'POST',
       path: recipients,
-      kind: 'write',
       body: AddRecipientsInputSchema,
       answer: AddRecipientsResultSchema,
       refused: 'Recipients not added',
@@ -294,7 +292,6 @@ export const NOTIFICATIONS = {
     listNotifications: {
       method: 'GET',
       path: list,
-      kind: 'read',
       query: NotificationListQuerySchema,
       item: NotificationSchema,
       refused: 'Notification filter not sent',
@@ -302,7 +299,6 @@ export const NOTIFICATIONS = {
     createNotification: {
       method: 'POST',
       path: list,
-      kind: 'write',
       body: CreateNotificationInputSchema,
       answer: NotificationSchema,
       refused: 'Notification not created',

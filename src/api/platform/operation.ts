@@ -17,8 +17,12 @@ export interface Operation {
   method: HttpMethod;
   /** Family-relative template as published (without the `/api` base): `/v1/deployments/{deploymentId}`. */
   path: string;
+  /** Declared only where the method does not say it (see `kindOf`); `table` fills it in. */
   kind: OperationKind;
-  /** Path parameters that are text (job ids, SCIM ids, names); every other one is an id of at least 1. */
+  /**
+   * Path parameters that are text (SCIM ids); every other one is an id of at least 1. The names in
+   * TEXT_PARAMS are text wherever they stand: `table` adds them.
+   */
   text?: readonly string[];
   /** How a path id is named when it is refused (`Role id`); the parameter's name otherwise. */
   names?: Readonly<Record<string, string>>;
@@ -105,13 +109,41 @@ export function placeCheck(op: Operation, place: string | undefined): string | u
 
 export type Table = Readonly<Record<string, Operation>>;
 
+/** A row as declared: its kind may be left to its method. */
+export type Row = Omit<Operation, 'kind'> & { kind?: OperationKind };
+type Declared<T> = { readonly [K in keyof T]: T[K] & { kind: OperationKind } };
+
+/** What a method does unless its row says otherwise: GET reads, DELETE destroys, the others write. */
+export const kindOf = (method: HttpMethod): OperationKind =>
+  method === 'GET' ? 'read' : method === 'DELETE' ? 'destroy' : 'write';
+
+/** Path parameters the documents type as text in every operation that has them. */
+export const TEXT_PARAMS = [
+  'embedTenantName',
+  'publicId',
+  'syncJobId',
+  'jobId',
+  'slug',
+  'owner',
+  'repo',
+] as const;
+
 /** Declares a family's table, keeping each row's literal types (the client's types come from them). */
-export function table<const T extends Table>(defaults: FamilyDefaults, rows: T): T {
-  for (const [name, op] of Object.entries(rows)) {
+export function table<const T extends Readonly<Record<string, Row>>>(
+  defaults: FamilyDefaults,
+  rows: T,
+): Declared<T> {
+  for (const [name, row] of Object.entries(rows)) {
+    const op = row as Operation;
+    op.kind ??= kindOf(op.method);
+    const text = [...op.path.matchAll(PARAM)]
+      .map((m) => m[1]!)
+      .filter((p) => TEXT_PARAMS.includes(p as never));
+    if (text.length > 0) op.text = [...new Set([...(op.text ?? []), ...text])];
     OP_DEFAULTS.set(op, defaults);
     ALL.push({ name, op, defaults });
   }
-  return rows;
+  return rows as Declared<T>;
 }
 
 const OP_DEFAULTS = new WeakMap<Operation, FamilyDefaults>();
@@ -132,7 +164,7 @@ export function declaredOperations(): readonly { name: string; op: Operation; de
 // ---- the types of the derived methods
 
 type ParamNames<P extends string> = P extends `${string}{${infer N}}${infer R}` ? [N, ...ParamNames<R>] : [];
-type TextOf<O> = O extends { text: readonly (infer S)[] } ? S : never;
+type TextOf<O> = (O extends { text: readonly (infer S)[] } ? S : never) | (typeof TEXT_PARAMS)[number];
 type ArgTypes<N extends readonly string[], S> = { [I in keyof N]: N[I] extends S ? string : number };
 type PathArgs<O extends Operation> = ArgTypes<ParamNames<O['path']>, TextOf<O>>;
 type QueryArg<O> = O extends { query: z.ZodType } ? [query?: z.input<O['query']>] : [];

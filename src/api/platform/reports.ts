@@ -101,7 +101,6 @@ export const REPORT_WRITES = table(
     createReport: {
       method: 'POST',
       path: '/v1/deployments/{deploymentId}/reports',
-      kind: 'write',
       body: CreateReportInputSchema,
       answer: ReportSchema,
       refused: 'Report not created',
@@ -110,7 +109,6 @@ export const REPORT_WRITES = table(
     updateReport: {
       method: 'PUT',
       path: report,
-      kind: 'write',
       body: UpdateReportInputSchema,
       answer: ReportSchema,
       refused: 'Report not updated',
@@ -119,14 +117,12 @@ export const REPORT_WRITES = table(
     deleteReport: {
       method: 'DELETE',
       path: report,
-      kind: 'destroy',
       check: 'Refresh the workspace to see whether the report was deleted.',
     },
     /** Refreshes the report (one placement when given); answers the report. */
     refreshReport: {
       method: 'PUT',
       path: `${report}/refresh`,
-      kind: 'write',
       body: PlacementTargetSchema.default({}),
       answer: ReportSchema,
       refused: 'Report not refreshed',
@@ -154,8 +150,6 @@ export const REPORT_WRITES = table(
     upsertReportByPublicId: {
       method: 'PUT',
       path: '/v1/deployments/{deploymentId}/reports/by-public-id/{publicId}',
-      kind: 'write',
-      text: ['publicId'],
       names: { publicId: 'The report’s publicId' },
       body: UpsertReportInputSchema,
       answer: ReportSchema,

@@ -82,7 +82,6 @@ export const WORKBOOK_WRITES = table(
     createWorkbook: {
       method: 'POST',
       path: '/v1/deployments/{deploymentId}/workbooks',
-      kind: 'write',
       body: CreateWorkbookInputSchema,
       answer: WorkbookSchema,
       refused: 'Workbook not created',
@@ -91,7 +90,6 @@ export const WORKBOOK_WRITES = table(
     updateWorkbook: {
       method: 'PUT',
       path: workbook,
-      kind: 'write',
       body: UpdateWorkbookInputSchema,
       refused: 'Workbook not updated',
       check: 'Refresh the workspace to see the workbook’s name and slug.',
@@ -99,14 +97,12 @@ export const WORKBOOK_WRITES = table(
     deleteWorkbook: {
       method: 'DELETE',
       path: workbook,
-      kind: 'destroy',
       check: 'Refresh the workspace to see whether the workbook was deleted.',
     },
     /** Keeps the dashboard's draft on the server; what viewers see (the published one) is unchanged. */
     saveDashboardDraft: {
       method: 'PUT',
       path: `${workbook}/dashboard`,
-      kind: 'write',
       body: SaveDashboardDraftInputSchema,
       answer: WorkbookDashboardSchema,
       refused: 'Draft not saved',
@@ -116,13 +112,11 @@ export const WORKBOOK_WRITES = table(
     getEmbedAccess: {
       method: 'GET',
       path: `${workbook}/embed-access`,
-      kind: 'read',
       answer: EmbedAccessSchema,
     },
     updateEmbedAccess: {
       method: 'PUT',
       path: `${workbook}/embed-access`,
-      kind: 'write',
       body: UpdateEmbedAccessInputSchema,
       answer: EmbedAccessSchema,
       refused: 'Embed access not changed',
@@ -137,8 +131,6 @@ const BY_SLUG = table(
     upsertWorkbookBySlug: {
       method: 'PUT',
       path: '/v1/deployments/{deploymentId}/workbooks/by-slug/{slug}',
-      kind: 'write',
-      text: ['slug'],
       body: CreateWorkbookInputSchema,
       answer: WorkbookSchema,
       refused: 'Workbook not saved',

@@ -62,7 +62,7 @@ export const BulkDeleteResultSchema = z.looseObject({
 });
 
 const dep = '/v1/deployments/{deploymentId}';
-const check = (hint: string) => ({ kind: 'write', check: `Refresh the workspace to see ${hint}.` }) as const;
+const check = (hint: string) => `Refresh the workspace to see ${hint}.`;
 
 export const WORKSPACE_FEED = table(
   {},
@@ -71,7 +71,6 @@ export const WORKSPACE_FEED = table(
     listWorkspace: {
       method: 'GET',
       path: `${dep}/workspace`,
-      kind: 'read',
       query: WorkspaceQuerySchema,
       item: WorkspaceItemSchema,
     },
@@ -79,7 +78,6 @@ export const WORKSPACE_FEED = table(
     listSharedWorkspace: {
       method: 'GET',
       path: `${dep}/shared-workspace`,
-      kind: 'read',
       query: WorkspaceQuerySchema,
       item: WorkspaceItemSchema,
     },
@@ -90,7 +88,7 @@ export const WORKSPACE_FEED = table(
       body: MoveInputSchema,
       answer: WorkspaceItemSchema,
       refused: 'Not moved',
-      ...check('where the item is now'),
+      check: check('where the item is now'),
     },
     /** Moves up to 100 items; partially successful: `failed` says which were not moved and why. */
     bulkMoveWorkspaceItems: {
@@ -99,7 +97,7 @@ export const WORKSPACE_FEED = table(
       body: BulkMoveInputSchema,
       answer: BulkMoveResultSchema,
       refused: 'Not moved',
-      ...check('which items were moved'),
+      check: check('which items were moved'),
     },
     /** Deletes up to 100 items; partially successful, never rolled back. */
     bulkDeleteWorkspaceItems: {
@@ -108,7 +106,7 @@ export const WORKSPACE_FEED = table(
       body: BulkDeleteInputSchema,
       answer: BulkDeleteResultSchema,
       refused: 'Not deleted',
-      ...check('which items were deleted'),
+      check: check('which items were deleted'),
     },
   },
 );

@@ -115,7 +115,6 @@ export const APP_CONFIG = table(
     getAppConfig: {
       method: 'GET',
       path: '/v1/app-config',
-      kind: 'read',
       answer: AppConfigResponseSchema,
       action: 'Reading the app config',
     },

@@ -83,7 +83,6 @@ export const ATTRIBUTES = table(
     listUserAttributes: {
       method: 'GET',
       path: '/v1/user-attributes',
-      kind: 'read',
       query: PageQuery.extend({ name: z.string().optional(), type: z.enum(ATTRIBUTE_TYPES).optional() }),
       item: UserAttributeSchema,
       action: 'Listing user attributes',
@@ -91,7 +90,6 @@ export const ATTRIBUTES = table(
     createUserAttribute: {
       method: 'POST',
       path: '/v1/user-attributes',
-      kind: 'write',
       body: CreateAttributeInputSchema,
       answer: UserAttributeSchema,
       action: 'Creating a user attribute',
@@ -99,7 +97,6 @@ export const ATTRIBUTES = table(
     updateUserAttribute: {
       method: 'PUT',
       path: '/v1/user-attributes/{id}',
-      kind: 'write',
       body: UpdateAttributeInputSchema,
       answer: UserAttributeSchema,
       action: 'Updating a user attribute',
@@ -119,7 +116,6 @@ export const ATTRIBUTE_VALUES = table(
     getUserAttributeValues: {
       method: 'GET',
       path: '/v1/user-attribute-values/{userId}',
-      kind: 'read',
       answer: z.array(z.unknown()),
       each: UserAttributeValueSchema,
       action: 'Reading user attribute values',
@@ -127,7 +123,6 @@ export const ATTRIBUTE_VALUES = table(
     upsertUserAttributeValue: {
       method: 'POST',
       path: '/v1/user-attribute-values',
-      kind: 'write',
       body: UpsertValueInputSchema,
       answer: UserAttributeValueSchema,
       action: 'Setting a user attribute value',

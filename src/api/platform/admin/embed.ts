@@ -147,7 +147,6 @@ const TENANT = table(tenantWords, {
   listEmbedTenants: {
     method: 'GET',
     path: '/v1/embed-tenants',
-    kind: 'read',
     query: PageQuery.extend({ search }),
     item: EmbedTenantSchema,
     action: 'Listing embed tenants',
@@ -155,8 +154,6 @@ const TENANT = table(tenantWords, {
   listEmbedGroups: {
     method: 'GET',
     path: `${tenant}/groups`,
-    kind: 'read',
-    text: ['embedTenantName'],
     query: PageQuery,
     item: EmbedGroupSchema,
     action: 'Listing embed groups',
@@ -165,8 +162,6 @@ const TENANT = table(tenantWords, {
   createEmbedGroup: {
     method: 'POST',
     path: `${tenant}/groups`,
-    kind: 'write',
-    text: ['embedTenantName'],
     body: CreateEmbedGroupInputSchema,
     answer: EmbedGroupSchema,
     action: (b: Named) => `Creating the embed group "${b.name}"`,
@@ -178,8 +173,6 @@ const TENANT = table(tenantWords, {
   provisionEmbedUser: {
     method: 'POST',
     path: `${tenant}/user`,
-    kind: 'write',
-    text: ['embedTenantName'],
     body: ProvisionEmbedUserInputSchema,
     answer: EmbedUserSchema,
     action: (b: { externalId: string }) => `Provisioning the embed user "${b.externalId}"`,
@@ -190,8 +183,6 @@ const TENANT = table(tenantWords, {
   provisionEmbedUsers: {
     method: 'POST',
     path: `${tenant}/users`,
-    kind: 'write',
-    text: ['embedTenantName'],
     body: z.strictObject({
       users: z.array(ProvisionEmbedUserInputSchema).min(1).max(PROVISION_BATCH),
     }),
@@ -203,8 +194,6 @@ const TENANT = table(tenantWords, {
   listEmbedUsers: {
     method: 'GET',
     path: `${tenant}/users`,
-    kind: 'read',
-    text: ['embedTenantName'],
     query: PageQuery.extend({ search }),
     item: EmbedUserSchema,
     action: 'Listing embed users',
@@ -213,8 +202,6 @@ const TENANT = table(tenantWords, {
   listEmbedTenantWorkbooks: {
     method: 'GET',
     path: '/v1/deployments/{deploymentId}/embed-tenants/{embedTenantName}/workbooks',
-    kind: 'read',
-    text: ['embedTenantName'],
     query: PageQuery.extend({ accessSource: z.enum(EMBED_ACCESS_SOURCES).optional() }),
     item: EmbedWorkbookSchema,
     action: 'Listing embed tenant workbooks',
@@ -224,7 +211,6 @@ const TENANT = table(tenantWords, {
   generateEmbedSession: {
     method: 'POST',
     path: '/v1/embed/generate-session',
-    kind: 'write',
     body: GenerateSessionInputSchema,
     answer: z.looseObject({ sessionId: z.string().min(1) }),
     action: 'Generating an embed session',
@@ -234,7 +220,6 @@ const TENANT = table(tenantWords, {
   revokeEmbedSession: {
     method: 'POST',
     path: '/v1/embed/session/revoke',
-    kind: 'write',
     body: z.strictObject({ sessionId: z.string().regex(/^[0-9a-f]{32}$/, 'not an embed session id') }),
     nothing: true,
     action: 'Revoking an embed session',
@@ -253,8 +238,6 @@ const GROUP = table(
     getEmbedGroup: {
       method: 'GET',
       path: group,
-      kind: 'read',
-      text: ['embedTenantName'],
       answer: EmbedGroupSchema,
       action: 'Reading an embed group',
     },
@@ -262,8 +245,6 @@ const GROUP = table(
     updateEmbedGroup: {
       method: 'PATCH',
       path: group,
-      kind: 'write',
-      text: ['embedTenantName'],
       body: UpdateEmbedGroupInputSchema,
       answer: EmbedGroupSchema,
       action: 'Saving the embed group description',
@@ -274,8 +255,6 @@ const GROUP = table(
     deleteEmbedGroup: {
       method: 'DELETE',
       path: group,
-      kind: 'destroy',
-      text: ['embedTenantName'],
       nothing: true,
       action: 'Deleting an embed group',
       check: "Refresh the tenant's Groups to see whether the group was deleted.",
@@ -283,8 +262,6 @@ const GROUP = table(
     listEmbedGroupMembers: {
       method: 'GET',
       path: `${group}/users`,
-      kind: 'read',
-      text: ['embedTenantName'],
       query: PageQuery,
       item: EmbedUserSchema,
       action: 'Listing embed group members',
@@ -293,8 +270,6 @@ const GROUP = table(
     addEmbedGroupMembers: {
       method: 'POST',
       path: `${group}/users`,
-      kind: 'write',
-      text: ['embedTenantName'],
       body: MembersInput,
       answer: z.looseObject({ addedMembers: z.array(AnsweredUser), unchangedMembers: z.array(AnsweredUser) }),
       action: 'Adding embed group members',
@@ -306,8 +281,6 @@ const GROUP = table(
     removeEmbedGroupMembers: {
       method: 'DELETE',
       path: `${group}/users`,
-      kind: 'destroy',
-      text: ['embedTenantName'],
       body: MembersInput,
       nothing: true,
       action: 'Removing embed group members',
@@ -327,8 +300,6 @@ export const EMBED_TENANTS = table(
     deleteEmbedTenant: {
       method: 'DELETE',
       path: tenant,
-      kind: 'destroy',
-      text: ['embedTenantName'],
       nothing: true,
       check: 'Refresh the explorer to see whether the embed tenant was deleted.',
       notFound: gone,

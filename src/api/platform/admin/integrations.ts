@@ -134,16 +134,14 @@ function resource<
     list: {
       method: 'GET',
       path,
-      kind: 'read',
       answer: z.array(z.unknown()),
       each: answer,
       action: `Listing ${n.many}`,
     },
-    get: { method: 'GET', path: item, kind: 'read', answer, action: `Reading ${n.a} ${n.one}` },
+    get: { method: 'GET', path: item, answer, action: `Reading ${n.a} ${n.one}` },
     create: {
       method: 'POST',
       path,
-      kind: 'write',
       body: create,
       answer,
       action: `Creating ${n.a} ${n.one}`,
@@ -152,7 +150,6 @@ function resource<
     update: {
       method: 'PUT',
       path: item,
-      kind: 'write',
       body: update,
       answer,
       action: `Updating ${n.a} ${n.one}`,
@@ -161,7 +158,6 @@ function resource<
     delete: {
       method: 'DELETE',
       path: item,
-      kind: 'destroy',
       nothing: true,
       action: `Deleting ${n.a} ${n.one}`,
       check: `Refresh ${n.many} to see whether it was deleted.`,

@@ -180,7 +180,6 @@ export const ROLES = table(
     listRoles: {
       method: 'GET',
       path: '/v1/roles',
-      kind: 'read',
       query: PageQuery,
       item: RoleSchema,
       action: 'Listing roles',
@@ -188,14 +187,12 @@ export const ROLES = table(
     getRole: {
       method: 'GET',
       path: '/v1/roles/{roleId}',
-      kind: 'read',
       answer: RoleSchema,
       action: 'Reading a role',
     },
     createRole: {
       method: 'POST',
       path: '/v1/roles',
-      kind: 'write',
       body: RoleCreateInputSchema,
       answer: RoleSchema,
       action: (b: RoleCreateInput) => `Creating the role ${b.name}`,
@@ -205,7 +202,6 @@ export const ROLES = table(
     updateRole: {
       method: 'PUT',
       path: '/v1/roles/{roleId}',
-      kind: 'write',
       body: RoleUpdateInputSchema,
       answer: RoleSchema,
       action: 'Saving a role',
@@ -215,14 +211,12 @@ export const ROLES = table(
     deleteRole: {
       method: 'DELETE',
       path: '/v1/roles/{roleId}',
-      kind: 'destroy',
       nothing: true,
       action: 'Deleting a role',
     },
     assignRole: {
       method: 'PUT',
       path: roleUser,
-      kind: 'write',
       nothing: true,
       action: 'Assigning a role',
       verb: 'Assigning',
@@ -232,7 +226,6 @@ export const ROLES = table(
     removeRole: {
       method: 'DELETE',
       path: roleUser,
-      kind: 'destroy',
       nothing: true,
       action: 'Removing a role',
       verb: 'Removing',

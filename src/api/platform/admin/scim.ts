@@ -141,7 +141,6 @@ export const SCIM = {
     getScimGroup: {
       method: 'GET',
       path: group,
-      kind: 'read',
       text: ['id'],
       answer: ScimGroupSchema,
       action: 'Reading a group',
@@ -149,7 +148,6 @@ export const SCIM = {
     deleteScimGroup: {
       method: 'DELETE',
       path: group,
-      kind: 'destroy',
       text: ['id'],
       nothing: true,
       action: 'Deleting a group',
@@ -158,7 +156,6 @@ export const SCIM = {
     replaceScimGroup: {
       method: 'PUT',
       path: group,
-      kind: 'write',
       text: ['id'],
       body: ScimGroupInputSchema,
       answer: ScimGroupSchema,
@@ -172,7 +169,6 @@ export const SCIM = {
     getScimUser: {
       method: 'GET',
       path: user,
-      kind: 'read',
       text: ['id'],
       answer: ScimUserSchema,
       action: 'Reading a user',
@@ -180,7 +176,6 @@ export const SCIM = {
     createScimUser: {
       method: 'POST',
       path: '/scim/v2/Users',
-      kind: 'write',
       body: ScimUserInputSchema,
       answer: ScimUserSchema,
       action: (b: ScimUserInput) => `Creating the user ${b.userName}`,
@@ -191,7 +186,6 @@ export const SCIM = {
     replaceScimUser: {
       method: 'PUT',
       path: user,
-      kind: 'write',
       text: ['id'],
       body: ScimUserInputSchema,
       answer: ScimUserSchema,
@@ -203,7 +197,6 @@ export const SCIM = {
     deleteScimUser: {
       method: 'DELETE',
       path: user,
-      kind: 'destroy',
       text: ['id'],
       nothing: true,
       action: 'Deleting a user',
@@ -218,7 +211,6 @@ const CALLS = {
     listUsers: {
       method: 'GET',
       path: '/scim/v2/Users',
-      kind: 'read',
       query: ListQuery,
       answer: ScimListSchema,
       action: 'Listing users',
@@ -226,7 +218,6 @@ const CALLS = {
     patchUser: {
       method: 'PATCH',
       path: user,
-      kind: 'write',
       text: ['id'],
       body: UserPatchSchema,
       answer: ScimUserSchema,
@@ -238,7 +229,6 @@ const CALLS = {
     listGroups: {
       method: 'GET',
       path: '/scim/v2/Groups',
-      kind: 'read',
       query: ListQuery,
       answer: ScimListSchema,
       action: 'Listing groups',
@@ -246,7 +236,6 @@ const CALLS = {
     createGroup: {
       method: 'POST',
       path: '/scim/v2/Groups',
-      kind: 'write',
       // The published Group: `displayName` required; `schemas` and `members` may be sent.
       body: z.strictObject({
         schemas: z.tuple([z.literal(GROUP_SCHEMA)]).optional(),
@@ -261,7 +250,6 @@ const CALLS = {
     patchGroup: {
       method: 'PATCH',
       path: group,
-      kind: 'write',
       text: ['id'],
       body: GroupPatchSchema,
       answer: ScimGroupSchema,

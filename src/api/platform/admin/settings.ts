@@ -55,7 +55,6 @@ export const SETTINGS = table(
     listRegions: {
       method: 'GET',
       path: '/v1/regions',
-      kind: 'read',
       query: PageQuery,
       item: RegionSchema,
       action: 'Listing regions',
@@ -63,7 +62,6 @@ export const SETTINGS = table(
     getTenantSettings: {
       method: 'GET',
       path: '/v1/tenant/settings',
-      kind: 'read',
       answer: TenantSettingsSchema,
       action: 'Reading tenant settings',
       forbidden: adminOnly('Reading tenant settings'),
@@ -71,7 +69,6 @@ export const SETTINGS = table(
     updateTenantSettings: {
       method: 'PUT',
       path: '/v1/tenant/settings',
-      kind: 'write',
       body: TenantSettingsInputSchema,
       answer: TenantSettingsSchema,
       action: 'Updating tenant settings',
@@ -81,7 +78,6 @@ export const SETTINGS = table(
     revokeUserOAuthToken: {
       method: 'DELETE',
       path: '/v1/user-oauth-tokens/{integrationId}',
-      kind: 'destroy',
       nothing: true,
       action: 'Revoking your OAuth token',
       check: 'Refresh My Connections to see whether it was revoked.',

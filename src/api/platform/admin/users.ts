@@ -64,7 +64,6 @@ export const USERS = table(
     createUser: {
       method: 'POST',
       path: '/v1/users',
-      kind: 'write',
       body: CreateUserInputSchema,
       answer: PlatformUserSchema,
       action: 'Creating a user',
@@ -73,7 +72,6 @@ export const USERS = table(
     updateUser: {
       method: 'PUT',
       path: '/v1/users/{id}',
-      kind: 'write',
       body: UpdateUserInputSchema,
       answer: PlatformUserSchema,
       action: 'Updating a user',
@@ -81,7 +79,6 @@ export const USERS = table(
     deleteUser: {
       method: 'DELETE',
       path: '/v1/users/{id}',
-      kind: 'destroy',
       nothing: true,
       action: 'Deleting a user',
       check: 'Refresh the users to see whether the user was deleted.',
@@ -93,7 +90,6 @@ const BULK = table(words, {
   bulkUserAction: {
     method: 'POST',
     path: '/v1/users/bulk',
-    kind: 'write',
     body: BulkInputSchema,
     answer: BulkResultSchema,
     action: 'Changing users',

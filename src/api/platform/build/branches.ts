@@ -54,14 +54,12 @@ export const BRANCHES = table(
     listBranches: {
       method: 'GET',
       path: `${DEPLOYMENT}/branches`,
-      kind: 'read',
       query: PageQuery,
       item: BranchSchema,
     },
     createBranch: {
       method: 'POST',
       path: `${DEPLOYMENT}/branches`,
-      kind: 'write',
       body: CreateBranchInputSchema,
       answer: DevBranchSchema,
       refused: 'Branch not created',
@@ -71,7 +69,6 @@ export const BRANCHES = table(
     removeBranch: {
       method: 'DELETE',
       path: `${DEPLOYMENT}/branches`,
-      kind: 'destroy',
       query: RemoveBranchQuery,
       answer: WriteResponseSchema,
       refused: 'Branch not deleted',
@@ -86,7 +83,6 @@ export const BRANCHES = table(
     setBranchStagingEnvironment: {
       method: 'PUT',
       path: `${DEPLOYMENT}/branches/staging-environment`,
-      kind: 'write',
       body: SetStagingInputSchema,
       answer: z.looseObject({ data: BranchSchema }).transform((r): Branch => r.data),
       refused: 'Staging environment not changed',
@@ -97,7 +93,6 @@ export const BRANCHES = table(
     startDevMode: {
       method: 'POST',
       path: `${DEPLOYMENT}/dev-mode`,
-      kind: 'write',
       body: StartDevModeInputSchema,
       answer: DevBranchSchema,
       refused: 'Dev mode not entered',

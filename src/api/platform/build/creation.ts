@@ -39,7 +39,6 @@ export const CREATION = table(
     createDeployment: {
       method: 'POST',
       path: '/build/api/v1/deployments',
-      kind: 'write',
       body: CreateDeploymentInputSchema,
       answer: DeploymentSchema,
       refused: 'Deployment not created',
@@ -50,7 +49,6 @@ export const CREATION = table(
     connectGithub: {
       method: 'POST',
       path: `${DEPLOYMENT}/github/connect`,
-      kind: 'write',
       body: ConnectGitHubInputSchema,
       answer: DeploymentSchema,
       refused: 'Repository not connected',

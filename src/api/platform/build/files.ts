@@ -119,7 +119,6 @@ export const FILES = table(
     listFiles: {
       method: 'GET',
       path: `${DEPLOYMENT}/data-model/files`,
-      kind: 'read',
       query: PageQuery.extend({
         branchName: BranchName.optional(),
         withContent: z.boolean().optional(),
@@ -132,7 +131,6 @@ export const FILES = table(
     fileHashes: {
       method: 'GET',
       path: `${DEPLOYMENT}/data-model/file-hashes`,
-      kind: 'read',
       query: BranchQuery,
       answer: HashesSchema,
       refused: 'File hashes not read',
@@ -140,7 +138,6 @@ export const FILES = table(
     updateFiles: {
       method: 'PUT',
       path: `${DEPLOYMENT}/data-model/files`,
-      kind: 'write',
       body: UpdateFilesInputSchema,
       answer: WriteResponseSchema,
       refused: 'Files not saved',
@@ -150,7 +147,6 @@ export const FILES = table(
     removeFiles: {
       method: 'DELETE',
       path: `${DEPLOYMENT}/data-model/files`,
-      kind: 'destroy',
       body: RemoveFilesInputSchema,
       answer: WriteResponseSchema,
       refused: 'Files not deleted',
@@ -160,7 +156,6 @@ export const FILES = table(
     renameFiles: {
       method: 'POST',
       path: `${DEPLOYMENT}/data-model/files/rename`,
-      kind: 'write',
       body: RenameFilesInputSchema,
       answer: WriteResponseSchema,
       refused: 'Files not renamed',
@@ -171,7 +166,6 @@ export const FILES = table(
     validate: {
       method: 'GET',
       path: `${DEPLOYMENT}/data-model/validate`,
-      kind: 'read',
       query: z
         .object({ branchName: BranchName.optional(), devMode: z.boolean().optional() })
         .refine((q) => !(q.branchName !== undefined && q.devMode), 'name a branch or devMode, not both'),

@@ -44,7 +44,6 @@ export const GIT = table(
     commit: {
       method: 'POST',
       path: `${DEPLOYMENT}/commit`,
-      kind: 'write',
       body: CommitInputSchema,
       answer: WriteResponseSchema,
       refused: 'Not committed',
@@ -54,7 +53,6 @@ export const GIT = table(
     pull: {
       method: 'POST',
       path: `${DEPLOYMENT}/pull`,
-      kind: 'write',
       body: PullInputSchema,
       answer: PullResponseSchema,
       refused: 'Not pulled',
@@ -64,7 +62,6 @@ export const GIT = table(
     mergeIntoParent: {
       method: 'POST',
       path: `${DEPLOYMENT}/merge`,
-      kind: 'write',
       body: MergeInputSchema,
       answer: MergeResponseSchema,
       refused: 'Not merged',
@@ -74,7 +71,6 @@ export const GIT = table(
     mergeToDefault: {
       method: 'POST',
       path: `${DEPLOYMENT}/merge-to-default`,
-      kind: 'write',
       body: MergeToDefaultInputSchema,
       answer: MergeResponseSchema,
       refused: 'Not merged',

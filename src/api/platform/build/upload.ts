@@ -90,7 +90,6 @@ export const UPLOAD = table(
     startUpload: {
       method: 'POST',
       path: `${DEPLOYMENT}/data-model/upload/start`,
-      kind: 'write',
       query: UploadQuery,
       answer: StartUploadResponseSchema,
       action: 'Starting the upload',
@@ -99,7 +98,6 @@ export const UPLOAD = table(
     finishUpload: {
       method: 'POST',
       path: `${DEPLOYMENT}/data-model/upload/finish`,
-      kind: 'write',
       body: FinishUploadInputSchema,
       query: UploadQuery,
       answer: FinishUploadResponseSchema,
@@ -118,7 +116,6 @@ const FORM = table(
     uploadFile: {
       method: 'POST',
       path: `${DEPLOYMENT}/data-model/upload/file`,
-      kind: 'write',
       query: UploadQuery,
       answer: z.unknown(),
       refused: 'File not uploaded',
