@@ -11,6 +11,8 @@ import {
   type Role,
   type RoleUpdateInput,
 } from '../api/platform/admin/roles';
+import { ApiError, exchangeOf, isApiError } from '../api/errors';
+import { adminOnly } from '../api/platform/operation';
 import { COMMANDS } from '../commands';
 import { plainText } from '../explorer/labels';
 import type { Item } from '../explorer/loaders';
@@ -109,15 +111,25 @@ export class RoleCommands extends AdminCommandSet {
     ];
   }
 
-  private async roles(): Promise<Role[]> {
-    return (await (await this.client()).admin.listRoles({ first: PICK })).items;
+  /**
+   * The custom roles, listed for `doing` (a form's taken names, a pick): a member refused the list
+   * is told what they tried ("Creating roles needs the admin role"), not that a list was refused.
+   */
+  private async roles(doing: string): Promise<Role[]> {
+    try {
+      return (await (await this.client()).admin.listRoles({ first: PICK })).items;
+    } catch (e) {
+      if (isApiError(e) && e.kind === 'forbidden')
+        throw new ApiError('forbidden', adminOnly(doing), exchangeOf(e));
+      throw e;
+    }
   }
 
   /** The role a command acts on: the node, `{role: name}`, else a pick by name. */
-  private async role(arg: unknown, title: string): Promise<Role> {
+  private async role(arg: unknown, title: string, doing: string): Promise<Role> {
     const node = subjectNode(this.deps, arg, 'role');
     if (node?.data) return node.data as Role;
-    const roles = await this.roles();
+    const roles = await this.roles(doing);
     const name = asArgs<{ role: string }>(arg).role;
     if (name) {
       const r = roles.find((x) => x.name === name);
@@ -278,7 +290,7 @@ export class RoleCommands extends AdminCommandSet {
       deployments: string[];
       actions: PolicyAction[];
     }>(arg);
-    const taken = (await this.roles()).map((r) => r.name);
+    const taken = (await this.roles('Creating roles')).map((r) => r.name);
     const draft: RoleDraft = {
       name: a.name ?? '',
       description: a.description ?? '',
@@ -301,11 +313,11 @@ export class RoleCommands extends AdminCommandSet {
   }
 
   async editRole(arg?: unknown): Promise<Role> {
-    const listed = await this.role(arg, 'Role to edit');
+    const listed = await this.role(arg, 'Role to edit', 'Changing roles');
     const admin = (await this.client()).admin;
     // Read afresh: the form starts from the role as it is now, not as the list showed it.
     const current = await admin.getRole(listed.id);
-    const taken = (await this.roles()).filter((r) => r.id !== current.id).map((r) => r.name);
+    const taken = (await this.roles('Changing roles')).filter((r) => r.id !== current.id).map((r) => r.name);
     const before = draftOf(current);
     const draft = { ...draftOf(current), ...asArgs<Partial<RoleDraft>>(arg) };
     if (asArgs<{ name: string }>(arg).name === undefined)
@@ -329,7 +341,7 @@ export class RoleCommands extends AdminCommandSet {
   }
 
   async deleteRole(arg?: unknown): Promise<void> {
-    const role = await this.role(arg, 'Role to delete');
+    const role = await this.role(arg, 'Role to delete', 'Deleting roles');
     const name = plainText(role.name);
     await confirmRemoval(
       this.deps,

@@ -192,7 +192,7 @@ export class UserCommands extends AdminCommandSet {
       );
       await admin.removeRole(
         Number(role['id']),
-        await platformIdOf(this.deps, user, 'Removing a role needs'),
+        await platformIdOf(this.deps, user, 'Removing a role from a user needs'),
       );
     } else {
       await admin.assignRole(

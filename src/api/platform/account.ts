@@ -2,7 +2,7 @@
 // users are read from SCIM 2.0 (`GET /scim/v2/Users` on the same API host, startIndex/count
 // paging), mapped onto the cursor pages the explorer uses.
 import type { Page, PageParams } from '../paging';
-import { listScimUsers, ScimUserSchema, type ScimUser } from './admin/scim';
+import { listScimUsers, type ScimUser } from './admin/scim';
 import type { PlatformTransport } from './transport';
 
 // The app config is typed in full with the account settings (admin/appConfig.ts), embed tenants
@@ -11,8 +11,6 @@ export { AppConfigResponseSchema, type AppConfigResponse } from './admin/appConf
 
 // The SCIM user shape and pager live with the rest of SCIM (admin/scim.ts).
 export { ScimUserSchema, type ScimUser } from './admin/scim';
-/** Kept for callers of the old name. */
-export const UserSchema = ScimUserSchema;
 
 /**
  * One page of users. The cursor is the SCIM `startIndex` of the page (1-based): `first` becomes

@@ -9,8 +9,6 @@ import { BREAKPOINT_KEYS, WIDGET_TYPES, type PublishDashboardInput } from '../sc
 import { call, table } from './operation';
 import { id, maybe, parseInput, type PlatformTransport } from './transport';
 
-export const PUBLISHED_STATUSES = ['draft', 'published', 'archived'] as const;
-
 export const ReportSnapshotSchema = z.looseObject({
   id: id.optional(),
   reportId: id.optional(),

@@ -18,7 +18,6 @@ export const DbtSyncResponseSchema = z.looseObject({
   workflowId: maybe(z.string()),
   branchName: maybe(z.string()),
 });
-export type DbtSyncResponse = z.infer<typeof DbtSyncResponseSchema>;
 
 export const DbtSyncJobSchema = z.looseObject({
   status: z.string(),
@@ -100,10 +99,8 @@ export const DbtSyncResultSchema = z.looseObject({
   completedAt: maybe(z.string()),
   manifestStats: maybe(z.looseObject({})),
 });
-export type DbtSyncResult = z.infer<typeof DbtSyncResultSchema>;
 
 export const DbtGeneratedFileSchema = z.looseObject({ path: z.string(), content: z.string() });
-export type DbtGeneratedFile = z.infer<typeof DbtGeneratedFileSchema>;
 
 export const DbtSyncCancelSchema = z.looseObject({ message: maybe(z.string()) });
 

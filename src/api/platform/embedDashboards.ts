@@ -64,7 +64,6 @@ export const EmbedDashboardSchema = z.looseObject({
       }),
     ),
 });
-export type EmbedDashboard = z.infer<typeof EmbedDashboardSchema>;
 
 /** A comment's text as published: 1 to 10000 characters. */
 export const CommentBody = z

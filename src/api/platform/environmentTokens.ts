@@ -11,7 +11,6 @@ export const EnvironmentTokenSchema = z.looseObject({
   expires_at: maybe(z.string()),
   security_context: maybe(z.record(z.string(), z.unknown())),
 });
-export type EnvironmentToken = z.infer<typeof EnvironmentTokenSchema>;
 
 export const CreateEnvironmentTokenInputSchema = z.strictObject({
   security_context: z.record(z.string(), z.unknown()),

@@ -11,7 +11,6 @@ export const GitHubStatusSchema = z.looseObject({
   linkUrl: z.string().optional(),
   settingsUrl: z.string().optional(),
 });
-export type GitHubStatus = z.infer<typeof GitHubStatusSchema>;
 
 /** An installation: its ids are text in the answer; the paths and bodies take the number. */
 export const GitHubInstallationSchema = z.looseObject({
@@ -27,13 +26,11 @@ export const GitHubRepoSchema = z.looseObject({
   id: z.number().optional(),
   htmlUrl: z.string().optional(),
 });
-export type GitHubRepo = z.infer<typeof GitHubRepoSchema>;
 
 export const GitHubBranchSchema = z.looseObject({
   name: z.string(),
   isDefault: z.boolean().optional(),
 });
-export type GitHubBranch = z.infer<typeof GitHubBranchSchema>;
 
 const relink = 'Run "Create Deployment" again: it shows whether GitHub is linked and where to link it.';
 

@@ -30,7 +30,6 @@ export const DASHBOARD_FILTER_OPERATORS = [
   'between',
   'custom',
 ] as const;
-export type DashboardFilterOperator = (typeof DASHBOARD_FILTER_OPERATORS)[number];
 
 const filterValue = z.union([z.string(), z.number(), z.boolean(), z.array(z.unknown())]);
 
@@ -53,7 +52,6 @@ export const DashboardTimeGrainSchema = z.looseObject({
   member: z.string().describe('The time dimension, e.g. "orders.created_at".'),
   grain: z.string().describe('The time grain, e.g. "day", "week", "month".'),
 });
-export type DashboardTimeGrain = z.infer<typeof DashboardTimeGrainSchema>;
 
 const memberName = z.string().regex(/.+\..+/, 'must be cube.member');
 export const DashboardFilterInputSchema = z.strictObject({
@@ -122,7 +120,6 @@ export type CreateNotificationInput = z.input<typeof CreateNotificationInputSche
 // ---- recipients
 
 export const RECIPIENT_TYPES = ['USER', 'EMBED_USER', 'SLACK'] as const;
-export type RecipientType = (typeof RECIPIENT_TYPES)[number];
 
 /** A recipient as read: any type string is kept; the Slack channel is `channelId`. */
 export const NotificationRecipientSchema = z.looseObject({

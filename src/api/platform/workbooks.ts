@@ -30,7 +30,6 @@ export const EmbedAccessSchema = z.looseObject({
   allEmbedUsers: z.looseObject({ enabled: z.boolean(), action: maybe(z.string()) }).nullish(),
   tenants: z.array(z.looseObject({ embedTenantName: z.string(), action: maybe(z.string()) })).nullish(),
 });
-export type EmbedAccess = z.infer<typeof EmbedAccessSchema>;
 
 /** The published UpdateEmbedAccessInput: at most one audience, with its action, and/or allowEmbed. */
 export const UpdateEmbedAccessInputSchema = z

@@ -19,7 +19,6 @@ export const WorkspaceItemSchema = z.looseObject({
   parentId: maybe(z.number()),
   updatedAt: maybe(z.string()),
 });
-export type WorkspaceItem = z.infer<typeof WorkspaceItemSchema>;
 
 export const WorkspaceQuerySchema = PageQuery.extend({
   folderId: z.number().int().optional(),
@@ -50,7 +49,6 @@ const FailureSchema = z.looseObject({
   id,
   error: z.looseObject({ status: maybe(z.number()), message: maybe(z.string()) }).nullish(),
 });
-export type WorkspaceFailure = z.infer<typeof FailureSchema>;
 
 export const BulkMoveResultSchema = z.looseObject({
   moved: z.array(z.unknown()),

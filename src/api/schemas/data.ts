@@ -83,7 +83,6 @@ export const LoadRequestSchema = z.looseObject({
   query: z.union([LoadQuerySchema, z.array(LoadQuerySchema)]),
   cache: z.enum(['stale-if-slow', 'stale-while-revalidate', 'must-revalidate', 'no-cache']).optional(),
 });
-export type LoadRequest = z.infer<typeof LoadRequestSchema>;
 
 /** The published V1LoadRequestQuery keys: a query with any other top-level field is not sent. */
 export const LoadQueryWireSchema = z.strictObject({
@@ -151,7 +150,6 @@ export const LoadResultSchema = z.looseObject({
   dataSource: z.string().optional(),
   total: z.number().nullable().optional(),
 });
-export type LoadResult = z.infer<typeof LoadResultSchema>;
 
 /** A rollup (pre-aggregation) that served a result, from its `usedPreAggregations`. */
 export interface RollupUsed {
@@ -195,13 +193,6 @@ export const LoadResponseSchema = z.looseObject({
   results: z.array(LoadResultSchema),
 });
 export type LoadResponse = z.infer<typeof LoadResponseSchema>;
-
-/** `{"error": "Continue wait"}` or any other error object answered with HTTP 200. */
-export const DataErrorBodySchema = z.looseObject({
-  error: z.string(),
-  type: z.string().optional(),
-  requestId: z.string().optional(),
-});
 
 export const CONTINUE_WAIT = 'Continue wait';
 

@@ -39,12 +39,17 @@ describe('operation families: refusals are told in the family words', () => {
       ['change', () => a.updateRole(3, { description: 'x' }), `Changing roles ${ADMIN}`],
       ['delete', () => a.deleteRole(3), `Deleting roles ${ADMIN}`],
       ['own verb', () => a.assignRole(3, 4), `Assigning roles ${ADMIN}`],
-      ['own verb on a DELETE', () => a.removeRole(3, 4), `Removing roles ${ADMIN}`],
-      ['SCIM users', () => a.getScimUser('u1'), `Reading SCIM users ${ADMIN}`],
-      ['SCIM groups', () => a.deleteScimGroup('g1'), `Deleting SCIM groups ${ADMIN}`],
-      ['SCIM list through its function', () => a.listScimGroups(), `Listing SCIM groups ${ADMIN}`],
-      ['a variant keeps its family', () => a.setScimUserActive('u1', false), `Changing SCIM users ${ADMIN}`],
-      ['a rename keeps its family', () => a.renameScimGroup('g1', 'Ops'), `Changing SCIM groups ${ADMIN}`],
+      [
+        'a role taken from a user, not deleted',
+        () => a.removeRole(3, 4),
+        `Removing roles from a user ${ADMIN}`,
+      ],
+      // SCIM users and groups are named as the tree names them (Users, Groups).
+      ['SCIM users', () => a.getScimUser('u1'), `Reading users ${ADMIN}`],
+      ['SCIM groups', () => a.deleteScimGroup('g1'), `Deleting groups ${ADMIN}`],
+      ['SCIM list through its function', () => a.listScimGroups(), `Listing groups ${ADMIN}`],
+      ['a variant keeps its family', () => a.setScimUserActive('u1', false), `Changing users ${ADMIN}`],
+      ['a rename keeps its family', () => a.renameScimGroup('g1', 'Ops'), `Changing groups ${ADMIN}`],
       ['users', () => a.updateUser(5, { firstName: 'Ada' }), `Changing users ${ADMIN}`],
       ['bulk', () => a.bulkUserAction('DELETE', [5]), `Changing users ${ADMIN}`],
       [
@@ -72,7 +77,14 @@ describe('operation families: refusals are told in the family words', () => {
         () => client.removeRecipients(1, 2, [{ type: 'USER', id: 4 }]),
         `Removing recipients ${ADMIN}`,
       ],
-      ['embed groups', () => a.getEmbedGroup('acme', 5), `Reading an embed group ${ADMIN}`],
+      // Each embed row says what it does: a list is listed, one group is read.
+      ['embed group', () => a.getEmbedGroup('acme', 5), `Reading an embed group ${ADMIN}`],
+      ['embed groups', () => a.listEmbedGroups('acme'), `Listing embed groups ${ADMIN}`],
+      [
+        'embed group members',
+        () => a.listEmbedGroupMembers('acme', 5),
+        `Listing embed group members ${ADMIN}`,
+      ],
     ];
     for (const [what, call, sentence] of cases)
       assert.equal((await apiFailure(call)).message, sentence, what);

@@ -18,7 +18,6 @@ export const UserAttributeSchema = z.looseObject({
   description: maybe(z.string()),
   defaultValue: maybe(z.string()),
 });
-export type UserAttribute = z.infer<typeof UserAttributeSchema>;
 
 export const UserAttributeValueSchema = z.looseObject({
   userId: z.number(),
@@ -30,7 +29,6 @@ export const UserAttributeValueSchema = z.looseObject({
   value: z.unknown().optional(),
   formattedValue: z.unknown().optional(),
 });
-export type UserAttributeValue = z.infer<typeof UserAttributeValueSchema>;
 
 const text = z.string().min(1).nullable().optional();
 export const CreateAttributeInputSchema = z.strictObject({

@@ -13,7 +13,6 @@ export const EmbedTenantSchema = z.looseObject({
   userCount: maybe(z.number()),
   createdAt: maybe(z.string()),
 });
-export type EmbedTenant = z.infer<typeof EmbedTenantSchema>;
 
 export const EmbedGroupSchema = z.looseObject({
   id,
@@ -21,7 +20,6 @@ export const EmbedGroupSchema = z.looseObject({
   description: maybe(z.string()),
   userCount: maybe(z.number()),
 });
-export type EmbedGroup = z.infer<typeof EmbedGroupSchema>;
 
 export const EmbedUserSchema = z.looseObject({
   id,

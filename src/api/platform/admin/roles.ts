@@ -21,11 +21,6 @@ export const RoleSchema = z.looseObject({
 });
 export type Role = z.infer<typeof RoleSchema>;
 
-/** Every action a role grants, in policy order, without repeats. */
-export function roleActions(role: Role): string[] {
-  return [...new Set((role.policies ?? []).flatMap((p) => p.actions ?? []))];
-}
-
 /** The published Policy actions (a role read back may hold others: read tolerantly above). */
 export const POLICY_ACTIONS = [
   'All',
@@ -227,8 +222,9 @@ export const ROLES = table(
       method: 'DELETE',
       path: roleUser,
       nothing: true,
-      action: 'Removing a role',
-      verb: 'Removing',
+      // It takes the role from the user; the role itself stays.
+      action: 'Removing a role from a user',
+      forbidden: adminOnly('Removing roles from a user'),
       check: "Refresh the user's roles to see whether the role was removed.",
       notFound: 'The user no longer exists: refresh Users.',
     },

@@ -46,11 +46,6 @@ export function userNameFilter(userName: string): string {
   return `userName eq "${userName.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`;
 }
 
-/** `displayName eq "<text>"` for groups. */
-export function displayNameFilter(name: string): string {
-  return `displayName eq "${name.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`;
-}
-
 const PATCH_OP = 'urn:ietf:params:scim:api:messages:2.0:PatchOp';
 const GROUP_SCHEMA = 'urn:ietf:params:scim:schemas:core:2.0:Group';
 const GroupNameSchema = z
@@ -127,13 +122,14 @@ const ListQuery = z.object({
 
 const group = '/scim/v2/Groups/{id}';
 const user = '/scim/v2/Users/{id}';
+// The nouns are the tree's (Users, Groups): "Reading users needs the admin role…".
 const groups = {
   names: { id: 'SCIM id' },
-  many: 'SCIM groups',
+  many: 'groups',
   forbidden: adminOnly,
   gone: 'The group no longer exists: refresh Groups.',
 };
-const users = { ...groups, many: 'SCIM users', gone: 'The user no longer exists: refresh Users.' };
+const users = { ...groups, many: 'users', gone: 'The user no longer exists: refresh Users.' };
 
 /** The SCIM operations that are one call each (reached as `platform.admin`). */
 export const SCIM = {

@@ -25,7 +25,6 @@ export const TenantSettingsSchema = z.looseObject({
   maintenanceWindowTime: maybe(z.string()),
   oidcEnabled: maybe(z.boolean()),
 });
-export type TenantSettings = z.infer<typeof TenantSettingsSchema>;
 
 /** The editable tenant settings, as the published TenantSettingsInput (strict). */
 export const TenantSettingsInputSchema = z.strictObject({

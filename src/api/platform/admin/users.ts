@@ -106,8 +106,3 @@ export function bulkUserAction(
 ): Promise<BulkUserResult> {
   return call(t, BULK.bulkUserAction, { action, userIds }, signal);
 }
-
-/** The numeric platform user id behind a SCIM user id, when it is one (the roles and users APIs need it). */
-export function platformUserId(scimId: string | null | undefined): number | undefined {
-  return scimId && /^[1-9]\d*$/.test(scimId) ? Number(scimId) : undefined;
-}
