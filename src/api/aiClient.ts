@@ -2,9 +2,7 @@
 // parsed, sentinels decoded), aborts a running turn, and reads a thread's state.
 import { ApiError, isApiError } from './errors';
 import { redact } from './log';
-import { HttpClient, type NetworkSettings, type RetryPolicy } from './http';
-import type { ApiLogger } from './log';
-import type { DispatcherRegistry } from './net/agents';
+import { HttpClient, type ClientOptions } from './http';
 import { ndjsonLines } from './ndjson';
 import {
   ChatLineSchema,
@@ -22,15 +20,9 @@ export type { ChatEvent, ChatMessage, SessionSettings } from './schemas/ai';
 /** The `code` of the ApiError a chat stream ends with when it was cut off mid-answer. */
 export const CUT_OFF = 'CHAT_CUT_OFF';
 
-export interface AiClientOptions {
-  /** `.../api/v1/public/{account}/agents/{agentId}` */
-  baseUrl: string;
+/** `baseUrl`: `.../api/v1/public/{account}/agents/{agentId}`. */
+export interface AiClientOptions extends ClientOptions {
   apiKey: () => Promise<string | undefined>;
-  network?: NetworkSettings;
-  logger?: ApiLogger;
-  retry?: RetryPolicy;
-  dispatchers?: DispatcherRegistry;
-  userAgent?: string;
 }
 
 export interface StreamChatRequest {
@@ -230,16 +222,8 @@ export class AiClient {
   readonly http: HttpClient;
 
   constructor(opts: AiClientOptions) {
-    this.http = new HttpClient({
-      baseUrl: opts.baseUrl,
-      family: 'ai',
-      auth: opts.apiKey,
-      network: opts.network,
-      logger: opts.logger,
-      retry: opts.retry,
-      dispatchers: opts.dispatchers,
-      userAgent: opts.userAgent,
-    });
+    const { apiKey, ...rest } = opts;
+    this.http = new HttpClient({ ...rest, family: 'ai', auth: apiKey });
   }
 
   /**

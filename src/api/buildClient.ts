@@ -2,9 +2,7 @@
 // branches and dev mode, and its git operations, each a row of the build tables
 // (src/api/platform/build/*) whose method is derived from it. Same transport rules as
 // PlatformClient: reads may be retried, writes never are.
-import { HttpClient, type NetworkSettings, type RetryPolicy } from './http';
-import type { ApiLogger } from './log';
-import type { DispatcherRegistry } from './net/agents';
+import { HttpClient, type ClientOptions } from './http';
 import { allBranches, BRANCHES } from './platform/build/branches';
 import { tenantUrlOf } from './platform/build/common';
 import { CREATION } from './platform/build/creation';
@@ -24,14 +22,10 @@ export { flattenTree } from './platform/build/files';
 export type { LocalFile, UploadPlan } from './platform/build/upload';
 export { multipartBody, planUpload } from './platform/build/upload';
 
-export interface BuildClientOptions {
+export interface BuildClientOptions extends Omit<ClientOptions, 'baseUrl'> {
   /** The profile's platform URL (`https://tenant/api`); the build API is beside it. */
   platformUrl: string;
   token: () => Promise<string | undefined>;
-  network?: NetworkSettings;
-  logger?: ApiLogger;
-  retry?: RetryPolicy;
-  dispatchers?: DispatcherRegistry;
 }
 
 /** The build operations that are one call each. */
@@ -42,14 +36,12 @@ export class BuildClient extends OperationsClient(ROWS, { uploadFile }) {
 
   constructor(opts: BuildClientOptions) {
     // Based at the tenant's root: the build rows carry their published paths (`/build/api/...`) whole.
+    const { platformUrl, token, ...rest } = opts;
     const http = new HttpClient({
-      baseUrl: tenantUrlOf(opts.platformUrl),
+      ...rest,
+      baseUrl: tenantUrlOf(platformUrl),
       family: 'platform',
-      auth: opts.token,
-      network: opts.network,
-      logger: opts.logger,
-      retry: opts.retry,
-      dispatchers: opts.dispatchers,
+      auth: token,
     });
     const t = new PlatformTransport(http, opts.logger);
     super(t);

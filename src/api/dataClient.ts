@@ -4,16 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { interpretDataError } from './dataErrors';
 import { ApiError, isApiError, zodProtocolError } from './errors';
-import {
-  CallSignal,
-  HttpClient,
-  cancelledError,
-  sleep,
-  type NetworkSettings,
-  type RetryPolicy,
-} from './http';
-import type { ApiLogger } from './log';
-import type { DispatcherRegistry } from './net/agents';
+import { CallSignal, HttpClient, cancelledError, sleep, type ClientOptions } from './http';
 import { ndjsonLines, type NdjsonLine } from './ndjson';
 import { scanLines, type CountedLine } from './rowScan';
 import {
@@ -39,18 +30,12 @@ export interface DataProgress {
   elapsedMs: number;
 }
 
-export interface DataClientOptions {
-  baseUrl: string;
+export interface DataClientOptions extends ClientOptions {
   token: () => Promise<string | undefined>;
-  network?: NetworkSettings;
-  logger?: ApiLogger;
   /** Deployment id (or any key) under which `meta` is cached. */
   cacheKey?: string;
   /** Share one cache between clients of the same deployment. */
   metaCache?: MetaCache;
-  retry?: RetryPolicy;
-  dispatchers?: DispatcherRegistry;
-  userAgent?: string;
   /** Pause between Continue-wait re-sends (the official client re-sends at once). */
   continueWaitDelayMs?: number;
   /** Longest accepted NDJSON line of cubesql. */
@@ -182,16 +167,9 @@ export class DataClient {
   constructor(opts: DataClientOptions) {
     this.opts = opts;
     this.metaCache = opts.metaCache ?? new MetaCache();
-    this.http = new HttpClient({
-      baseUrl: opts.baseUrl,
-      family: 'data',
-      auth: opts.token,
-      network: opts.network,
-      logger: opts.logger,
-      retry: opts.retry,
-      dispatchers: opts.dispatchers,
-      userAgent: opts.userAgent,
-    });
+    // The data client's own options (cache, waits, line cap) are not the transport's: it ignores them.
+    const { token, ...rest } = opts;
+    this.http = new HttpClient({ ...rest, family: 'data', auth: token });
   }
 
   /**

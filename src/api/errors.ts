@@ -174,6 +174,16 @@ const sentence = (s: string | undefined): string => {
   return /[.!?]$/.test(t) ? t : t + '.';
 };
 
+/** The kind of each status that has one of its own (403 depends on the family; ranges below). */
+const STATUS_KINDS: Readonly<Record<number, ApiErrorKind>> = {
+  401: 'auth',
+  404: 'notFound',
+  408: 'timeout',
+  409: 'conflict',
+  429: 'rateLimited',
+  504: 'server',
+};
+
 /** Maps a non-2xx response to an ApiError with a message that says what to do. */
 export function errorFromResponse(ctx: HttpErrorContext): ApiError {
   const info = parseErrorBody(ctx.bodyText);
@@ -181,61 +191,35 @@ export function errorFromResponse(ctx: HttpErrorContext): ApiError {
   const server = info.serverMessage;
   const rawRequestId = info.requestId ?? ctx.headerRequestId;
   const requestId = rawRequestId === undefined ? undefined : safeRequestId(rawRequestId);
-  let kind: ApiErrorKind;
-  if (status === 401) kind = 'auth';
-  else if (status === 403) {
-    // The Data API answers 403 for a bad or missing token.
-    kind = family === 'data' && server && /token|authorization header/i.test(server) ? 'auth' : 'forbidden';
-  } else if (status === 404) kind = 'notFound';
-  else if (status === 409) kind = 'conflict';
-  else if (status === 429) kind = 'rateLimited';
-  else if (status === 408 || status === 504) kind = status === 408 ? 'timeout' : 'server';
-  else if (status >= 500) kind = 'server';
-  else if (status >= 400) kind = 'validation';
-  else kind = 'protocol';
+  const kind: ApiErrorKind =
+    status === 403
+      ? // The Data API answers 403 for a bad or missing token.
+        family === 'data' && server && /token|authorization header/i.test(server)
+        ? 'auth'
+        : 'forbidden'
+      : (STATUS_KINDS[status] ?? (status >= 500 ? 'server' : status >= 400 ? 'validation' : 'protocol'));
 
   const tokenWord = family === 'ai' ? 'API key' : family === 'data' ? 'Data API token' : 'token';
   const detail = server ? ` The server said: ${sentence(server)}` : '';
   const override =
     ctx.hints?.messages?.[kind] ?? (kind === 'forbidden' ? ctx.hints?.forbiddenHint : undefined);
   const action = ctx.hints?.action ? `${ctx.hints.action} failed: ` : '';
-  let message: string;
-  if (override) {
-    message = sentence(override) + (kind === 'forbidden' || kind === 'auth' ? '' : detail);
-  } else {
-    switch (kind) {
-      case 'auth':
-        message = `${action}The ${tokenWord} was rejected (${status}). Check or refresh the ${tokenWord} in the profile.${detail}`;
-        break;
-      case 'forbidden':
-        message = `${action}You are not allowed to do this (403). Use a ${tokenWord} of a user with the needed permissions.${detail}`;
-        break;
-      case 'notFound':
-        message = `${action}Not found (404): the item may have been deleted or the URL in the profile is wrong.${detail}`;
-        break;
-      case 'conflict':
-        message = `${action}The request conflicts with the current state (409). Refresh and try again.${detail}`;
-        break;
-      case 'rateLimited': {
-        const wait =
-          ctx.retryAfterMs !== undefined ? ` in ${Math.ceil(ctx.retryAfterMs / 1000)} s` : ' later';
-        message = `${action}The service is rate limiting requests (429). Try again${wait}.${detail}`;
-        break;
-      }
-      case 'validation':
-        // A refusal the service explains is about the input; only an unexplained one may be a wrong URL.
-        message = `${action}The server rejected the request (${status}).${detail} ${server ? 'Check the input.' : "Check the input and the profile's URL."}`;
-        break;
-      case 'timeout':
-        message = `${action}The server timed out (${status}). Try again.${detail}`;
-        break;
-      case 'server':
-        message = `${action}The service failed (${status}). Try again later.${detail}`;
-        break;
-      default:
-        message = `${action}Unexpected response status ${status}.${detail}`;
-    }
-  }
+  const wait = ctx.retryAfterMs !== undefined ? ` in ${Math.ceil(ctx.retryAfterMs / 1000)} s` : ' later';
+  // What each kind tells the user to do when the call gives no sentence of its own.
+  const generic: Partial<Record<ApiErrorKind, string>> = {
+    auth: `The ${tokenWord} was rejected (${status}). Check or refresh the ${tokenWord} in the profile.${detail}`,
+    forbidden: `You are not allowed to do this (403). Use a ${tokenWord} of a user with the needed permissions.${detail}`,
+    notFound: `Not found (404): the item may have been deleted or the URL in the profile is wrong.${detail}`,
+    conflict: `The request conflicts with the current state (409). Refresh and try again.${detail}`,
+    rateLimited: `The service is rate limiting requests (429). Try again${wait}.${detail}`,
+    // A refusal the service explains is about the input; only an unexplained one may be a wrong URL.
+    validation: `The server rejected the request (${status}).${detail} ${server ? 'Check the input.' : "Check the input and the profile's URL."}`,
+    timeout: `The server timed out (${status}). Try again.${detail}`,
+    server: `The service failed (${status}). Try again later.${detail}`,
+  };
+  let message = override
+    ? sentence(override) + (kind === 'forbidden' || kind === 'auth' ? '' : detail)
+    : action + (generic[kind] ?? `Unexpected response status ${status}.${detail}`);
   if (requestId && kind !== 'auth' && kind !== 'forbidden') message += ` (request id ${requestId})`;
   return new ApiError(kind, message, {
     status,
@@ -325,11 +309,10 @@ export interface TransportErrorContext {
 /** Maps a thrown transport error (undici/node) to an ApiError. */
 export function errorFromTransport(e: unknown, ctx: TransportErrorContext): ApiError {
   if (isApiError(e)) return e;
-  const base = { method: ctx.method, url: ctx.url, cause: e };
   const code = errCode(e);
-  if (ctx.cancelled) {
-    return new ApiError('cancelled', 'The request was cancelled.', { ...base, code: 'ABORTED' });
-  }
+  const fail = (kind: ApiErrorKind, message: string, as = code) =>
+    new ApiError(kind, message, { method: ctx.method, url: ctx.url, cause: e, code: as });
+  if (ctx.cancelled) return fail('cancelled', 'The request was cancelled.', 'ABORTED');
   if (ctx.timedOut || (code && TIMEOUT_CODES.has(code))) {
     const what =
       code === 'UND_ERR_CONNECT_TIMEOUT'
@@ -337,70 +320,42 @@ export function errorFromTransport(e: unknown, ctx: TransportErrorContext): ApiE
         : code === 'UND_ERR_BODY_TIMEOUT'
           ? 'Receiving data from'
           : 'Waiting for';
-    return new ApiError(
+    return fail(
       'timeout',
       `${what} ${ctx.origin} timed out. Check your network${ctx.viaProxy ? ' and proxy' : ''} and try again.`,
-      { ...base, code },
     );
   }
   const msg = errMessage(e);
-  if (code === PROXY_TUNNEL_FAILED) {
-    return new ApiError(
+  if (code === PROXY_TUNNEL_FAILED)
+    return fail(
       'network',
       `The proxy${ctx.viaProxy ? ` ${ctx.viaProxy}` : ''} closed the connection instead of opening a tunnel to ${ctx.origin}, so nothing was sent. ` +
         `Check the proxy settings (http.proxy, HTTPS_PROXY) and that the proxy allows this host.`,
-      { ...base, code },
     );
-  }
-  if (code && TLS_CODES.test(code)) {
-    return new ApiError(
+  if (code && TLS_CODES.test(code))
+    return fail(
       'network',
       `The TLS certificate of ${ctx.origin} is not trusted (${code}). If you are behind a corporate proxy, ` +
         `add its CA certificate to the extra CA certificates setting (or NODE_EXTRA_CA_CERTS), or turn off http.proxyStrictSSL.`,
-      { ...base, code },
     );
-  }
-  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') {
-    return new ApiError(
-      'network',
-      `Could not resolve ${ctx.origin}. Check the URL in the profile and your network.`,
-      {
-        ...base,
-        code,
-      },
-    );
-  }
-  if (code === 'ECONNREFUSED') {
-    return new ApiError(
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN')
+    return fail('network', `Could not resolve ${ctx.origin}. Check the URL in the profile and your network.`);
+  if (code === 'ECONNREFUSED')
+    return fail(
       'network',
       `${ctx.viaProxy ? `The proxy ${ctx.viaProxy}` : ctx.origin} refused the connection. Check the URL${ctx.viaProxy ? ' and proxy settings' : ''} and that the service is running.`,
-      { ...base, code },
     );
-  }
-  if (isConnectionReset(e) || (code && NETWORK_CODES.has(code))) {
-    return new ApiError(
+  if (isConnectionReset(e) || (code && NETWORK_CODES.has(code)))
+    return fail(
       'network',
       `The connection to ${ctx.origin} was interrupted (${code ?? 'reset'}). Try again.`,
-      { ...base, code: code ?? 'ECONNRESET' },
+      code ?? 'ECONNRESET',
     );
-  }
-  if (ctx.viaProxy && (code === 'UND_ERR_ABORTED' || /proxy|tunnel/i.test(msg))) {
-    return new ApiError(
-      'network',
-      `The proxy ${ctx.viaProxy ?? ''} failed: ${msg}. Check the proxy settings.`,
-      {
-        ...base,
-        code,
-      },
-    );
-  }
-  if (code && /^(HPE_|UND_ERR_RES_|UND_ERR_INFO)/.test(code)) {
-    return new ApiError('protocol', `${ctx.origin} sent a malformed HTTP response (${code}).`, {
-      ...base,
-      code,
-    });
-  }
-  return new ApiError('network', `Request to ${ctx.origin} failed: ${msg || String(e)}`, { ...base, code });
+  if (ctx.viaProxy && (code === 'UND_ERR_ABORTED' || /proxy|tunnel/i.test(msg)))
+    return fail('network', `The proxy ${ctx.viaProxy ?? ''} failed: ${msg}. Check the proxy settings.`);
+  if (code && /^(HPE_|UND_ERR_RES_|UND_ERR_INFO)/.test(code))
+    return fail('protocol', `${ctx.origin} sent a malformed HTTP response (${code}).`);
+  return fail('network', `Request to ${ctx.origin} failed: ${msg || String(e)}`);
 }
 
 /** "items[2].id" style path for a zod issue. */

@@ -85,17 +85,21 @@ export const DEFAULT_DEADLINE_MS: Record<ApiFamily, number> = {
   ai: 15 * 60_000,
 };
 
-export interface HttpClientOptions {
+/** Where a client sends and how: what every client (platform, data, AI, build) is made with. */
+export interface ClientOptions {
   baseUrl: string;
-  family: ApiFamily;
-  /** The credential, without scheme. */
-  auth: () => Promise<string | undefined>;
   network?: NetworkSettings;
   logger?: ApiLogger;
   userAgent?: string;
   retry?: RetryPolicy;
   /** Where dispatchers are shared; defaults to one registry for the whole process. */
   dispatchers?: DispatcherRegistry;
+}
+
+export interface HttpClientOptions extends ClientOptions {
+  family: ApiFamily;
+  /** The credential, without scheme. */
+  auth: () => Promise<string | undefined>;
   /** Overrides DEFAULT_DEADLINE_MS for this client. */
   deadlineMs?: number;
   /** Overrides DEFAULT_MAX_BODY_BYTES (the cap of an answer read whole) for this client. */

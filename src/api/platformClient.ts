@@ -2,9 +2,7 @@
 // (src/api/platform/<family>.ts) as methods. Reads may be retried by the transport; writes
 // (publish, create, delete, ...) never are. Every method takes an optional trailing AbortSignal.
 import { DeploymentOpsClient } from './deploymentOpsClient';
-import { HttpClient, type NetworkSettings, type RetryPolicy } from './http';
-import type { ApiLogger } from './log';
-import type { DispatcherRegistry } from './net/agents';
+import { HttpClient, type ClientOptions } from './http';
 import type { NotificationListQuery } from './notificationQuery';
 import { nextCursor, paginate } from './paging';
 import * as account from './platform/account';
@@ -33,14 +31,8 @@ export type { WorkspaceItemRef, WorkspaceQuery, WorkspaceType } from './platform
 export type { WaitForDbtSyncOptions } from './platform/dbtSync';
 export { DeploymentOpsClient } from './deploymentOpsClient';
 
-export interface PlatformClientOptions {
-  baseUrl: string;
+export interface PlatformClientOptions extends ClientOptions {
   token: () => Promise<string | undefined>;
-  network?: NetworkSettings;
-  logger?: ApiLogger;
-  retry?: RetryPolicy;
-  dispatchers?: DispatcherRegistry;
-  userAgent?: string;
 }
 
 /** The operations that are one call each: their methods are derived from the families' tables. */
