@@ -56,14 +56,7 @@ import {
 export { DEFAULT_MAX_BODY_BYTES, JSON_TYPES } from './net/answer';
 export type { NetworkSettings } from './net/network';
 export { withCheckCommand } from './net/outcome';
-export {
-  assertAllowedUrl,
-  authHeader,
-  CallSignal,
-  describeRequest,
-  joinUrl,
-  type QueryValue,
-} from './net/request';
+export { assertAllowedUrl, authHeader, CallSignal, joinUrl, type QueryValue } from './net/request';
 export {
   backoffDelay,
   cancelledError,

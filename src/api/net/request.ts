@@ -1,8 +1,7 @@
 // The pieces of one HTTP call: the family's auth header, the URL (base + path + query) and its
 // scheme check, the call's abort signal with its timeout, and body and header helpers.
 import { finished, type Readable } from 'node:stream';
-import { ApiError, errorFromTransport, safeUrl, type ApiFamily } from '../errors';
-import { redact } from '../log';
+import { ApiError, errorFromTransport, type ApiFamily } from '../errors';
 import { isLoopbackHost } from './network';
 
 export type QueryValue =
@@ -188,9 +187,4 @@ export function toHeaders(raw: Record<string, string | string[] | undefined>): H
     }
   }
   return h;
-}
-
-/** For log lines built outside this file. */
-export function describeRequest(method: string, url: string): string {
-  return `${method} ${redact(safeUrl(url))}`;
 }
