@@ -7,7 +7,7 @@ import type { EmbedGroupMemberInput, ProvisionEmbedUserInput } from '../../../ap
 import { EMBED_TENANT_NAME } from '../../../api/platform/admin/embed';
 import type { Method, RequestContext, Router } from '../../http';
 import { issueId } from '../../state';
-import { adminRoutes, sendPage, type PlatformDeps } from '../common';
+import { adminRoutes, found, sendPage, type PlatformDeps } from '../common';
 import type { AdminState, EmbedTenantDetails } from './adminState';
 
 type Group = EmbedTenantDetails['groups'][number];
@@ -24,8 +24,7 @@ export async function pathTenant(
 ): Promise<EmbedTenantDetails | undefined> {
   const name = ctx.params.embedTenantName!.toLowerCase();
   const t = deps.data.embedTenants.has(name) ? admin.embedTenants[name] : undefined;
-  if (!t) await ctx.error(404, `Embed tenant "${ctx.params.embedTenantName}" not found.`);
-  return t;
+  return found(ctx, t, `Embed tenant "${ctx.params.embedTenantName}" not found.`);
 }
 
 const TENANT = '/v1/embed-tenants/:embedTenantName';
@@ -33,6 +32,17 @@ const TENANT = '/v1/embed-tenants/:embedTenantName';
 export function registerEmbedGroupRoutes(router: Router, deps: PlatformDeps, admin: AdminState): void {
   const d = deps.data;
   const on = adminRoutes(router, deps);
+  /** Adds a route of the tenant the path names (404 when it is unknown). */
+  const tenant = (
+    method: Method,
+    path: string,
+    what: string,
+    fn: (ctx: RequestContext, t: EmbedTenantDetails) => Promise<void>,
+  ) =>
+    on(method, `${TENANT}${path}`, what, async (ctx) => {
+      const t = await pathTenant(ctx, deps, admin);
+      if (t) await fn(ctx, t);
+    });
   /** Adds a route of the group the path names in its tenant (404 when either is unknown). */
   const group = (
     method: Method,
@@ -40,9 +50,7 @@ export function registerEmbedGroupRoutes(router: Router, deps: PlatformDeps, adm
     what: string,
     fn: (ctx: RequestContext, t: EmbedTenantDetails, g: Group) => Promise<void>,
   ) =>
-    on(method, `${TENANT}/groups/:id${path}`, what, async (ctx) => {
-      const t = await pathTenant(ctx, deps, admin);
-      if (!t) return;
+    tenant(method, `/groups/:id${path}`, what, async (ctx, t) => {
       const g = t.groups.find((x) => x.id === Number(ctx.params.id));
       if (!g) return ctx.error(404, `Embed group ${ctx.params.id} not found in this tenant.`);
       await fn(ctx, t, g);
@@ -78,13 +86,10 @@ export function registerEmbedGroupRoutes(router: Router, deps: PlatformDeps, adm
     return u;
   };
 
-  on('GET', `${TENANT}/groups`, 'listing embed groups', async (ctx) => {
-    const t = await pathTenant(ctx, deps, admin);
-    if (t) await sendPage(ctx, t.groups.map(view), `embed-groups-${t.id}`, 50);
+  tenant('GET', '/groups', 'listing embed groups', async (ctx, t) => {
+    await sendPage(ctx, t.groups.map(view), `embed-groups-${t.id}`, { first: 50 });
   });
-  on('POST', `${TENANT}/groups`, 'creating embed groups', async (ctx) => {
-    const t = await pathTenant(ctx, deps, admin);
-    if (!t) return;
+  tenant('POST', '/groups', 'creating embed groups', async (ctx, t) => {
     const b = ctx.body as { name: string; description?: string | null };
     if (t.groups.some((g) => g.name.toLowerCase() === b.name.toLowerCase()))
       return ctx.error(400, `An embed group named "${b.name}" already exists in this tenant.`);
@@ -121,7 +126,7 @@ export function registerEmbedGroupRoutes(router: Router, deps: PlatformDeps, adm
       const u = t.users.find((x) => x.id === id);
       return u ? [userView(t, u)] : [];
     });
-    await sendPage(ctx, rows, `embed-members-${t.id}-${g.id}`, 50);
+    await sendPage(ctx, rows, `embed-members-${t.id}-${g.id}`, { first: 50 });
   });
   group('POST', '/users', 'adding embed group members', async (ctx, t, g) => {
     const wanted = (ctx.body as { members: EmbedGroupMemberInput[] }).members;
