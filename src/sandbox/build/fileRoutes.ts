@@ -74,17 +74,14 @@ export function registerFileRoutes(router: Router, svc: BuildService): void {
     const other = ctx.fault?.concurrentWrite?.map(
       (f, i) => [checkPath(f.path, `concurrentWrite[${i}].path`), f.content] as const,
     );
-    repo.write(
-      b,
-      (next) => files.forEach(([p, c]) => next.set(p, c)),
-      `Update ${files.map(([p]) => p).join(', ')}`,
-    );
-    if (other)
+    const write = (set: typeof files, by = '') =>
       repo.write(
         b,
-        (next) => other.forEach(([p, c]) => next.set(p, c)),
-        `Update ${other.map(([p]) => p).join(', ')} (another user)`,
+        (next) => set.forEach(([p, c]) => next.set(p, c)),
+        `Update ${set.map(([p]) => p).join(', ')}${by}`,
       );
+    write(files);
+    if (other) write(other, ' (another user)');
     await ctx.json(200, { success: true });
   });
 

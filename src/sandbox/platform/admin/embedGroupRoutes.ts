@@ -32,17 +32,6 @@ const TENANT = '/v1/embed-tenants/:embedTenantName';
 export function registerEmbedGroupRoutes(router: Router, deps: PlatformDeps, admin: AdminState): void {
   const d = deps.data;
   const on = adminRoutes(router, deps);
-  /** Adds a route of the tenant the path names (404 when it is unknown). */
-  const tenant = (
-    method: Method,
-    path: string,
-    what: string,
-    fn: (ctx: RequestContext, t: EmbedTenantDetails) => Promise<void>,
-  ) =>
-    on(method, `${TENANT}${path}`, what, async (ctx) => {
-      const t = await pathTenant(ctx, deps, admin);
-      if (t) await fn(ctx, t);
-    });
   /** Adds a route of the group the path names in its tenant (404 when either is unknown). */
   const group = (
     method: Method,
@@ -50,7 +39,9 @@ export function registerEmbedGroupRoutes(router: Router, deps: PlatformDeps, adm
     what: string,
     fn: (ctx: RequestContext, t: EmbedTenantDetails, g: Group) => Promise<void>,
   ) =>
-    tenant(method, `/groups/:id${path}`, what, async (ctx, t) => {
+    on(method, `${TENANT}/groups/:id${path}`, what, async (ctx) => {
+      const t = await pathTenant(ctx, deps, admin);
+      if (!t) return;
       const g = t.groups.find((x) => x.id === Number(ctx.params.id));
       if (!g) return ctx.error(404, `Embed group ${ctx.params.id} not found in this tenant.`);
       await fn(ctx, t, g);
@@ -86,10 +77,13 @@ export function registerEmbedGroupRoutes(router: Router, deps: PlatformDeps, adm
     return u;
   };
 
-  tenant('GET', '/groups', 'listing embed groups', async (ctx, t) => {
-    await sendPage(ctx, t.groups.map(view), `embed-groups-${t.id}`, { first: 50 });
+  on('GET', `${TENANT}/groups`, 'listing embed groups', async (ctx) => {
+    const t = await pathTenant(ctx, deps, admin);
+    if (t) await sendPage(ctx, t.groups.map(view), `embed-groups-${t.id}`, { first: 50 });
   });
-  tenant('POST', '/groups', 'creating embed groups', async (ctx, t) => {
+  on('POST', `${TENANT}/groups`, 'creating embed groups', async (ctx) => {
+    const t = await pathTenant(ctx, deps, admin);
+    if (!t) return;
     const b = ctx.body as { name: string; description?: string | null };
     if (t.groups.some((g) => g.name.toLowerCase() === b.name.toLowerCase()))
       return ctx.error(400, `An embed group named "${b.name}" already exists in this tenant.`);
