@@ -4,22 +4,15 @@
 // deployment a GitHub connect names. Each helper serves several routes; these pin its answers.
 import assert from 'node:assert/strict';
 import { startSandbox, type SandboxHandle } from '../../../src/sandbox';
+import { jsonCaller } from '../api/helpers';
 
 describe('sandbox: shared route helpers', function () {
   this.timeout(30_000);
   let sb: SandboxHandle;
-  const call = async (method: string, path: string, body?: unknown) => {
-    const res = await fetch(`${sb.urls.platform}${path}`, {
-      method,
-      headers: {
-        authorization: `Bearer ${sb.tokens.admin}`,
-        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-      },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
-    const text = await res.text();
-    return { status: res.status, body: (text ? JSON.parse(text) : undefined) as Record<string, unknown> };
-  };
+  const call = jsonCaller(
+    () => sb.urls.platform,
+    () => sb.tokens.admin,
+  );
 
   before(async () => {
     sb = await startSandbox({ rows: 50, aiEventDelayMs: 0, dbtStepMs: 40 });
