@@ -290,12 +290,14 @@ class Restorer {
     this.defs.set(id, value);
   }
 
-  /** A new value from saved data. */
-  fresh(j: Json, id?: Json): unknown {
+  /** A new value from saved data; a list or Set fills `target` (emptied first) when given. */
+  fresh(j: Json, id?: Json, target?: unknown[] | Set<unknown>): unknown {
     if (Array.isArray(j)) {
-      const out: unknown[] = [];
+      const out = (target as unknown[] | undefined) ?? [];
       this.define(id, out);
-      for (const x of j) out.push(tagOf(x) === 'Undef' ? undefined : this.fresh(x));
+      const items = j.map((x) => (tagOf(x) === 'Undef' ? undefined : this.fresh(x)));
+      out.length = 0;
+      out.push(...items);
       return out;
     }
     if (!isRecord(j)) return j;
@@ -312,16 +314,15 @@ class Restorer {
       case 'Map': {
         const out = new Map<unknown, unknown>();
         this.define(id, out);
-        for (const e of this.list(j)) {
-          if (!Array.isArray(e) || e.length !== 2) fail('a Map entry is not a [key, value] pair');
-          out.set(this.fresh(e[0]!), this.fresh(e[1]!));
-        }
+        for (const [k, v] of this.pairs(j)) out.set(this.fresh(k), this.fresh(v));
         return out;
       }
       case 'Set': {
-        const out = new Set<unknown>();
+        const out = (target as Set<unknown> | undefined) ?? new Set<unknown>();
         this.define(id, out);
-        for (const x of this.list(j)) out.add(this.fresh(x));
+        const items = this.list(j).map((x) => this.fresh(x));
+        out.clear();
+        for (const x of items) out.add(x);
         return out;
       }
       case 'Def':
@@ -361,6 +362,14 @@ class Restorer {
     return v;
   }
 
+  /** A saved Map's entries as `[key, value]`. */
+  private pairs(j: { [k: string]: Json }): [Json, Json][] {
+    return this.list(j).map((e) => {
+      if (!Array.isArray(e) || e.length !== 2) fail('a Map entry is not a [key, value] pair');
+      return [e[0]!, e[1]!];
+    });
+  }
+
   /**
    * The value for a slot holding `live` after restoring `j` into it: `live` itself, merged, when
    * both are the same kind of container; a new value otherwise. `path` is set while the slot is
@@ -374,14 +383,8 @@ class Restorer {
     }
     const kind = kindOf(live, this.dataClasses);
     const tag = tagOf(j);
-    if (Array.isArray(j) && kind === 'array') {
-      const arr = live as unknown[];
-      this.define(id, arr);
-      const items = j.map((x) => (tagOf(x) === 'Undef' ? undefined : this.fresh(x)));
-      arr.length = 0;
-      arr.push(...items);
-      return arr;
-    }
+    if ((Array.isArray(j) && kind === 'array') || (tag === 'Set' && kind === 'set'))
+      return this.fresh(j, id, live as unknown[] | Set<unknown>);
     if (isRecord(j) && (tag === undefined || tag === 'Obj') && kind === 'plain') {
       const src = tag === 'Obj' ? j.v : j;
       if (!isRecord(src)) fail('a wrapped object has no fields');
@@ -393,11 +396,7 @@ class Restorer {
       const map = live as Map<unknown, unknown>;
       this.define(id, map);
       const old = new Map(map);
-      const entries = this.list(j as { [k: string]: Json }).map((e) => {
-        if (!Array.isArray(e) || e.length !== 2) fail('a Map entry is not a [key, value] pair');
-        const key = this.fresh(e[0]!);
-        return [key, e[1]!] as const;
-      });
+      const entries = this.pairs(j as { [k: string]: Json }).map(([k, v]) => [this.fresh(k), v] as const);
       map.clear();
       for (const [key, v] of entries)
         map.set(
@@ -405,14 +404,6 @@ class Restorer {
           this.at(String(key), () => this.into(old.get(key), v, undefined)),
         );
       return map;
-    }
-    if (tag === 'Set' && kind === 'set') {
-      const set = live as Set<unknown>;
-      this.define(id, set);
-      const items = this.list(j as { [k: string]: Json }).map((x) => this.fresh(x));
-      set.clear();
-      for (const x of items) set.add(x);
-      return set;
     }
     if (tag === 'Data' && kind === 'data') {
       const rec = j as { [k: string]: Json };

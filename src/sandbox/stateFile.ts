@@ -97,8 +97,7 @@ export class StateFile {
     const live = this.roots();
     this.baseline = encode(live, this.codec) as { [k: string]: Json };
     this.shape = shapeOf(live, this.codec);
-    this.base = this.baseline;
-    this.baseText = JSON.stringify(this.baseline);
+    this.setBase(this.baseline);
     const status: StateFileStatus = { file: this.file, restored: false };
     let saved: Saved | undefined;
     let id: FileId | undefined;
@@ -110,8 +109,7 @@ export class StateFile {
       status.keptAside = this.keepAside(e);
       return status;
     }
-    this.base = saved.roots;
-    this.baseText = JSON.stringify(saved.roots);
+    this.setBase(saved.roots);
     this.seen = id;
     status.restored = true;
     status.savedAt = saved.savedAt;
@@ -183,8 +181,7 @@ export class StateFile {
       this.logger?.warn(
         `Sandbox data: this window and another changed the same things; this window's version kept for ${conflicts.slice(0, 5).join(', ')}${conflicts.length > 5 ? ` and ${conflicts.length - 5} more` : ''}.`,
       );
-    this.base = saved.roots;
-    this.baseText = JSON.stringify(saved.roots);
+    this.setBase(saved.roots);
     this.seen = id;
     if (!same(merged, saved.roots)) this.touch();
   }
@@ -213,8 +210,7 @@ export class StateFile {
       }
       fs.renameSync(tmp, this.file);
       this.seen = this.stat();
-      this.base = roots;
-      this.baseText = rootsText;
+      this.setBase(roots, rootsText);
       this.lastWriteError = undefined;
     } catch (e) {
       fs.rmSync(tmp, { force: true });
@@ -241,6 +237,12 @@ export class StateFile {
     this.save();
     clearTimeout(this.timer);
     this.closed = true;
+  }
+
+  /** What this sandbox last read or wrote (the base of the next merge and of "changed?"). */
+  private setBase(roots: { [k: string]: Json }, text = JSON.stringify(roots)): void {
+    this.base = roots;
+    this.baseText = text;
   }
 
   private stat(): FileId | undefined {
@@ -316,8 +318,7 @@ export class StateFile {
   private resetLive(): void {
     // Exact (no shape): every field the sample data does not have goes.
     this.restoreLive(this.baseline);
-    this.base = this.baseline;
-    this.baseText = JSON.stringify(this.baseline);
+    this.setBase(this.baseline);
   }
 
   /** Renames the unreadable file aside (never replaced) and says so. */

@@ -6,7 +6,7 @@ import type {
   StartDevModeInputSchema,
 } from '../../api/platform/build/branches';
 import type { Router } from '../http';
-import { page } from '../platform/common';
+import { sendPage } from '../platform/common';
 import { bodyOf, repoRoutes } from './common';
 import type { BuildService } from './service';
 import { BuildError, type Branch } from './store';
@@ -23,8 +23,7 @@ export function registerBranchRoutes(router: Router, svc: BuildService): void {
   const on = repoRoutes(router, svc);
   on('GET', '/branches', async (ctx, repo) => {
     const rows = [...repo.branches.values()].sort((a, b) => a.id - b.id).map(branchView);
-    const p = await page(ctx, rows, `branches:${repo.deploymentId}`);
-    if (p) await ctx.json(200, { items: p.items, data: p.items, pageInfo: p.pageInfo });
+    await sendPage(ctx, rows, `branches:${repo.deploymentId}`, { data: true });
   });
 
   on('POST', '/branches', async (ctx, repo, who) => {

@@ -6,7 +6,7 @@ import type {
   UpdateFilesInputSchema,
 } from '../../api/platform/build/files';
 import type { RequestContext, Router } from '../http';
-import { page } from '../platform/common';
+import { sendPage } from '../platform/common';
 import { bodyOf, branchOf, checkPath, queryBool, repoRoutes } from './common';
 import { fileHash, type Files } from './merge';
 import type { BuildService } from './service';
@@ -63,9 +63,7 @@ export function registerFileRoutes(router: Router, svc: BuildService): void {
     const b = queryBranch(ctx, repo, who);
     const tree = sourceTree(b.files, queryBool(ctx, 'withContent') === true);
     // Without `first` the whole tree; with it, top-level nodes page.
-    const p = await page(ctx, tree, `files:${b.name}`, Math.max(1, tree.length));
-    if (!p) return;
-    await ctx.json(200, { items: p.items, data: p.items, pageInfo: p.pageInfo });
+    await sendPage(ctx, tree, `files:${b.name}`, { first: Math.max(1, tree.length), data: true });
   });
 
   on('PUT', '/data-model/files', async (ctx, repo, who) => {
@@ -76,17 +74,14 @@ export function registerFileRoutes(router: Router, svc: BuildService): void {
     const other = ctx.fault?.concurrentWrite?.map(
       (f, i) => [checkPath(f.path, `concurrentWrite[${i}].path`), f.content] as const,
     );
-    repo.write(
-      b,
-      (next) => files.forEach(([p, c]) => next.set(p, c)),
-      `Update ${files.map(([p]) => p).join(', ')}`,
-    );
-    if (other)
+    const write = (set: typeof files, by = '') =>
       repo.write(
         b,
-        (next) => other.forEach(([p, c]) => next.set(p, c)),
-        `Update ${other.map(([p]) => p).join(', ')} (another user)`,
+        (next) => set.forEach(([p, c]) => next.set(p, c)),
+        `Update ${set.map(([p]) => p).join(', ')}${by}`,
       );
+    write(files);
+    if (other) write(other, ' (another user)');
     await ctx.json(200, { success: true });
   });
 

@@ -2,7 +2,7 @@
 // publishing a workbook's dashboard (a new version each time).
 import type { PublishDashboardWire, UpdatePublishedAiWidgetThreadInput } from '../../api/platform/dashboards';
 import type { Router } from '../http';
-import { deploymentRoutes, page, publicView, type PlatformDeps } from './common';
+import { deploymentRoutes, publicView, sendPage, type Page, type PlatformDeps } from './common';
 import { maskEnvVar } from './opsRoutes';
 import { publicIdOf, type Row } from './seed';
 import { createWorkspaceModel, withFolderPath } from './workspaceModel';
@@ -11,35 +11,34 @@ export function registerCatalogRoutes(router: Router, deps: PlatformDeps): void 
   const d = deps.data;
   const on = deploymentRoutes(router, deps);
   const { itemRoutes } = createWorkspaceModel(deps);
-  type Paged = NonNullable<Awaited<ReturnType<typeof page>>>;
   // Every list carries `items` + `pageInfo` and, where the documents still require them, the
   // deprecated `data` (the same items) and `count`.
-  const body = (p: Paged, extra: Record<string, unknown> = {}) => {
-    const items = (p.items as Record<string, unknown>[]).map(publicView);
-    return { items, pageInfo: p.pageInfo, data: items, ...extra };
-  };
-  const pagination = (p: Paged) => ({ offset: p.offset, limit: p.first, total: p.total });
-
-  router.add('platform', 'GET', '/v1/deployments', async (ctx) => {
-    const p = await page(ctx, d.deployments, 'deployments');
-    if (p) await ctx.json(200, body(p, { count: p.total, totalCount: p.total, pagination: pagination(p) }));
+  const listed = { view: publicView, data: true };
+  const count = (p: Page<unknown>) => ({ count: p.total });
+  const pagination = (p: Page<unknown>) => ({
+    pagination: { offset: p.offset, limit: p.first, total: p.total },
   });
+  const inFolder = (dep: Row) => (r: Row) => withFolderPath(d, dep.id, publicView(r));
+
+  router.add('platform', 'GET', '/v1/deployments', (ctx) =>
+    sendPage(ctx, d.deployments, 'deployments', {
+      ...listed,
+      extra: (p) => ({ count: p.total, totalCount: p.total, ...pagination(p) }),
+    }),
+  );
   on('GET', '', (ctx, dep) => ctx.json(200, dep));
   on('GET', '/environments', async (ctx, dep) => {
     const type = ctx.query.get('type');
     const rows = (d.environments.get(dep.id) ?? []).filter((e) => !type || e.type === type);
-    const p = await page(ctx, rows, `environments:${dep.id}:${type ?? ''}`);
-    if (p) await ctx.json(200, body(p, { pagination: pagination(p) }));
+    await sendPage(ctx, rows, `environments:${dep.id}:${type ?? ''}`, { ...listed, extra: pagination });
   });
-  on('GET', '/env-vars', async (ctx, dep) => {
-    const p = await page(ctx, (d.envVars.get(dep.id) ?? []).map(maskEnvVar), `envVars:${dep.id}`);
-    if (p) await ctx.json(200, body(p));
-  });
+  on('GET', '/env-vars', (ctx, dep) =>
+    sendPage(ctx, (d.envVars.get(dep.id) ?? []).map(maskEnvVar), `envVars:${dep.id}`, listed),
+  );
   on('GET', '/folders', async (ctx, dep) => {
     const parent = ctx.query.get('parentId');
     const rows = (d.folders.get(dep.id) ?? []).filter((f) => (parent ? f.parentId === Number(parent) : true));
-    const p = await page(ctx, rows, `folders:${dep.id}:${parent ?? ''}`);
-    if (p) await ctx.json(200, body(p, { count: p.total }));
+    await sendPage(ctx, rows, `folders:${dep.id}:${parent ?? ''}`, { ...listed, extra: count });
   });
 
   on('GET', '/reports', async (ctx, dep) => {
@@ -66,12 +65,13 @@ export function registerCatalogRoutes(router: Router, deps: PlatformDeps): void 
       (a, b) => (asc ? 1 : -1) * (String(a[field]).localeCompare(String(b[field])) || a.id - b.id),
     );
     const key = `reports:${dep.id}:${sortBy}:${direction ?? ''}:${search ?? ''}:${folderId ?? ''}:${ext ?? ''}`;
-    const p = await page(ctx, rows, key);
-    if (!p) return;
-    const pageInfo =
-      sortBy === 'lastViewedAt' ? { ...p.pageInfo, hasNextPage: false, endCursor: null } : p.pageInfo;
-    const items = (p.items as Row[]).map((r) => withFolderPath(d, dep.id, publicView(r)));
-    await ctx.json(200, { ...body(p, { count: p.total }), items, data: items, pageInfo });
+    const extra = (p: Page<Row>) => ({
+      ...count(p),
+      ...(sortBy === 'lastViewedAt'
+        ? { pageInfo: { ...p.pageInfo, hasNextPage: false, endCursor: null } }
+        : {}),
+    });
+    await sendPage(ctx, rows, key, { view: inFolder(dep), data: true, extra });
   });
   const report = itemRoutes(on, 'REPORT');
   report('GET', '/reports/:reportId', (ctx, dep, r) =>
@@ -95,10 +95,8 @@ export function registerCatalogRoutes(router: Router, deps: PlatformDeps): void 
   on('GET', '/workbooks', async (ctx, dep) => {
     const folderId = ctx.query.get('folderId');
     const rows = (d.workbooks.get(dep.id) ?? []).filter((w) => !folderId || w.folderId === Number(folderId));
-    const p = await page(ctx, rows, `workbooks:${dep.id}:${folderId ?? ''}`);
-    if (!p) return;
-    const items = (p.items as Row[]).map((w) => withFolderPath(d, dep.id, publicView(w)));
-    await ctx.json(200, { ...body(p, { count: p.total }), items, data: items });
+    const key = `workbooks:${dep.id}:${folderId ?? ''}`;
+    await sendPage(ctx, rows, key, { view: inFolder(dep), data: true, extra: count });
   });
   workbook('GET', '/workbooks/:workbookId', (ctx, dep, w) => ctx.json(200, withFolderPath(d, dep.id, w)));
   workbook('POST', '/workbooks/:workbookId/duplicate', async (ctx, dep, w) => {

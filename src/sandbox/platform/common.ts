@@ -65,10 +65,32 @@ export async function page<T>(ctx: RequestContext, rows: T[], key: string, defau
   };
 }
 
-/** Answers one page of `rows` as `{items, pageInfo}` (or the 400 of `page`). */
-export async function sendPage<T>(ctx: RequestContext, rows: T[], key: string, defaultFirst?: number) {
-  const p = await page(ctx, rows, key, defaultFirst);
-  if (p) await ctx.json(200, { items: p.items, pageInfo: p.pageInfo });
+export type Page<T> = NonNullable<Awaited<ReturnType<typeof page<T>>>>;
+
+/** How `sendPage` answers a page. */
+export interface PageAnswer<T> {
+  /** The page size when the request names none (100). */
+  first?: number;
+  /** Each item as sent (as stored when absent). */
+  view?: (row: T) => unknown;
+  /** Also the deprecated `data` (the same items), where the documents still require it. */
+  data?: boolean;
+  /** More fields of the answer, from the page (`count`, `pagination`). */
+  extra?: (p: Page<T>) => Record<string, unknown>;
+}
+
+/** Answers one page of `rows` as `{items, pageInfo}` and what `a` adds (or the 400 of `page`). */
+export async function sendPage<T>(ctx: RequestContext, rows: T[], key: string, a: PageAnswer<T> = {}) {
+  const p = await page(ctx, rows, key, a.first);
+  if (!p) return;
+  const items = a.view ? p.items.map(a.view) : p.items;
+  await ctx.json(200, { items, pageInfo: p.pageInfo, ...(a.data ? { data: items } : {}), ...a.extra?.(p) });
+}
+
+/** `row`, or undefined after answering 404 with `message` (the handler then stops). */
+export async function found<T>(ctx: RequestContext, row: T | undefined, message: string) {
+  if (row === undefined) await ctx.error(404, message);
+  return row;
 }
 
 /** A stored row as sent: fields kept for the sandbox's own use (`_name`) are dropped. */
@@ -102,9 +124,8 @@ export type AdminRoutes = ReturnType<typeof adminRoutes>;
 export function withDeployment(deps: PlatformDeps) {
   return (fn: (ctx: RequestContext, dep: Row) => Promise<void>) =>
     async (ctx: RequestContext): Promise<void> => {
-      const dep = deployment(ctx, deps);
-      if (!dep) return ctx.error(404, `Deployment ${ctx.params.deploymentId} not found.`);
-      return fn(ctx, dep);
+      const dep = await found(ctx, deployment(ctx, deps), `Deployment ${ctx.params.deploymentId} not found.`);
+      if (dep) await fn(ctx, dep);
     };
 }
 

@@ -2,9 +2,9 @@
 // writing log lines as it goes; a branch named "fail" fails in dbt compile; DELETE cancels a running
 // one. Each deployment starts with a few past runs so the list has history.
 import type { StartDbtSyncInput } from '../../api/platform/dbtSync';
-import type { RequestContext, Router } from '../http';
+import type { Method, RequestContext, Router } from '../http';
 import type { DbtJobState } from '../state';
-import { deploymentRoutes, sendPage, type PlatformDeps } from './common';
+import { deploymentRoutes, found, sendPage, type PlatformDeps } from './common';
 
 const STAGES = [
   ['INITIALIZING', 'init'],
@@ -68,6 +68,14 @@ const iso = (ms: number) => new Date(ms).toISOString();
 function logs(job: DbtJobState, step: number): Record<string, unknown>[] {
   const tl = timeline(job, step);
   const out: Record<string, unknown>[] = [];
+  /** A line of the system stream; `phase` null: the run's own. */
+  const line = (
+    at: number,
+    message: string,
+    phase: string | null,
+    durationMs: number | null,
+    level = 'info',
+  ) => out.push({ timestamp: iso(at), level, stream: 'system', message, phase, durationMs });
   const last = Math.min(tl.stage, STAGES.length - 1);
   for (let k = 0; k <= last; k++) {
     const [, phase] = STAGES[k]!;
@@ -79,54 +87,16 @@ function logs(job: DbtJobState, step: number): Record<string, unknown>[] {
     const shown = finished
       ? lines.length
       : Math.min(lines.length, 1 + Math.floor((inStage / step) * lines.length));
-    lines.slice(0, shown).forEach((message, i) =>
-      out.push({
-        timestamp: iso(t0 + Math.floor((i * step) / lines.length)),
-        level: 'info',
-        stream: 'system',
-        message,
-        phase,
-        durationMs: null,
-      }),
-    );
+    lines
+      .slice(0, shown)
+      .forEach((message, i) => line(t0 + Math.floor((i * step) / lines.length), message, phase, null));
     if (tl.status === 'FAILED' && k === FAIL_STAGE) {
-      out.push({
-        timestamp: iso(tl.at),
-        level: 'error',
-        stream: 'system',
-        message: 'dbt compile failed: model "orders" references a missing column "amount_usd"',
-        phase,
-        durationMs: step,
-      });
-    } else if (finished) {
-      out.push({
-        timestamp: iso(t0 + step),
-        level: 'info',
-        stream: 'system',
-        message: `${phase} finished`,
-        phase,
-        durationMs: step,
-      });
-    }
+      const message = 'dbt compile failed: model "orders" references a missing column "amount_usd"';
+      line(tl.at, message, phase, step, 'error');
+    } else if (finished) line(t0 + step, `${phase} finished`, phase, step);
   }
-  if (tl.status === 'CANCELLED')
-    out.push({
-      timestamp: iso(tl.at),
-      level: 'info',
-      stream: 'system',
-      message: 'Cancelled on request',
-      phase: null,
-      durationMs: null,
-    });
-  if (tl.status === 'COMPLETED')
-    out.push({
-      timestamp: iso(tl.at),
-      level: 'info',
-      stream: 'system',
-      message: 'Sync completed',
-      phase: null,
-      durationMs: null,
-    });
+  if (tl.status === 'CANCELLED') line(tl.at, 'Cancelled on request', null, null);
+  if (tl.status === 'COMPLETED') line(tl.at, 'Sync completed', null, null);
   return out;
 }
 
@@ -207,13 +177,13 @@ export function registerDbtRoutes(router: Router, deps: PlatformDeps): void {
       userId: job.trigger === 'webhook' ? null : 1,
     };
   };
-  const job = async (ctx: RequestContext, depId: number) => {
+  const job = (ctx: RequestContext, depId: number) => {
     const j = jobs[ctx.params.syncJobId!];
-    if (!j || j.deploymentId !== depId) {
-      await ctx.error(404, `dbt sync job ${ctx.params.syncJobId} not found.`);
-      return undefined;
-    }
-    return j;
+    return found(
+      ctx,
+      j?.deploymentId === depId ? j : undefined,
+      `dbt sync job ${ctx.params.syncJobId} not found.`,
+    );
   };
 
   const on = deploymentRoutes(router, deps);
@@ -238,11 +208,19 @@ export function registerDbtRoutes(router: Router, deps: PlatformDeps): void {
       .sort(([, a], [, b]) => b.startedAt - a.startedAt)
       .map(([id, j]) => run(id, j))
       .filter((r) => (!status || r.status === status) && (!trigger || r.trigger === trigger));
-    await sendPage(ctx, rows, `dbt:${dep.id}:${status ?? ''}:${trigger ?? ''}`, 20);
+    await sendPage(ctx, rows, `dbt:${dep.id}:${status ?? ''}:${trigger ?? ''}`, { first: 20 });
   });
-  on('GET', '/dbt-sync/:syncJobId', async (ctx, dep) => {
-    const j = await job(ctx, dep.id);
-    if (!j) return;
+  /** Adds a route of the sync job the path names (404 when the deployment has none). */
+  const jobRoute = (
+    method: Method,
+    path: string,
+    fn: (ctx: RequestContext, j: DbtJobState) => Promise<void>,
+  ) =>
+    on(method, `/dbt-sync/:syncJobId${path}`, async (ctx, dep) => {
+      const j = await job(ctx, dep.id);
+      if (j) await fn(ctx, j);
+    });
+  jobRoute('GET', '', async (ctx, j) => {
     const tl = timeline(j, stepOf(j));
     // The status API knows only COMPLETED and FAILED as ends: a cancelled run reads FAILED.
     const status =
@@ -265,26 +243,20 @@ export function registerDbtRoutes(router: Router, deps: PlatformDeps): void {
             : null,
     });
   });
-  on('DELETE', '/dbt-sync/:syncJobId', async (ctx, dep) => {
-    const j = await job(ctx, dep.id);
-    if (!j) return;
+  jobRoute('DELETE', '', async (ctx, j) => {
     if (timeline(j, stepOf(j)).status !== 'RUNNING')
       return ctx.error(409, 'This dbt sync is not running any more.');
     j.cancelledAt = Date.now();
     await ctx.json(200, { message: `dbt sync ${ctx.params.syncJobId} cancelled.` });
   });
-  on('GET', '/dbt-sync/:syncJobId/logs', async (ctx, dep) => {
-    const j = await job(ctx, dep.id);
-    if (!j) return;
+  jobRoute('GET', '/logs', async (ctx, j) => {
     const items = logs(j, stepOf(j));
     await ctx.json(200, {
       items,
       pageInfo: { hasNextPage: false, hasPreviousPage: false, startCursor: null, endCursor: null },
     });
   });
-  on('GET', '/dbt-sync/:syncJobId/result', async (ctx, dep) => {
-    const j = await job(ctx, dep.id);
-    if (!j) return;
+  jobRoute('GET', '/result', async (ctx, j) => {
     const tl = timeline(j, stepOf(j));
     if (tl.status !== 'COMPLETED')
       return ctx.error(404, `dbt sync ${ctx.params.syncJobId} has no result: it is ${tl.status}.`);
@@ -297,9 +269,7 @@ export function registerDbtRoutes(router: Router, deps: PlatformDeps): void {
       durationMs: tl.at - j.startedAt,
     });
   });
-  on('GET', '/dbt-sync/:syncJobId/generated-files', async (ctx, dep) => {
-    const j = await job(ctx, dep.id);
-    if (!j) return;
+  jobRoute('GET', '/generated-files', async (ctx, j) => {
     // Only a sync that kept its files (output: files) serves them; others committed them.
     const done = timeline(j, stepOf(j)).status === 'COMPLETED';
     const rows =

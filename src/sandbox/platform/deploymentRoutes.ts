@@ -11,7 +11,7 @@ import type { RequestContext, Router } from '../http';
 import { SEED_FILES } from '../build/seedModel';
 import { issueId, type SandboxState } from '../state';
 import type { z } from 'zod';
-import { deploymentRoutes, isAdmin, page, publicView, type PlatformDeps } from './common';
+import { deploymentRoutes, isAdmin, publicView, sendPage, withDeployment, type PlatformDeps } from './common';
 import { currentVersion, VERSIONS } from './opsRoutes';
 import type { Row } from './seed';
 
@@ -79,6 +79,18 @@ export function registerDeploymentRoutes(
   const { data: d, state } = deps;
   const on = deploymentRoutes(router, deps);
   const regions = () => state.admin?.regions ?? [];
+  /** The region of a name, or undefined after answering 400 naming the ones there are. */
+  const regionOf = async (ctx: RequestContext, name: string) => {
+    const region = regions().find((r) => r.name === name);
+    if (!region)
+      await ctx.error(
+        400,
+        `region "${name}" is not one of ${regions()
+          .map((r) => r.name)
+          .join(', ')}.`,
+      );
+    return region;
+  };
 
   /** Every published field: the deployment's own, the defaults, then what was written. */
   const settings = (dep: Row): Record<string, unknown> => {
@@ -135,13 +147,7 @@ export function registerDeploymentRoutes(
     if (b.name != null && !b.name.trim()) return ctx.error(400, 'name must not be empty.');
     if (b.customDomain != null && b.customDomain !== '' && !HOST.test(b.customDomain))
       return ctx.error(400, `customDomain "${b.customDomain}" is not a host name (like cube.example.com).`);
-    if (b.region != null && !regions().some((r) => r.name === b.region))
-      return ctx.error(
-        400,
-        `region "${b.region}" is not one of ${regions()
-          .map((r) => r.name)
-          .join(', ')}.`,
-      );
+    if (b.region != null && !(await regionOf(ctx, b.region))) return;
     if (b.deployBranchName != null) {
       const build = await deps.buildStatus(dep.id, b.deployBranchName);
       if (!build) return ctx.error(400, `deployBranchName: no branch named "${b.deployBranchName}".`);
@@ -198,14 +204,7 @@ export function registerDeploymentRoutes(
     const b = ctx.body as CreateDeploymentInput;
     const name = b.name.trim();
     if (!name) return ctx.error(400, 'name must not be empty.');
-    const region = regions().find((r) => r.name === b.region);
-    if (!region)
-      return ctx.error(
-        400,
-        `region "${b.region}" is not one of ${regions()
-          .map((r) => r.name)
-          .join(', ')}.`,
-      );
+    if (!(await regionOf(ctx, b.region))) return;
     const id = issueId(state, 'deployment', 4);
     const fromGithub = b.creationMethod === 'github';
     const dep: Row = { id, name, creationStep: b.creationStep, deploymentUrl: '' };
@@ -231,16 +230,13 @@ export function registerDeploymentRoutes(
   const linked = (ctx: RequestContext) => isAdmin(ctx, deps);
   const reposOf = (login: string) => [...(REPOS[login] ?? []), ...(state.githubRepos?.[login] ?? [])];
   // The GitHub lists still carry the deprecated `data` (the same items), as published.
-  const sendPage = async (ctx: RequestContext, rows: unknown[], key: string) => {
-    const p = await page(ctx, rows, key);
-    if (p) await ctx.json(200, { items: p.items, data: p.items, pageInfo: p.pageInfo });
-  };
+  const data = { data: true };
   const installation = (n: number) => INSTALLATIONS.find((i) => Number(i.installationId) === n);
   router.add('platform', 'GET', '/v1/github/status', (ctx) =>
     ctx.json(200, { connected: linked(ctx), linkUrl: LINK_URL, settingsUrl: SETTINGS_URL }),
   );
   router.add('platform', 'GET', '/v1/github/installations', (ctx) =>
-    sendPage(ctx, linked(ctx) ? INSTALLATIONS : [], 'github-installations'),
+    sendPage(ctx, linked(ctx) ? INSTALLATIONS : [], 'github-installations', data),
   );
   router.add('platform', 'GET', '/v1/github/installations/:installationId/repositories', async (ctx) => {
     const i = linked(ctx) ? installation(Number(ctx.params.installationId)) : undefined;
@@ -250,7 +246,7 @@ export function registerDeploymentRoutes(
       name,
       htmlUrl: `https://github.com/${i.login}/${name}`,
     }));
-    await sendPage(ctx, rows, `github-repos:${i.login}`);
+    await sendPage(ctx, rows, `github-repos:${i.login}`, data);
   });
   router.add('platform', 'GET', '/v1/github/repositories/:owner/:repo/branches', async (ctx) => {
     const i = linked(ctx) ? installation(Number(ctx.query.get('installationId'))) : undefined;
@@ -260,39 +256,43 @@ export function registerDeploymentRoutes(
       return ctx.error(404, `No repository ${ctx.params.owner}/${ctx.params.repo} in this installation.`);
     const created = state.githubRepos?.[i.login]?.includes(ctx.params.repo!);
     const rows = (created ? ['main'] : BRANCHES).map((name) => ({ name, isDefault: name === 'main' }));
-    await sendPage(ctx, rows, `github-branches:${i.login}/${ctx.params.repo}`);
+    await sendPage(ctx, rows, `github-branches:${i.login}/${ctx.params.repo}`, data);
   });
 
-  router.add('platform', 'POST', '/build/api/v1/deployments/:deploymentId/github/connect', async (ctx) => {
-    const dep = d.deployments.find((x) => x.id === Number(ctx.params.deploymentId));
-    if (!dep) return ctx.error(404, `Deployment ${ctx.params.deploymentId} not found.`);
-    const b = ctx.body as ConnectGitHubInput;
-    const i = linked(ctx) ? installation(b.installationId) : undefined;
-    if (!i)
-      return ctx.error(
-        400,
-        `installationId ${b.installationId} is not a GitHub App installation of this user.`,
-      );
-    const exists = reposOf(i.login).includes(b.name);
-    if (b.isNewRepo && exists)
-      return ctx.error(400, `${i.login}/${b.name} exists already: connect it instead.`);
-    if (!b.isNewRepo && !exists) return ctx.error(400, `There is no repository ${i.login}/${b.name}.`);
-    if (b.isNewRepo) ((state.githubRepos ??= {})[i.login] ??= []).push(b.name);
-    const branch = b.deployBranchName ?? 'main';
-    if (!(exists ? BRANCHES : ['main']).includes(branch))
-      return ctx.error(400, `deployBranchName: ${i.login}/${b.name} has no branch "${branch}".`);
-    Object.assign(settingsOf(state, dep.id), {
-      creationMethod: 'github',
-      repoType: 'git',
-      deployBranchName: branch,
-      deployProjectRoot: b.deployProjectRoot ?? '/',
-      _repository: `${i.login}/${b.name}`,
-      _starter: 'github',
-    });
-    if (dep.creationStep === 'github' || dep.creationStep === 'project') dep.creationStep = 'databases';
-    lifecycle.reseeded(dep.id);
-    await ctx.json(200, deploymentView(dep));
-  });
+  const connect = '/build/api/v1/deployments/:deploymentId/github/connect';
+  router.add(
+    'platform',
+    'POST',
+    connect,
+    withDeployment(deps)(async (ctx, dep) => {
+      const b = ctx.body as ConnectGitHubInput;
+      const i = linked(ctx) ? installation(b.installationId) : undefined;
+      if (!i)
+        return ctx.error(
+          400,
+          `installationId ${b.installationId} is not a GitHub App installation of this user.`,
+        );
+      const exists = reposOf(i.login).includes(b.name);
+      if (b.isNewRepo && exists)
+        return ctx.error(400, `${i.login}/${b.name} exists already: connect it instead.`);
+      if (!b.isNewRepo && !exists) return ctx.error(400, `There is no repository ${i.login}/${b.name}.`);
+      if (b.isNewRepo) ((state.githubRepos ??= {})[i.login] ??= []).push(b.name);
+      const branch = b.deployBranchName ?? 'main';
+      if (!(exists ? BRANCHES : ['main']).includes(branch))
+        return ctx.error(400, `deployBranchName: ${i.login}/${b.name} has no branch "${branch}".`);
+      Object.assign(settingsOf(state, dep.id), {
+        creationMethod: 'github',
+        repoType: 'git',
+        deployBranchName: branch,
+        deployProjectRoot: b.deployProjectRoot ?? '/',
+        _repository: `${i.login}/${b.name}`,
+        _starter: 'github',
+      });
+      if (dep.creationStep === 'github' || dep.creationStep === 'project') dep.creationStep = 'databases';
+      lifecycle.reseeded(dep.id);
+      await ctx.json(200, deploymentView(dep));
+    }),
+  );
 }
 
 const HOST = /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/i;

@@ -5,13 +5,18 @@
 // python report re-run. Comments live in one tenant's partition, so a credential naming no tenant
 // (an API key) is refused with 403, as published. Kept in SandboxState (`embedComments`), so they
 // survive a restart.
-import type { RequestContext, Router } from '../http';
+import type { Method, RequestContext, Router } from '../http';
 import { signJwt } from '../jwt';
 import { issueId } from '../state';
-import { isAdmin, page, publicView, type PlatformDeps } from './common';
+import { found, isAdmin, publicView, sendPage, type PlatformDeps } from './common';
 import type { EmbedCommentRow, EmbedCommentState } from './embedCommentState';
 import { claimsOf, TOKEN_SECONDS, type EmbedClaims } from './embedTokens';
 import type { Row } from './seed';
+
+/** A comment as written: not edited, removed or resolved. */
+const comment = (
+  c: Pick<EmbedCommentRow, 'id' | 'publicId' | 'tenant' | 'userId' | 'body' | 'parentId' | 'createdAt'>,
+): EmbedCommentRow => ({ ...c, editedAt: null, removedAt: null, resolvedAt: null, resolvedBy: null });
 
 /** Two threads on the first published dashboard of deployment 1, in the first tenant: one resolved. */
 function seedComments(deps: PlatformDeps): EmbedCommentRow[] {
@@ -20,19 +25,8 @@ function seedComments(deps: PlatformDeps): EmbedCommentRow[] {
   const pub = (deps.data.workbooks.get(1) ?? []).map((w) => w.publishedDashboard as Row | null).find(Boolean);
   if (!tenant || !users || users.length < 2 || !pub) return [];
   const [a, b] = [users[0]!.id, users[1]!.id];
-  const row = (id: number, userId: number, body: string, at: string, parentId: number | null = null) => ({
-    id,
-    publicId: String(pub.publicId),
-    tenant,
-    userId,
-    body,
-    parentId,
-    createdAt: at,
-    editedAt: null,
-    removedAt: null,
-    resolvedAt: null,
-    resolvedBy: null,
-  });
+  const row = (id: number, userId: number, body: string, createdAt: string, parentId: number | null = null) =>
+    comment({ id, publicId: String(pub.publicId), tenant, userId, body, parentId, createdAt });
   return [
     row(1, a, 'Revenue for March looks low: is the refund filter applied twice?', '2026-02-02T09:15:00.000Z'),
     row(2, b, 'Checked: the filter is fine, March had a holiday.', '2026-02-02T11:40:00.000Z', 1),
@@ -106,11 +100,12 @@ export function registerEmbedDashboardRoutes(router: Router, deps: PlatformDeps)
 
   /** The dashboard an embed user may see (404 unknown; 403 when signed embedding is off for it). */
   const visible = async (ctx: RequestContext, c: EmbedClaims, needsEmbedFlag: boolean) => {
-    const d = dashboardOf(ctx.params.publicId!);
-    if (!d) {
-      await ctx.error(404, `Dashboard ${ctx.params.publicId} not found.`);
-      return undefined;
-    }
+    const d = await found(
+      ctx,
+      dashboardOf(ctx.params.publicId!),
+      `Dashboard ${ctx.params.publicId} not found.`,
+    );
+    if (!d) return undefined;
     if (needsEmbedFlag && d.pub.allowEmbed !== true && !c.creator) {
       await ctx.error(403, 'Forbidden: signed embedding is not allowed for this dashboard.');
       return undefined;
@@ -137,27 +132,39 @@ export function registerEmbedDashboardRoutes(router: Router, deps: PlatformDeps)
     resolvedAt: root.resolvedAt,
     resolvedBy: root.resolvedBy,
   });
-  /** A comment of this dashboard in the caller's tenant that was not deleted, else 404. */
-  const commentOf = async (ctx: RequestContext, c: EmbedClaims & { tenant: string }) => {
-    const id = Number(ctx.params.commentId);
-    const r = st.comments.find(
+  /** A comment of this dashboard in the caller's tenant that was not deleted. */
+  const liveComment = (ctx: RequestContext, c: EmbedClaims & { tenant: string }, id: number) =>
+    st.comments.find(
       (x) => x.id === id && x.publicId === ctx.params.publicId && x.tenant === c.tenant && !x.removedAt,
     );
-    if (!r) await ctx.error(404, `Comment ${ctx.params.commentId} not found on this dashboard.`);
-    return r;
-  };
+  /** The comment the path names, else 404. */
+  const commentOf = (ctx: RequestContext, c: EmbedClaims & { tenant: string }) =>
+    found(
+      ctx,
+      liveComment(ctx, c, Number(ctx.params.commentId)),
+      `Comment ${ctx.params.commentId} not found on this dashboard.`,
+    );
 
   const base = '/v1/embed/dashboard/:publicId';
-  router.add('platform', 'GET', base, async (ctx) => {
-    const c = await embedUser(ctx);
-    const d = c && (await visible(ctx, c, true));
-    if (d) await ctx.json(200, publicView(d.pub));
-  });
+  type Visible = NonNullable<Awaited<ReturnType<typeof visible>>>;
+  type EmbedHandler = (ctx: RequestContext, c: EmbedClaims & { tenant: string }, d: Visible) => Promise<void>;
+  /** Adds a route of a tenant's embed user on a dashboard they may see (see `visible`). */
+  const embedRoute = (method: Method, path: string, needsEmbedFlag: boolean, fn: EmbedHandler) =>
+    router.add('platform', method, `${base}${path}`, async (ctx) => {
+      const c = await embedUser(ctx);
+      const d = c && (await visible(ctx, c, needsEmbedFlag));
+      if (c && d) await fn(ctx, c, d);
+    });
+  embedRoute('GET', '', true, (ctx, _c, d) => ctx.json(200, publicView(d.pub)));
   router.add('platform', 'PATCH', base, async (ctx) => {
     if (!isAdmin(ctx, deps))
       return ctx.error(403, 'Forbidden: changing signed embedding needs the admin role.');
-    const d = dashboardOf(ctx.params.publicId!);
-    if (!d) return ctx.error(404, `Dashboard ${ctx.params.publicId} not found.`);
+    const d = await found(
+      ctx,
+      dashboardOf(ctx.params.publicId!),
+      `Dashboard ${ctx.params.publicId} not found.`,
+    );
+    if (!d) return;
     d.w.publishedDashboard = { ...d.pub, allowEmbed: (ctx.body as { allowEmbed: boolean }).allowEmbed };
     await ctx.json(200, { publicId: d.pub.publicId, allowEmbed: (d.w.publishedDashboard as Row).allowEmbed });
   });
@@ -192,9 +199,7 @@ export function registerEmbedDashboardRoutes(router: Router, deps: PlatformDeps)
     await ctx.json(200, { token: signJwt({ ...claims }, deps.jwtSecret, TOKEN_SECONDS) });
   });
 
-  router.add('platform', 'GET', `${base}/comments`, async (ctx) => {
-    const c = await embedUser(ctx);
-    if (!c || !(await visible(ctx, c, false))) return;
+  embedRoute('GET', '/comments', false, async (ctx, c) => {
     const resolvedOnly = ctx.query.get('resolvedOnly') === 'true';
     const includeResolved = ctx.query.get('includeResolved') === 'true';
     const roots = st.comments
@@ -202,24 +207,19 @@ export function registerEmbedDashboardRoutes(router: Router, deps: PlatformDeps)
       .filter((r) => !r.removedAt)
       .filter((r) => (resolvedOnly ? r.resolvedAt : includeResolved || !r.resolvedAt))
       .sort((x, y) => y.createdAt.localeCompare(x.createdAt));
-    const p = await page(ctx, roots, `embed-comments-${ctx.params.publicId}-${c.tenant}`, 50);
-    if (p) await ctx.json(200, { items: p.items.map((r) => thread(r, c)), pageInfo: p.pageInfo });
+    const view = (r: EmbedCommentRow) => thread(r, c);
+    await sendPage(ctx, roots, `embed-comments-${ctx.params.publicId}-${c.tenant}`, { first: 50, view });
   });
-  router.add('platform', 'POST', `${base}/comments`, async (ctx) => {
-    const c = await embedUser(ctx);
-    if (!c || !(await visible(ctx, c, false))) return;
+  embedRoute('POST', '/comments', false, async (ctx, c) => {
     const b = ctx.body as { body: string; parentId?: number | null };
     const parentId = b.parentId ?? null;
     if (parentId !== null) {
-      const parent = st.comments.find(
-        (x) =>
-          x.id === parentId && x.publicId === ctx.params.publicId && x.tenant === c.tenant && !x.removedAt,
-      );
+      const parent = liveComment(ctx, c, parentId);
       if (!parent) return ctx.error(404, `Comment ${parentId} not found on this dashboard.`);
       if (parent.parentId !== null)
         return ctx.error(400, 'Replies nest one level deep: reply to the thread’s first comment.');
     }
-    const r: EmbedCommentRow = {
+    const r = comment({
       id: nextId(),
       publicId: ctx.params.publicId!,
       tenant: c.tenant,
@@ -227,25 +227,18 @@ export function registerEmbedDashboardRoutes(router: Router, deps: PlatformDeps)
       body: b.body,
       parentId,
       createdAt: now(),
-      editedAt: null,
-      removedAt: null,
-      resolvedAt: null,
-      resolvedBy: null,
-    };
+    });
     st.comments.push(r);
     await ctx.json(200, dto(r, c));
   });
-  router.add('platform', 'GET', `${base}/comments/mentionable-users`, async (ctx) => {
-    const c = await embedUser(ctx);
-    if (!c || !(await visible(ctx, c, false))) return;
+  embedRoute('GET', '/comments/mentionable-users', false, async (ctx, c) => {
     const q = (ctx.query.get('search') ?? '').toLowerCase();
     const rows = (deps.state.admin?.embedTenants[c.tenant]?.users ?? [])
       .filter((u) => u.id !== c.userId)
       .filter((u) => !q || u.username.toLowerCase().includes(q) || (u.email ?? '').toLowerCase().includes(q))
       .sort((x, y) => x.username.localeCompare(y.username))
       .map((u) => ({ id: u.id, username: u.username, email: u.email, firstName: u.firstName }));
-    const p = await page(ctx, rows, `embed-mentionable-${c.tenant}-${q}`, 50);
-    if (p) await ctx.json(200, { items: p.items, pageInfo: p.pageInfo });
+    await sendPage(ctx, rows, `embed-mentionable-${c.tenant}-${q}`, { first: 50 });
   });
   router.add('platform', 'PATCH', `${base}/comments/:commentId`, async (ctx) => {
     const c = await embedUser(ctx);
@@ -281,10 +274,7 @@ export function registerEmbedDashboardRoutes(router: Router, deps: PlatformDeps)
     await ctx.json(200, thread(r, c));
   });
 
-  router.add('platform', 'POST', `${base}/python-run`, async (ctx) => {
-    const c = await embedUser(ctx);
-    const d = c && (await visible(ctx, c, true));
-    if (!d) return;
+  embedRoute('POST', '/python-run', true, async (ctx, _c, d) => {
     const b = ctx.body as { reportId: number; reportVersionId: number; sqlQuery: string };
     const snap = ((d.pub.reportSnapshots as Row[] | undefined) ?? []).find(
       (s) => s.id === b.reportVersionId && s.reportId === b.reportId,

@@ -6,7 +6,7 @@ import type {
   RemoveRecipientInput,
 } from '../../api/platform/notifications';
 import type { Method, Router } from '../http';
-import { deploymentRoutes, isAdmin, page, publicView, type PlatformDeps } from './common';
+import { deploymentRoutes, isAdmin, publicView, sendPage, type PlatformDeps } from './common';
 import { buildSchedule } from './notificationSchedule';
 import {
   notificationRoutes,
@@ -42,12 +42,7 @@ export function registerNotificationRoutes(router: Router, deps: PlatformDeps): 
       })
       .sort((a, b) => String(b._createdAt).localeCompare(String(a._createdAt)) || b.id - a.id);
     const key = `notifications:${dep.id}:${[...q.entries()].filter(([k]) => k !== 'after' && k !== 'first').join('&')}`;
-    const p = await page(ctx, rows, key);
-    if (p)
-      await ctx.json(200, {
-        items: p.items.map(publicView),
-        pageInfo: p.pageInfo,
-      });
+    await sendPage(ctx, rows, key, { view: publicView });
   });
   on('POST', '/notifications', async (ctx, dep) => {
     if (!isAdmin(ctx, deps)) return ctx.error(403, 'Forbidden: creating notifications needs the admin role.');
@@ -110,8 +105,7 @@ export function registerNotificationRoutes(router: Router, deps: PlatformDeps): 
   notificationRoute('GET', '/notifications/:id/recipients', async (ctx, n) => {
     // Newest first, cursor-paged (a small default page so that paging is exercised).
     const rows = [...(d.recipients.get(n.id) ?? [])].sort((a, b) => (b.addedAt ?? 0) - (a.addedAt ?? 0));
-    const p = await page(ctx, rows, `recipients:${n.id}`, 2);
-    if (p) await ctx.json(200, { items: p.items.map(recipientView), pageInfo: p.pageInfo });
+    await sendPage(ctx, rows, `recipients:${n.id}`, { first: 2, view: recipientView });
   });
   notificationRoute('POST', '/notifications/:id/recipients', async (ctx, n) => {
     const list = (ctx.body as { recipients: NotificationRecipientInput[] }).recipients;

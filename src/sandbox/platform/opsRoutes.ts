@@ -8,7 +8,7 @@ import type { CreateEnvironmentTokenInput } from '../../api/platform/environment
 import { ENV_NAME_PATTERN, type EnvVariableInput } from '../../api/platform/envVars';
 import { signJwt } from '../jwt';
 import { negotiate, type RequestContext, type Router } from '../http';
-import { decodeCursor, deploymentRoutes, encodeCursor, page, sendPage, type PlatformDeps } from './common';
+import { decodeCursor, deploymentRoutes, encodeCursor, found, sendPage, type PlatformDeps } from './common';
 import { renderPdf, renderPng } from './exportFiles';
 import type { Row } from './seed';
 
@@ -100,13 +100,10 @@ export function registerOpsRoutes(router: Router, deps: PlatformDeps): void {
     if (t < 3 * step) return { status: 'processing', progress: Math.round(((t - step) / (2 * step)) * 100) };
     return { status: 'completed', progress: 100 };
   };
-  const exportJob = async (ctx: RequestContext, depId: number) => {
+  const exportJob = (ctx: RequestContext, depId: number) => {
     const j = state.exports[ctx.params.jobId!];
-    if (!j || j.deploymentId !== depId || Date.now() - j.startedAt > EXPORT_TTL_MS) {
-      await ctx.error(404, `Export job ${ctx.params.jobId} not found or expired.`);
-      return undefined;
-    }
-    return j;
+    const live = j && j.deploymentId === depId && Date.now() - j.startedAt <= EXPORT_TTL_MS;
+    return found(ctx, live ? j : undefined, `Export job ${ctx.params.jobId} not found or expired.`);
   };
   on('POST', '/dashboard-exports', async (ctx, dp) => {
     // The body fits the row (a format, exactly one of the two ids): what is left is what it names.
@@ -235,11 +232,12 @@ export function registerOpsRoutes(router: Router, deps: PlatformDeps): void {
   });
 
   // ---- environment tokens
-  const environment = async (ctx: RequestContext, depId: number) => {
-    const env = (d.environments.get(depId) ?? []).find((e) => e.id === ctx.params.environmentId);
-    if (!env) await ctx.error(404, `Environment ${ctx.params.environmentId} not found in this deployment.`);
-    return env;
-  };
+  const environment = (ctx: RequestContext, depId: number) =>
+    found(
+      ctx,
+      (d.environments.get(depId) ?? []).find((e) => e.id === ctx.params.environmentId),
+      `Environment ${ctx.params.environmentId} not found in this deployment.`,
+    );
   const tokensOf = (depId: number, envId: string) => {
     const key = `${depId}/${envId}`;
     state.environmentTokens[key] ??= [
@@ -255,8 +253,7 @@ export function registerOpsRoutes(router: Router, deps: PlatformDeps): void {
   on('GET', '/environments/:environmentId/tokens', async (ctx, dp) => {
     if (!(await environment(ctx, dp.id))) return;
     const rows = tokensOf(dp.id, ctx.params.environmentId!);
-    const p = await page(ctx, rows, `tokens:${dp.id}:${ctx.params.environmentId}`);
-    if (p) await ctx.json(200, { items: p.items, data: p.items, pageInfo: p.pageInfo });
+    await sendPage(ctx, rows, `tokens:${dp.id}:${ctx.params.environmentId}`, { data: true });
   });
   on('POST', '/environments/:environmentId/tokens', async (ctx, dp) => {
     if (!(await environment(ctx, dp.id))) return;

@@ -80,45 +80,35 @@ export function registerWorkspaceRoutes(router: Router, deps: PlatformDeps): voi
     await refusing(ctx, () => ctx.json(200, feedItem(dep, b.type, moveOne(dep, b.type, b.id, b.folderId))));
   });
 
-  /** The `items` of a bulk body, collapsed to distinct refs. */
-  const bulkItems = (b: unknown): WorkspaceItemRef[] => {
+  /**
+   * Runs `one` on each distinct item of a bulk body (`items`): what it answered for each, and the
+   * refusals, each with the status the single operation would answer.
+   */
+  const bulk = <T>(body: unknown, one: (i: WorkspaceItemRef) => T) => {
     const seen = new Set<string>();
-    return (b as { items: WorkspaceItemRef[] }).items.filter((i) => {
-      const k = `${i.type}:${i.id}`;
-      return seen.has(k) ? false : (seen.add(k), true);
-    });
-  };
-
-  on('POST', '/workspace/bulk-move', async (ctx, dep) => {
-    const items = bulkItems(ctx.body);
-    const to = (ctx.body as { folderId: number | null }).folderId;
-    const moved: unknown[] = [];
+    const done: T[] = [];
     const failed: Failure[] = [];
-    for (const i of items) {
+    for (const i of (body as { items: WorkspaceItemRef[] }).items) {
+      const k = `${i.type}:${i.id}`;
+      if (seen.has(k)) continue;
+      seen.add(k);
       try {
-        moved.push(feedItem(dep, i.type, moveOne(dep, i.type, i.id, to)));
+        done.push(one(i));
       } catch (e) {
         if (!(e instanceof Refused)) throw e;
         failed.push({ ...i, error: { status: e.status, message: e.message } });
       }
     }
+    return [done, failed] as const;
+  };
+  on('POST', '/workspace/bulk-move', async (ctx, dep) => {
+    const to = (ctx.body as { folderId: number | null }).folderId;
+    const [moved, failed] = bulk(ctx.body, (i) => feedItem(dep, i.type, moveOne(dep, i.type, i.id, to)));
     await ctx.json(200, { moved, failed });
   });
-
-  /** Deletes one item or throws Refused; a folder's contents go back to the root. */
+  // A folder's contents go back to the root.
   on('POST', '/workspace/bulk-delete', async (ctx, dep) => {
-    const items = bulkItems(ctx.body);
-    const deleted: { type: ItemType; id: number }[] = [];
-    const failed: Failure[] = [];
-    for (const i of items) {
-      try {
-        deleteOne(dep, i.type, i.id);
-        deleted.push(i);
-      } catch (e) {
-        if (!(e instanceof Refused)) throw e;
-        failed.push({ ...i, error: { status: e.status, message: e.message } });
-      }
-    }
+    const [deleted, failed] = bulk(ctx.body, (i) => (deleteOne(dep, i.type, i.id), i));
     await ctx.json(200, { deleted, failed });
   });
 

@@ -6,7 +6,7 @@
 import type { CreateAttributeInput, UpdateAttributeInput } from '../../../api/platform/admin/attributes';
 import type { RequestContext, Router } from '../../http';
 import { issueId } from '../../state';
-import { adminRoutes, page, type PlatformDeps } from '../common';
+import { adminRoutes, found, sendPage, type PlatformDeps } from '../common';
 import type { AttributeState, SandboxAttribute } from './attributeState';
 
 /** Whether `v` fits an attribute of `type` (null always fits: it clears the value). */
@@ -46,16 +46,18 @@ export function registerAttributeRoutes(router: Router, deps: PlatformDeps, s: A
   };
 
   /** The user, or the attribute, of an id; undefined after answering 404. */
-  const userOf = async (ctx: RequestContext, id: string | number) => {
-    const u = d.users.find((x) => String(x.id) === String(id));
-    if (!u) await ctx.error(404, `User ${id} not found.`);
-    return u;
-  };
-  const attributeOf = async (ctx: RequestContext, id: string | number) => {
-    const a = s.definitions.find((x) => String(x.id) === String(id));
-    if (!a) await ctx.error(404, `User attribute ${id} not found.`);
-    return a;
-  };
+  const userOf = (ctx: RequestContext, id: string | number) =>
+    found(
+      ctx,
+      d.users.find((x) => String(x.id) === String(id)),
+      `User ${id} not found.`,
+    );
+  const attributeOf = (ctx: RequestContext, id: string | number) =>
+    found(
+      ctx,
+      s.definitions.find((x) => String(x.id) === String(id)),
+      `User attribute ${id} not found.`,
+    );
 
   on('GET', '/v1/user-attributes', 'listing user attributes', async (ctx) => {
     const name = (ctx.query.get('name') ?? '').toLowerCase();
@@ -63,8 +65,8 @@ export function registerAttributeRoutes(router: Router, deps: PlatformDeps, s: A
     const rows = [...s.definitions]
       .reverse()
       .filter((a) => a.name.toLowerCase().includes(name) && (!type || a.type === type));
-    const p = await page(ctx, rows, `user-attributes:${name}:${type ?? ''}`, 50);
-    if (p) await ctx.json(200, { items: p.items, pageInfo: p.pageInfo, data: p.items, count: rows.length });
+    const extra = () => ({ count: rows.length });
+    await sendPage(ctx, rows, `user-attributes:${name}:${type ?? ''}`, { first: 50, data: true, extra });
   });
   on('POST', '/v1/user-attributes', 'creating user attributes', async (ctx) => {
     const b = ctx.body as CreateAttributeInput;

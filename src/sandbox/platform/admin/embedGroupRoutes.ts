@@ -7,7 +7,7 @@ import type { EmbedGroupMemberInput, ProvisionEmbedUserInput } from '../../../ap
 import { EMBED_TENANT_NAME } from '../../../api/platform/admin/embed';
 import type { Method, RequestContext, Router } from '../../http';
 import { issueId } from '../../state';
-import { adminRoutes, sendPage, type PlatformDeps } from '../common';
+import { adminRoutes, found, sendPage, type PlatformDeps } from '../common';
 import type { AdminState, EmbedTenantDetails } from './adminState';
 
 type Group = EmbedTenantDetails['groups'][number];
@@ -24,8 +24,7 @@ export async function pathTenant(
 ): Promise<EmbedTenantDetails | undefined> {
   const name = ctx.params.embedTenantName!.toLowerCase();
   const t = deps.data.embedTenants.has(name) ? admin.embedTenants[name] : undefined;
-  if (!t) await ctx.error(404, `Embed tenant "${ctx.params.embedTenantName}" not found.`);
-  return t;
+  return found(ctx, t, `Embed tenant "${ctx.params.embedTenantName}" not found.`);
 }
 
 const TENANT = '/v1/embed-tenants/:embedTenantName';
@@ -80,7 +79,7 @@ export function registerEmbedGroupRoutes(router: Router, deps: PlatformDeps, adm
 
   on('GET', `${TENANT}/groups`, 'listing embed groups', async (ctx) => {
     const t = await pathTenant(ctx, deps, admin);
-    if (t) await sendPage(ctx, t.groups.map(view), `embed-groups-${t.id}`, 50);
+    if (t) await sendPage(ctx, t.groups.map(view), `embed-groups-${t.id}`, { first: 50 });
   });
   on('POST', `${TENANT}/groups`, 'creating embed groups', async (ctx) => {
     const t = await pathTenant(ctx, deps, admin);
@@ -121,7 +120,7 @@ export function registerEmbedGroupRoutes(router: Router, deps: PlatformDeps, adm
       const u = t.users.find((x) => x.id === id);
       return u ? [userView(t, u)] : [];
     });
-    await sendPage(ctx, rows, `embed-members-${t.id}-${g.id}`, 50);
+    await sendPage(ctx, rows, `embed-members-${t.id}-${g.id}`, { first: 50 });
   });
   group('POST', '/users', 'adding embed group members', async (ctx, t, g) => {
     const wanted = (ctx.body as { members: EmbedGroupMemberInput[] }).members;

@@ -5,7 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import type { GenerateSessionInput } from '../../../api/platform/admin/embed';
 import type { RequestContext, Router } from '../../http';
-import { adminRoutes, deployment, publicView, sendPage, type PlatformDeps } from '../common';
+import { adminRoutes, publicView, sendPage, withDeployment, type PlatformDeps } from '../common';
 import { pathTenant } from './embedGroupRoutes';
 import type { Row } from '../seed';
 import { createWorkspaceModel, withFolderPath } from '../workspaceModel';
@@ -32,7 +32,7 @@ export function registerEmbedRoutes(router: Router, deps: PlatformDeps, admin: A
           createdAt: t?.createdAt ?? null,
         };
       });
-    await sendPage(ctx, rows, 'embed-tenants', 50);
+    await sendPage(ctx, rows, 'embed-tenants', { first: 50 });
   });
   on('GET', '/v1/embed-tenants/:embedTenantName/users', 'listing embed users', async (ctx) => {
     const t = await pathTenant(ctx, deps, admin);
@@ -44,15 +44,13 @@ export function registerEmbedRoutes(router: Router, deps: PlatformDeps, admin: A
           !q || (u.email ?? '').toLowerCase().includes(q) || (u.externalId ?? '').toLowerCase().includes(q),
       )
       .map((u) => ({ ...u, createdAt: t.createdAt, lastLogin: null }));
-    await sendPage(ctx, rows, `embed-users-${t.id}`, 50);
+    await sendPage(ctx, rows, `embed-users-${t.id}`, { first: 50 });
   });
   on(
     'GET',
     '/v1/deployments/:deploymentId/embed-tenants/:embedTenantName/workbooks',
     'listing embed workbooks',
-    async (ctx) => {
-      const dep = deployment(ctx, deps);
-      if (!dep) return ctx.error(404, `Deployment ${ctx.params.deploymentId} not found.`);
+    withDeployment(deps)(async (ctx, dep) => {
       const t = await pathTenant(ctx, deps, admin);
       if (!t) return;
       const source = ctx.query.get('accessSource');
@@ -77,8 +75,8 @@ export function registerEmbedRoutes(router: Router, deps: PlatformDeps, admin: A
         .workbooks(dep)
         .filter(matches)
         .map((w) => withFolderPath(d, dep.id, publicView(w)));
-      await sendPage(ctx, rows, `embed-workbooks-${dep.id}-${t.id}-${source ?? ''}`, 50);
-    },
+      await sendPage(ctx, rows, `embed-workbooks-${dep.id}-${t.id}-${source ?? ''}`, { first: 50 });
+    }),
   );
 
   on('POST', '/v1/embed/generate-session', 'generating embed sessions', async (ctx) => {

@@ -110,6 +110,14 @@ export function registerScimRoutes(router: Router, deps: PlatformDeps, admin: Ad
   /** Adds an admin-only SCIM route (`path` below /scim/v2). */
   const on = (method: Method, path: string, fn: Handler) =>
     router.add('platform', method, `/scim/v2${path}`, guard(fn));
+  /** Adds routes of the `name` the path names below `path` (404 when there is none). */
+  const resource =
+    <T>(path: string, name: string, find: (id: string) => T | undefined) =>
+    (method: Method, fn: (ctx: RequestContext, r: T) => Promise<void>) =>
+      on(method, `${path}/:id`, (ctx) => {
+        const r = find(ctx.params.id ?? '');
+        return r ? fn(ctx, r) : scimError(ctx, 404, `${name} ${ctx.params.id} not found.`);
+      });
   /**
    * Adds a list route: `<attr> eq "<value>"` (without case), the one filter the documents show,
    * narrows the rows; then one page of them by 1-based startIndex and count.
@@ -138,12 +146,7 @@ export function registerScimRoutes(router: Router, deps: PlatformDeps, admin: Ad
       });
     });
   listRoute('/Users', ['userName', 'userName'], () => d.users, userNameOf, userResource);
-  /** Adds a route of the user the path names (404 when there is none). */
-  const user = (method: Method, fn: (ctx: RequestContext, u: User) => Promise<void>) =>
-    on(method, '/Users/:id', (ctx) => {
-      const u = userOf(ctx.params.id ?? '');
-      return u ? fn(ctx, u) : scimError(ctx, 404, `User ${ctx.params.id} not found.`);
-    });
+  const user = resource('/Users', 'User', userOf);
   user('GET', (ctx, u) => ctx.json(200, userResource(u)));
   /** Answers 409 when another user has the user name or e-mail (compared without case). */
   const userTaken = async (ctx: RequestContext, b: ScimUserInput, self?: number) => {
@@ -243,15 +246,7 @@ export function registerScimRoutes(router: Router, deps: PlatformDeps, admin: Ad
     admin.groups.push(g);
     await ctx.json(201, groupResource(g));
   });
-  /** Adds a route of the group the path names (404 when there is none). */
-  const group = (
-    method: Method,
-    fn: (ctx: RequestContext, g: AdminState['groups'][number]) => Promise<void>,
-  ) =>
-    on(method, '/Groups/:id', (ctx) => {
-      const g = admin.groups.find((x) => x.id === ctx.params.id);
-      return g ? fn(ctx, g) : scimError(ctx, 404, `Group ${ctx.params.id} not found.`);
-    });
+  const group = resource('/Groups', 'Group', (id) => admin.groups.find((x) => x.id === id));
   group('DELETE', async (ctx, g) => {
     admin.groups.splice(admin.groups.indexOf(g), 1);
     await ctx.noContent();

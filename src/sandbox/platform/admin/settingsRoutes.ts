@@ -9,7 +9,7 @@ import type { Method, RequestContext, Router } from '../../http';
 import type { UserSettingsInput } from '../../../api/platform/me';
 import { OAUTH_SIGN_IN_PATH } from './oauthPage';
 import { issueId } from '../../state';
-import { adminRoutes, isAdmin, page, type PlatformDeps } from '../common';
+import { adminRoutes, isAdmin, sendPage, type PlatformDeps } from '../common';
 import type { TenantSettingsInput } from '../../../api/platform/admin/settings';
 import type { AdminState } from './adminState';
 
@@ -34,8 +34,8 @@ export function registerSettingsRoutes(router: Router, deps: PlatformDeps, admin
   const on = adminRoutes(router, deps);
 
   router.add('platform', 'GET', '/v1/regions', async (ctx) => {
-    const p = await page(ctx, admin.regions, 'regions', 50);
-    if (p) await ctx.json(200, { items: p.items, data: admin.regions, pageInfo: p.pageInfo });
+    // The deprecated `data` here is every region, as the service sends it.
+    await sendPage(ctx, admin.regions, 'regions', { first: 50, extra: () => ({ data: admin.regions }) });
   });
 
   on('GET', '/v1/tenant/settings', 'reading tenant settings', (ctx) => ctx.json(200, admin.tenantSettings));

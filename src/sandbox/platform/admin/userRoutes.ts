@@ -80,7 +80,7 @@ export function registerUserRoutes(router: Router, deps: PlatformDeps, admin: Ad
   });
 
   on('GET', '/v1/roles', 'listing roles', async (ctx) => {
-    await sendPage(ctx, admin.roles, 'roles', 50);
+    await sendPage(ctx, admin.roles, 'roles', { first: 50 });
   });
   // Names are unique (compared without case here); a built-in name is refused with 400 by the
   // row's check before a handler runs, as published.
