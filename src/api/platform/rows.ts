@@ -2,6 +2,7 @@
 // enumerates operations (the sandbox's request check, the contract suite, the fault matrix) sees
 // them all without constructing a client. A family converted to a table is added here.
 import './account';
+import './apiSpec';
 import './admin/appConfig';
 import './admin/attributes';
 import './admin/embed';
@@ -17,6 +18,7 @@ import './build/git';
 import './build/upload';
 import './dashboardExports';
 import './dashboards';
+import './databricksMetricViews';
 import './dbtSync';
 import './deployments';
 import './embedDashboards';
@@ -29,6 +31,7 @@ import './me';
 import './notificationItem';
 import './notifications';
 import './reports';
+import './serviceTokens';
 import './workbooks';
 import './workspace';
 import './workspaceFeed';
