@@ -10,7 +10,6 @@ import { nextCursor, paginate } from './paging';
 import * as account from './platform/account';
 import { AdminApi } from './platform/admin';
 import { MeApi } from './platform/me';
-import { API_SPEC } from './platform/apiSpec';
 import { APP_CONFIG } from './platform/admin/appConfig';
 import { EMBED_TENANTS } from './platform/admin/embed';
 import * as dashboards from './platform/dashboards';
@@ -26,7 +25,7 @@ import * as workspace from './platform/workspace';
 import * as folders from './platform/folders';
 import * as feed from './platform/workspaceFeed';
 import * as reports from './platform/reports';
-import { SERVICE_TOKENS } from './platform/serviceTokens';
+import { PLATFORM_SERVICES } from './platform/platformServices';
 import * as workbooks from './platform/workbooks';
 
 export type { NotificationListQuery } from './notificationQuery';
@@ -61,8 +60,7 @@ const OPS = {
   ...APP_CONFIG,
   ...GITHUB,
   ...EMBED_DASHBOARD_ADMIN,
-  ...SERVICE_TOKENS,
-  ...API_SPEC,
+  ...PLATFORM_SERVICES,
 };
 
 /** The operations that do more than one call, or check their input beyond the published schema. */

@@ -2,7 +2,6 @@
 // enumerates operations (the sandbox's request check, the contract suite, the fault matrix) sees
 // them all without constructing a client. A family converted to a table is added here.
 import './account';
-import './apiSpec';
 import './admin/appConfig';
 import './admin/attributes';
 import './admin/embed';
@@ -30,8 +29,8 @@ import './health';
 import './me';
 import './notificationItem';
 import './notifications';
+import './platformServices';
 import './reports';
-import './serviceTokens';
 import './workbooks';
 import './workspace';
 import './workspaceFeed';

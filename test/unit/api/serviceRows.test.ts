@@ -4,7 +4,7 @@
 // on a 403, a 404 and, for a write, an outcome that is unknown (sent once, with how to check).
 import * as assert from 'node:assert/strict';
 import { ApiError, PlatformClient } from '../../../src/api';
-import { rejection, sendJson, startServer, type TestServer } from './helpers';
+import { answeringPlatform, rejection } from './helpers';
 
 const P = '/api/v1/deployments/4';
 const PREVIEW = `${P}/databricks-metric-view-previews/mvp_1`;
@@ -34,6 +34,14 @@ const STATUS = {
   resultAvailable: false,
   startedAt: '2026-11-02T00:00:00.000Z',
   updatedAt: '2026-11-02T00:00:01.000Z',
+};
+const SAVE = {
+  expectedConfigurationVersion: 0,
+  enabled: true,
+  targetCatalog: 'main',
+  targetSchema: 'views',
+  selectionMode: 'pattern',
+  viewNameRegex: '^sales_.*',
 };
 const TOKEN = { token: 'jwt-1', security_context: { role: 'bi' }, created_at: 'a', expires_at: 'b' };
 
@@ -66,25 +74,10 @@ const CASES: Case[] = [
   },
   {
     name: 'saveMetricViewIntegration',
-    run: (c) =>
-      c.ops.saveMetricViewIntegration(4, 'sales dw', {
-        expectedConfigurationVersion: 0,
-        enabled: true,
-        targetCatalog: 'main',
-        targetSchema: 'views',
-        selectionMode: 'pattern',
-        viewNameRegex: '^sales_.*',
-      }),
+    run: (c) => c.ops.saveMetricViewIntegration(4, 'sales dw', { ...SAVE, selectionMode: 'pattern' }),
     method: 'PUT',
     url: `${P}/databricks-metric-view-integrations/sales%20dw`,
-    body: {
-      expectedConfigurationVersion: 0,
-      enabled: true,
-      targetCatalog: 'main',
-      targetSchema: 'views',
-      selectionMode: 'pattern',
-      viewNameRegex: '^sales_.*',
-    },
+    body: SAVE,
     answer: SETTINGS_ANSWER,
     forbidden: /^Saving the Databricks Metric View settings needs access to this deployment's data model/,
     notFound: /^Data source "sales dw" is not a Databricks data source of this deployment: pick one/,
@@ -203,34 +196,15 @@ const CASES: Case[] = [
 ];
 
 describe('the last nine rows: the exact request, and what the user is told', () => {
-  let s: TestServer;
-  let client: PlatformClient;
-  let reply: (status: number, body: unknown) => void;
-
-  before(async () => {
-    let answer: [number, unknown] = [200, {}];
-    reply = (status, body) => (answer = [status, body]);
-    s = await startServer((_req, res) => sendJson(res, answer[0], answer[1]));
-    client = new PlatformClient({
-      baseUrl: `${s.url}/api`,
-      token: () => Promise.resolve('tok-p'),
-      retry: { retries: 2, baseDelayMs: 1, maxDelayMs: 2 },
-    });
-  });
-  after(async () => {
-    await client.close();
-    await s.close();
-  });
+  const on = answeringPlatform({ retries: 2, baseDelayMs: 1, maxDelayMs: 2 });
 
   for (const c of CASES) {
     it(`${c.name}: sends exactly this request and returns the answer, unknown fields and values kept`, async () => {
-      reply(200, c.answer);
-      const from = s.requests.length;
-      const result = await c.run(client);
+      on.reply(200, c.answer);
+      const from = on.s.requests.length;
+      const result = await c.run(on.client);
       assert.deepEqual(result, 'result' in c ? c.result : c.answer);
-      const sent = s.requests.slice(from);
-      assert.equal(sent.length, 1, 'one request');
-      const r = sent[0]!;
+      const r = on.onlyRequestSince(from);
       assert.equal(`${r.method} ${r.url}`, `${c.method} ${c.url}`);
       if (c.body === undefined) assert.equal(r.body, '');
       else {
@@ -245,8 +219,8 @@ describe('the last nine rows: the exact request, and what the user is told', () 
         [403, c.forbidden, 'forbidden'],
         [404, c.notFound, 'notFound'],
       ] as const) {
-        reply(status, { error: 'no' });
-        const e = await rejection(() => c.run(client));
+        on.reply(status, { error: 'no' });
+        const e = await rejection(() => c.run(on.client));
         assert.ok(e instanceof ApiError, String(e));
         assert.equal(e.kind, kind);
         assert.match(e.message, want);
@@ -255,29 +229,29 @@ describe('the last nine rows: the exact request, and what the user is told', () 
 
     if (c.unknown)
       it(`${c.name}: a 500 is an unknown outcome that says how to check, sent once`, async () => {
-        reply(500, { error: 'internal' });
-        const from = s.requests.length;
-        const e = await rejection(() => c.run(client));
+        on.reply(500, { error: 'internal' });
+        const from = on.s.requests.length;
+        const e = await rejection(() => c.run(on.client));
         assert.ok(e instanceof ApiError, String(e));
         assert.equal(e.kind, 'unknownOutcome');
         assert.match(e.message, c.unknown!);
-        assert.equal(s.requests.length - from, 1, 'never re-sent');
+        assert.equal(on.s.requests.length - from, 1, 'never re-sent');
       });
     else
       it(`${c.name}: a read that fails with a 503 is tried again`, async () => {
-        reply(503, { error: 'busy' });
-        const from = s.requests.length;
-        await rejection(() => c.run(client));
-        assert.equal(s.requests.length - from, 3, 'the read and its two retries');
+        on.reply(503, { error: 'busy' });
+        const from = on.s.requests.length;
+        await rejection(() => c.run(on.client));
+        assert.equal(on.s.requests.length - from, 3, 'the read and its two retries');
       });
   }
 
   it('refuses bodies the documents do not allow before sending anything', async () => {
-    const from = s.requests.length;
+    const from = on.s.requests.length;
     const refused: [() => Promise<unknown>, RegExp][] = [
       [
         () =>
-          client.ops.saveMetricViewIntegration(4, 'default', {
+          on.client.ops.saveMetricViewIntegration(4, 'default', {
             expectedConfigurationVersion: -1,
             enabled: true,
             targetCatalog: 'main',
@@ -288,7 +262,7 @@ describe('the last nine rows: the exact request, and what the user is told', () 
       ],
       [
         () =>
-          client.ops.startMetricViewPreview(4, {
+          on.client.ops.startMetricViewPreview(4, {
             dataSourceName: 'default',
             selectionMode: 'some',
           } as never),
@@ -296,7 +270,7 @@ describe('the last nine rows: the exact request, and what the user is told', () 
       ],
       [
         () =>
-          client.ops.startMetricViewPreview(4, {
+          on.client.ops.startMetricViewPreview(4, {
             dataSourceName: 'default',
             selectionMode: 'all',
             x: 1,
@@ -304,10 +278,10 @@ describe('the last nine rows: the exact request, and what the user is told', () 
         /^Preview not started: .*x/,
       ],
       [
-        () => client.createMetaSyncToken(4, 102, {} as never),
+        () => on.client.createMetaSyncToken(4, 102, {} as never),
         /^Meta sync token not created: security_context/,
       ],
-      [() => client.ops.getMetricViewPreview(4, ''), /Preview id is required/],
+      [() => on.client.ops.getMetricViewPreview(4, ''), /Preview id is required/],
     ];
     for (const [run, message] of refused) {
       const e = await rejection(run);
@@ -315,6 +289,6 @@ describe('the last nine rows: the exact request, and what the user is told', () 
       assert.equal(e.kind, 'validation');
       assert.match(e.message, message);
     }
-    assert.equal(s.requests.length, from, 'nothing was sent');
+    assert.equal(on.s.requests.length, from, 'nothing was sent');
   });
 });

@@ -3,6 +3,7 @@
 // proxy). Kept apart from the shared lists, which spread them in.
 import * as assert from 'node:assert/strict';
 import { arr, served, type Json, type PlatformCase } from './caseChecks';
+import type { deployOpsCalls } from './deployOpsCases';
 
 const D = 7;
 const base = '/api/v1/deployments/{deploymentId}';
@@ -94,13 +95,8 @@ export const SERVICE_OPERATIONS: PlatformCase[] = [
   },
 ];
 
-interface Call {
-  method: string;
-  path: string;
-  body?: unknown;
-  auth?: string;
-  status: number;
-}
+/** A sandbox call, as the deployment operations' calls are written. */
+type Call = ReturnType<typeof deployOpsCalls>[number];
 
 /** Sandbox calls: `{previewId}` is the last preview an answer named. */
 export function serviceCalls(): Call[] {

@@ -25,14 +25,12 @@ describe('sandbox: Databricks Metric Views, service tokens and the API descripti
 
   before(async () => {
     sb = await startSandbox({ rows: 200, dbtStepMs: 20 });
-    const client = (token: string) =>
-      new PlatformClient({ baseUrl: sb.urls.platform, token: async () => token, retry: fast });
-    admin = client(sb.tokens.admin);
-    member = client(sb.tokens.member);
+    [admin, member] = [sb.tokens.admin, sb.tokens.member].map(
+      (token) => new PlatformClient({ baseUrl: sb.urls.platform, token: async () => token, retry: fast }),
+    ) as [PlatformClient, PlatformClient];
   });
   after(async () => {
-    await admin.close();
-    await member.close();
+    await Promise.all([admin.close(), member.close()]);
     await sb.close();
   });
 

@@ -1,7 +1,8 @@
-// Tokens the platform issues for its own services rather than for a person: an environment token for
-// the BI meta sync jobs (same input and answer as Create Environment Token), and a short-lived Data
-// API token for the account's Usage Analytics deployment (admin only). A token is a credential:
-// returned once and never logged (the caller registers it with the redaction).
+// What the platform offers its own services and tools rather than a person: an environment token
+// for the BI meta sync jobs (same input and answer as Create Environment Token), a short-lived Data
+// API token for the account's Usage Analytics deployment (admin only), and the OpenAPI 3.1 document
+// of the API as served (for runtime discovery; read as one object, kept whole). A token is a
+// credential: returned once and never logged (the caller registers it with the redaction).
 import { z } from 'zod';
 import { adminOnly, table } from './operation';
 import { CreateEnvironmentTokenInputSchema, TOKENS } from './environmentTokens';
@@ -17,7 +18,14 @@ export const UsageAnalyticsTokenSchema = z.looseObject({
 });
 export type UsageAnalyticsToken = z.infer<typeof UsageAnalyticsTokenSchema>;
 
-export const SERVICE_TOKENS = table(
+export const ApiSpecSchema = z.looseObject({
+  // The documents promise only an object: what an OpenAPI document holds is read if present.
+  openapi: maybe(z.string()),
+  info: maybe(z.looseObject({ title: maybe(z.string()), version: maybe(z.string()) })),
+  paths: maybe(z.record(z.string(), z.unknown())),
+});
+
+export const PLATFORM_SERVICES = table(
   {},
   {
     /** The environment id is the path's integer (environments list it as text: convert first). */
@@ -44,6 +52,13 @@ export const SERVICE_TOKENS = table(
       forbidden: adminOnly('Issuing a Usage Analytics token'),
       notFound: 'Usage Analytics is not enabled for this account: ask Cube support to enable it.',
       check: 'Issue the token again: issuing one is idempotent.',
+    },
+    getApiSpec: {
+      method: 'GET',
+      path: '/v1/spec',
+      kind: 'read',
+      answer: ApiSpecSchema,
+      action: 'Reading the Platform API description',
     },
   },
 );
