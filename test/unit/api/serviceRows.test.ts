@@ -3,7 +3,7 @@
 // request (method, path, body); the answer read with unknown fields kept; and what the user is told
 // on a 403, a 404 and, for a write, an outcome that is unknown (sent once, with how to check).
 import * as assert from 'node:assert/strict';
-import { ApiError, PlatformClient } from '../../../src/api';
+import { ApiError, type PlatformClient } from '../../../src/api';
 import { answeringPlatform, rejection } from './helpers';
 
 const P = '/api/v1/deployments/4';
