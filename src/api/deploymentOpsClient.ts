@@ -1,6 +1,7 @@
 // The day-to-day operations on one deployment (dbt sync runs, dashboard exports, env variable writes,
-// health, environment tokens), composed over the platform transport. Reached as `platform.ops`.
+// health, environment tokens, Databricks Metric View previews), composed over the platform transport. Reached as `platform.ops`.
 import type { PageParams } from './paging';
+import { DATABRICKS } from './platform/databricksMetricViews';
 import * as dbt from './platform/dbtSync';
 import * as exportsApi from './platform/dashboardExports';
 import * as envVars from './platform/envVars';
@@ -10,7 +11,7 @@ import { call, OperationsClient } from './platform/operation';
 import type { PlatformTransport } from './platform/transport';
 
 /** The operations of this client that are one call each (their methods are derived from the table). */
-const OPS = { ...HEALTH, ...dbt.DBT_RUNS, ...exportsApi.EXPORTS };
+const OPS = { ...HEALTH, ...dbt.DBT_RUNS, ...exportsApi.EXPORTS, ...DATABRICKS };
 
 /** The operations that do more than one call (polling, downloading, shaping the input). */
 const FUNCTIONS = {

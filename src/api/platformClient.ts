@@ -23,6 +23,7 @@ import * as workspace from './platform/workspace';
 import * as folders from './platform/folders';
 import * as feed from './platform/workspaceFeed';
 import * as reports from './platform/reports';
+import { PLATFORM_SERVICES } from './platform/platformServices';
 import * as workbooks from './platform/workbooks';
 
 export type { NotificationListQuery } from './notificationQuery';
@@ -51,6 +52,7 @@ const OPS = {
   ...APP_CONFIG,
   ...GITHUB,
   ...EMBED_DASHBOARD_ADMIN,
+  ...PLATFORM_SERVICES,
 };
 
 /** The operations that do more than one call, or check their input beyond the published schema. */

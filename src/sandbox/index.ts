@@ -153,6 +153,12 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<SandboxHa
       jwtSecret,
       dbtStepMs: opts.dbtStepMs,
       buildStatus: (id, branch) => build.buildStatus(id, branch),
+      deployedCubes: async (id) => {
+        const repo = build.repo(id);
+        const b = repo?.branches.get(repo.deployBranch);
+        const compiled = repo && b ? (await repo.compile(b.files)).result : undefined;
+        return compiled && compiled.errors.length === 0 ? compiled.cubes : undefined;
+      },
     },
     {
       created: (id) => openHost(id),

@@ -52,6 +52,11 @@ export interface SandboxState {
   admin?: AdminState;
   /** Embed dashboard comments and redeemed embed sessions (set when the platform routes are registered). */
   embedComments?: EmbedCommentState;
+  /** Databricks Metric View settings by "deploymentId/dataSourceName", and previews by id. */
+  databricks?: {
+    integrations: Record<string, Record<string, unknown>>;
+    previews: Record<string, MetricViewPreviewState>;
+  };
   /** The last id handed out, by kind (see issueId). */
   counters: Record<string, number>;
 }
@@ -94,6 +99,18 @@ export interface DbtJobState {
   cancelledAt?: number;
   /** Fails in dbt compile (also any run on a branch named "fail"). */
   fails?: boolean;
+}
+
+export interface MetricViewPreviewState {
+  deploymentId: number;
+  dataSourceName: string;
+  /** What was converted, by content: an exact retry while this one runs reuses it. */
+  key: string;
+  buildJobId: number;
+  startedAt: number;
+  cancelledAt?: number;
+  /** The views converted (shown once the preview completes); none matched: it fails. */
+  views: Record<string, unknown>[];
 }
 
 export interface ExportJobState {

@@ -1,5 +1,6 @@
 // Shared by the sandbox's platform routes: the deps, opaque cursors and paging, and small request
 // helpers.
+import type { CubeDef } from '../data/modelTypes';
 import type { Handler, Method, RequestContext, Router } from '../http';
 import type { SandboxTokens } from '../server';
 import type { SandboxState } from '../state';
@@ -17,6 +18,8 @@ export interface PlatformDeps {
    * the deploy branch when none is named; undefined for an unknown deployment or branch.
    */
   buildStatus: (deploymentId: number, branchName?: string) => Promise<Record<string, unknown> | undefined>;
+  /** The cubes of a deployment's deploy branch as last compiled without errors; undefined otherwise. */
+  deployedCubes?: (deploymentId: number) => Promise<readonly CubeDef[] | undefined>;
 }
 
 export const encodeCursor = (offset: number, key: string) =>

@@ -5,10 +5,12 @@ import type { Router } from '../http';
 import { registerAccountRoutes } from './accountRoutes';
 import { registerAdminRoutes } from './admin';
 import { registerCatalogRoutes } from './catalogRoutes';
+import { registerDatabricksRoutes } from './databricksRoutes';
 import { registerDbtRoutes } from './dbtRoutes';
 import { registerDeploymentRoutes, type DeploymentLifecycle } from './deploymentRoutes';
 import { registerEmbedDashboardRoutes } from './embedDashboardRoutes';
 import { registerOpsRoutes } from './opsRoutes';
+import { registerServiceRoutes } from './serviceRoutes';
 import type { PlatformDeps } from './common';
 import { registerNotificationRoutes } from './notificationRoutes';
 import { registerWorkspaceRoutes } from './workspaceRoutes';
@@ -26,6 +28,8 @@ export function registerPlatformRoutes(
   registerWorkspaceRoutes(router, deps);
   registerDbtRoutes(router, deps);
   registerOpsRoutes(router, deps);
+  registerDatabricksRoutes(router, deps);
+  registerServiceRoutes(router, deps);
   registerDeploymentRoutes(router, deps, lifecycle);
   registerAdminRoutes(router, deps);
   // After the admin routes: embed sessions and tenants' users are theirs.

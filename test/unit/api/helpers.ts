@@ -3,6 +3,7 @@ import * as http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import * as assert from 'node:assert/strict';
 import { DataClient, type DataClientOptions } from '../../../src/api/dataClient';
+import { PlatformClient } from '../../../src/api/platformClient';
 import { isApiError, type ApiError } from '../../../src/api/errors';
 import { HttpClient, type HttpClientOptions } from '../../../src/api/http';
 import { DispatcherRegistry } from '../../../src/api/net/agents';
@@ -95,6 +96,38 @@ export async function collect<T>(it: AsyncIterable<T>): Promise<T[]> {
   const out: T[] = [];
   for await (const x of it) out.push(x);
   return out;
+}
+
+/**
+ * For the suite it is called in: a loopback server answering every request with what `reply` last
+ * set (200 {} at first), and a PlatformClient on it (`/api`, token `tok-p`); both ready from `before`.
+ */
+export function answeringPlatform(retry = { retries: 3, baseDelayMs: 1, maxDelayMs: 2 }) {
+  let answer: [number, unknown] = [200, {}];
+  const on = {
+    s: undefined as unknown as TestServer,
+    client: undefined as unknown as PlatformClient,
+    reply: (status: number, body: unknown) => void (answer = [status, body]),
+    /** The one request sent since `from` (there must be exactly one). */
+    onlyRequestSince(from: number): Recorded {
+      const sent = on.s.requests.slice(from);
+      assert.equal(sent.length, 1, 'one request');
+      return sent[0]!;
+    },
+  };
+  before(async () => {
+    on.s = await startServer((_req, res) => sendJson(res, answer[0], answer[1]));
+    on.client = new PlatformClient({
+      baseUrl: `${on.s.url}/api`,
+      token: () => Promise.resolve('tok-p'),
+      retry,
+    });
+  });
+  after(async () => {
+    await on.client.close();
+    await on.s.close();
+  });
+  return on;
 }
 
 /** Runs `fn` and returns what it threw (fails when it does not throw). */

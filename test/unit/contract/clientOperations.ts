@@ -19,6 +19,7 @@ import { SETTINGS_OPERATIONS } from './settingsOperations';
 import { DEPLOYMENT_OPERATIONS } from './deploymentCases';
 import { PEOPLE_OPERATIONS } from './peopleOperations';
 import { EMBED_DASHBOARD_OPERATIONS } from './embedDashboardCases';
+import { SERVICE_OPERATIONS } from './serviceCases';
 
 export interface Clients {
   platform: PlatformClient;
@@ -624,6 +625,8 @@ export const CLIENT_OPERATIONS: OperationCase[] = [
   },
   // deployops
   ...DEPLOY_OPS_OPERATIONS,
+  // Databricks Metric Views, service tokens, the API description
+  ...SERVICE_OPERATIONS,
   // admin
   ...ADMIN_OPERATIONS,
   // admin users

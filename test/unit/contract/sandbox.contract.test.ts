@@ -13,6 +13,7 @@ import { embedDashboardCalls } from './embedDashboardCases';
 import { embedGroupCalls } from './embedGroupCases';
 import { settingsCalls } from './settingsCalls';
 import { deploymentCalls } from './deploymentCases';
+import { serviceCalls } from './serviceCases';
 
 interface Call {
   method: string;
@@ -381,6 +382,8 @@ function calls(sb: SandboxHandle): Call[] {
     ...buildCalls(),
     // deployops
     ...deployOpsCalls(),
+    // Databricks Metric Views, service tokens, the API description
+    ...serviceCalls(),
     // settings (before admin: those delete the seeded integration and config)
     ...settingsCalls(),
     // admin
@@ -564,6 +567,8 @@ describe('contract: every sandbox route speaks the published documents', functio
       if (embedToken && path.endsWith('/embed/session/token')) captured.embedToken = embedToken;
       const jobId = /"jobId":"([^"]+)"/.exec(text)?.[1];
       if (jobId) captured.jobId = jobId;
+      const previewId = /"previewId":"([^"]+)"/.exec(text)?.[1];
+      if (previewId) captured.previewId = previewId;
       if (res.status !== c.status)
         statuses.push(`${c.method} ${c.path}: ${res.status}, expected ${c.status}`);
       else if (c.status < 300 && c.method !== 'GET') {

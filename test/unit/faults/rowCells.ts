@@ -89,6 +89,16 @@ const PARAMS: Record<string, { why: string; find(l: Lookup): Promise<unknown> }>
       );
     },
   },
+  dataSourceName: {
+    why: "a deployment's Databricks data sources are listed by no published operation: the sandbox's `default`, its Metric View settings saved first (version 0 creates them) so the read finds them",
+    find: async (l) => {
+      const d = Number(await l.fromCollection('/v1/deployments', 'deploymentId', []));
+      await l.platform.ops
+        .saveMetricViewIntegration(d, 'default', { ...MATRIX_METRIC_VIEWS, expectedConfigurationVersion: 0 })
+        .catch(() => undefined);
+      return 'default';
+    },
+  },
   publicId: {
     why: 'two things are named by a public id and no row lists either: a report upserted by its publicId is made under any 12-character id it is given (a fresh one); an embeddable dashboard is the published dashboard of deployment 1 holding the seeded python report',
     find: async (l) =>
@@ -96,6 +106,14 @@ const PARAMS: Record<string, { why: string; find(l: Lookup): Promise<unknown> }>
         ? `mx${Date.now().toString(36)}`.padEnd(12, '0').slice(0, 12)
         : (await pythonSnapshot(l))?.publicId,
   },
+};
+
+/** Databricks Metric View settings the matrix saves (at the version the settings are at). */
+const MATRIX_METRIC_VIEWS = {
+  enabled: true,
+  targetCatalog: 'main',
+  targetSchema: 'matrix',
+  selectionMode: 'all' as const,
 };
 
 /** A deployment the matrix creates (in a region the sandbox lists). */
@@ -286,6 +304,25 @@ const ROWS: Record<
     why: 'items are named by type and id (no field says which live id): the live report, into the live folder',
     input: (live) => ({ items: [{ type: 'REPORT', id: live.reportId }], folderId: live.folderId }),
   },
+  saveMetricViewIntegration: {
+    why: 'settings are saved with optimistic versioning: each cell sends the version the settings are at (read before it)',
+    freshInput: async (make, live) => {
+      const settings = '/v1/deployments/{deploymentId}/databricks-metric-view-integrations/{dataSourceName}';
+      const read = await make(settings, [live.deploymentId, 'default'], { method: 'GET', input: undefined });
+      return { ...MATRIX_METRIC_VIEWS, expectedConfigurationVersion: read.configurationVersion };
+    },
+  },
+  getMetricViewIntegration: {
+    why: 'the save cells move the settings’ version and timestamps: what they say, and that they are versioned',
+    project: (v) => {
+      const { configurationVersion, updatedAt: _u, ...rest } = v as Record<string, unknown>;
+      return { ...rest, versioned: typeof configurationVersion === 'number' };
+    },
+  },
+  cancelMetricViewPreview: {
+    why: 'only a running preview can be cancelled: one on the sandbox’s slow data source, fresh a cell',
+    createInput: { dataSourceName: 'slow', selectionMode: 'all' },
+  },
   deleteDeployment: {
     why: 'it deletes the deployment every other row works in: a deployment created through the build API a cell',
     createAt: '/build/api/v1/deployments',
@@ -360,6 +397,10 @@ const FIELDS: Record<string, { why: string; find(l: Lookup): Promise<unknown> }>
   pythonReportId: {
     why: 'the same snapshot’s report (runDashboardPython takes it as reportId, which other rows take from the reports list)',
     find: async (l) => (await pythonSnapshot(l))?.reportId,
+  },
+  dataSourceName: {
+    why: 'a preview names a Databricks data source in its body: the sandbox’s `default` (PARAMS.dataSourceName)',
+    find: async () => 'default',
   },
   dashboardId: {
     why: 'a dashboard is a published workbook, named by its id: the first listed (a published one)',
