@@ -1,5 +1,5 @@
 // Databricks Metric Views in the sandbox. Each deployment has two Databricks data sources: `default`
-// (its warehouse) and `slow` (the same warehouse a thousand times slower, so tests can cancel a
+// (its warehouse) and `slow` (the same warehouse, so slow that a preview on it runs for hours, so tests can cancel a
 // preview while it runs). Publication settings are saved with optimistic versioning (a stale
 // `expectedConfigurationVersion` is a 409). A preview converts the cubes of the deploy branch's
 // latest successful build into Metric View YAML: it is queued, runs a step per stage, then completes
@@ -110,7 +110,9 @@ export function registerDatabricksRoutes(router: Router, deps: PlatformDeps): vo
   const on = deploymentRoutes(router, deps);
   const state = (deps.state.databricks ??= { integrations: {}, previews: {} });
   const baseStep = deps.dbtStepMs ?? 500;
-  const stepOf = (p: MetricViewPreviewState) => (p.dataSourceName === 'slow' ? baseStep * 1000 : baseStep);
+  // An hour a step on the slow source: its preview is still running whenever a test looks (a
+  // timing-free way to reach cancel and the result's 409), however loaded the machine.
+  const stepOf = (p: MetricViewPreviewState) => (p.dataSourceName === 'slow' ? 3_600_000 : baseStep);
 
   /** The data source of the path or body, or undefined after answering 404. */
   const dataSource = async (ctx: RequestContext, name: string) => {
