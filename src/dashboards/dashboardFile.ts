@@ -134,65 +134,55 @@ function parseLocated(text: string): { value: unknown; locations: Map<string, Lo
     i++;
     return out;
   };
+  /** The members of an object or array (at its opening bracket) up to `close`, each read by `member`. */
+  const members = (close: '}' | ']', member: () => void): void => {
+    i++;
+    ws();
+    if (text[i] === close) {
+      i++;
+      return;
+    }
+    for (;;) {
+      member();
+      ws();
+      if (text[i] === ',') {
+        i++;
+        continue;
+      }
+      if (text[i] === close) {
+        i++;
+        return;
+      }
+      fail(`Expected ',' or '${close}'`);
+    }
+  };
   const value = (path: string): unknown => {
     ws();
     const start = i;
     const c = text[i];
     let v: unknown;
     if (c === '{') {
-      i++;
       const obj: Record<string, unknown> = {};
-      ws();
-      if (text[i] === '}') i++;
-      else {
-        for (;;) {
-          ws();
-          if (text[i] !== '"') fail('Expected a property name in double quotes');
-          const key = str();
-          ws();
-          if (text[i] !== ':') fail(`Expected ':' after "${key}"`);
-          i++;
-          // Defined, not assigned: a "__proto__" member is data (as JSON.parse keeps it), never the
-          // object's prototype, whose fields the schema would then read as the file's.
-          Object.defineProperty(obj, key, {
-            value: value(childKey(path, key)),
-            enumerable: true,
-            writable: true,
-            configurable: true,
-          });
-          ws();
-          if (text[i] === ',') {
-            i++;
-            continue;
-          }
-          if (text[i] === '}') {
-            i++;
-            break;
-          }
-          fail("Expected ',' or '}'");
-        }
-      }
+      members('}', () => {
+        ws();
+        if (text[i] !== '"') fail('Expected a property name in double quotes');
+        const key = str();
+        ws();
+        if (text[i] !== ':') fail(`Expected ':' after "${key}"`);
+        i++;
+        // Defined, not assigned: a "__proto__" member is data (as JSON.parse keeps it), never the
+        // object's prototype, whose fields the schema would then read as the file's.
+        Object.defineProperty(obj, key, {
+          value: value(childKey(path, key)),
+          enumerable: true,
+          writable: true,
+          configurable: true,
+        });
+      });
       v = obj;
     } else if (c === '[') {
-      i++;
       const arr: unknown[] = [];
-      ws();
-      if (text[i] === ']') i++;
-      else {
-        for (;;) {
-          arr.push(value(childKey(path, arr.length)));
-          ws();
-          if (text[i] === ',') {
-            i++;
-            continue;
-          }
-          if (text[i] === ']') {
-            i++;
-            break;
-          }
-          fail("Expected ',' or ']'");
-        }
-      }
+      members(']', () => arr.push(value(childKey(path, arr.length))));
       v = arr;
     } else if (c === '"') {
       v = str();

@@ -1,8 +1,57 @@
 // The dashboards commands' inputs: argument objects and explorer nodes, the active dashboard file
 // (in a text editor or the Dashboard Editor), and the pickers for a deployment and a workbook
-// (lists from the profile; typed ids only when a list cannot load).
+// (lists from the profile; typed ids only when a list cannot load). Also what their flows share
+// around a call: names in messages, the save before a send, and cancellable progress.
 import * as vscode from 'vscode';
 import type { Services } from '../services';
+import { saveFirst, type NextSave } from './saveFirst';
+
+/** A file's name (the last part of its path), as messages name it. */
+export const fileName = (uri: vscode.Uri) => uri.path.slice(uri.path.lastIndexOf('/') + 1);
+
+/** A deployment as messages name it: its quoted name when known, else its id. */
+export function deploymentLabel(deploymentId: number, deploymentName: string | undefined): string {
+  return deploymentName ? `"${deploymentName}"` : `deployment ${deploymentId}`;
+}
+
+/** Runs a server call under a cancellable notification; Cancel aborts the call's signal. */
+export function withCancelProgress<T>(title: string, run: (signal: AbortSignal) => Promise<T>): Thenable<T> {
+  return vscode.window.withProgress(
+    { location: vscode.ProgressLocation.Notification, title, cancellable: true },
+    (_progress, token) => {
+      const abort = new AbortController();
+      const sub = token.onCancellationRequested(() => abort.abort());
+      return run(abort.signal).finally(() => sub.dispose());
+    },
+  );
+}
+
+/**
+ * Saves a dirty document before its text is sent (the rule is saveFirst's); `refused` and `again`
+ * word the error when it cannot be saved.
+ */
+export function saveBeforeSending(doc: vscode.TextDocument, refused: string, again: string): Promise<void> {
+  return saveFirst(doc, nextSaveOf(doc), fileName(doc.uri), refused, again);
+}
+
+/** This document's next save (VS Code's save event), or the end of `ms`. */
+function nextSaveOf(doc: vscode.TextDocument): NextSave {
+  return (ms) => {
+    let done: () => void = () => undefined;
+    const saved = new Promise<void>((resolve) => (done = resolve));
+    const timer = setTimeout(done, ms);
+    const sub = vscode.workspace.onDidSaveTextDocument((d) => {
+      if (d.uri.toString() === doc.uri.toString()) done();
+    });
+    return {
+      saved,
+      dispose: () => {
+        clearTimeout(timer);
+        sub.dispose();
+      },
+    };
+  };
+}
 
 /** A path or URI string (or a Uri) as a Uri. */
 export function toUri(u: string | vscode.Uri): vscode.Uri {

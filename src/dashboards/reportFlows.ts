@@ -9,7 +9,7 @@ import { UPSERT_REPORT_FIELDS } from '../api/platform/reports';
 import type { PlatformClient } from '../api/platformClient';
 import type { Report } from '../api/platform/workspace';
 import type { Services } from '../services';
-import { objectArg, pickDeployment, toUri } from './dashboardPrompts';
+import { fileName, objectArg, pickDeployment, toUri, withCancelProgress } from './dashboardPrompts';
 import {
   conflictError,
   formatReportFile,
@@ -50,8 +50,6 @@ const PUSH = 'Push Report';
 const OVERWRITE = 'Overwrite File';
 /** Pages of reports read while looking for a public id, at most (100 reports a page). */
 const MAX_PAGES = 50;
-
-const basename = (uri: vscode.Uri) => uri.path.slice(uri.path.lastIndexOf('/') + 1);
 
 export class ReportFlows implements vscode.Disposable {
   /** The texts the compare tabs show, by URI. */
@@ -147,7 +145,7 @@ export class ReportFlows implements vscode.Disposable {
     let doc = await vscode.workspace.openTextDocument(uri);
     await this.saveFirst(doc);
     let parsed = parseReportFile(doc.getText());
-    if (!parsed.ok) throw new Error(`Report not pushed: ${basename(uri)}: ${parsed.message}`);
+    if (!parsed.ok) throw new Error(`Report not pushed: ${fileName(uri)}: ${parsed.message}`);
     if (parsed.file.publicId === undefined) {
       // The document asks for a client-minted id; it goes into the file so the next push updates.
       const add = 'Add a publicId and Push';
@@ -155,7 +153,7 @@ export class ReportFlows implements vscode.Disposable {
         args.confirm === true
           ? add
           : await vscode.window.showWarningMessage(
-              `${basename(uri)} has no publicId, the report's identity for pushes.`,
+              `${fileName(uri)} has no publicId, the report's identity for pushes.`,
               {
                 modal: true,
                 detail:
@@ -187,7 +185,7 @@ export class ReportFlows implements vscode.Disposable {
       const changes = pushChanges(file.body, before as Record<string, unknown>);
       if (changes.length === 0) {
         void vscode.window.showInformationMessage(
-          `Nothing to push: the report "${before.name}" on ${where} already matches ${basename(uri)}.`,
+          `Nothing to push: the report "${before.name}" on ${where} already matches ${fileName(uri)}.`,
         );
         return { outcome: 'unchanged', report: before };
       }
@@ -195,12 +193,12 @@ export class ReportFlows implements vscode.Disposable {
         const server = formatReportFile(reportFileFromServer(before as Record<string, unknown>, file.fields));
         await this.compare(
           { text: server, name: `${publicId} on server${REPORT_FILE_SUFFIX}` },
-          { uri, name: basename(uri) },
-          `"${before.name}" on ${where} ↔ ${basename(uri)}`,
+          { uri, name: fileName(uri) },
+          `"${before.name}" on ${where} ↔ ${fileName(uri)}`,
           changes,
         );
         const go = await vscode.window.showWarningMessage(
-          `Overwrite the report "${before.name}" on ${where} with ${basename(uri)}?`,
+          `Overwrite the report "${before.name}" on ${where} with ${fileName(uri)}?`,
           {
             modal: true,
             detail: `Changes: ${changes.join(', ')} (the diff is open). Everyone who uses the report sees them.`,
@@ -212,19 +210,8 @@ export class ReportFlows implements vscode.Disposable {
     }
     let answer: Report;
     try {
-      answer = await vscode.window.withProgress(
-        {
-          location: vscode.ProgressLocation.Notification,
-          title: `Pushing ${basename(uri)}…`,
-          cancellable: true,
-        },
-        (_p, token) => {
-          const abort = new AbortController();
-          const sub = token.onCancellationRequested(() => abort.abort());
-          return client
-            .upsertReportByPublicId(deploymentId, publicId, file.body, abort.signal)
-            .finally(() => sub.dispose());
-        },
+      answer = await withCancelProgress(`Pushing ${fileName(uri)}…`, (signal) =>
+        client.upsertReportByPublicId(deploymentId, publicId, file.body, signal),
       );
     } catch (e) {
       throw conflictError(e, publicId) ?? e;
@@ -277,7 +264,7 @@ export class ReportFlows implements vscode.Disposable {
       target = target.with({ path: `${target.path.replace(/\.json$/i, '')}${REPORT_FILE_SUFFIX}` });
     const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === target.toString());
     if (open?.isDirty)
-      throw new Error(`${basename(target)} has unsaved changes: save or revert them, then pull again.`);
+      throw new Error(`${fileName(target)} has unsaved changes: save or revert them, then pull again.`);
     const current = await vscode.workspace.fs.readFile(target).then(
       (b) => new TextDecoder().decode(b),
       () => undefined,
@@ -287,7 +274,7 @@ export class ReportFlows implements vscode.Disposable {
       const parsed = parseReportFile(current);
       // An unreadable file is reported, never replaced.
       if (!parsed.ok)
-        throw new Error(`Report not pulled: ${basename(target)} was left as it is: ${parsed.message}`);
+        throw new Error(`Report not pulled: ${fileName(target)} was left as it is: ${parsed.message}`);
       existing = parsed.file.fields;
     }
     const next = reportFileFromServer(report as Record<string, unknown>, existing);
@@ -296,23 +283,23 @@ export class ReportFlows implements vscode.Disposable {
       const changes = pullChanges(existing, next);
       if (changes.length === 0) {
         void vscode.window.showInformationMessage(
-          `${basename(target)} already matches "${report.name}" on ${where}.`,
+          `${fileName(target)} already matches "${report.name}" on ${where}.`,
         );
         await vscode.window.showTextDocument(target, { preview: false });
         return target;
       }
       if (args.confirm !== true) {
         await this.compare(
-          { uri: target, name: basename(target) },
+          { uri: target, name: fileName(target) },
           { text, name: `${report.name} from server${REPORT_FILE_SUFFIX}` },
-          `${basename(target)} ↔ "${report.name}" on ${where}`,
+          `${fileName(target)} ↔ "${report.name}" on ${where}`,
           changes,
         );
         const kept = parseReportFile(current).ok
           ? Object.keys(existing).filter((k) => !UPSERT_REPORT_FIELDS.includes(k))
           : [];
         const go = await vscode.window.showWarningMessage(
-          `Overwrite ${basename(target)} with the report "${report.name}" from ${where}?`,
+          `Overwrite ${fileName(target)} with the report "${report.name}" from ${where}?`,
           {
             modal: true,
             detail: `Changes: ${changes.join(', ')} (the diff is open).${kept.length ? ` Kept as they are (not report fields): ${kept.join(', ')}.` : ''}`,
@@ -331,7 +318,7 @@ export class ReportFlows implements vscode.Disposable {
     );
     this.services.log.info(`Pulled report ${report.id} (${where}) into ${target.fsPath}`);
     void vscode.window.showInformationMessage(
-      `Report "${report.name}" pulled into ${basename(target)}. Push Report sends your edits back.`,
+      `Report "${report.name}" pulled into ${fileName(target)}. Push Report sends your edits back.`,
     );
     return target;
   }

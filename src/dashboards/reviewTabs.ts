@@ -6,6 +6,7 @@
 // same file, and its tab is closed then.
 import * as vscode from 'vscode';
 import type { PublishDashboardInput } from '../api/schemas/platform';
+import { deploymentLabel } from './dashboardPrompts';
 import type { PublishReview } from './publishReview';
 
 export const REVIEW_SCHEME = 'dashboard-platform-published';
@@ -34,6 +35,11 @@ export interface ReviewRecord {
 
 /** What a review is opened with (the rest is filled in here). */
 export type NewReview = Omit<ReviewRecord, 'id' | 'left' | 'right' | 'state'>;
+
+/** Where a review would publish, as its tab and the dashboard editor name it. */
+export function reviewWhere(r: Pick<ReviewRecord, 'production' | 'deploymentId' | 'deploymentName'>): string {
+  return `${r.production ? 'PRODUCTION ' : ''}${deploymentLabel(r.deploymentId, r.deploymentName)}`;
+}
 
 /** The text shown by a review tab whose review is gone (a reload, say): no diff, a note. */
 const ENDED =
@@ -133,7 +139,7 @@ export class ReviewTabs implements vscode.Disposable {
     this.content.set(record.right.toString(), data.review.right);
     this.changed.fire(record.left);
     this.changed.fire(record.right);
-    const where = `${data.production ? 'PRODUCTION ' : ''}${data.deploymentName ? `"${data.deploymentName}"` : `deployment ${data.deploymentId}`}`;
+    const where = reviewWhere(data);
     // Known before its tab is: the tab (and its Publish These Changes) can show before the diff
     // command returns. The closed-tab check leaves it alone until then.
     this.byId.set(id, record);

@@ -18,7 +18,7 @@ import {
   type SecretKind,
 } from './profileModel';
 import { ProfileSchema } from './profileSchema';
-import { SecretStorageUnavailableError } from './profileService';
+import { SecretStorageUnavailableError } from './profileSecrets';
 import { askProfileForm, tokenForListing, type SecretsInput } from './profileForm';
 import { machineExternalId } from './clientProvider';
 import { vscodePrompter } from '../ui/vscodePrompter';

@@ -48,35 +48,28 @@ export async function askOriginMismatch(ctx: SecretUseContext, storedFor: string
   const label = SECRET_LABELS[ctx.kind];
   const host = hostOf(ctx.origin);
   const stored = storedFor.map(hostOf).join(', ') || 'another host';
-  const send = sendButton(ctx.origin);
-  const choice = await vscode.window.showWarningMessage(
+  return sendOrEnterNew(
+    ctx,
     `The ${label} of "${ctx.profile}" was stored for ${stored}, but the profile now sends requests to ${host}.`,
-    {
-      modal: true,
-      detail: `It is never sent to another host without your say. Send it to ${host} only if that is the same service (a new address of your tenant); otherwise enter the token for ${host}.${ctx.scope === 'workspace' ? " The profile comes from this workspace's settings." : ''}`,
-    },
-    send,
-    ENTER_NEW,
+    `It is never sent to another host without your say. Send it to ${host} only if that is the same service (a new address of your tenant); otherwise enter the token for ${host}.${ctx.scope === 'workspace' ? " The profile comes from this workspace's settings." : ''}`,
   );
-  if (choice === send) return { kind: 'send' };
-  if (choice === ENTER_NEW) return enterNew(ctx);
-  return undefined;
 }
 
 /** A plain token from before tokens were tied to a host, found for a workspace profile. */
 export async function askLegacySecret(ctx: SecretUseContext): Promise<SecretAnswer> {
   const label = SECRET_LABELS[ctx.kind];
   const host = hostOf(ctx.origin);
-  const send = sendButton(ctx.origin);
-  const choice = await vscode.window.showWarningMessage(
+  return sendOrEnterNew(
+    ctx,
     `Send the ${label} stored for "${ctx.profile}" to ${host}?`,
-    {
-      modal: true,
-      detail: `It was stored before tokens were tied to a host, and "${ctx.profile}" now comes from this workspace's settings, which point it at ${host}. From now on it is sent only to the host you choose here.`,
-    },
-    send,
-    ENTER_NEW,
+    `It was stored before tokens were tied to a host, and "${ctx.profile}" now comes from this workspace's settings, which point it at ${host}. From now on it is sent only to the host you choose here.`,
   );
+}
+
+/** A modal offering to send the stored secret to the new host or to enter a new one (undefined: Cancel). */
+async function sendOrEnterNew(ctx: SecretUseContext, message: string, detail: string): Promise<SecretAnswer> {
+  const send = sendButton(ctx.origin);
+  const choice = await vscode.window.showWarningMessage(message, { modal: true, detail }, send, ENTER_NEW);
   if (choice === send) return { kind: 'send' };
   if (choice === ENTER_NEW) return enterNew(ctx);
   return undefined;

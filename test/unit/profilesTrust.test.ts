@@ -336,6 +336,20 @@ describe('profiles: ProfileService keeps secrets to their origin and workspace p
     assert.deepEqual(JSON.parse(raw), { origin: 'https://prod.example.com', value: TOKEN });
   });
 
+  it('a renamed profile keeps its token under its new name only, and a removed one leaves no secret', async () => {
+    const ps = await withUserToken();
+    await ps.save({ name: 'Prod EU', platformUrl: USER_URL } as Profile, 'Prod');
+    assert.equal((await ps.getSecret('platformToken', 'Prod EU'))?.value, TOKEN);
+    assert.equal(
+      secrets.has('dashboardPlatform.profile.Prod.platformToken'),
+      false,
+      'none left under the old name',
+    );
+    await ps.remove('Prod EU');
+    assert.equal(await ps.hasSecret('platformToken', 'Prod EU'), false);
+    assert.deepEqual([...secrets.keys()], []);
+  });
+
   it('a workspace profile named like the user’s never gets the user’s token: it is asked about, and has none', async () => {
     const first = await withUserToken();
     first.dispose();

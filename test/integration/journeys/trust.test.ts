@@ -14,7 +14,7 @@ import * as vscode from 'vscode';
 import type { ExtensionApi } from '../../../src/extension';
 import { allowRemoteImages, mcpAllowWrites } from '../../../src/config/safetySettings';
 import { readNetworkSettings } from '../../../src/config/networkSettings';
-import { TRUSTED_PROFILES_KEY } from '../../../src/profiles/profileService';
+import { TRUSTED_PROFILES_KEY } from '../../../src/profiles/profileSecrets';
 import { click, getApi, pageText, pressKeys, screenshot, typeText, waitFor } from '../harness';
 
 const NAME = 'Trust Journey Prod';
