@@ -539,6 +539,11 @@ describe('model saves: the build API pieces', () => {
       { name: 'c.yml', items: [{ name: 'inner.yml' }] },
       { fileName: 'top.yml' },
       { path: '/lead/slash.yml' },
+      { type: 'dir', name: 'no-children' },
+      { type: 'directory', name: 'none-either' },
+      { name: 42, fileName: 7 },
+      { path: '', name: 'named.yml' },
+      { path: '//two/leading.yml' },
     ]);
     assert.deepEqual(files, [
       { path: 'model/a.yml', content: 'a', hash: 's1' },
@@ -547,6 +552,8 @@ describe('model saves: the build API pieces', () => {
       { path: 'c.yml/inner.yml' },
       { path: 'top.yml' },
       { path: 'lead/slash.yml' },
+      { path: 'named.yml' },
+      { path: 'two/leading.yml' },
     ]);
     assert.deepEqual(flattenTree([{ name: 'a.yml' }], 'dir//'), [{ path: 'dir/a.yml' }]);
   });
@@ -581,6 +588,14 @@ describe('model saves: the build API pieces', () => {
       'b.yml': { hash: sha256(b) },
       'c.yml': { hash: sha256(c) },
     });
+    // An unchanged file keeps the server's own spelling of its hash.
+    const upper = planUpload([{ path: 'a.yml', content: a }], new Map([['a.yml', sha256(a).toUpperCase()]]));
+    assert.deepEqual(upper.manifest, { 'a.yml': { hash: sha256(a).toUpperCase() } });
+    assert.equal(upper.unchanged, 1);
+    // Nothing on the server to tell the digest by: SHA-256.
+    const fresh = planUpload([{ path: 'a.yml', content: a }], new Map());
+    assert.deepEqual(fresh.manifest, { 'a.yml': { hash: sha256(a) } });
+    assert.deepEqual(fresh.added, ['a.yml']);
   });
 
   it("the Data API of a dev branch: scheme added, the deployment path's /cubejs-api and trailing slashes dropped", () => {
@@ -593,6 +608,17 @@ describe('model saves: the build API pieces', () => {
       'http://h:8080/base/dev-mode/b/cubejs-api',
     );
     assert.equal(devModeDataApiUrl('https://h/', 'b'), 'https://h/dev-mode/b/cubejs-api');
+    assert.equal(devModeDataApiUrl('https://h/base//', 'b'), 'https://h/base/dev-mode/b/cubejs-api');
+    assert.equal(
+      devModeDataApiUrl('https://h/cubejs-api-old', 'b'),
+      'https://h/cubejs-api-old/dev-mode/b/cubejs-api',
+      'only a path ending in /cubejs-api is the Data API',
+    );
+    assert.equal(
+      devModeDataApiUrl('acme.dev/cubejs-api?next=https://x', 'b'),
+      'https://acme.dev/dev-mode/b/cubejs-api',
+      'a scheme counts only at the start',
+    );
   });
 
   it('every branch, page after page: stops at the last page, at a repeated cursor, and after 50 pages', async () => {
