@@ -9,6 +9,7 @@ import { createHash } from 'node:crypto';
 import {
   ApiError,
   BuildClient,
+  buildApiUrlOf,
   contentHash,
   devModeDataApiUrl,
   flattenTree,
@@ -619,6 +620,12 @@ describe('model saves: the build API pieces', () => {
       'https://acme.dev/dev-mode/b/cubejs-api',
       'a scheme counts only at the start',
     );
+  });
+
+  it('the build API lives beside the platform API: trailing slashes and only a final /api dropped', () => {
+    assert.equal(buildApiUrlOf('https://t.example.com/api//'), 'https://t.example.com/build/api');
+    assert.equal(buildApiUrlOf('https://h/tenant/api?x=1'), 'https://h/tenant/build/api');
+    assert.equal(buildApiUrlOf('https://h/apis'), 'https://h/apis/build/api');
   });
 
   it('every branch, page after page: stops at the last page, at a repeated cursor, and after 50 pages', async () => {
