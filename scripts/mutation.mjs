@@ -42,8 +42,16 @@ export const AREAS = {
   },
   'api-transport': {
     what: 'the HTTP call, request building, retries, answers, proxies, errors',
-    mutate: ['src/api/http.ts', 'src/api/net/*.ts', 'src/api/errors.ts', 'src/api/ndjson.ts'],
-    spec: [`${U}/api/*.test.js`, `${U}/faults/*.test.js`],
+    // outcome.ts and retry.ts are the write-outcome area. Not the fault matrix: nearly every one of
+    // its ~1,400 cells goes through this code, so each mutant would rerun them all (hours); the
+    // suites below assert the transport's answers, deadlines, proxies and errors directly.
+    mutate: [
+      'src/api/http.ts',
+      'src/api/net/{agents,answer,lenient,network,request}.ts',
+      'src/api/errors.ts',
+      'src/api/ndjson.ts',
+    ],
+    spec: [`${U}/api/*.test.js`, `${U}/faults/{answers,deadlines,proxyDrop,secrets}.test.js`],
   },
   paging: {
     what: 'cursor paging of every list (client and explorer)',
@@ -101,7 +109,12 @@ export const AREAS = {
   'model-saves': {
     what: 'model folder saves: branch files and the build API they go through',
     mutate: ['src/model/branchFiles.ts', 'src/api/platform/build/*.ts'],
-    spec: [`${U}/model/*.test.js`, `${U}/contract/build.contract.test.js`],
+    // deploymentWrites: the build API's deployment creation and repository connection.
+    spec: [
+      `${U}/model/*.test.js`,
+      `${U}/contract/build.contract.test.js`,
+      `${U}/deployments/deploymentWrites.test.js`,
+    ],
   },
   model: {
     what: 'the data model: branches, files, validation, window plans',
