@@ -172,3 +172,16 @@ export class PagedList<T> {
     return this.inFlight;
   }
 }
+
+/**
+ * Loads the list `current()` names until no reset replaced it meanwhile, and answers that list. A
+ * refresh or a profile switch while a page is on its way replaces a node's list: rendering the new
+ * one then, never asked, would show an expanded list with no rows and no status at all.
+ */
+export async function loadCurrent<T>(current: () => PagedList<T>): Promise<PagedList<T>> {
+  for (;;) {
+    const list = current();
+    await list.ensureLoaded();
+    if (list === current()) return list;
+  }
+}

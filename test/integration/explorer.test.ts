@@ -228,6 +228,18 @@ describe('explorer', function () {
     await setPageSize(undefined);
   });
 
+  it('a refresh while a list loads shows the refreshed list, never an expanded list with no rows', async () => {
+    const node = await list('reports');
+    node.reset();
+    const pending = children(node);
+    // What a refresh or a profile switch does while the first page is on its way.
+    node.reset();
+    const kids = await pending;
+    const rows = kids.filter((n: Node) => !['loadMore', 'error', 'empty', 'info'].includes(n.kind));
+    assert.ok(rows.length > 0, `the reports are shown (got ${JSON.stringify(kinds(kids))})`);
+    assert.equal(node.paging.snapshot().status, 'ready');
+  });
+
   it('searches and sorts reports on the server and shows the query in the view description', async () => {
     const all = await allPages(`/v1/deployments/${DEP}/reports`);
     const word = String(all[3].name).split(/\s+/)[0];

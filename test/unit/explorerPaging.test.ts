@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import type { Page } from '../../src/api/paging';
-import { clampPageSize, PagedList, type PageFetcher } from '../../src/explorer/pagedList';
+import { clampPageSize, loadCurrent, PagedList, type PageFetcher } from '../../src/explorer/pagedList';
 
 /** A fake server of `total` numbered items, recording every request. */
 function server(total: number, opts: { failOn?: number[]; repeatCursor?: boolean } = {}) {
@@ -186,5 +186,29 @@ describe('explorer paging state (PagedList)', () => {
     assert.equal(clampPageSize(50.7), 50);
     assert.equal(clampPageSize('x'), 50);
     assert.equal(clampPageSize(undefined, 20), 20);
+  });
+});
+
+describe('explorer paging: a list replaced while it loads (loadCurrent)', () => {
+  it('loads the list that replaced it, so the rows shown are never those of a list nobody asked', async () => {
+    const s = server(5);
+    let current = new PagedList(s.fetch, { pageSize: 10 });
+    const loading = loadCurrent(() => current);
+    // A refresh while the first page is on its way: the node drops its list and makes a new one.
+    current.dispose();
+    current = new PagedList(s.fetch, { pageSize: 10 });
+    const list = await loading;
+    assert.equal(list, current);
+    assert.equal(list.snapshot().status, 'ready');
+    assert.deepEqual(list.snapshot().items, [0, 1, 2, 3, 4]);
+    assert.equal(s.calls.length, 2, 'the replaced request, then the new list');
+  });
+
+  it('answers a list that stayed the same after one request', async () => {
+    const s = server(3);
+    const only = new PagedList(s.fetch, { pageSize: 10 });
+    assert.equal(await loadCurrent(() => only), only);
+    assert.deepEqual(only.snapshot().items, [0, 1, 2]);
+    assert.equal(s.calls.length, 1);
   });
 });

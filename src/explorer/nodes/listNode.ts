@@ -4,7 +4,7 @@
 import * as vscode from 'vscode';
 import { isApiError } from '../../api/errors';
 import { fetcherFor, itemKey, singlePageReason, type Item, type ListSpec } from '../loaders';
-import { PagedList } from '../pagedList';
+import { loadCurrent, PagedList } from '../pagedList';
 import { ErrorNode, InfoNode, InvalidItemNode, LoadMoreNode } from './statusNodes';
 import { ExplorerNode, type NodeKind, type TreeContext } from './types';
 
@@ -123,7 +123,7 @@ export class ListNode extends ExplorerNode {
   }
 
   override async getChildren(): Promise<ExplorerNode[]> {
-    await this.list.ensureLoaded();
+    await loadCurrent(() => this.list);
     return this.renderChildren();
   }
 
