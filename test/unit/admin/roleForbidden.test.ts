@@ -125,6 +125,18 @@ describe('admin: a member refused a role command is told what they tried', () =>
         'Adding group members',
         'Groups?startIndex=1&count=200',
       ],
+      [
+        'Set User Attribute Value',
+        () => usersCmds.setValue({}, false),
+        'Setting user attribute values',
+        'Users?startIndex=1&count=200',
+      ],
+      [
+        'Edit User Attribute',
+        () => usersCmds.editAttribute({}),
+        'Changing user attributes',
+        'user-attributes?first=200',
+      ],
     ];
     for (const [what, call, doing, listed] of cases) {
       const from = s.requests.length;
