@@ -1,6 +1,8 @@
 // What the Administration commands share: the explorer's context (client, prompter, tree), and
 // small helpers to find the subject of a command (the node a menu passes, the selection, else a picker).
 import type * as vscode from 'vscode';
+import { ApiError, exchangeOf, isApiError } from '../api/errors';
+import { adminOnly } from '../api/platform/operation';
 import { scimUserLabel, type ScimUser } from '../api/platform/admin/scim';
 import { emailsOf, knownPlatformId, rememberPlatformId } from '../explorer/admin/platformIds';
 import { UserCancelled } from '../log';
@@ -29,6 +31,21 @@ export abstract class AdminCommandSet {
   }
   protected get roots() {
     return this.deps.provider.roots.admin;
+  }
+}
+
+/**
+ * A look-up a command makes on the way to `doing` (the users or groups to pick from). A member is
+ * refused it, and is told what they tried ("Deleting groups needs the admin role…"), not that a
+ * list they never asked for was refused; status and request id are kept.
+ */
+export async function lookupFor<T>(doing: string, lookup: () => Promise<T>): Promise<T> {
+  try {
+    return await lookup();
+  } catch (e) {
+    if (isApiError(e) && e.kind === 'forbidden')
+      throw new ApiError('forbidden', adminOnly(doing), exchangeOf(e));
+    throw e;
   }
 }
 

@@ -9,19 +9,33 @@ import { plainText } from '../explorer/labels';
 import type { Item } from '../explorer/loaders';
 import { ExplorerNode } from '../explorer/nodes/types';
 import { asArgs } from '../explorer/targets';
-import { confirmRemoval, knownPlatformId, pickItem, subjectNode, AdminCommandSet } from './adminContext';
+import {
+  confirmRemoval,
+  knownPlatformId,
+  lookupFor,
+  pickItem,
+  subjectNode,
+  AdminCommandSet,
+} from './adminContext';
 
 const PICK = 200;
 
-const BULK: Record<BulkUserAction, { verb: string; past: string; detail: string }> = {
+const BULK: Record<BulkUserAction, { verb: string; doing: string; past: string; detail: string }> = {
   DEACTIVATE: {
     verb: 'Deactivate',
+    doing: 'Deactivating users',
     past: 'deactivated',
     detail: 'They lose access and their sessions end. You can activate them again later.',
   },
-  ACTIVATE: { verb: 'Activate', past: 'activated', detail: 'They get their access back.' },
+  ACTIVATE: {
+    verb: 'Activate',
+    doing: 'Activating users',
+    past: 'activated',
+    detail: 'They get their access back.',
+  },
   DELETE: {
     verb: 'Delete',
+    doing: 'Deleting users',
     past: 'deleted',
     detail: 'They are removed from the tenant with their role assignments. This cannot be undone.',
   },
@@ -40,13 +54,17 @@ export class BulkGroupCommands extends AdminCommandSet {
     if (names) {
       const out: ScimUser[] = [];
       for (const n of names) {
-        const u = (await admin.listScimUsers({ first: 1, filter: userNameFilter(n) })).items[0];
+        const u = (
+          await lookupFor(BULK[action].doing, () =>
+            admin.listScimUsers({ first: 1, filter: userNameFilter(n) }),
+          )
+        ).items[0];
         if (!u) throw new Error(`There is no user named "${plainText(n)}".`);
         out.push(u);
       }
       return out;
     }
-    const users = (await admin.listScimUsers({ first: PICK })).items;
+    const users = (await lookupFor(BULK[action].doing, () => admin.listScimUsers({ first: PICK }))).items;
     const chosen = await this.prompter.pickMany(
       `${BULK[action].verb} Users`,
       users.map((u) => ({
@@ -161,11 +179,13 @@ export class BulkGroupCommands extends AdminCommandSet {
 
   // ---- SCIM groups
 
-  private async group(arg: unknown, title: string): Promise<Item> {
+  /** The group a command acts on (`doing`): the node, `{group: name}`, else a pick by name. */
+  private async group(arg: unknown, title: string, doing: string): Promise<Item> {
     const node = subjectNode(this.deps, arg, 'scimGroup');
     if (node?.data) return node.data;
     const name = asArgs<{ group: string }>(arg).group;
-    const groups = (await (await this.admin()).listScimGroups({ first: PICK })).items as Item[];
+    const admin = await this.admin();
+    const groups = (await lookupFor(doing, () => admin.listScimGroups({ first: PICK }))).items as Item[];
     if (name) {
       const g = groups.find((x) => x['displayName'] === name);
       if (!g) throw new Error(`There is no group named "${plainText(name)}".`);
@@ -186,8 +206,9 @@ export class BulkGroupCommands extends AdminCommandSet {
    * would, in words), or a name another group has (compared without regard to case, as the
    * service does).
    */
-  private async nameRefusal(selfId?: unknown): Promise<(v: string) => string | undefined> {
-    const groups = (await (await this.admin()).listScimGroups({ first: PICK })).items;
+  private async nameRefusal(doing: string, selfId?: unknown): Promise<(v: string) => string | undefined> {
+    const admin = await this.admin();
+    const groups = (await lookupFor(doing, () => admin.listScimGroups({ first: PICK }))).items;
     const taken = groups.filter((g) => g.id !== selfId).map((g) => (g.displayName ?? '').toLowerCase());
     return (v) =>
       groupNameProblem(v) ??
@@ -202,7 +223,7 @@ export class BulkGroupCommands extends AdminCommandSet {
       (await this.prompter.input({
         title: 'Create Group',
         prompt: 'Name of the new group (members are added afterwards).',
-        validate: await this.nameRefusal(),
+        validate: await this.nameRefusal('Creating groups'),
       }));
     const g = await (await this.admin()).createScimGroup(name.trim());
     this.deps.provider.refresh(this.roots.groups);
@@ -211,7 +232,7 @@ export class BulkGroupCommands extends AdminCommandSet {
   }
 
   async renameGroup(arg?: unknown): Promise<Item> {
-    const g = await this.group(arg, 'Group to rename');
+    const g = await this.group(arg, 'Group to rename', 'Renaming groups');
     const old = String(g['displayName'] ?? '');
     const name =
       asArgs<{ name: string }>(arg).name ??
@@ -219,7 +240,7 @@ export class BulkGroupCommands extends AdminCommandSet {
         title: `Rename ${plainText(old)}`,
         prompt: 'New name of the group.',
         value: old,
-        validate: await this.nameRefusal(g['id']),
+        validate: await this.nameRefusal('Renaming groups', g['id']),
       }));
     const saved = await (await this.admin()).renameScimGroup(String(g['id']), name.trim());
     this.deps.provider.refresh(this.roots.groups);
@@ -230,7 +251,7 @@ export class BulkGroupCommands extends AdminCommandSet {
   }
 
   async deleteGroup(arg?: unknown): Promise<void> {
-    const g = await this.group(arg, 'Group to delete');
+    const g = await this.group(arg, 'Group to delete', 'Deleting groups');
     const name = plainText(g['displayName']);
     const members = Array.isArray(g['members']) ? g['members'].length : 0;
     await confirmRemoval(

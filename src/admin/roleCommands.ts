@@ -11,13 +11,11 @@ import {
   type Role,
   type RoleUpdateInput,
 } from '../api/platform/admin/roles';
-import { ApiError, exchangeOf, isApiError } from '../api/errors';
-import { adminOnly } from '../api/platform/operation';
 import { COMMANDS } from '../commands';
 import { plainText } from '../explorer/labels';
 import type { Item } from '../explorer/loaders';
 import { asArgs } from '../explorer/targets';
-import { confirmRemoval, pickItem, subjectNode, type Reg, AdminCommandSet } from './adminContext';
+import { confirmRemoval, lookupFor, pickItem, subjectNode, type Reg, AdminCommandSet } from './adminContext';
 import { onePageForm } from './form';
 
 const PICK = 200;
@@ -116,13 +114,7 @@ export class RoleCommands extends AdminCommandSet {
    * is told what they tried ("Creating roles needs the admin role"), not that a list was refused.
    */
   private async roles(doing: string): Promise<Role[]> {
-    try {
-      return (await (await this.client()).admin.listRoles({ first: PICK })).items;
-    } catch (e) {
-      if (isApiError(e) && e.kind === 'forbidden')
-        throw new ApiError('forbidden', adminOnly(doing), exchangeOf(e));
-      throw e;
-    }
+    return lookupFor(doing, async () => (await (await this.client()).admin.listRoles({ first: PICK })).items);
   }
 
   /** The role a command acts on: the node, `{role: name}`, else a pick by name. */

@@ -11,6 +11,7 @@ import type { ExplorerNode } from '../explorer/nodes/types';
 import { asArgs } from '../explorer/targets';
 import {
   confirmRemoval,
+  lookupFor,
   pickItem,
   platformIdOf,
   rememberPlatformUser,
@@ -68,11 +69,13 @@ export class UserCommands extends AdminCommandSet {
 
   /**
    * The SCIM user a command acts on: the node, `{userName}` in the arguments, else a pick among the
-   * users `offer` accepts (`none` says why there is nobody to pick).
+   * users `offer` accepts (`none` says why there is nobody to pick). The list is looked up for
+   * `doing`, which a member refused it reads.
    */
   private async user(
     arg: unknown,
     title: string,
+    doing: string,
     offer: (u: ScimUser) => boolean = () => true,
     none = 'There are no users.',
   ): Promise<{ user: ScimUser; node?: ExplorerNode }> {
@@ -80,8 +83,8 @@ export class UserCommands extends AdminCommandSet {
     if (node?.data) return { user: node.data as ScimUser, node };
     const admin = await this.admin();
     const userName = asArgs<{ userName: string }>(arg).userName;
-    const page = await admin.listScimUsers(
-      userName ? { first: 1, filter: userNameFilter(userName) } : { first: PICK },
+    const page = await lookupFor(doing, () =>
+      admin.listScimUsers(userName ? { first: 1, filter: userNameFilter(userName) } : { first: PICK }),
     );
     if (userName) {
       const found = page.items[0];
@@ -129,6 +132,7 @@ export class UserCommands extends AdminCommandSet {
     const { user } = await this.user(
       arg,
       active ? 'User to activate' : 'User to deactivate',
+      active ? 'Activating users' : 'Deactivating users',
       (u) => (u.active !== false) !== active,
       active ? 'Every user is active.' : 'No user is active.',
     );
@@ -148,7 +152,7 @@ export class UserCommands extends AdminCommandSet {
   }
 
   async deleteUser(arg?: unknown): Promise<void> {
-    const { user } = await this.user(arg, 'User to delete');
+    const { user } = await this.user(arg, 'User to delete', 'Deleting users');
     const name = plainText(scimUserLabel(user));
     await confirmRemoval(
       this.deps,
@@ -163,13 +167,15 @@ export class UserCommands extends AdminCommandSet {
 
   /** Assigns or removes a role: the user from the node or a pick, the role picked by name. */
   async role(arg: unknown, op: 'assign' | 'remove'): Promise<void> {
+    const doing = op === 'assign' ? 'Assigning roles' : 'Removing roles from a user';
     const { user } = await this.user(
       arg,
       op === 'assign' ? 'User to give a role' : 'User to take a role from',
+      doing,
     );
     const admin = await this.admin();
     const roleName = asArgs<{ role: string }>(arg).role;
-    const roles = (await admin.listRoles({ first: PICK })).items as Item[];
+    const roles = (await lookupFor(doing, () => admin.listRoles({ first: PICK }))).items as Item[];
     const role = roleName
       ? roles.find((r) => r['name'] === roleName)
       : await pickItem(
@@ -210,11 +216,12 @@ export class UserCommands extends AdminCommandSet {
   /** Adds a user to a SCIM group, or removes a member (picked from the group's members). */
   async groupMember(arg: unknown, op: 'add' | 'remove'): Promise<void> {
     const admin = await this.admin();
+    const doing = op === 'add' ? 'Adding group members' : 'Removing group members';
     const a = asArgs<{ group: string; userName: string }>(arg);
     const node = subjectNode(this.deps, arg, 'scimGroup');
     let group = node?.data;
     if (!group) {
-      const groups = (await admin.listScimGroups({ first: PICK })).items as Item[];
+      const groups = (await lookupFor(doing, () => admin.listScimGroups({ first: PICK }))).items as Item[];
       group = a.group
         ? groups.find((g) => g['displayName'] === a.group)
         : await pickItem(
@@ -238,6 +245,7 @@ export class UserCommands extends AdminCommandSet {
       const { user } = await this.user(
         a.userName ? { userName: a.userName } : {},
         `User to add to ${gname}`,
+        doing,
         (u) => !members.has(String(u.id)),
         `Every user is already a member of ${gname}.`,
       );

@@ -11,6 +11,7 @@ import type { ExplorerNode } from '../explorer/nodes/types';
 import { asArgs } from '../explorer/targets';
 import {
   confirmRemoval,
+  lookupFor,
   pickItem,
   platformIdOf,
   subjectNode,
@@ -86,12 +87,13 @@ export class UsersCommands extends AdminCommandSet {
     return created;
   }
 
-  /** The attribute a command acts on: the node, `{attribute}` (its name), else a pick. */
-  private async attribute(arg: unknown, title: string): Promise<Item> {
+  /** The attribute a command acts on (`doing`): the node, `{attribute}` (its name), else a pick. */
+  private async attribute(arg: unknown, title: string, doing: string): Promise<Item> {
     const node = subjectNode(this.deps, arg, 'userAttribute');
     if (node?.data) return node.data;
     const name = asArgs<{ attribute: string }>(arg).attribute;
-    const all = (await (await this.admin()).listUserAttributes({ first: PICK })).items as Item[];
+    const admin = await this.admin();
+    const all = (await lookupFor(doing, () => admin.listUserAttributes({ first: PICK }))).items as Item[];
     if (name) {
       const found = all.find((x) => x['name'] === name);
       if (!found) throw new Error(`There is no user attribute named "${plainText(name)}".`);
@@ -109,7 +111,7 @@ export class UsersCommands extends AdminCommandSet {
 
   /** Edits display name, description and default value (name and type cannot change). */
   async editAttribute(arg?: unknown): Promise<Item> {
-    const attr = await this.attribute(arg, 'User attribute to edit');
+    const attr = await this.attribute(arg, 'User attribute to edit', 'Changing user attributes');
     const given = asArgs<{ displayName: string; description: string; defaultValue: string }>(arg);
     const ask = async (field: string, prompt: string, step: number) => {
       const v = (given as Record<string, string | undefined>)[field];
@@ -146,18 +148,23 @@ export class UsersCommands extends AdminCommandSet {
 
   // ---- attribute values per user
 
-  /** The SCIM user: the node (a user or one of its values), `{userName}`, else a pick. */
-  private async user(arg: unknown, title: string): Promise<{ user: ScimUser; node?: ExplorerNode }> {
+  /** The SCIM user (for `doing`): the node (a user or one of its values), `{userName}`, else a pick. */
+  private async user(
+    arg: unknown,
+    title: string,
+    doing: string,
+  ): Promise<{ user: ScimUser; node?: ExplorerNode }> {
     const node = subjectNode(this.deps, arg, 'user');
     if (node?.data) return { user: node.data as ScimUser, node };
     const admin = await this.admin();
     const userName = asArgs<{ userName: string }>(arg).userName;
+    const list = (q: { first: number; filter?: string }) => lookupFor(doing, () => admin.listScimUsers(q));
     if (userName) {
-      const found = (await admin.listScimUsers({ first: 1, filter: userNameFilter(userName) })).items[0];
+      const found = (await list({ first: 1, filter: userNameFilter(userName) })).items[0];
       if (!found) throw new Error(`There is no user named "${plainText(userName)}".`);
       return { user: found };
     }
-    const users = (await admin.listScimUsers({ first: PICK })).items as Item[];
+    const users = (await list({ first: PICK })).items as Item[];
     const picked = await pickItem(
       this.deps,
       title,
@@ -174,9 +181,11 @@ export class UsersCommands extends AdminCommandSet {
    * picked, a number is refused while it is not one, arrays are comma-separated.
    */
   async setValue(arg: unknown, clear: boolean): Promise<Item> {
+    const doing = clear ? 'Clearing user attribute values' : 'Setting user attribute values';
     const { user, node } = await this.user(
       arg,
       clear ? 'User whose value to clear' : 'User to set a value for',
+      doing,
     );
     const admin = await this.admin();
     const userId = await platformIdOf(this.deps, user, 'Attribute values need');
@@ -198,7 +207,8 @@ export class UsersCommands extends AdminCommandSet {
         `${uname} has no attribute values set.`,
       );
       attr = { id: v['userAttributeId'], name: v['name'], displayName: v['displayName'], type: v['type'] };
-    } else attr = await this.attribute(a.attribute ? { attribute: a.attribute } : {}, 'User attribute');
+    } else
+      attr = await this.attribute(a.attribute ? { attribute: a.attribute } : {}, 'User attribute', doing);
     const aname = plainText(attr['displayName'] ?? attr['name']);
     let value: AttributeValue = null;
     if (clear) {

@@ -6,11 +6,13 @@ import type { Branch } from '../api/platform/build/common';
 import type { DbtSyncJob } from '../api/platform/dbtSync';
 import { FINISHED } from '../api/platform/dbtSync';
 import { withCheckCommand } from '../api/http';
+import { isApiError } from '../api/errors';
 import { COMMANDS } from '../commands';
-import { plainSentence, plainText } from '../explorer/labels';
+import { plainText } from '../explorer/labels';
 import type { Item } from '../explorer/loaders';
 import { ListNode } from '../explorer/nodes/listNode';
 import { ancestor, asArgs, asNode, resolveDeploymentId } from '../explorer/targets';
+import { CancelRequests, dbtEnd } from './dbtOutcome';
 import { abortOn, pause, type OpsContext } from './opsContext';
 import { isRunningSync, relativeTime } from '../explorer/deployment/render';
 
@@ -47,6 +49,8 @@ function line(e: Item): string {
 }
 
 export class DbtFlows {
+  /** The runs this window cancelled: their FAILED is said as the cancel it is. */
+  private readonly cancels = new CancelRequests();
   constructor(
     private readonly ops: OpsContext,
     private readonly files: GeneratedFiles,
@@ -146,17 +150,16 @@ export class DbtFlows {
       `${started.branchName ?? branch} of ${name}`,
     );
     this.refreshRuns(deploymentId);
-    if (job.status === 'FAILED' || job.status === 'CANCELLED') {
-      throw new Error(
-        `The dbt sync of ${name} ${job.status === 'CANCELLED' ? 'was cancelled' : 'failed'}: ${plainSentence(job.error ?? 'no reason given')} Its log is in the "${DBT_CHANNEL}" output.`,
-      );
-    }
     if (!FINISHED.has(job.status)) {
       void vscode.window.showInformationMessage(
         `Stopped following the dbt sync of ${name}; it keeps running on the server (Cancel dbt Sync stops it).`,
       );
       return job;
     }
+    const end = dbtEnd(job, name, this.cancels.has(deploymentId, started.syncJobId), DBT_CHANNEL);
+    if (end.error) throw new Error(end.error);
+    // Cancelled from this window: Cancel dbt Sync has said so, once.
+    if (end.job.status !== 'COMPLETED') return end.job;
     void vscode.window
       .showInformationMessage(`The dbt sync of ${name} completed.`, 'Open Result')
       .then((a) => (a ? this.openResult({ deploymentId, syncJobId: started.syncJobId }) : undefined));
@@ -188,8 +191,9 @@ export class DbtFlows {
             const p = job.progress;
             progress.report({ message: plainText(p?.message ?? p?.stage ?? job.status) });
             if (FINISHED.has(job.status)) {
-              o.append(DBT_CHANNEL, [`── ${job.status}${job.error ? `: ${plainText(job.error)}` : ''} ──`]);
-              return job;
+              const end = dbtEnd(job, title, this.cancels.has(deploymentId, syncJobId), DBT_CHANNEL);
+              o.append(DBT_CHANNEL, [end.line]);
+              return end.job;
             }
             if (!(await pause(POLL_MS, token))) break;
           }
@@ -236,15 +240,16 @@ export class DbtFlows {
     );
     if (!ok) return 'kept';
     await this.ops.confirmWrite(`Cancel ${what}`);
-    const res = await (
-      await this.ops.client()
-    ).ops
-      .cancelDbtSync(deploymentId, String(run['syncJobId']))
-      .catch((e: unknown) => {
-        throw withCheckCommand(e, COMMANDS.explorerRefresh.id);
-      });
+    const id = String(run['syncJobId']);
+    // Marked before the request: a follow may read the run's end before the cancel's answer arrives.
+    this.cancels.asked(deploymentId, id);
+    await (await this.ops.client()).ops.cancelDbtSync(deploymentId, id).catch((e: unknown) => {
+      if (isApiError(e) && e.kind !== 'unknownOutcome') this.cancels.refused(deploymentId, id);
+      throw withCheckCommand(e, COMMANDS.explorerRefresh.id);
+    });
     this.refreshRuns(deploymentId);
-    void vscode.window.showInformationMessage(plainText(res.message ?? `Cancelled ${what}.`));
+    // The one message of a cancel (a start that follows the run stays quiet), naming the run.
+    void vscode.window.showInformationMessage(`Cancelled ${what}.`);
     return 'cancelled';
   }
 

@@ -193,9 +193,10 @@ describe('deployment operations', function () {
       assert.match(s.asked[0], /Cancel the dbt sync of branch slow on "Analytics"\?/);
       const state = await control('/__sandbox/state');
       assert.ok(state.dbtJobs[row.data.syncJobId].cancelledAt, 'the server recorded the cancel');
-      // The follow sees the end: the command reports the cancel (its one catch; no result).
-      assert.equal(await started, undefined);
-      assert.ok(transcript(DBT).some((l) => l.includes('Cancelled on request')));
+      // The follow sees the end: the status API's FAILED of a run cancelled here is said as the
+      // cancel (Cancel dbt Sync's one message; no failure), and the log ends saying cancelled.
+      assert.equal((await started).status, 'CANCELLED');
+      assert.match(transcript(DBT).at(-1) ?? '', /^── CANCELLED: Cancelled on request/);
       const after = (await runs(1)).find((n) => n.data.syncJobId === row.data.syncJobId);
       assert.equal(after.data.status, 'CANCELLED');
     });
