@@ -27,6 +27,15 @@ const D = 4;
 const P = `/build/api/v1/deployments/${D}`;
 const OK = { success: true };
 
+const NEW_DEPLOYMENT = {
+  name: 'Sales',
+  cloudProvider: 'cubecloud',
+  creationStep: 'project',
+  isManaged: true,
+  region: 'us-east-1',
+  targetPlatform: 'cubecloud',
+} as const;
+
 const CASES: WriteCase[] = [
   {
     name: 'save files',
@@ -210,25 +219,10 @@ const CASES: WriteCase[] = [
   },
   {
     name: 'create a deployment',
-    run: (b) =>
-      b.createDeployment({
-        name: 'Sales',
-        cloudProvider: 'cubecloud',
-        creationStep: 'project',
-        isManaged: true,
-        region: 'us-east-1',
-        targetPlatform: 'cubecloud',
-      }),
+    run: (b) => b.createDeployment(NEW_DEPLOYMENT),
     method: 'POST',
     url: '/build/api/v1/deployments',
-    body: {
-      name: 'Sales',
-      cloudProvider: 'cubecloud',
-      creationStep: 'project',
-      isManaged: true,
-      region: 'us-east-1',
-      targetPlatform: 'cubecloud',
-    },
+    body: NEW_DEPLOYMENT,
     answer: { id: 9, name: 'Sales' },
     returns: { id: 9, name: 'Sales' },
     action: 'Creating the deployment "Sales"',
