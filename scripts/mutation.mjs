@@ -14,6 +14,8 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 process.chdir(root);
 
 const U = 'out/test/unit';
+/** Lines in a window of `--sample`. */
+const WINDOW = 5;
 /**
  * Each area: the sources mutated and the compiled unit tests that exercise them. Tests are chosen
  * by what they import (a test outside the list cannot kill a mutant, it only costs time).
@@ -256,11 +258,27 @@ const { Stryker } = await import(pathToFileURL(entry).href);
 
 // `--mutate=<file:line-line>,…` reruns only those ranges of the area (say, its survivors after new
 // tests), reported apart so the area's full report and incremental file stay as they were.
-const subset = args
+const given = args
   .find((a) => a.startsWith('--mutate='))
   ?.slice('--mutate='.length)
   .split(',');
-const reportDir = path.join('reports', 'mutation', `${areaName ?? 'default'}${subset ? '-subset' : ''}`);
+// `--sample=<N>[:<seed>]` measures an area too large to run whole on two cores: N windows of
+// WINDOW code lines drawn at random (seeded, so the same command gives the same windows), every
+// mutant wholly inside a window tested. The score estimates the area's; the interval printed is
+// Wilson's 95% on the sampled mutants (it ignores that mutants of one window are alike, so it is
+// narrower than the truth). Mutants spanning more lines than a window are never sampled.
+const sampleArg = args.find((a) => a.startsWith('--sample='))?.slice('--sample='.length);
+const sampled = sampleArg && area ? sampleWindows(area.mutate, sampleArg) : undefined;
+const subset = given ?? sampled?.ranges;
+if (sampled && args.includes('--print-sample')) {
+  console.log(sampled.ranges.join('\n'));
+  console.log(
+    `${sampled.ranges.length} windows, ${sampled.codeLines} code lines in the area, seed ${sampled.seed}`,
+  );
+  process.exit(0);
+}
+const suffix = given ? '-subset' : sampled ? `-sample-${sampleArg.replace(':', '-')}` : '';
+const reportDir = path.join('reports', 'mutation', `${areaName ?? 'default'}${suffix}`);
 /** Options given here override stryker.config.mjs. */
 const options = area
   ? {
@@ -296,6 +314,12 @@ for (const [file, list] of [...byFile].sort()) {
   );
 }
 const s = score(results);
+if (sampled) {
+  const { lo, hi } = wilson(s.killed, s.total);
+  console.log(
+    `sample: ${sampled.ranges.length} windows of ${WINDOW} lines (${sampled.lines} of the area's ${sampled.codeLines} code lines, seed ${sampled.seed}); 95% interval ${lo.toFixed(1)}-${hi.toFixed(1)}%`,
+  );
+}
 const date = new Date().toISOString().slice(0, 10);
 console.log(
   `mutation score${areaName ? ` (${areaName})` : ''}: ${s.pct.toFixed(2)}% (${s.killed} killed or timed out, ${s.survived} survived or not covered, ${s.total} mutants, ${date})`,
@@ -303,5 +327,100 @@ console.log(
 fs.mkdirSync(reportDir, { recursive: true });
 fs.writeFileSync(
   path.join(reportDir, 'score.json'),
-  JSON.stringify({ area: areaName ?? 'default', date, ...s }, null, 2),
+  JSON.stringify(
+    {
+      area: areaName ?? 'default',
+      date,
+      ...s,
+      ...(sampled
+        ? { sample: { windows: sampled.ranges.length, seed: sampled.seed, ...wilson(s.killed, s.total) } }
+        : {}),
+    },
+    null,
+    2,
+  ),
 );
+
+/** Files matching the area's patterns (`*`, `**`, `{a,b}`; relative to the root), sorted. */
+function expand(patterns) {
+  const all = [];
+  const walk = (dir) => {
+    for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+      const p = path.posix.join(dir, e.name);
+      if (e.isDirectory()) walk(p);
+      else all.push(p);
+    }
+  };
+  for (const top of new Set(patterns.map((p) => p.split('/')[0]))) if (fs.existsSync(top)) walk(top);
+  const toRegex = (glob) =>
+    new RegExp(
+      '^' +
+        glob
+          .replace(/[.+^$()|[\]\\]/g, '\\$&')
+          .replace(/\{([^}]*)\}/g, (_, alts) => `(?:${alts.split(',').join('|')})`)
+          .replace(/\*\*\//g, '\u0000')
+          .replace(/\*/g, '[^/]*')
+          .replace(/\u0000/g, '(?:.*/)?') +
+        '$',
+    );
+  const res = patterns.map(toRegex);
+  return all.filter((f) => res.some((r) => r.test(f)) && !f.endsWith('.d.ts')).sort();
+}
+
+/** Seeded windows of code lines (not blank, not only a comment, not an import) over the area's files. */
+function sampleWindows(patterns, arg) {
+  const [n, seedText] = arg.split(':');
+  const count = Number(n);
+  const seed = seedText === undefined ? 1 : Number(seedText);
+  if (!Number.isInteger(count) || count < 1 || !Number.isInteger(seed)) {
+    console.error('--sample=<windows>[:<seed>], both whole numbers (say --sample=120 or --sample=120:2)');
+    process.exit(2);
+  }
+  // The windows: each file cut into WINDOW-line pieces (1-5, 6-10, …), those holding code.
+  const starts = [];
+  let codeLines = 0;
+  for (const file of expand(patterns)) {
+    const lines = fs.readFileSync(file, 'utf8').split('\n');
+    for (let start = 0; start < lines.length; start += WINDOW) {
+      const code = lines.slice(start, start + WINDOW).filter((line) => {
+        const t = line.trim();
+        return t && !/^(\/\/|\/\*|\*|import )/.test(t);
+      }).length;
+      codeLines += code;
+      if (code) starts.push({ file, line: start + 1 });
+    }
+  }
+  // mulberry32: a small seeded generator, so a sample is the same on every machine.
+  let a = seed >>> 0;
+  const next = () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  const pool = [...starts];
+  const picked = [];
+  while (picked.length < Math.min(count, pool.length)) {
+    const j = Math.floor(next() * pool.length);
+    picked.push(pool.splice(j, 1)[0]);
+  }
+  picked.sort((x, y) => x.file.localeCompare(y.file) || x.line - y.line);
+  return {
+    seed,
+    codeLines,
+    lines: picked.length * WINDOW,
+    ranges: picked.map(({ file, line }) => `${file}:${line}-${line + WINDOW - 1}`),
+  };
+}
+
+/** Wilson's 95% score interval for k of n, in percent. */
+function wilson(k, n) {
+  if (!n) return { lo: 0, hi: 100 };
+  const z = 1.96;
+  const p = k / n;
+  const d = 1 + (z * z) / n;
+  const mid = (p + (z * z) / (2 * n)) / d;
+  const half = (z * Math.sqrt((p * (1 - p)) / n + (z * z) / (4 * n * n))) / d;
+  return { lo: 100 * (mid - half), hi: 100 * (mid + half) };
+}
