@@ -147,7 +147,7 @@ export const AREAS = {
   dashboards: {
     what: 'dashboards: file format, schema, edits, page, review',
     mutate: ['src/dashboards/**/*.ts', 'src/shared/dashboardGrid.ts'],
-    spec: [`${U}/dashboard*.test.js`, `${U}/publishReview.test.js`],
+    spec: [`${U}/dashboard*.test.js`, `${U}/publishReview.test.js`, `${U}/reportFile.test.js`],
   },
   'agent-guards': {
     what: "agent tools' guards: workspace paths, input checks, effects, escaped service text",
@@ -211,7 +211,17 @@ export const AREAS = {
   sandbox: {
     what: 'the local sandbox server',
     mutate: ['src/sandbox/**/*.ts'],
-    spec: [`${U}/sandbox/*.test.js`, `${U}/sandbox*.test.js`, `${U}/contract/sandbox.contract.test.js`],
+    // The sandbox is what the contract suites talk to: theirs are the tests that see it answer wrong
+    // (not the fault matrix: its ~1,400 cells would rerun per mutant).
+    spec: [
+      `${U}/sandbox/*.test.js`,
+      `${U}/sandbox*.test.js`,
+      `${U}/contract/*.sandbox.test.js`,
+      `${U}/contract/*.contract.test.js`,
+      `${U}/api/*.sandbox.test.js`,
+      `${U}/model/*.sandbox.test.js`,
+      `${U}/faults/sandboxGuards.test.js`,
+    ],
   },
   webview: {
     what: "webviews' logic (renderer, dashboard grid, chat) and the protocol they share",
@@ -222,6 +232,15 @@ export const AREAS = {
       `${U}/dashboardGrid.test.js`,
       `${U}/dashboardPage.test.js`,
       `${U}/relativeTime.test.js`,
+      // What else imports src/shared: the chat, the dashboard file's locating parser, exports.
+      `${U}/chatBranch.test.js`,
+      `${U}/chatSession.test.js`,
+      `${U}/dashboardFile*.test.js`,
+      `${U}/dashboardEdits.test.js`,
+      `${U}/dashboardSchema.test.js`,
+      `${U}/exportResults.test.js`,
+      `${U}/roundTrips.test.js`,
+      `${U}/publishReview.test.js`,
     ],
   },
 };
