@@ -203,6 +203,33 @@ export const AREAS = {
     mutate: ['src/explorer/**/*.ts', 'src/notifications/**/*.ts', 'src/admin/**/*.ts'],
     spec: [`${U}/explorer*.test.js`, `${U}/admin/*.test.js`],
   },
+  deployments: {
+    what: 'deployment operations: dbt runs and their outcome, deployment writes, settings',
+    mutate: ['src/deployments/**/*.ts'],
+    spec: [`${U}/deployments/*.test.js`],
+  },
+  workspace: {
+    what: 'the workspace feature: folders, reports and workbooks from the tree and the palette',
+    mutate: ['src/workspace/**/*.ts'],
+    // Mostly dialogs over the VS Code API, exercised by the integration journeys (a real VS Code,
+    // which StrykerJS does not run): the unit suites below are what can kill its mutants here.
+    spec: [`${U}/roundTrips.test.js`, `${U}/explorer*.test.js`],
+  },
+  notebook: {
+    what: 'the notebook: cells, runs, outputs, export (the file format is its own area)',
+    mutate: ['src/notebook/**/*.ts', '!src/notebook/notebookFormat.ts'],
+    spec: [`${U}/notebookFormat*.test.js`, `${U}/exportResults.test.js`, `${U}/faults/secrets.test.js`],
+  },
+  chat: {
+    what: "the chat: sessions, history, branch, the agent's label and its rendering",
+    mutate: ['src/chat/**/*.ts'],
+    spec: [
+      `${U}/chat*.test.js`,
+      `${U}/chat/*.test.js`,
+      `${U}/sandbox/aiAgent.test.js`,
+      `${U}/faults/secrets.test.js`,
+    ],
+  },
   profiles: {
     what: 'profiles: parsing, trust, connection checks',
     mutate: ['src/profiles/**/*.ts'],
@@ -370,7 +397,11 @@ function expand(patterns) {
       else all.push(p);
     }
   };
-  for (const top of new Set(patterns.map((p) => p.split('/')[0]))) if (fs.existsSync(top)) walk(top);
+  const [include, exclude] = [
+    patterns.filter((p) => !p.startsWith('!')),
+    patterns.filter((p) => p.startsWith('!')),
+  ];
+  for (const top of new Set(include.map((p) => p.split('/')[0]))) if (fs.existsSync(top)) walk(top);
   const toRegex = (glob) =>
     new RegExp(
       '^' +
@@ -382,8 +413,10 @@ function expand(patterns) {
           .replace(/\u0000/g, '(?:.*/)?') +
         '$',
     );
-  const res = patterns.map(toRegex);
-  return all.filter((f) => res.some((r) => r.test(f)) && !f.endsWith('.d.ts')).sort();
+  const [yes, no] = [include.map(toRegex), exclude.map((p) => toRegex(p.slice(1)))];
+  return all
+    .filter((f) => yes.some((r) => r.test(f)) && !no.some((r) => r.test(f)) && !f.endsWith('.d.ts'))
+    .sort();
 }
 
 /** Seeded windows of code lines (not blank, not only a comment, not an import) over the area's files. */
