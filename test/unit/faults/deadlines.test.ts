@@ -22,14 +22,16 @@ describe('faults: one overall deadline per call, through retries and re-reads', 
     s = undefined;
   });
 
-  it('a retry does not restart the deadline: resets after 250 ms under a 600 ms deadline end in a timeout, not six attempts', async () => {
+  it('a retry does not restart the deadline: resets after 250 ms under a 600 ms deadline end by the deadline, not after six attempts', async () => {
     s = await startServer((req) => {
       setTimeout(() => req.socket.destroy(), 250);
     });
     const retries = 5;
     const c = client(s.url, { deadlineMs: 600, retry: { retries, baseDelayMs: 1, maxDelayMs: 2 } });
     const e = await within(10_000, apiFailure(c.json({ method: 'GET', path: '/x' }, z.unknown())));
-    assert.equal(e.kind, 'timeout', e.message);
+    // A timeout, or (on a loaded machine, where the reset and the deadline's timer come late together)
+    // the reset that spent the deadline: either way no retry was made past it.
+    assert.ok(['timeout', 'network'].includes(e.kind), e.message);
     // 600 ms hold at most three 250 ms attempts; with a fresh deadline each, all six were made.
     assert.ok(s.requests.length < retries + 1, `${s.requests.length} attempts`);
     await c.close();
