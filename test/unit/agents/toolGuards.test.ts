@@ -137,8 +137,19 @@ describe('agent tool guards: workspace paths', () => {
     const e = await refusal(writeInside([root], 'a', 'x'));
     assert.equal(e.message, 'Cannot write a: it is not a file.');
     assert.ok(fs.statSync(path.join(root, 'a')).isDirectory());
-    const fds = () => fs.readdirSync('/proc/self/fd').length;
+    // The handles open on the written file (its temporary siblings included), not the process's
+    // count: other tests' sockets close while this one runs.
+    const dir = fs.realpathSync(path.join(root, 'a', 'b'));
+    const fds = () =>
+      fs.readdirSync('/proc/self/fd').filter((fd) => {
+        try {
+          return fs.readlinkSync(`/proc/self/fd/${fd}`).startsWith(dir + path.sep);
+        } catch {
+          return false; // closed between the listing and the look
+        }
+      }).length;
     const before = fds();
+    assert.equal(before, 0, 'no handle on the folder before the writes');
     for (let i = 0; i < 5; i++) {
       const w = await writeInside([root], 'a/b/c.dashboard.json', `é${i}`);
       assert.deepEqual(w, {
