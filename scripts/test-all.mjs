@@ -50,6 +50,10 @@ const steps = [
   // skips always taken): scripts/test-quality.mjs.
   { name: 'test quality', cmd: 'node', args: ['scripts/test-quality.mjs'] },
   { name: 'build', cmd: 'node', args: ['esbuild.mjs'] },
+  // Before the unit tests: the bench smoke test drives Debian's Chromium (the chat script), which a
+  // fresh machine gets only from this script (it also installs code-server for the integration
+  // steps, cached).
+  { name: 'setup (Chromium, Node 24, code-server)', cmd: 'bash', args: ['scripts/setup-vscode.sh'] },
   {
     name: 'unit tests',
     cmd: 'npx',
