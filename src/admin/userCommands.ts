@@ -175,20 +175,47 @@ export class UserCommands extends AdminCommandSet {
     );
     const admin = await this.admin();
     const roleName = asArgs<{ role: string }>(arg).role;
-    const roles = (await lookupFor(doing, () => admin.listRoles({ first: PICK }))).items as Item[];
+    const name = plainText(scimUserLabel(user));
+    const listed = (await lookupFor(doing, () => admin.listRoles({ first: PICK }))).items as Item[];
+    // Where the user's record lists its roles, Remove offers those held and Assign the others; where
+    // it does not (the SCIM document does not promise `roles`), every role is offered.
+    const held = heldRoles(user);
+    const offered = held ? listed.filter((r) => held.has(String(r['name'])) === (op === 'remove')) : listed;
+    if (
+      roleName &&
+      held &&
+      !offered.some((r) => r['name'] === roleName) &&
+      listed.some((r) => r['name'] === roleName)
+    ) {
+      void vscode.window.showInformationMessage(
+        op === 'remove'
+          ? `${name} does not hold the role "${plainText(roleName)}": nothing to remove.`
+          : `${name} already holds the role "${plainText(roleName)}".`,
+      );
+      return;
+    }
     const role = roleName
-      ? roles.find((r) => r['name'] === roleName)
+      ? listed.find((r) => r['name'] === roleName)
       : await pickItem(
           this.deps,
           'Role',
-          roles,
+          offered,
           (r) => String(r['name']),
           (r) => (r['description'] as string) ?? undefined,
-          'There are no custom roles.',
+          listed.length === 0
+            ? 'There are no custom roles.'
+            : op === 'remove'
+              ? `${name} holds no custom role.`
+              : `${name} already holds every custom role.`,
         );
     if (!role) throw new Error(`There is no role named "${plainText(roleName)}".`);
-    const name = plainText(scimUserLabel(user));
     const rname = plainText(role['name']);
+    // The platform id is asked (where it must be) before the confirmation, which then acts at once.
+    const userId = await platformIdOf(
+      this.deps,
+      user,
+      op === 'remove' ? 'Removing a role from a user needs' : 'Assigning a role needs',
+    );
     if (op === 'remove') {
       await confirmRemoval(
         this.deps,
@@ -196,20 +223,18 @@ export class UserCommands extends AdminCommandSet {
         `${name} loses what "${rname}" grants.`,
         'Remove Role',
       );
-      await admin.removeRole(
-        Number(role['id']),
-        await platformIdOf(this.deps, user, 'Removing a role from a user needs'),
-      );
+      await admin.removeRole(Number(role['id']), userId);
     } else {
-      await admin.assignRole(
-        Number(role['id']),
-        await platformIdOf(this.deps, user, 'Assigning a role needs'),
-      );
+      await admin.assignRole(Number(role['id']), userId);
     }
     // The user's row lists its roles (SCIM `roles`): fetch the users again so it shows the change.
     this.deps.provider.refresh(this.usersList);
+    // Both calls succeed whether or not the role was held before (the document: "Role removed, or
+    // was not held"), so the sentence says what is true after the call, not that it changed.
     void vscode.window.showInformationMessage(
-      op === 'assign' ? `Role "${rname}" assigned to ${name}.` : `Role "${rname}" removed from ${name}.`,
+      op === 'assign'
+        ? `${name} now holds the role "${rname}".`
+        : `${name} no longer holds the role "${rname}".`,
     );
   }
 
@@ -280,4 +305,19 @@ export class UserCommands extends AdminCommandSet {
     }
     this.deps.provider.refresh(this.deps.provider.roots.admin.groups);
   }
+}
+
+/** The names a SCIM user's `roles` list holds (values and display names), if it has one. */
+function heldRoles(u: ScimUser): Set<string> | undefined {
+  const roles = (u as Record<string, unknown>)['roles'];
+  if (!Array.isArray(roles)) return undefined;
+  const names = new Set<string>();
+  for (const r of roles) {
+    if (typeof r === 'string') names.add(r);
+    else if (r && typeof r === 'object')
+      for (const k of ['value', 'display'])
+        if (typeof (r as Record<string, unknown>)[k] === 'string')
+          names.add((r as Record<string, string>)[k]!);
+  }
+  return names;
 }
