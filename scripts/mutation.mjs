@@ -408,9 +408,9 @@ function expand(patterns) {
         glob
           .replace(/[.+^$()|[\]\\]/g, '\\$&')
           .replace(/\{([^}]*)\}/g, (_, alts) => `(?:${alts.split(',').join('|')})`)
-          .replace(/\*\*\//g, '\u0000')
-          .replace(/\*/g, '[^/]*')
-          .replace(/\u0000/g, '(?:.*/)?') +
+          .split('**/')
+          .map((part) => part.replace(/\*/g, '[^/]*'))
+          .join('(?:.*/)?') +
         '$',
     );
   const [yes, no] = [include.map(toRegex), exclude.map((p) => toRegex(p.slice(1)))];
