@@ -153,6 +153,29 @@ export function checkResult(
   assert.ok((ex.status ?? 0) >= 200 && (ex.status ?? 0) < 300, 'a 2xx status');
 }
 
+/**
+ * The request carries what the caller gave: the body as the row's schema makes it (JSON), and a
+ * query parameter for every query field given a value, and no other.
+ */
+export function checkSent(
+  op: Operation,
+  ex: Pick<Exchange, 'url' | 'requestBody'>,
+  inputs: readonly unknown[],
+): void {
+  if (op.body) {
+    const made = op.body.parse(inputs[0]);
+    assert.deepEqual(
+      ex.requestBody,
+      made === undefined ? undefined : JSON.parse(JSON.stringify(made)),
+      'the body sent',
+    );
+  }
+  const given = op.query ? (op.query.parse(inputs[op.body ? 1 : 0] ?? {}) as Record<string, unknown>) : {};
+  const keys = Object.keys(given).filter((k) => given[k] !== undefined);
+  const sent = [...new Set(new URL(ex.url, 'http://x').searchParams.keys())];
+  assert.deepEqual(sent.sort(), keys.sort(), 'a query parameter for every query field given');
+}
+
 /** The content type a request's body was sent as is one the document publishes for it. */
 export function checkContentType(published: Published, sentType: string | undefined, hasBody: boolean): void {
   const content = Object.keys((published.raw.requestBody?.content ?? {}) as Json);

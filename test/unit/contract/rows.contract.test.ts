@@ -16,6 +16,7 @@ import type { SynthContext } from '../faults/synthesize';
 import {
   checkContentType,
   checkResult,
+  checkSent,
   formOf,
   inputsOf,
   paramsOf,
@@ -119,6 +120,7 @@ describe('rows contract: every operation row, called through its client path, ag
           assert.deepEqual(ex.requestErrors, [], 'the request validates against the published operation');
           assert.deepEqual(mock.violations.slice(violations), [], 'no violation, no unknown route');
           checkContentType(published, ex.requestContentType, ex.requestBody !== undefined);
+          if (!form) checkSent(c.op, ex, inputs);
           const valid = validateResponse(published, ex.status ?? 0, ex.contentType, ex.responseText ?? '');
           checkResult(c.op, result, ex, valid.ok);
         });
