@@ -28,6 +28,8 @@ export interface Exchange {
   /** Set when the operation is a known alias the documents do not list. */
   alias?: string;
   requestBody?: unknown;
+  /** The request's Content-Type header, as sent. */
+  requestContentType?: string;
   status?: number;
   contentType?: string;
   responseText?: string;
@@ -138,6 +140,7 @@ function judgeRequest(
     ? parseMultipart(raw, req.headers['content-type']!)
     : parseJson(raw);
   ex.requestBody = body.value;
+  ex.requestContentType = req.headers['content-type'];
   const r = validateRequest(m.op, {
     query: url.searchParams,
     params: m.params,

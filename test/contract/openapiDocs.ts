@@ -122,6 +122,12 @@ export const DOCUMENT_FIXES: {
     why: 'RFC 7644 3.4.2 requires totalResults, and Resources whenever totalResults is not 0; the document marks neither, so `{}` would pass for an empty list (the client refuses it)',
   })),
   {
+    family: 'platform',
+    pointer: '/components/schemas/PythonAnalysisFilteredRun/properties/outputData',
+    fix: (node) => ({ ...node, anyOf: node.oneOf, oneOf: undefined }),
+    why: "a python run's outputData is oneOf `{}` (anything) and null, so null matches both and fails oneOf, though the field is published as nullable; read as anyOf",
+  },
+  {
     family: 'data',
     pointer: '/components/schemas/V1LoadRequestQueryFilterItem',
     fix: (node) => ({ ...node, anyOf: node.oneOf, oneOf: undefined }),

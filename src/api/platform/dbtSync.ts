@@ -131,7 +131,11 @@ export const DBT_RUNS = table(
     listDbtSyncs: {
       method: 'GET',
       path: sync,
-      query: PageQuery.extend({ status: z.string().optional(), trigger: z.string().optional() }),
+      // The filters take the published values only (anything else the service refuses).
+      query: PageQuery.extend({
+        status: z.enum(['RUNNING', 'COMPLETED', 'FAILED', 'CANCELLED', 'UNKNOWN']).optional(),
+        trigger: z.enum(['manual', 'api', 'webhook', 'agent', 'unknown']).optional(),
+      }),
       item: DbtSyncRunSchema,
       action: 'Listing dbt syncs',
     },

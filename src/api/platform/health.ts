@@ -78,7 +78,7 @@ export const HEALTH = table(
       query: PageQuery.extend({
         source: z.enum(['production', 'dev']).optional(),
         pod: z.string().optional(),
-        container: z.string().optional(),
+        container: z.enum(['INIT', 'MAIN', 'cubejs-server', 'vector', 'api-proxy']).optional(),
       }),
       item: DeploymentLogLineSchema,
       action: 'Reading the deployment logs',

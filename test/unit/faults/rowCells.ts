@@ -41,12 +41,21 @@ export interface RowCellDeps {
   platform: PlatformClient;
 }
 
+/** A row's cell, and its last run: what it sent (path arguments, inputs: body, then query) and got. */
+export type RowCell = Op & {
+  row: string;
+  op: Operation;
+  last?: { args: unknown[]; inputs: unknown[]; value?: unknown };
+};
+
 export interface RowCells {
-  cells: (Op & { row: string })[];
+  cells: RowCell[];
   /** Rows without a cell: `name (METHOD path): why`. */
   missing: string[];
   /** PARAMS or ROWS entries no row used (a row now finds the value itself: delete the entry). */
   unused: string[];
+  /** Calls a row as the look-ups do (its base URL and token, never faulted), with the inputs given. */
+  call(op: Operation, args: readonly unknown[], inputs: readonly unknown[]): Promise<unknown>;
 }
 
 interface Lookup {
@@ -474,8 +483,10 @@ export async function rowCells(deps: RowCellDeps): Promise<RowCells> {
     const prefix = extra > 0 ? `/${rs.slice(0, extra).join('/')}` : '';
     const escaped = route.pattern.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/:[^/]+/g, '[^/]+');
     return {
-      // Routes of the platform family are relative to its URL; another base keeps its whole path.
-      base: prefix === '' ? deps.platformUrl : `${origin}${prefix}`,
+      // Routes of the platform family are relative to its URL, but for the build rows, which carry
+      // their published path whole and are sent from the tenant's root as BuildClient sends them;
+      // another base keeps its whole path.
+      base: prefix !== '' ? `${origin}${prefix}` : op.path.startsWith('/build/') ? origin : deps.platformUrl,
       route: `/^${escaped}$/`,
     };
   }
@@ -684,7 +695,7 @@ export async function rowCells(deps: RowCellDeps): Promise<RowCells> {
     return (await call(create.op, [...args], input)) as Record<string, unknown>;
   };
 
-  const cells: (Op & { row: string })[] = [];
+  const cells: RowCell[] = [];
   // The fields' live values first: the bodies made while finding paths (a create) take them.
   for (const [field, { find }] of Object.entries(FIELDS)) {
     const value = await find({ fromCollection, platform: deps.platform, collection: '' }).catch(
@@ -733,9 +744,10 @@ export async function rowCells(deps: RowCellDeps): Promise<RowCells> {
       };
       const project = ROWS[name]?.project ?? ((v: unknown) => v);
       let shape: string | undefined;
-      const cell: Op & { row: string } = {
+      const cell: RowCell = {
         name,
         row: name,
+        op,
         family: 'platform',
         write: op.kind !== 'read',
         route,
@@ -743,9 +755,13 @@ export async function rowCells(deps: RowCellDeps): Promise<RowCells> {
         ...(fresh || extra?.freshInput ? { prepare } : {}),
         run: async () => {
           deps.resetStatus();
+          const inputs = input();
+          const last: RowCell['last'] = { args: [...args], inputs };
+          cell.last = last;
           const value = extra?.send
-            ? await extra.send(t, op, args, input()[0])
-            : await callOperation(t, op, [...args, ...input()]);
+            ? await extra.send(t, op, args, inputs[0])
+            : await callOperation(t, op, [...args, ...inputs]);
+          last.value = value;
           // Learnt from the success without a fault (the first cell): a 204 has no body to cut or
           // empty, and an answer the row does not read may be empty.
           if (deps.lastStatus() === 204) cell.noBody = true;
@@ -771,5 +787,5 @@ export async function rowCells(deps: RowCellDeps): Promise<RowCells> {
     ...Object.keys(PARAMS).map((k) => `PARAMS.${k}`),
     ...Object.keys(ROWS).map((k) => `ROWS.${k}`),
   ].filter((k) => !used.has(k));
-  return { cells, missing, unused };
+  return { cells, missing, unused, call: (op, args, inputs) => call(op, [...args], () => [...inputs]) };
 }

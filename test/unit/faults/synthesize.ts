@@ -25,6 +25,11 @@ export interface SynthContext {
   live: Readonly<Record<string, unknown>>;
   /** A fresh number per call, so names made for two calls never collide (a create repeated per cell). */
   fresh(): number;
+  /**
+   * Every optional field given where the schema takes it, and one item in a list that may be
+   * empty: the fullest input, so each field a row can send is sent (and judged) at least once.
+   */
+  fullest?: boolean;
 }
 
 /** A value `schema` accepts, or `undefined` when the walk finds none. */
@@ -59,8 +64,9 @@ function candidates(schema: z.ZodType, key: string, ctx: SynthContext, depth: nu
     case 'array': {
       const element = d.element as z.ZodType;
       const min = minLength(d);
-      if (min === 0) return [[]];
+      if (min === 0 && !ctx.fullest) return [[]];
       const first = candidates(element, singular(key), ctx, depth + 1).find((v) => accepts(element, v));
+      if (min === 0) return first === undefined ? [[]] : [[first], []];
       return first === undefined ? [] : [Array.from({ length: min }, () => first)];
     }
     case 'tuple': {
@@ -101,7 +107,8 @@ function candidates(schema: z.ZodType, key: string, ctx: SynthContext, depth: nu
 
 /**
  * The required fields, then with one optional field, then two, then all (an object refined to need
- * one of several fields, or exactly one of two, takes the first of these its checks accept).
+ * one of several fields, or exactly one of two, takes the first of these its checks accept); the
+ * other way round for the fullest input.
  */
 function objects(shape: Record<string, z.ZodType>, ctx: SynthContext, depth: number): unknown[] {
   const keys = Object.keys(shape);
@@ -121,6 +128,8 @@ function objects(shape: Record<string, z.ZodType>, ctx: SynthContext, depth: num
   const sets: string[][] = [[], ...optional.map((k) => [k])];
   if (depth === 0) optional.forEach((a, i) => optional.slice(i + 1).forEach((b) => sets.push([a, b])));
   sets.push(optional);
+  // The fullest input tries every optional field first, then fewer (a refinement may refuse all).
+  if (ctx.fullest) sets.reverse();
   const out: Record<string, unknown>[] = [];
   for (const set of sets) {
     const o = { ...required };
@@ -155,7 +164,9 @@ function strings(d: Def, key: string, ctx: SynthContext): string[] {
       ? [formats.url!]
       : /sql/i.test(key)
         ? ['SELECT 1']
-        : [];
+        : /member$/i.test(key)
+          ? ['orders.status']
+          : [];
   const min = minLength(d);
   // Underscored capitals first: a name of an env variable, folder or branch alike; then forms
   // patterns often ask for: a hex id (an embed session's), a UUID, a word, a digit.
