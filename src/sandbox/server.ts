@@ -46,6 +46,9 @@ const AI_PREFIX = /^\/ai\/api\/v1\/public\/([^/]+)\/agents\/([^/]+)(\/.*)?$/;
 function family(
   pathname: string,
 ): { family: Family; path: string; params: Record<string, string>; devBranch?: string } | undefined {
+  // Not `/api/build/…`: the build API is published at the tenant's root only (a client sending
+  // it under /api was served before, so the contract suites could not see the wrong base).
+  if (pathname.startsWith('/api/build/')) return undefined;
   if (pathname === '/api' || pathname.startsWith('/api/'))
     return { family: 'platform', path: pathname.slice(4) || '/', params: {} };
   // The build API (data model, branches, dev mode): same host and token as the platform API; its

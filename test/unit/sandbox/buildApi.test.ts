@@ -196,6 +196,17 @@ describe('sandbox build API: files, branches, dev mode', function () {
     );
   });
 
+  it('serves the build API at the tenant root only, never under /api (which the documents do not publish)', async () => {
+    const at = (prefix: string) =>
+      fetch(`http://127.0.0.1:${sb.port}${prefix}/build/api/v1/deployments/1/data-model/files`, {
+        headers: { authorization: `Bearer ${sb.tokens.admin}` },
+      });
+    assert.equal((await at('')).status, 200);
+    const under = await at('/api');
+    assert.equal(under.status, 404);
+    assert.match(((await under.json()) as { error: string }).error, /^No API at \/api\/build\//);
+  });
+
   it('lists, re-parents on delete and refuses to delete the deploy branch', async () => {
     await call('POST', '/branches', { name: 'parent-x', from: 'main' });
     await call('POST', '/branches', { name: 'child-x', from: 'parent-x' });
