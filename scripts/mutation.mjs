@@ -77,11 +77,19 @@ export const AREAS = {
       'src/api/aiClient.ts',
       'src/api/ndjson.ts',
     ],
+    // Every unit suite that imports these clients, but not the two clients-contract suites: each is
+    // one or two tests running every operation of every client (33 s and 10 s), so each mutant they
+    // cover would rerun them whole; the suites below assert the same requests and answers directly.
     spec: [
       `${U}/api/dataClient.test.js`,
       `${U}/api/aiClient.test.js`,
       `${U}/api/rowScan.test.js`,
       `${U}/api/ndjson.test.js`,
+      `${U}/api/clientOptions.test.js`,
+      `${U}/api/clients.sandbox.test.js`,
+      `${U}/api/platformFamilies.test.js`,
+      `${U}/api/writeSafety.test.js`,
+      `${U}/faults/secrets.test.js`,
       `${U}/contract/engine.contract.test.js`,
     ],
   },
