@@ -82,9 +82,13 @@ export const AREAS = {
     // cover would rerun them whole; the suites below assert the same requests and answers directly.
     spec: [
       `${U}/api/dataClient.test.js`,
+      `${U}/api/dataClientExact.test.js`,
+      `${U}/api/dataErrors.test.js`,
       `${U}/api/aiClient.test.js`,
+      `${U}/api/aiClientExact.test.js`,
       `${U}/api/rowScan.test.js`,
       `${U}/api/ndjson.test.js`,
+      `${U}/api/streamEdges.test.js`,
       `${U}/api/clientOptions.test.js`,
       `${U}/api/clients.sandbox.test.js`,
       `${U}/api/platformFamilies.test.js`,
@@ -212,7 +216,14 @@ export const AREAS = {
   profiles: {
     what: 'profiles: parsing, trust, connection checks',
     mutate: ['src/profiles/**/*.ts'],
-    spec: [`${U}/profile*.test.js`, `${U}/connectionCheck.test.js`],
+    // roundTrips: the settings round trips of profiles and stored secrets; sandboxWorker: the only
+    // suite of the sandbox loader and profile (sandboxState is the sandbox's own state file).
+    spec: [
+      `${U}/profile*.test.js`,
+      `${U}/connectionCheck.test.js`,
+      `${U}/roundTrips.test.js`,
+      `${U}/sandboxWorker.test.js`,
+    ],
   },
   sandbox: {
     what: 'the local sandbox server',
