@@ -225,6 +225,22 @@ export const AREAS = {
       `${U}/sandboxWorker.test.js`,
     ],
   },
+  // The rules of profiles that guard users: the settings parser and the fields' rules, the profile
+  // model (Data API URL, environment variable names, AI identity), secret binding (origins, workspace
+  // profiles, trust keys) and the questions asked before a secret goes to another host. Not the
+  // secret store itself (profileSecrets.ts) nor the commands, forms and status bar: see profiles.
+  'profile-rules': {
+    what: 'profile settings parsing, URL rules, the profile model, secret origin binding, trust questions',
+    mutate: [
+      'src/profiles/profileParse.ts',
+      'src/profiles/profileRules.ts',
+      'src/profiles/profileSchema.ts',
+      'src/profiles/profileModel.ts',
+      'src/profiles/secretBinding.ts',
+      'src/profiles/profileTrust.ts',
+    ],
+    spec: [`${U}/profile*.test.js`, `${U}/roundTrips.test.js`],
+  },
   sandbox: {
     what: 'the local sandbox server',
     mutate: ['src/sandbox/**/*.ts'],
