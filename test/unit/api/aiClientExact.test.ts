@@ -257,6 +257,7 @@ describe('api/aiClient: exact requests and sentences', () => {
             collect(ai(s).streamChat({ input: 'x', sessionSettings: SESSION })),
           );
           assert.equal(cut.code, CUT_OFF);
+          assert.equal(cut.kind, 'protocol');
           assert.equal(
             cut.message,
             'The answer was cut off before it was complete. Resume to load the rest of it, or retry.',
@@ -266,6 +267,7 @@ describe('api/aiClient: exact requests and sentences', () => {
             collect(other.streamChat({ input: 'x', sessionSettings: SESSION })),
           );
           assert.equal(u.code, 'CHAT_UNRECOGNISED');
+          assert.equal(u.kind, 'protocol');
           assert.equal(
             u.message,
             "None of the 2 lines of the agent's answer was a chat message this extension knows. The service may be newer than this extension; update it.",
@@ -274,17 +276,44 @@ describe('api/aiClient: exact requests and sentences', () => {
       );
     });
 
-    it('an empty stream is cut off (not unrecognised)', async () => {
+    it('an empty stream, or one of blank lines only, is cut off (not unrecognised)', async () => {
       await withServer(
-        (_req, res) => {
+        (req, res) => {
           res.writeHead(200, { 'content-type': 'application/json' });
-          res.end();
+          res.end(req.url!.includes('blank') ? '\n\n' : undefined);
         },
         async (s) => {
           const e = await apiFailure(() =>
             collect(ai(s).streamChat({ input: 'x', sessionSettings: SESSION })),
           );
           assert.equal(e.code, CUT_OFF);
+          const blank = new AiClient({ baseUrl: `${s.url}/blank`, apiKey: async () => KEY });
+          const b = await apiFailure(() =>
+            collect(blank.streamChat({ input: 'x', sessionSettings: SESSION })),
+          );
+          assert.equal(b.code, CUT_OFF);
+          assert.equal(
+            b.message,
+            'The answer was cut off before it was complete. Resume to load the rest of it, or retry.',
+          );
+        },
+      );
+    });
+
+    it('stopping a turn mid-answer is a cancellation, not a cut-off answer', async () => {
+      await withServer(
+        (_req, res) => {
+          res.writeHead(200, { 'content-type': 'application/json' });
+          res.write('{"id":"a","role":"assistant","content":"Par","isDelta":true}\n');
+        },
+        async (s) => {
+          const ctl = new AbortController();
+          const e = await apiFailure(async () => {
+            for await (const ev of ai(s).streamChat({ input: 'x', sessionSettings: SESSION }, ctl.signal))
+              if (ev.type === 'message') ctl.abort();
+          });
+          assert.equal(e.kind, 'cancelled');
+          assert.notEqual(e.code, CUT_OFF);
         },
       );
     });

@@ -386,6 +386,7 @@ describe('api/dataClient: exact requests and sentences', () => {
           const e = await apiFailure(() => collect(dc(s).cubesql('SELECT 1')));
           assert.equal(e.kind, 'protocol');
           assert.equal(e.message, 'The SQL query returned an empty response. Try again.');
+          assert.equal(e.requestId, String(s.requests[0]!.headers['x-request-id']));
           assert.equal(s.requests.length, 1, 'an empty answer is not a reset: not re-sent');
         },
       );
@@ -427,6 +428,7 @@ describe('api/dataClient: exact requests and sentences', () => {
           assert.equal(a.line, 2);
           const d = await apiFailure(() => collect(client('/data').cubesql('SELECT 1')));
           assert.equal(d.message, 'Line 2 of the SQL result has a "data" field that is not an array.');
+          assert.equal(d.kind, 'protocol');
           assert.equal(d.line, 2);
           const sc = await apiFailure(() => collect(client('/schema').cubesql('SELECT 1')));
           assert.equal(sc.kind, 'protocol');
@@ -526,6 +528,30 @@ describe('api/dataClient: exact requests and sentences', () => {
             { type: 'rows', rows: [['1']] },
             { type: 'count', rows: 2 },
           ]);
+        },
+      );
+    });
+
+    it('an error as the first line is thrown at once, not taken for Continue wait', async () => {
+      await withServer(
+        (_req, res) => rows(res, '{"error":"Continue later"}\n'),
+        async (s) => {
+          const e = await apiFailure(() => collect(dc(s).cubesql('SELECT 1')));
+          assert.equal(e.kind, 'server');
+          assert.match(e.message, /^The query failed: Continue later/);
+          assert.equal(s.requests.length, 1);
+        },
+      );
+    });
+
+    it('reports the elapsed time of each Continue-wait round since the first request', async () => {
+      await withServer(
+        (_req, res, _b, n) => rows(res, n === 1 ? '{"error":"Continue wait"}\n' : SCHEMA_LINE),
+        async (s) => {
+          const elapsed: number[] = [];
+          await collect(dc(s).cubesql('SELECT 1', { onProgress: (p) => elapsed.push(p.elapsedMs) }));
+          assert.equal(elapsed.length, 1);
+          assert.ok(elapsed[0]! >= 0 && elapsed[0]! < 600_000, String(elapsed[0]));
         },
       );
     });
