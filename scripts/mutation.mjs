@@ -79,11 +79,23 @@ export const AREAS = {
       'src/api/aiClient.ts',
       'src/api/ndjson.ts',
     ],
+    // Every unit suite that imports these clients, but not the two clients-contract suites: each is
+    // one or two tests running every operation of every client (33 s and 10 s), so each mutant they
+    // cover would rerun them whole; the suites below assert the same requests and answers directly.
     spec: [
       `${U}/api/dataClient.test.js`,
+      `${U}/api/dataClientExact.test.js`,
+      `${U}/api/dataErrors.test.js`,
       `${U}/api/aiClient.test.js`,
+      `${U}/api/aiClientExact.test.js`,
       `${U}/api/rowScan.test.js`,
       `${U}/api/ndjson.test.js`,
+      `${U}/api/streamEdges.test.js`,
+      `${U}/api/clientOptions.test.js`,
+      `${U}/api/clients.sandbox.test.js`,
+      `${U}/api/platformFamilies.test.js`,
+      `${U}/api/writeSafety.test.js`,
+      `${U}/faults/secrets.test.js`,
       `${U}/contract/engine.contract.test.js`,
     ],
   },
@@ -233,7 +245,30 @@ export const AREAS = {
   profiles: {
     what: 'profiles: parsing, trust, connection checks',
     mutate: ['src/profiles/**/*.ts'],
-    spec: [`${U}/profile*.test.js`, `${U}/connectionCheck.test.js`],
+    // roundTrips: the settings round trips of profiles and stored secrets; sandboxWorker: the only
+    // suite of the sandbox loader and profile (sandboxState is the sandbox's own state file).
+    spec: [
+      `${U}/profile*.test.js`,
+      `${U}/connectionCheck.test.js`,
+      `${U}/roundTrips.test.js`,
+      `${U}/sandboxWorker.test.js`,
+    ],
+  },
+  // The rules of profiles that guard users: the settings parser and the fields' rules, the profile
+  // model (Data API URL, environment variable names, AI identity), secret binding (origins, workspace
+  // profiles, trust keys) and the questions asked before a secret goes to another host. Not the
+  // secret store itself (profileSecrets.ts) nor the commands, forms and status bar: see profiles.
+  'profile-rules': {
+    what: 'profile settings parsing, URL rules, the profile model, secret origin binding, trust questions',
+    mutate: [
+      'src/profiles/profileParse.ts',
+      'src/profiles/profileRules.ts',
+      'src/profiles/profileSchema.ts',
+      'src/profiles/profileModel.ts',
+      'src/profiles/secretBinding.ts',
+      'src/profiles/profileTrust.ts',
+    ],
+    spec: [`${U}/profile*.test.js`, `${U}/roundTrips.test.js`],
   },
   sandbox: {
     what: 'the local sandbox server',
