@@ -98,11 +98,18 @@ export const AREAS = {
   'api-platform-admin': {
     what: 'platform API: administration, SCIM, settings, attributes, integrations',
     mutate: ['src/api/platform/admin/*.ts'],
+    // The suites that call these clients (grep test/unit for `.admin.` and the admin case tables);
+    // not the fault matrix (its ~1,400 cells would rerun per mutant) nor the reference's own checks.
     spec: [
       `${U}/api/attributes.test.js`,
+      `${U}/api/peopleWrites.test.js`,
+      `${U}/api/familyWords.test.js`,
+      `${U}/api/platformFamilies.test.js`,
+      `${U}/api/listPaging.sandbox.test.js`,
       `${U}/admin/*.test.js`,
       `${U}/contract/clients*.test.js`,
-      `${U}/contract/infrastructure.test.js`,
+      `${U}/contract/sandbox.contract.test.js`,
+      ...['peopleRoutes', 'embedDashboards', 'embedSessions'].map((f) => `${U}/sandbox/${f}.test.js`),
     ],
   },
   'api-platform-build': {
