@@ -102,6 +102,7 @@ export const AREAS = {
     // not the fault matrix (its ~1,400 cells would rerun per mutant) nor the reference's own checks.
     spec: [
       `${U}/api/attributes.test.js`,
+      `${U}/api/adminRules.test.js`,
       `${U}/api/peopleWrites.test.js`,
       `${U}/api/familyWords.test.js`,
       `${U}/api/platformFamilies.test.js`,
