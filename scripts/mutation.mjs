@@ -92,7 +92,13 @@ export const AREAS = {
   'api-platform-call': {
     what: 'platform API: the one call path of every operation (operation.ts) and its transport',
     mutate: ['src/api/platform/operation.ts', 'src/api/platform/transport.ts'],
-    spec: [`${U}/api/*.test.js`, `${U}/admin/*.test.js`, `${U}/deployments/deploymentWrites.test.js`],
+    // buildWrites: the build rows that send a form, a query beside a body, a query on a write.
+    spec: [
+      `${U}/api/*.test.js`,
+      `${U}/admin/*.test.js`,
+      `${U}/deployments/deploymentWrites.test.js`,
+      `${U}/model/buildWrites.test.js`,
+    ],
   },
   'api-platform-workspace': {
     what: 'platform API: workspace, folders, reports, workbooks, dashboards, notifications',
