@@ -117,6 +117,7 @@ export const AREAS = {
       `${U}/contract/readBack.sandbox.test.js`,
       `${U}/deployments/deploymentWrites.test.js`,
       `${U}/explorerNotificationEdit.test.js`,
+      `${U}/explorerFilter.test.js`,
       ...['servicesAndMetricViews', 'deployOps', 'embedDashboards'].map((f) => `${U}/sandbox/${f}.test.js`),
     ],
   },
