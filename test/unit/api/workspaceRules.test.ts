@@ -226,6 +226,7 @@ describe('workspace rules: inputs refused before sending', () => {
       (_q, res) => sendJson(res, 200, { id: 2, name: 'W', allowEmbed: true }),
       async (c, s) => {
         await c.updateWorkbook(1, 2, { slug: 'w-2' });
+        await c.updateWorkbook(1, 2, { name: 'W2' });
         await c.updateEmbedAccess(1, 2, { allEmbedUsers: true, action: 'none' });
         await c.updateEmbedAccess(1, 2, { allowEmbed: false });
         await c.updateReport(1, 2, { title: 't' });
@@ -235,6 +236,7 @@ describe('workspace rules: inputs refused before sending', () => {
           s.requests.map((q) => `${q.method} ${q.url} ${q.body}`),
           [
             'PUT /api/v1/deployments/1/workbooks/2 {"slug":"w-2"}',
+            'PUT /api/v1/deployments/1/workbooks/2 {"name":"W2"}',
             'PUT /api/v1/deployments/1/workbooks/2/embed-access {"allEmbedUsers":true,"action":"none"}',
             'PUT /api/v1/deployments/1/workbooks/2/embed-access {"allowEmbed":false}',
             'PUT /api/v1/deployments/1/reports/2 {"title":"t"}',
