@@ -99,24 +99,58 @@ export const AREAS = {
       `${U}/contract/engine.contract.test.js`,
     ],
   },
+  // Every operation goes through operation.ts and transport.ts: measured apart, with the suites that
+  // assert what the call path does (ids, inputs refused, words, reads, writes, lists). Not the
+  // contract suites: they check shapes against the documents, and as nearly every one of their
+  // cases covers this code, each mutant here would rerun them all.
+  'api-platform-call': {
+    what: 'platform API: the one call path of every operation (operation.ts) and its transport',
+    mutate: ['src/api/platform/operation.ts', 'src/api/platform/transport.ts'],
+    // buildWrites: the build rows that send a form, a query beside a body, a query on a write.
+    spec: [
+      `${U}/api/*.test.js`,
+      `${U}/admin/*.test.js`,
+      `${U}/deployments/deploymentWrites.test.js`,
+      `${U}/model/buildWrites.test.js`,
+    ],
+  },
   'api-platform-workspace': {
     what: 'platform API: workspace, folders, reports, workbooks, dashboards, notifications',
-    mutate: ['src/api/platform/*.ts', 'src/api/platformClient.ts', 'src/api/notificationQuery.ts'],
+    mutate: [
+      'src/api/platform/*.ts',
+      // The call path is the api-platform-call area.
+      '!src/api/platform/operation.ts',
+      '!src/api/platform/transport.ts',
+      'src/api/platformClient.ts',
+      'src/api/notificationQuery.ts',
+    ],
+    // Every suite that calls these clients (grep test/unit for their imports and PlatformClient).
     spec: [
-      `${U}/api/platformClient.test.js`,
-      `${U}/api/platformFamilies.test.js`,
-      `${U}/api/clients.sandbox.test.js`,
+      `${U}/api/*.test.js`,
       `${U}/contract/clients*.test.js`,
+      `${U}/contract/readBack.sandbox.test.js`,
+      `${U}/deployments/deploymentWrites.test.js`,
+      `${U}/explorerNotificationEdit.test.js`,
+      `${U}/explorerFilter.test.js`,
+      ...['servicesAndMetricViews', 'deployOps', 'embedDashboards'].map((f) => `${U}/sandbox/${f}.test.js`),
     ],
   },
   'api-platform-admin': {
     what: 'platform API: administration, SCIM, settings, attributes, integrations',
     mutate: ['src/api/platform/admin/*.ts'],
+    // The suites that call these clients (grep test/unit for `.admin.` and the admin case tables);
+    // not the fault matrix (its ~1,400 cells would rerun per mutant) nor the reference's own checks.
     spec: [
       `${U}/api/attributes.test.js`,
+      `${U}/api/adminRules.test.js`,
+      `${U}/api/peopleWrites.test.js`,
+      `${U}/api/familyWords.test.js`,
+      `${U}/api/platformFamilies.test.js`,
+      `${U}/api/listPaging.sandbox.test.js`,
       `${U}/admin/*.test.js`,
       `${U}/contract/clients*.test.js`,
-      `${U}/contract/infrastructure.test.js`,
+      `${U}/contract/sandbox.contract.test.js`,
+      ...['peopleRoutes', 'embedDashboards', 'embedSessions'].map((f) => `${U}/sandbox/${f}.test.js`),
     ],
   },
   'api-platform-build': {
