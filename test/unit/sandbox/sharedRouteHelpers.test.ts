@@ -13,6 +13,11 @@ describe('sandbox: shared route helpers', function () {
     () => sb.urls.platform,
     () => sb.tokens.admin,
   );
+  // The build API is published at the tenant's root, not under /api.
+  const build = jsonCaller(
+    () => new URL(sb.urls.platform).origin,
+    () => sb.tokens.admin,
+  );
 
   before(async () => {
     sb = await startSandbox({ rows: 50, aiEventDelayMs: 0, dbtStepMs: 40 });
@@ -46,7 +51,7 @@ describe('sandbox: shared route helpers', function () {
     const want = 'region "mars-1" is not one of aws-us-east-1, gcp-europe-west3, azure-westeurope.';
     const update = await call('PUT', '/v1/deployments/1', { region: 'mars-1' });
     assert.deepEqual([update.status, update.body.error], [400, want]);
-    const created = await call('POST', '/build/api/v1/deployments', {
+    const created = await build('POST', '/build/api/v1/deployments', {
       name: 'Moon base',
       region: 'mars-1',
       cloudProvider: 'aws',
@@ -82,7 +87,7 @@ describe('sandbox: shared route helpers', function () {
   });
 
   it('a GitHub connect names an existing deployment (404 otherwise)', async () => {
-    const connect = await call('POST', '/build/api/v1/deployments/99/github/connect', {
+    const connect = await build('POST', '/build/api/v1/deployments/99/github/connect', {
       installationId: 41001,
       name: 'cube-models',
     });
