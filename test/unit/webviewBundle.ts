@@ -25,16 +25,22 @@ export function webviewBundle(
  * with an empty body whose scripts only the caller runs (`outside-only`); its console is silent.
  */
 export function jsdomWindow(kind: 'page' | 'outside-only'): JSDOM {
-  return kind === 'page'
-    ? new JSDOM('<!DOCTYPE html><html><body><div id="root"></div></body></html>', {
-        runScripts: 'dangerously',
-        pretendToBeVisual: true,
-        virtualConsole: new VirtualConsole(),
-        url: 'https://webview.invalid/index.html',
-      })
-    : new JSDOM('<!doctype html><body></body>', {
-        runScripts: 'outside-only',
-        pretendToBeVisual: true,
-        virtualConsole: new VirtualConsole(),
-      });
+  const dom =
+    kind === 'page'
+      ? new JSDOM('<!DOCTYPE html><html><body><div id="root"></div></body></html>', {
+          runScripts: 'dangerously',
+          pretendToBeVisual: true,
+          virtualConsole: new VirtualConsole(),
+          url: 'https://webview.invalid/index.html',
+        })
+      : new JSDOM('<!doctype html><body></body>', {
+          runScripts: 'outside-only',
+          pretendToBeVisual: true,
+          virtualConsole: new VirtualConsole(),
+        });
+  // Under StrykerJS (`npm run mutation`) the bundle holds the mutants, which read the active one
+  // from the page's own global: hand the page the test process's, so they run and are counted.
+  const stryker = (globalThis as { __stryker__?: unknown }).__stryker__;
+  if (stryker) (dom.window as unknown as { __stryker__?: unknown }).__stryker__ = stryker;
+  return dom;
 }
