@@ -503,6 +503,16 @@ describe('api/errors: response schema mismatches', () => {
     );
   });
 
+  it('counts one more when there are six', () => {
+    const r = z.array(z.string()).safeParse([1, 2, 3, 4, 5, 6]);
+    assert.ok(!r.success);
+    assert.equal(r.error.issues.length, 6);
+    assert.match(
+      zodProtocolError(r.error, 'x').message,
+      /"\[4\]": [^;]* \(and 1 more\)\. The service may be newer/,
+    );
+  });
+
   it('writes a field path the way code reads it', () => {
     assert.equal(issuePath(['items', 2, 'id']), 'items[2].id');
     assert.equal(issuePath([0, 'a']), '[0].a');
