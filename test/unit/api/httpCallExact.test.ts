@@ -225,9 +225,9 @@ describe('api/http: what is sent', () => {
       );
       assert.equal(e.kind, 'protocol');
       assert.equal(e.code, 'EMPTY');
-      assert.match(
+      assert.equal(
         e.message,
-        /^Loading it: the service answered 200 with nothing where an answer was expected\./,
+        "Loading it: the service answered 200 with nothing where an answer was expected. Try again later; if it keeps happening, check the profile's URL.",
       );
     }
     await c.close();
@@ -351,5 +351,43 @@ describe('api/http: an error body that cannot be read', () => {
     assert.equal(e.kind, 'cancelled');
     await c.close();
     await srv.close();
+  });
+});
+
+describe('api/http: an error body with broken framing', () => {
+  const BAD =
+    'HTTP/1.1 500 Internal Server Error\r\ncontent-type: application/json\r\ntransfer-encoding: chunked\r\n\r\n';
+  const GOOD = (body: string) =>
+    `HTTP/1.1 500 Internal Server Error\r\ncontent-type: application/json\r\ncontent-length: ${body.length}\r\nconnection: close\r\n\r\n${body}`;
+  /**
+   * First connection: a 500 whose chunked body is malformed; later ones: a well-formed 500 (what a
+   * lenient re-read would get, were one sent).
+   */
+  async function framingServer() {
+    let connections = 0;
+    const srv = await rawServer((sock) => {
+      const n = ++connections;
+      sock.once('data', () => {
+        if (n > 1) return void sock.end(GOOD('{"message":"read leniently"}'));
+        sock.write(BAD);
+        // The bad chunk after the headers, so that it breaks the body, not the status line.
+        setTimeout(() => sock.write('ZZ\r\nxx\r\n'), 30);
+      });
+    });
+    return { ...srv, connections: () => connections };
+  }
+
+  it('never sends a write twice to re-read its error', async () => {
+    const srv = await framingServer();
+    const c = platformHttp(srv.url + '/api', TOKEN, { retry: NO_RETRY });
+    try {
+      const e = await apiFailure(() => c.json({ method: 'POST', path: '/v1/x', body: {} }, z.unknown()));
+      assert.equal(e.status, 500);
+      assert.equal(e.serverMessage, undefined);
+      assert.equal(srv.connections(), 1);
+    } finally {
+      await c.close();
+      await srv.close();
+    }
   });
 });

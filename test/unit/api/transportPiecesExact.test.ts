@@ -205,6 +205,8 @@ describe('api/net/agents: shared pools', () => {
     const a = reg.acquire(origin);
     const b = reg.acquire(origin);
     assert.equal(a.dispatcher, b.dispatcher);
+    assert.deepEqual(a.warnings, []);
+    assert.equal(a.proxy, undefined);
     assert.equal(reg.size, 1);
     const other = reg.acquire(origin, { headersTimeoutMs: 5 });
     assert.notEqual(other.dispatcher, a.dispatcher);
