@@ -4,33 +4,17 @@
 // without "Resources"), the words of a write whose outcome is unknown, and the pure helpers the
 // admin commands show (user labels, the user-name filter, attribute values, the embed preview URL).
 import assert from 'node:assert/strict';
-import { PlatformClient } from '../../../src/api';
+import { type PlatformClient } from '../../../src/api';
 import { embedPreviewUrl } from '../../../src/api/platform/admin/embed';
 import { roleNameProblem } from '../../../src/api/platform/admin/roles';
 import { attributeValueText, parseAttributeValue } from '../../../src/api/platform/admin/attributes';
 import { groupNameProblem, scimUserLabel, userNameFilter } from '../../../src/api/platform/admin/scim';
-import { FAST_RETRY, apiFailure, sendJson, startServer, type Handler, type TestServer } from './helpers';
+import { apiFailure, sendJson, type Handler, type TestServer, withPlatformClient } from './helpers';
 
-async function withClient(
+const withClient = (
   handler: Handler,
   fn: (c: PlatformClient, s: TestServer, warnings: string[]) => Promise<void>,
-) {
-  const s = await startServer(handler);
-  const warnings: string[] = [];
-  const logger = { debug() {}, info() {}, warn: (m: string) => void warnings.push(m), error() {} };
-  const c = new PlatformClient({
-    baseUrl: `${s.url}/api`,
-    token: async () => 'tok-admin',
-    retry: FAST_RETRY,
-    logger,
-  });
-  try {
-    await fn(c, s, warnings);
-  } finally {
-    await c.close();
-    await s.close();
-  }
-}
+) => withPlatformClient(handler, fn, 'tok-admin');
 
 const sent = (s: TestServer) => s.requests.map((q) => `${q.method} ${q.url}`);
 const PATCH_OP = 'urn:ietf:params:scim:api:messages:2.0:PatchOp';

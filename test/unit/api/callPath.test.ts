@@ -4,29 +4,13 @@
 // the user to check (by what it does, from the family's place; nothing invented without one), the
 // log line of a set-aside list item, and the page's `invalid` and `total` only when there are some.
 import assert from 'node:assert/strict';
-import { PlatformClient } from '../../../src/api';
-import { FAST_RETRY, apiFailure, sendJson, startServer, type Handler, type TestServer } from './helpers';
+import { type PlatformClient } from '../../../src/api';
+import { apiFailure, sendJson, type Handler, type TestServer, withPlatformClient } from './helpers';
 
-async function withClient(
+const withClient = (
   handler: Handler,
   fn: (c: PlatformClient, s: TestServer, warnings: string[]) => Promise<void>,
-) {
-  const s = await startServer(handler);
-  const warnings: string[] = [];
-  const logger = { debug() {}, info() {}, warn: (m: string) => void warnings.push(m), error() {} };
-  const c = new PlatformClient({
-    baseUrl: `${s.url}/api`,
-    token: async () => 'tok-call',
-    retry: FAST_RETRY,
-    logger,
-  });
-  try {
-    await fn(c, s, warnings);
-  } finally {
-    await c.close();
-    await s.close();
-  }
-}
+) => withPlatformClient(handler, fn, 'tok-call');
 
 const nothingSent: Handler = () => assert.fail('nothing is sent');
 

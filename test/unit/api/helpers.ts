@@ -253,3 +253,29 @@ export function endlessRows(res: http.ServerResponse, onClose: () => void): void
     onClose();
   });
 }
+
+/**
+ * A platform client against a local server answering with `handler`, closed (with the server)
+ * after `fn`; `warnings` collects what the client's logger warned.
+ */
+export async function withPlatformClient(
+  handler: Handler,
+  fn: (c: PlatformClient, s: TestServer, warnings: string[]) => Promise<void>,
+  token = 'tok-test',
+): Promise<void> {
+  const s = await startServer(handler);
+  const warnings: string[] = [];
+  const logger = { debug() {}, info() {}, warn: (m: string) => void warnings.push(m), error() {} };
+  const c = new PlatformClient({
+    baseUrl: `${s.url}/api`,
+    token: async () => token,
+    retry: FAST_RETRY,
+    logger,
+  });
+  try {
+    await fn(c, s, warnings);
+  } finally {
+    await c.close();
+    await s.close();
+  }
+}

@@ -4,41 +4,17 @@
 // sentences together, a publish body), a wait whose deadline has passed asking no second time,
 // recipients paged to the last page, a dashboard's unreadable snapshots dropped, log lines.
 import assert from 'node:assert/strict';
-import { PlatformClient } from '../../../src/api';
+import { type PlatformClient } from '../../../src/api';
 import { publishBody } from '../../../src/api/platform/dashboards';
 import { signInUrl } from '../../../src/api/platform/me';
 import { recipientRemoval } from '../../../src/api/platform/notifications';
 import { dashboardConfigOf, publishedDashboardOf } from '../../../src/api/platform/workbookShapes';
-import {
-  FAST_RETRY,
-  apiFailure,
-  collect,
-  sendJson,
-  startServer,
-  type Handler,
-  type TestServer,
-} from './helpers';
+import { apiFailure, collect, sendJson, type Handler, type TestServer, withPlatformClient } from './helpers';
 
-async function withClient(
+const withClient = (
   handler: Handler,
   fn: (c: PlatformClient, s: TestServer, warnings: string[]) => Promise<void>,
-) {
-  const s = await startServer(handler);
-  const warnings: string[] = [];
-  const logger = { debug() {}, info() {}, warn: (m: string) => void warnings.push(m), error() {} };
-  const c = new PlatformClient({
-    baseUrl: `${s.url}/api`,
-    token: async () => 'tok-ws',
-    retry: FAST_RETRY,
-    logger,
-  });
-  try {
-    await fn(c, s, warnings);
-  } finally {
-    await c.close();
-    await s.close();
-  }
-}
+) => withPlatformClient(handler, fn, 'tok-ws');
 const lost: Handler = (_q, res) => sendJson(res, 502, { message: 'bad gateway' });
 const nothingSent: Handler = () => assert.fail('nothing is sent');
 
