@@ -65,6 +65,76 @@ describe('sandbox build: cube file compiler', function () {
     assert.equal(meta.cubes[0]!.measures[2]!.title, 'Orders Average Amount');
   });
 
+  it("keeps what /v1/meta shows of each member: primary key, source SQL, the measure's aggType, meta", () => {
+    const r = compileWith(
+      'model/cubes/returns.yml',
+      [
+        'cubes:',
+        '  - name: returns',
+        '    sql_table: orders',
+        '    measures:',
+        '      - name: count',
+        '        type: count',
+        '      - name: distinct_customers',
+        '        sql: customer_id',
+        '        type: count_distinct_approx',
+        '        meta:',
+        '          owner: finance',
+        '      - name: listed_meta',
+        '        sql: amount',
+        '        type: sum',
+        '        meta: [not, an, object]',
+        '    dimensions:',
+        '      - name: id',
+        '        sql: id',
+        '        type: number',
+        '        primary_key: true',
+        '      - name: status',
+        '        sql: status',
+        '        type: string',
+      ].join('\n'),
+      engine,
+    );
+    assert.deepEqual(r.errors, []);
+    const returns = r.cubes.find((c) => c.name === 'returns')!;
+    const m = (name: string) => returns.measures.find((x) => x.name === name)!;
+    const d = (name: string) => returns.dimensions.find((x) => x.name === name)!;
+    assert.equal(m('count').aggType, 'count');
+    assert.equal(m('count').source, undefined, 'a count without sql has no source');
+    assert.equal(m('distinct_customers').aggType, 'countDistinctApprox');
+    assert.equal(m('distinct_customers').source, 'customer_id');
+    assert.deepEqual(m('distinct_customers').meta, { owner: 'finance' });
+    assert.equal(m('listed_meta').meta, undefined, 'a meta that is not an object is not shown');
+    assert.equal(d('id').primaryKey, true);
+    assert.equal(d('id').aggType, undefined, 'dimensions have no aggType');
+    assert.equal(d('status').primaryKey, undefined);
+    assert.equal(d('status').source, 'status');
+  });
+
+  it('reports a segment without sql at the segment, and keeps the others', () => {
+    const r = compileWith(
+      'model/cubes/segs.yml',
+      [
+        'cubes:',
+        '  - name: segs',
+        '    sql_table: orders',
+        '    segments:',
+        '      - name: broken',
+        '        title: no sql here',
+        '      - name: done',
+        '        sql: "{CUBE}.status = \'completed\'"',
+      ].join('\n'),
+    );
+    assert.deepEqual(
+      r.errors.map((e) => `${where(e)} ${e.message}`),
+      ['model/cubes/segs.yml:5:9 segs.broken: a segment needs "sql".'],
+    );
+    assert.deepEqual(
+      r.cubes.find((c) => c.name === 'segs')!.segments.map((x) => x.name),
+      ['done'],
+    );
+  });
+
   it('reports a YAML syntax error at its line', () => {
     const r = compileWith('model/cubes/bad.yml', 'cubes:\n  - name: x\n    measures: [\n');
     assert.equal(r.errors.length, 1);
