@@ -172,9 +172,16 @@ describe('agents: language model tools, MCP server, @dashboard', function () {
     assert.match(applied, /\+ {2}"title": "Proposed by an agent",/);
     assert.ok(doc.getText().includes('"title": "Proposed by an agent"'));
     // One edit in the editor; saving is the user's (or their auto-save setting's) business.
+    // Undo acts on the focused editor: wait until it is the file's (the dialog and the diff tab may
+    // still hold focus on a loaded machine), then one undo must remove the whole proposal.
     await vscode.window.showTextDocument(doc);
+    await waitFor('the file as the active editor', () =>
+      vscode.window.activeTextEditor?.document === doc ? true : undefined,
+    );
     await vscode.commands.executeCommand('undo');
-    assert.ok(!doc.getText().includes('Proposed by an agent'), 'one undo step removes it');
+    await waitFor('one undo step removes it', () =>
+      doc.getText().includes('Proposed by an agent') ? undefined : true,
+    );
     await vscode.commands.executeCommand('redo');
     const platform = await api.services.clients.platform();
     const w = await platform.getWorkbook(1, 1002);
