@@ -43,63 +43,51 @@ async function rawServer(
   };
 }
 
+/** A platform client at `baseUrl` that counts how often it was asked for its credential. */
+function countingClient(baseUrl: string) {
+  let asked = 0;
+  const c = new HttpClient({
+    baseUrl,
+    family: 'platform',
+    auth: async () => {
+      asked++;
+      return TOKEN;
+    },
+    dispatchers: new DispatcherRegistry({}),
+  });
+  return { c, asked: () => asked };
+}
+
 describe('api/http: checks before any I/O', () => {
   it('says a base URL that is not a URL is to be fixed in the profile', async () => {
-    let asked = 0;
-    const c = new HttpClient({
-      baseUrl: 'dashboards example',
-      family: 'platform',
-      auth: async () => {
-        asked++;
-        return TOKEN;
-      },
-      dispatchers: new DispatcherRegistry({}),
-    });
+    const { c, asked } = countingClient('dashboards example');
     const e = await apiFailure(() => c.json({ method: 'GET', path: '/v1/x' }, z.unknown()));
     assert.equal(e.kind, 'validation');
     assert.equal(e.code, 'BAD_URL');
     assert.equal(e.message, 'The URL "dashboards example" is not valid. Fix it in the profile.');
-    assert.equal(asked, 0);
+    assert.equal(asked(), 0);
   });
 
   it('refuses calls on a closed client without asking for the credential', async () => {
-    let asked = 0;
-    const c = new HttpClient({
-      baseUrl: 'http://127.0.0.1:9/api',
-      family: 'platform',
-      auth: async () => {
-        asked++;
-        return TOKEN;
-      },
-      dispatchers: new DispatcherRegistry({}),
-    });
+    const { c, asked } = countingClient('http://127.0.0.1:9/api');
     await c.close();
     const e = await apiFailure(() => c.json({ method: 'get', path: '/v1/x' }, z.unknown()));
     assert.equal(e.kind, 'cancelled');
     assert.equal(e.message, 'The client was closed.');
     assert.equal(e.method, 'GET');
     assert.equal(e.url, 'http://127.0.0.1:9/api/v1/x');
-    assert.equal(asked, 0);
+    assert.equal(asked(), 0);
   });
 
   it('fails a call whose signal is already aborted before asking for the credential', async () => {
-    let asked = 0;
-    const c = new HttpClient({
-      baseUrl: 'http://127.0.0.1:9/api',
-      family: 'platform',
-      auth: async () => {
-        asked++;
-        return TOKEN;
-      },
-      dispatchers: new DispatcherRegistry({}),
-    });
+    const { c, asked } = countingClient('http://127.0.0.1:9/api');
     const ac = new AbortController();
     ac.abort();
     const e = await apiFailure(() =>
       c.json({ method: 'GET', path: '/v1/x', signal: ac.signal }, z.unknown()),
     );
     assert.equal(e.kind, 'cancelled');
-    assert.equal(asked, 0);
+    assert.equal(asked(), 0);
   });
 
   it('names the missing credential of each family', async () => {
