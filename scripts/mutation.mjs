@@ -245,9 +245,19 @@ export const AREAS = {
     ],
   },
   explorer: {
-    what: 'the explorer tree (labels, filters, paging) and the flows on its rows (notification drafts, admin users)',
-    mutate: ['src/explorer/**/*.ts', 'src/notifications/**/*.ts', 'src/admin/**/*.ts'],
+    what: 'the explorer tree: its rows, labels, filters, paging and loaders',
+    mutate: ['src/explorer/**/*.ts'],
     spec: [`${U}/explorer*.test.js`, `${U}/admin/*.test.js`],
+  },
+  notifications: {
+    what: 'notifications: drafts, schedules, recipients, their lifecycle from the tree and the palette',
+    mutate: ['src/notifications/**/*.ts'],
+    spec: [`${U}/explorer*.test.js`, `${U}/notifications/*.test.js`],
+  },
+  admin: {
+    what: 'administration: users, roles, groups, attributes, SCIM, embedding and settings flows',
+    mutate: ['src/admin/**/*.ts'],
+    spec: [`${U}/admin/*.test.js`, `${U}/explorer*.test.js`],
   },
   deployments: {
     what: 'deployment operations: dbt runs and their outcome, deployment writes, settings',
