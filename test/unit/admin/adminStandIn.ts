@@ -1,0 +1,87 @@
+// The Administration commands in plain Node: the `vscode` stand-in of the deployment flows' tests
+// (messages, clipboard, files, commands recorded) and an explorer context that records what a
+// command refreshes and shows, answers from a ScriptedPrompter, and reaches a recording client.
+import type * as PrompterModule from '../../../src/ui/prompter';
+import { reset } from '../deployments/opsStandIn';
+
+export { recorder, reset, standIn } from '../deployments/opsStandIn';
+
+/* eslint-disable @typescript-eslint/no-require-imports */
+export const loadPrompter = () => ({
+  ScriptedPrompter: (require('../../../src/ui/prompter') as typeof PrompterModule).ScriptedPrompter,
+});
+/* eslint-enable @typescript-eslint/no-require-imports */
+
+export interface AdminWorld {
+  answers?: (string | string[] | undefined)[];
+  /** Every confirmation's answer, or one per confirmation in order. */
+  confirm?: boolean | boolean[];
+  production?: boolean;
+  /** The node the view has selected (commands without an argument act on it). */
+  selection?: unknown;
+}
+
+/** The Administration lists of the tree (the nodes a command refreshes). */
+export const ROOTS = {
+  users: { root: 'users' },
+  groups: { root: 'groups' },
+  roles: { root: 'roles' },
+  attributes: { root: 'attributes' },
+  embed: { root: 'embed' },
+  settings: { root: 'settings' },
+  integrations: { root: 'integrations' },
+};
+
+export function adminWorld(
+  m: ReturnType<typeof loadPrompter>,
+  client: Record<string, unknown>,
+  w: AdminWorld = {},
+) {
+  const shown = reset();
+  const refreshed: unknown[] = [];
+  const confirmations: string[] = [];
+  const jsonShown: { key: string; name: string; value: unknown }[] = [];
+  const confirms = Array.isArray(w.confirm) ? [...w.confirm] : undefined;
+  const prompter = new m.ScriptedPrompter(w.answers ?? [], true);
+  prompter.confirm = async (message: string, detail?: string, action?: string) => {
+    confirmations.push(`${message} | ${detail} | ${action}`);
+    return confirms ? (confirms.shift() ?? false) : w.confirm !== false;
+  };
+  /** The rows of each multi pick (the scripted prompter keeps only their labels). */
+  const manyRows = new Map<string, { label: string; description?: string }[]>();
+  const pickMany = prompter.pickMany.bind(prompter);
+  prompter.pickMany = async (title, choices, opts) => {
+    manyRows.set(
+      title,
+      choices.map(({ label, description }) => ({ label, description })),
+    );
+    return pickMany(title, choices, opts);
+  };
+  const deps = {
+    services: {
+      log: {
+        info: () => undefined,
+        warn: () => undefined,
+        redact: (l: string) => l,
+        addSecret: () => undefined,
+      },
+      profiles: { active: () => ({ profile: { name: 'Live', production: w.production === true } }) },
+    },
+    provider: {
+      roots: { admin: ROOTS },
+      refresh: (n: unknown) => void refreshed.push(n),
+      loadedDeployments: () => [],
+    },
+    json: {
+      show: async (key: string, name: string, value: unknown) => (
+        jsonShown.push({ key, name, value }),
+        { uri: { path: name } }
+      ),
+      update: () => undefined,
+      isOpen: () => false,
+    },
+    targets: { client: async () => client, prompter: () => prompter, selection: () => w.selection },
+    confirmWrite: async () => undefined,
+  };
+  return { deps: deps as never, prompter, manyRows, refreshed, confirmations, jsonShown, shown };
+}
