@@ -40,6 +40,7 @@ export function adminWorld(
 ) {
   const shown = reset();
   const refreshed: unknown[] = [];
+  const secrets: string[] = [];
   const confirmations: string[] = [];
   const jsonShown: { key: string; name: string; value: unknown }[] = [];
   const confirms = Array.isArray(w.confirm) ? [...w.confirm] : undefined;
@@ -66,7 +67,10 @@ export function adminWorld(
         redact: (l: string) => l,
         addSecret: () => undefined,
       },
-      profiles: { active: () => ({ profile: { name: 'Live', production: w.production === true } }) },
+      profiles: {
+        active: () => ({ profile: { name: 'Live', production: w.production === true } }),
+        rememberSecret: (s: string) => void secrets.push(s),
+      },
     },
     provider: {
       roots: { admin: ROOTS },
@@ -84,5 +88,5 @@ export function adminWorld(
     targets: { client: async () => client, prompter: () => prompter, selection: () => w.selection },
     confirmWrite: async () => undefined,
   };
-  return { deps: deps as never, prompter, manyRows, refreshed, confirmations, jsonShown, shown };
+  return { deps: deps as never, prompter, manyRows, refreshed, secrets, confirmations, jsonShown, shown };
 }

@@ -69,6 +69,7 @@ module.exports = ns({
     createOutputChannel: (name) => ({ appendLine() {}, show() {}, dispose() {}, name }),
     showSaveDialog: async (o) => { s().saveDialogs.push(o); return s().saveAs === undefined ? undefined : uri('file', s().saveAs); },
     showTextDocument: async (d) => { s().opened.push(d.uri.path); return {}; },
+    tabGroups: { all: [], close: async () => true },
   }),
   workspace: ns({
     workspaceFolders: undefined,
