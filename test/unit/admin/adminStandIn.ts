@@ -68,7 +68,13 @@ export function adminWorld(
         addSecret: () => undefined,
       },
       profiles: {
-        active: () => ({ profile: { name: 'Live', production: w.production === true } }),
+        active: () => ({
+          profile: {
+            name: 'Live',
+            production: w.production === true,
+            platformUrl: 'https://cloud.example/api',
+          },
+        }),
         rememberSecret: (s: string) => void secrets.push(s),
       },
     },
