@@ -50,14 +50,33 @@ export function adminWorld(
     return confirms ? (confirms.shift() ?? false) : w.confirm !== false;
   };
   /** The rows of each multi pick (the scripted prompter keeps only their labels). */
-  const manyRows = new Map<string, { label: string; description?: string }[]>();
+  const manyRows = new Map<string, { label: string; description?: string; checked: boolean }[]>();
+  /** Every question as the user reads it: `input <title> | <prompt> | value=<value>[ | password]`, `pick <title> | <placeholder>`. */
+  const questions: string[] = [];
   const pickMany = prompter.pickMany.bind(prompter);
   prompter.pickMany = async (title, choices, opts) => {
+    questions.push(`pickMany ${title} | ${opts?.placeHolder ?? ''}`);
     manyRows.set(
       title,
-      choices.map(({ label, description }) => ({ label, description })),
+      choices.map(({ label, description, value }) => ({
+        label,
+        description,
+        checked: opts?.selected?.(value) === true,
+      })),
     );
     return pickMany(title, choices, opts);
+  };
+  const input = prompter.input.bind(prompter);
+  prompter.input = async (q) => (
+    questions.push(
+      `input ${q.title} | ${q.prompt ?? ''} | value=${q.value ?? ''}${q.placeHolder ? ` | e.g. ${q.placeHolder}` : ''}${q.password ? ' | password' : ''}`,
+    ),
+    input(q)
+  );
+  const pick = prompter.pick.bind(prompter);
+  prompter.pick = async (title, choices, o) => {
+    questions.push(`pick ${title} | ${(typeof o === 'string' ? o : o?.placeHolder) ?? ''}`);
+    return pick(title, choices, o);
   };
   const deps = {
     services: {
@@ -94,5 +113,5 @@ export function adminWorld(
     targets: { client: async () => client, prompter: () => prompter, selection: () => w.selection },
     confirmWrite: async () => undefined,
   };
-  return { deps: deps as never, prompter, manyRows, refreshed, secrets, confirmations, jsonShown, shown };
+  return { deps: deps as never, prompter, questions, manyRows, refreshed, secrets, confirmations, jsonShown, shown };
 }

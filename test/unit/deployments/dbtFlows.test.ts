@@ -113,6 +113,19 @@ describe('deployments: dbt sync flows', () => {
       '--:--:-- INFO  no time',
       '── COMPLETED ──',
     ]);
+    assert.deepEqual(x.questions, [
+      'pick Start dbt Sync (1/2) | Cube branch to write the generated cubes to (type to search, or a new name) | typed: A new branch: the sync creates it',
+      'input Start dbt Sync (1/2): other branch | Name of the Cube branch to write the generated cubes to (the sync creates it). | value= | e.g. dbt-sync/my-change',
+      'pick Start dbt Sync (2/2) | ',
+    ]);
+    assert.deepEqual(x.prompter.offered.get('Start dbt Sync (2/2)'), [
+      'Commit the generated files to the branch',
+      'Keep the generated files for review (do not commit)',
+    ]);
+    assert.deepEqual(x.shown.progress, [
+      { title: 'dbt sync main of "Revenue"', cancellable: true, reports: [{ message: 'COMPLETED' }] },
+    ]);
+    assert.equal(x.shown.channelLog[0], `${CH} shown (focus kept)`);
   });
 
   it('the default branch sends no branch; a branch that cannot be listed is said in the picker; Open Result opens it', async () => {
@@ -251,6 +264,105 @@ describe('deployments: dbt sync flows', () => {
       none.flows.openGeneratedFiles({ deploymentId: 1, syncJobId: 'r3' }),
       /^Error: This dbt sync kept no files for review: it committed them to branch dev \(see Open dbt Sync Result for their paths\)\.$/,
     );
+  });
+
+  it('a branch typed in the picker is sent trimmed; a picked branch as named; progress says the stage', async () => {
+    const typed = world({ answers: [' new-branch ', 'Commit the generated files to the branch'] });
+    await typed.flows.start({ deploymentId: 1 });
+    assert.equal(typed.calls[0], 'startDbtSync(1, {"branchName":"new-branch"})');
+    const picked = world({
+      answers: ['dev', 'Commit the generated files to the branch'],
+      status: [
+        { status: 'RUNNING', progress: { message: 'compiling models', stage: 'compile' } },
+        { status: 'RUNNING', progress: { stage: 'write' } },
+        { status: 'COMPLETED' },
+      ],
+    });
+    await picked.flows.start({ deploymentId: 1 });
+    assert.equal(picked.calls[0], 'startDbtSync(1, {"branchName":"dev"})');
+    assert.deepEqual(picked.shown.progress[0]!.reports, [
+      { message: 'compiling models' },
+      { message: 'write' },
+      { message: 'COMPLETED' },
+    ]);
+    // Each poll writes only the log lines not written yet.
+    assert.deepEqual(
+      picked.ops.transcripts.get(CH)?.filter((l) => l.includes('no time')),
+      ['--:--:-- INFO  no time'],
+    );
+  });
+
+  it('a cancel the service refused leaves a later FAILED a failure; one whose outcome is unknown counts as asked', async () => {
+    const runs = [{ syncJobId: 'r2', status: 'RUNNING', branchName: 'dev' }];
+    const refused = world({
+      runs,
+      cancelFails: new ApiError('forbidden', 'Not yours.'),
+      status: [{ status: 'FAILED', error: 'x' }],
+    });
+    await assert.rejects(refused.flows.cancel({ deploymentId: 1, syncJobId: 'r2' }), /Not yours/);
+    const after = await refused.flows.follow(1, 'r2', 'dev of "Revenue"');
+    assert.equal(after.status, 'FAILED');
+    assert.equal(refused.ops.transcripts.get(CH)?.at(-1), '── FAILED: x ──');
+    const unknown = world({
+      runs,
+      cancelFails: new ApiError('unknownOutcome', 'No answer.'),
+      status: [{ status: 'FAILED', error: 'x' }],
+    });
+    const e = await unknown.flows.cancel({ deploymentId: 1, syncJobId: 'r2' }).then(
+      () => undefined,
+      (err: unknown) => err,
+    );
+    assert.ok(e instanceof ApiError && e.check?.command === 'dashboardPlatform.explorer.refresh', String(e));
+    assert.equal((await unknown.flows.follow(1, 'r2', 'dev')).status, 'CANCELLED');
+    assert.deepEqual(unknown.shown.messages, []);
+  });
+
+  it('Show dbt Sync Logs of a running run follows it until it ends, then refreshes the runs', async () => {
+    const x = world({
+      runs: [{ syncJobId: 'r5', status: 'RUNNING', branchName: 'dev' }],
+      answers: ['dev · running'],
+    });
+    const lines = await x.flows.showLogs({ deploymentId: 1 });
+    assert.deepEqual(x.questions, ['pick dbt Sync | Pick a dbt sync']);
+    assert.deepEqual(lines, [
+      '── dbt sync r5: dev of "Revenue" ──',
+      '03:04:05 WARN  [parse] two lines',
+      '--:--:-- INFO  no time',
+      '── COMPLETED ──',
+    ]);
+    assert.deepEqual(x.refreshed, [x.runsNode]);
+    // A second call returns only its own lines.
+    const again = await x.flows.showLogs({ deploymentId: 1, syncJobId: 'r5' });
+    assert.equal(again[0], '── dbt sync r5: dev of "Revenue" ──');
+    assert.equal(again.length, 4);
+  });
+
+  it('one generated file opens without a pick, as the preview; several open as tabs', async () => {
+    const one = world({
+      runs: [{ syncJobId: 'r3', status: 'COMPLETED' }],
+      files: [{ items: [{ path: 'm.js', content: '' }] }],
+    });
+    await one.flows.openGeneratedFiles({ deploymentId: 1, syncJobId: 'r3' });
+    assert.deepEqual(one.questions, []);
+    assert.deepEqual(one.shown.opened, ['/1/r3/m.js']);
+    assert.deepEqual(one.shown.showOptions, [{ preview: true }]);
+    assert.deepEqual(one.shown.languages, []);
+    const many = world({
+      runs: [{ syncJobId: 'r3', status: 'COMPLETED' }],
+      files: [
+        {
+          items: [
+            { path: 'a.yaml.js', content: '' },
+            { path: 'b.YAML', content: '' },
+          ],
+        },
+      ],
+      answers: ['All files'],
+    });
+    await many.flows.openGeneratedFiles({ deploymentId: 1, syncJobId: 'r3' });
+    assert.deepEqual(many.questions, ['pick Open Generated File | Pick a generated file']);
+    assert.deepEqual(many.shown.showOptions, [{ preview: false }, { preview: false }]);
+    assert.deepEqual(many.shown.languages, ['/1/r3/b.YAML yaml']);
   });
 
   it('generated files are served read-only by their path under the run', () => {

@@ -24,28 +24,36 @@ describe('deployments: env variables and environment tokens', () => {
     { name: 'DB_PASSWORD', value: '[ENCRYPTED]' },
   ];
 
-  function world(w: World & { fail?: unknown; vars?: unknown[]; envs?: unknown[] } = {}) {
+  function world(w: World & { fail?: unknown; vars?: unknown[]; envs?: unknown[]; noExpiry?: boolean } = {}) {
     const shown = reset();
     const calls: string[] = [];
+    const listed: string[] = [];
     const ops = recorder(calls, {
       setEnvVariables: () => {
         if (w.fail) throw w.fail;
         return { ok: true };
       },
-      createEnvironmentToken: () => ({ token: 'tok-SECRET-123', expires_at: '2026-11-28T09:00:00Z' }),
+      createEnvironmentToken: () =>
+        w.noExpiry ? { token: 'tok-2' } : { token: 'tok-SECRET-123', expires_at: '2026-11-28T09:00:00Z' },
     });
     const client = {
       ops,
       getDeployment: async (id: number) => ({ id, name: 'Revenue' }),
-      listEnvVars: async () => ({ items: w.vars ?? VARS }),
-      listEnvironments: async () => ({ items: w.envs ?? [] }),
+      listEnvVars: async (d: number, q: unknown) => (
+        listed.push(`listEnvVars(${d}, ${JSON.stringify(q)})`),
+        { items: w.vars ?? VARS }
+      ),
+      listEnvironments: async (d: number, q: unknown) => (
+        listed.push(`listEnvironments(${d}, ${JSON.stringify(q)})`),
+        { items: w.envs ?? [] }
+      ),
     };
     const envVars = { list: 'envVars of 1' };
     const x = opsWorld(m, client, {
       shown: [{ deploymentId: 1, name: 'Revenue', lists: { envVars } }],
       ...w,
     });
-    return { ...x, calls, shown, flows: new m.EnvFlows(x.ops), envVars };
+    return { ...x, calls, listed, shown, flows: new m.EnvFlows(x.ops), envVars };
   }
 
   it('Set Env Variable refuses a bad name and the masked placeholder, then sends the one variable', async () => {
@@ -56,7 +64,10 @@ describe('deployments: env variables and environment tokens', () => {
       'Use letters, digits and _, not starting with a digit.',
       'That is the masked placeholder, not a value.',
     ]);
-    assert.deepEqual(x.prompter.asked, ['Set Env Variable (1/2)', 'Value of GOOD_NAME (2/2)']);
+    assert.deepEqual(x.questions, [
+      'input Set Env Variable (1/2) | Name (letters, digits and _; not starting with a digit). | value=',
+      'input Value of GOOD_NAME (2/2) | The value is sent to the server and never logged. | value= | password',
+    ]);
     assert.deepEqual(x.calls, ['setEnvVariables(1, [{"name":"GOOD_NAME","value":"s3cret"}])']);
     assert.deepEqual(x.secrets, ['s3cret']);
     assert.deepEqual(x.refreshed, [x.envVars]);
@@ -106,6 +117,8 @@ describe('deployments: env variables and environment tokens', () => {
     const picked = world({ answers: ['DB_PASSWORD', 'pw'] });
     await picked.flows.changeEnvVar({ deploymentId: 1 });
     assert.deepEqual(picked.prompter.offered.get('Env Variable'), ['API_URL', 'DB_PASSWORD']);
+    assert.deepEqual(picked.questions[0], 'pick Env Variable | Pick an env variable');
+    assert.deepEqual(picked.listed, ['listEnvVars(1, {"first":200})']);
     assert.deepEqual(picked.calls, ['setEnvVariables(1, [{"name":"DB_PASSWORD","value":"pw"}])']);
   });
 
@@ -142,6 +155,12 @@ describe('deployments: env variables and environment tokens', () => {
       { label: 'production', description: undefined, detail: undefined },
       { label: 'staging', description: 'branch dev', detail: undefined },
     ]);
+    assert.deepEqual(x.questions, [
+      'pick Create Environment Token | Pick an environment',
+      'input Create Environment Token (1/2) | Security context as a JSON object (what the token may see). | value={}',
+      'input Create Environment Token (2/2) | Lifetime in seconds (1 to 3600). | value=3600',
+    ]);
+    assert.deepEqual(x.listed, ['listEnvironments(1, {"first":100})']);
     assert.deepEqual(x.prompter.refusals, [
       'Enter a JSON object, e.g. {"role": "analyst"}.',
       'Not valid JSON: enter an object, e.g. {"role": "analyst"}.',
@@ -187,6 +206,15 @@ describe('deployments: env variables and environment tokens', () => {
     ]);
     assert.deepEqual(r, { expiresAt: '2026-11-28T09:00:00Z', copied: false });
     assert.deepEqual(given.shown.clipboard, []);
+    const noExpiry = world({ noExpiry: true, confirm: false });
+    const r2 = await noExpiry.flows.createToken({
+      deploymentId: 1,
+      environmentId: 'e',
+      securityContext: {},
+      expiresIn: 5,
+    });
+    assert.deepEqual(r2, { copied: false });
+    assert.match(noExpiry.confirmations[0]!, /\| tok-2\n\nExpires at an unknown time\. \|/);
     const none = world();
     await assert.rejects(
       none.flows.createToken({ deploymentId: 1 }),

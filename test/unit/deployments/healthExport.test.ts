@@ -39,7 +39,9 @@ describe('deployments: build status, logs and dashboard export', () => {
       },
       startDashboardExport: () => ({ jobId: 'job-1' }),
       waitForDashboardExport: (_d: never, _j: never, o: { onStatus: (s: unknown) => void }) => {
+        o.onStatus({ status: 'QUEUED' });
         o.onStatus({ status: 'RENDERING', progress: 40 });
+        o.onStatus({ status: 'RENDERING', progress: 30 });
         o.onStatus({ status: 'RENDERING', progress: 140 });
         return { status: 'DONE' };
       },
@@ -83,6 +85,8 @@ describe('deployments: build status, logs and dashboard export', () => {
     assert.equal(await all.health.showLogs({ deploymentId: 4 }), 0);
     assert.deepEqual(all.calls, ['getLogs(4, {"first":200})']);
     assert.deepEqual(all.ops.transcripts.get(LOGS), ['── logs of "Revenue" ──']);
+    assert.equal(all.shown.channelLog.at(-1), `${LOGS} shown (focus kept)`);
+    assert.deepEqual(all.shown.channels, [LOGS]);
   });
 
   it('Follow Logs reads on with the cursor, at once while pages are full, until stopped', async () => {
@@ -105,7 +109,11 @@ describe('deployments: build status, logs and dashboard export', () => {
       ...[1, 2, 3, 4].map((n) => `2026-11-28 08:00:0${n} [api-0] line ${n}`),
       '── stopped following logs of "Revenue" ──',
     ]);
-    assert.deepEqual(x.shown.progressTitles, ['Following the logs of "Revenue" (Cancel stops following)']);
+    assert.deepEqual(
+      x.shown.progress.map((p) => [p.title, p.cancellable]),
+      [['Following the logs of "Revenue" (Cancel stops following)', true]],
+    );
+    assert.equal(x.shown.channelLog[0], `${LOGS} shown (focus kept)`);
     // Nothing is followed any more.
     assert.equal(x.health.stopFollowing(), 0);
     assert.deepEqual(x.shown.messages, ['info: No deployment logs are being followed.']);
@@ -172,6 +180,28 @@ describe('deployments: build status, logs and dashboard export', () => {
       'vscode.open [{"scheme":"file","path":"/tmp/out/ops-kpis.pdf","fsPath":"/tmp/out/ops-kpis.pdf"}]',
     ]);
     assert.deepEqual(x.logged, ['Exported "Ops KPIs" of "Revenue" to /tmp/out/ops-kpis.pdf (42 bytes)']);
+    assert.deepEqual(x.questions, [
+      'pick Export Dashboard | Pick a published dashboard',
+      'pick Export "Ops KPIs" | ',
+    ]);
+    assert.deepEqual(x.prompter.rows.get('Export "Ops KPIs"'), [
+      { label: 'PNG image', description: 'png', detail: undefined },
+      { label: 'PDF document', description: 'pdf', detail: undefined },
+    ]);
+    // The render's progress: its status, the percentage only forward and at most 100, then the download.
+    assert.deepEqual(x.shown.progress, [
+      {
+        title: 'Exporting "Ops KPIs" of "Revenue" as PDF',
+        cancellable: true,
+        reports: [
+          { message: 'QUEUED' },
+          { message: 'RENDERING', increment: 40 },
+          { message: 'RENDERING' },
+          { message: 'RENDERING', increment: 60 },
+          { message: 'downloading' },
+        ],
+      },
+    ]);
   });
 
   it('Export Dashboard with a target and open: false saves, then offers Open', async () => {
@@ -181,13 +211,22 @@ describe('deployments: build status, logs and dashboard export', () => {
       deploymentId: 4,
       dashboardId: 11,
       format: 'png',
-      target: '/tmp/s.png',
+      target: '/tmp/s.v2.png',
       open: false,
     });
     assert.deepEqual(x.prompter.asked, []);
     assert.deepEqual(x.shown.saveDialogs, []);
-    assert.deepEqual(x.shown.written, [{ path: '/tmp/s.png', bytes: 42 }]);
-    assert.deepEqual(x.shown.messages, ['info: Saved "Sales" to /tmp/s.png. [Open]']);
+    assert.deepEqual(x.shown.written, [{ path: '/tmp/s.v2.png', bytes: 42 }]);
+    assert.deepEqual(x.shown.messages, ['info: Saved "Sales" to /tmp/s.v2.png. [Open]']);
+    // Only the last extension is the format's: the file keeps the rest of its name.
+    assert.ok(
+      x.calls.some((c) => c.includes('"filename":"s.v2"')),
+      x.calls.join('\n'),
+    );
+    await new Promise((r) => setImmediate(r));
+    assert.deepEqual(x.shown.commands, [
+      'vscode.open [{"scheme":"file","path":"/tmp/s.v2.png","fsPath":"/tmp/s.v2.png"}]',
+    ]);
     assert.ok(
       x.calls.includes('startDashboardExport(4, {"dashboardId":11,"format":"png"})'),
       x.calls.join('\n'),
@@ -210,6 +249,18 @@ describe('deployments: build status, logs and dashboard export', () => {
     });
     await assert.rejects(dialog.exports.exportDashboard({ deploymentId: 4 }), { name: 'UserCancelled' });
     assert.ok(!dialog.calls.some((c) => c.startsWith('startDashboardExport')), dialog.calls.join('\n'));
+    assert.deepEqual((dialog.shown.saveDialogs[0] as { filters: unknown }).filters, { 'PNG image': ['png'] });
+    // Dismissed Open: nothing opened.
+    const kept = world([], { workbooks: [[]] });
+    await kept.exports.exportDashboard({
+      deploymentId: 4,
+      dashboardId: 1,
+      format: 'png',
+      target: '/tmp/k.png',
+      open: false,
+    });
+    await new Promise((r) => setImmediate(r));
+    assert.deepEqual(kept.shown.commands, []);
     const render = world([], { workbooks: [[]] });
     render.shown.cancelProgress = true;
     const client = (await render.ops.client()) as unknown as {

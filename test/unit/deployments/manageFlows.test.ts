@@ -3,6 +3,15 @@
 // step), what the user is told after each outcome, and that a declined or refused flow sends nothing.
 import assert from 'node:assert/strict';
 import { ApiError } from '../../../src/api';
+import {
+  domainRefusal,
+  SETTING_EDITS,
+  shownValue,
+  stepChoices,
+  stepWords,
+  unchangedEdit,
+  watchFirstBuild,
+} from '../../../src/deployments/deploymentPlans';
 import type * as ManageModule from '../../../src/deployments/manageFlows';
 import { loadOps, opsWorld, recorder, reset, standIn, type World } from './opsStandIn';
 
@@ -40,6 +49,7 @@ describe('deployments: create, connect, edit, delete and set up', () => {
   function world(w: Setup = {}) {
     const shown = reset();
     const calls: string[] = [];
+    const listed: string[] = [];
     const statuses = [...(w.build ?? ['SUCCESS'])];
     const settings = w.settings ?? {
       name: 'Revenue',
@@ -56,7 +66,12 @@ describe('deployments: create, connect, edit, delete and set up', () => {
       },
     });
     const client = {
-      admin: { listRegions: async () => ({ items: w.regions ?? REGIONS }) },
+      admin: {
+        listRegions: async (q: unknown) => (
+          listed.push(`listRegions(${JSON.stringify(q)})`),
+          { items: w.regions ?? REGIONS }
+        ),
+      },
       getGithubStatus: async () => w.github ?? { connected: true },
       listGithubInstallations: async () => ({
         items: w.installations ?? [
@@ -91,7 +106,7 @@ describe('deployments: create, connect, edit, delete and set up', () => {
       }),
     };
     const x = opsWorld(m, client, w, build);
-    return { ...x, calls, shown, flows: new m.ManageFlows(x.ops, async () => build as never) };
+    return { ...x, calls, listed, shown, flows: new m.ManageFlows(x.ops, async () => build as never) };
   }
 
   it('Create Deployment from a starter project: asks name, region, project; posts the body; says the build succeeded', async () => {
@@ -104,6 +119,26 @@ describe('deployments: create, connect, edit, delete and set up', () => {
       'Create Deployment: Region (Step 2 of 3)',
       'Create Deployment: Project (Step 3 of 3)',
     ]);
+    assert.deepEqual(x.questions, [
+      'input Create Deployment | Name of the new deployment. | value=',
+      'pick Create Deployment: Region | Where the deployment runs',
+      'pick Create Deployment: Project | Where the data model comes from',
+    ]);
+    assert.deepEqual(
+      x.prompter.rows.get('Create Deployment: Project')?.map((r) => `${r.label}: ${r.description}`),
+      [
+        'Empty starter project: scaffolded now; its first build starts at once',
+        'GitHub repository: pick an account, a repository and its deploy branch',
+      ],
+    );
+    assert.deepEqual(x.listed, ['listRegions({"first":200})']);
+    assert.deepEqual(
+      x.shown.progress.map((p) => [p.title, p.cancellable]),
+      [
+        ['Creating the deployment "Revenue"…', false],
+        ['First build of "Revenue"…', true],
+      ],
+    );
     assert.deepEqual(x.prompter.rows.get('Create Deployment: Region'), [
       { label: 'US East (AWS)', description: 'aws-us-east-1', detail: undefined },
       { label: 'gcp-eu', description: 'gcp-eu', detail: undefined },
@@ -157,7 +192,7 @@ describe('deployments: create, connect, edit, delete and set up', () => {
       undefined,
     );
     assert.deepEqual(unlinked.shown.messages, [
-      'warning: GitHub is not linked to your account [Link GitHub]',
+      'warning (modal): GitHub is not linked to your account [Link GitHub]',
     ]);
     assert.deepEqual(unlinked.shown.details, ['Link GitHub on GitHub, then run this command again.']);
     assert.deepEqual(unlinked.shown.external, ['https://link.example/gh']);
@@ -174,7 +209,7 @@ describe('deployments: create, connect, edit, delete and set up', () => {
     });
     assert.equal(await noApp.flows.connectRepository({ deploymentId: 9 }), false);
     assert.deepEqual(noApp.shown.messages, [
-      'warning: The Cube GitHub App is not installed on any GitHub account or organisation you can reach [Install the GitHub App]',
+      'warning (modal): The Cube GitHub App is not installed on any GitHub account or organisation you can reach [Install the GitHub App]',
     ]);
     assert.deepEqual(noApp.calls, []);
   });
@@ -183,6 +218,14 @@ describe('deployments: create, connect, edit, delete and set up', () => {
     const x = world({ answers: ['R', 'US East (AWS)', 'GitHub repository', 'acme', 'model', 'main'] });
     await x.flows.createDeployment();
     assert.deepEqual(x.prompter.offered.get('Connect GitHub: Account'), ['acme']);
+    assert.deepEqual(x.questions.slice(3), [
+      'pick Connect GitHub: Account | The GitHub account or organisation of the repository',
+      'pick Connect GitHub: Repository | Repositories of acme',
+      'pick Connect GitHub: Deploy Branch | The branch the deployment serves',
+    ]);
+    assert.deepEqual(x.prompter.rows.get('Connect GitHub: Repository'), [
+      { label: 'model', description: 'https://gh/acme/model', detail: undefined },
+    ]);
     assert.deepEqual(x.prompter.rows.get('Connect GitHub: Deploy Branch'), [
       { label: 'main', description: 'default branch', detail: undefined },
       { label: 'dev', description: undefined, detail: undefined },
@@ -272,6 +315,22 @@ describe('deployments: create, connect, edit, delete and set up', () => {
     assert.deepEqual(x.jsonUpdated, [{ key: 'settings:9', value: saved }]);
     assert.deepEqual(x.refreshed, [x.deploymentsRoot]);
     assert.deepEqual(x.shown.messages, ['info: Saved: custom domain of "Revenue" is cube.example.com.']);
+    assert.deepEqual(x.questions, [
+      'pick Edit Deployment "Revenue" | The setting to change',
+      'input Custom domain of "Revenue" | A host name; leave empty to remove it. | value=',
+    ]);
+    assert.deepEqual(x.shown.progressTitles, ['Saving custom domain of "Revenue"…']);
+    const rename = world({ answers: ['Name', 'Sales'] });
+    await rename.flows.editDeployment({ deploymentId: 9 });
+    assert.equal(rename.questions[1], 'input Name of "Revenue" | The new name. | value=Revenue');
+    const choice = world({ answers: ['Deploy branch read-only', 'On'] });
+    await choice.flows.editDeployment({ deploymentId: 9 });
+    assert.equal(choice.questions[1], 'pick Deploy branch read-only of "Revenue" | Now: Off');
+    assert.deepEqual(choice.calls.slice(-1), ['updateDeployment(9, {"deployBranchReadOnly":true})']);
+    // A value given that is not one of the setting's options is asked for.
+    const odd = world({ answers: ['release'] });
+    await odd.flows.editDeployment({ deploymentId: 9, setting: 'releaseChannel', value: 'nightly' });
+    assert.deepEqual(odd.calls.slice(-1), ['updateDeployment(9, {"releaseChannel":"release"})']);
   });
 
   it('Edit Deployment: a choice marks the current one; the value it has already sends nothing', async () => {
@@ -342,6 +401,19 @@ describe('deployments: create, connect, edit, delete and set up', () => {
       !x.prompter.offered.get('Continue Setup of "Revenue"')?.includes('Databases: connect a data source'),
     );
     assert.equal(x.prompter.offered.get('Continue Setup of "Revenue"')?.at(-1), 'Start setup over');
+    assert.deepEqual(x.prompter.offered.get('Continue Setup of "Revenue"'), [
+      'Ready: setup finished',
+      'Upload: upload the data model files',
+      'Schema: generate the data model',
+      'GitHub: connect a repository',
+      'SSH: connect a git repository over SSH',
+      'Demo: a demo project',
+      'Start setup over',
+    ]);
+    assert.deepEqual(x.questions, [
+      'pick Continue Setup of "Revenue" | Now at: Databases: connect a data source',
+    ]);
+    assert.deepEqual(x.refreshed, [x.deploymentsRoot]);
     assert.deepEqual(x.calls.slice(0, 2), [
       'getDeployment(9)',
       'advanceCreationStep(9, {"creationStep":"ready"})',
@@ -357,6 +429,97 @@ describe('deployments: create, connect, edit, delete and set up', () => {
       assert.deepEqual(over.confirmed, ['Change the setup step of "Revenue"']);
       assert.deepEqual(over.jsonUpdated, [], 'no settings document open: nothing read again');
     }
+  });
+
+  it('the plans: a setting as read, what counts as unchanged, the steps offered, the first build watched', async () => {
+    const s = {
+      name: 'R',
+      customDomain: '',
+      releaseChannel: 'latest',
+      deployBranchReadOnly: true,
+      deployBranchMergeAllowed: false,
+    } as never;
+    const shownCases: [string, string][] = [
+      ['name', 'R'],
+      ['customDomain', 'none'],
+      ['releaseChannel', 'latest'],
+      ['deployBranchReadOnly', 'On'],
+      ['deployBranchMergeAllowed', 'Off'],
+    ];
+    for (const [key, text] of shownCases) assert.equal(shownValue(s, key as never), text, key);
+    assert.equal(shownValue({ customDomain: null } as never, 'customDomain'), 'none');
+    assert.equal(shownValue({} as never, 'customDomain'), 'none');
+    const unchanged: [Record<string, unknown>, boolean][] = [
+      [{ customDomain: null }, true],
+      [{ customDomain: undefined }, true],
+      [{ customDomain: 'x.io' }, false],
+      [{ name: 'R' }, true],
+      [{ name: 'R', releaseChannel: 'release' }, false],
+      [{ deployBranchMergeAllowed: false }, true],
+      [{ deployBranchMergeAllowed: true }, false],
+    ];
+    for (const [body, same] of unchanged)
+      assert.equal(unchangedEdit(s, body as never), same, JSON.stringify(body));
+    assert.equal(unchangedEdit({ customDomain: null } as never, { customDomain: '' } as never), true);
+    assert.equal(unchangedEdit({ name: '' } as never, { name: null } as never), true);
+    assert.equal(unchangedEdit({ name: 'a' } as never, { name: '' } as never), false);
+    const merge = SETTING_EDITS.find((e) => e.key === 'deployBranchMergeAllowed')!;
+    assert.ok(merge.kind === 'choice');
+    assert.deepEqual(
+      [merge.body(true), merge.body(false)],
+      [{ deployBranchMergeAllowed: true }, { deployBranchMergeAllowed: false }],
+    );
+    const domain = SETTING_EDITS.find((e) => e.key === 'customDomain')!;
+    assert.ok(domain.kind === 'text');
+    assert.deepEqual(
+      [domain.body('  '), domain.body(' A.Example.COM ')],
+      [{ customDomain: '' }, { customDomain: 'a.example.com' }],
+    );
+    assert.equal(domainRefusal(' cube.example.com '), undefined);
+    assert.deepEqual(
+      stepChoices('project').map((c) => c.step),
+      ['ready', 'upload', 'schema', 'github', 'ssh', 'databases', 'demo'],
+    );
+    assert.deepEqual(
+      stepChoices('ready').map((c) => c.step),
+      ['upload', 'schema', 'github', 'ssh', 'databases', 'demo'],
+    );
+    assert.equal(stepWords(undefined), 'not given');
+    assert.equal(stepWords('newstep'), 'newstep');
+    // Watched for the given rounds at most, each read once; the last status kept.
+    let reads = 0;
+    const running = await watchFirstBuild(
+      async () => (reads++, { status: 'building' }),
+      async () => true,
+      3,
+    );
+    assert.deepEqual([running, reads], [{ outcome: 'running', status: { status: 'building' } }, 3]);
+    assert.deepEqual(
+      await watchFirstBuild(
+        async () => ({ status: 'building' }),
+        async () => true,
+        0,
+      ),
+      { outcome: 'running' },
+    );
+    assert.equal(
+      (
+        await watchFirstBuild(
+          async () => ({ status: 'NOT_SUCCEEDED' }),
+          async () => true,
+        )
+      ).outcome,
+      'ended',
+    );
+    assert.equal(
+      (
+        await watchFirstBuild(
+          async () => ({ status: 'Succeeded' }),
+          async () => true,
+        )
+      ).outcome,
+      'succeeded',
+    );
   });
 
   it('Show Deployment Settings opens the settings under the key edits update', async () => {

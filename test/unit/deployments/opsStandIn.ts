@@ -8,6 +8,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import type * as OpsContextModule from '../../../src/deployments/opsContext';
 import type * as PrompterModule from '../../../src/ui/prompter';
+import { ExplorerNode } from '../../../src/explorer/nodes/types';
 import { forgetVscodeDependents } from '../vscodeStandIn';
 
 /** What the stand-in recorded, and what it answers (reset by `reset()`). */
@@ -30,6 +31,17 @@ export interface Shown {
   /** Set by a test to cancel the next progress notification (or the next whose title starts so). */
   cancelProgress: boolean | string;
   progressTitles: string[];
+  /** Each progress notification: title, whether it offers Cancel, what it reported. */
+  progress: { title: string; cancellable: boolean; reports: unknown[] }[];
+  /** Output channels created (by name), and each `show(preserveFocus)` and line written. */
+  channels: string[];
+  channelLog: string[];
+  /** Commands registered, by id (their handlers). */
+  registered: Map<string, (...a: unknown[]) => unknown>;
+  /** The content providers registered, by scheme. */
+  providers: Map<string, { provideTextDocumentContent(uri: { toString(): string }): string }>;
+  /** The options each text document was shown with. */
+  showOptions: unknown[];
 }
 
 const STUB_SOURCE = `
@@ -51,7 +63,7 @@ class TokenSource {
 const say = (kind) => async (m, ...rest) => {
   const opts = rest[0] && typeof rest[0] === 'object' ? rest.shift() : undefined;
   if (opts && opts.detail) s().details.push(opts.detail);
-  s().messages.push(kind + ': ' + m + (rest.length ? ' [' + rest.join(', ') + ']' : ''));
+  s().messages.push(kind + (opts && opts.modal ? ' (modal)' : '') + ': ' + m + (rest.length ? ' [' + rest.join(', ') + ']' : ''));
   return s().buttons.shift();
 };
 module.exports = ns({
@@ -61,28 +73,41 @@ module.exports = ns({
     showErrorMessage: say('error'),
     withProgress: async (o, fn) => {
       s().progressTitles.push(o.title);
+      const rec = { title: o.title, cancellable: o.cancellable === true, reports: [] };
+      s().progress.push(rec);
       const src = new TokenSource();
       const c = s().cancelProgress;
       if (c === true || (typeof c === 'string' && o.title.startsWith(c))) { s().cancelProgress = false; src.cancel(); }
-      return fn({ report() {} }, src.token);
+      return fn({ report: (r) => rec.reports.push(r) }, src.token);
     },
-    createOutputChannel: (name) => ({ appendLine() {}, show() {}, dispose() {}, name }),
+    createOutputChannel: (name) => {
+      s().channels.push(name);
+      return {
+        name,
+        appendLine: (l) => s().channelLog.push(name + ': ' + l),
+        show: (p) => s().channelLog.push(name + ' shown' + (p === true ? ' (focus kept)' : '')),
+        dispose: () => s().channelLog.push(name + ' disposed'),
+      };
+    },
     showSaveDialog: async (o) => { s().saveDialogs.push(o); return s().saveAs === undefined ? undefined : uri('file', s().saveAs); },
-    showTextDocument: async (d) => { s().opened.push(d.uri.path); return {}; },
+    showTextDocument: async (d, o) => { s().opened.push(d.uri.path); s().showOptions.push(o); return {}; },
     tabGroups: { all: [], close: async () => true },
   }),
   workspace: ns({
     workspaceFolders: undefined,
     fs: { writeFile: async (u, bytes) => { s().written.push({ path: u.fsPath, bytes: bytes.length }); } },
     openTextDocument: async (u) => ({ uri: u, languageId: 'plaintext' }),
-    registerTextDocumentContentProvider: () => ({ dispose() {} }),
+    registerTextDocumentContentProvider: (scheme, p) => { s().providers.set(scheme, p); return { dispose() {} }; },
   }),
   languages: ns({ setTextDocumentLanguage: async (d, l) => { s().languages.push(d.uri.path + ' ' + l); return { ...d, languageId: l }; } }),
   env: ns({
     clipboard: { writeText: async (t) => { s().clipboard.push(t); } },
     openExternal: async (u) => { s().external.push(u.toString()); return true; },
   }),
-  commands: ns({ executeCommand: async (id, ...a) => { s().commands.push(id + ' ' + JSON.stringify(a)); } }),
+  commands: ns({
+    executeCommand: async (id, ...a) => { s().commands.push(id + ' ' + JSON.stringify(a)); },
+    registerCommand: (id, fn) => { s().registered.set(id, fn); return { dispose() {} }; },
+  }),
   Uri: {
     file: (p) => uri('file', p),
     from: (o) => uri(o.scheme, o.path),
@@ -110,6 +135,12 @@ export function reset(): Shown {
     saveDialogs: [],
     cancelProgress: false,
     progressTitles: [],
+    progress: [],
+    channels: [],
+    channelLog: [],
+    registered: new Map(),
+    providers: new Map(),
+    showOptions: [],
   };
   return g.__dpOpsShown;
 }
@@ -179,6 +210,23 @@ export function opsWorld(
     confirmations.push(`${message} | ${detail} | ${action}`),
     confirm(message)
   );
+  /** Every question as the user reads it: `input <title> | <prompt> | value=<value>[ | password]`, `pick <title> | <placeholder>`. */
+  const questions: string[] = [];
+  const input = prompter.input.bind(prompter);
+  prompter.input = async (q) => (
+    questions.push(
+      `input ${q.title} | ${q.prompt ?? ''} | value=${q.value ?? ''}${q.placeHolder ? ` | e.g. ${q.placeHolder}` : ''}${q.password ? ' | password' : ''}`,
+    ),
+    input(q)
+  );
+  const pick = prompter.pick.bind(prompter);
+  prompter.pick = async (title, choices, o) => {
+    const placeHolder = typeof o === 'string' ? o : o?.placeHolder;
+    questions.push(
+      `pick ${title} | ${placeHolder ?? ''}${typeof o === 'object' && o?.typed ? ` | typed: ${o.typed.hint ?? ''}` : ''}`,
+    );
+    return pick(title, choices, o);
+  };
   const deploymentsRoot = { id: 'deployments' };
   const shown = (w.shown ?? []).map((d) => ({
     deploymentId: d.deploymentId,
@@ -226,6 +274,7 @@ export function opsWorld(
   return {
     ops,
     prompter,
+    questions,
     refreshed,
     deploymentsRoot,
     secrets,
@@ -254,4 +303,20 @@ export function recorder<T extends Record<string, unknown>>(
       return (fn as (...b: unknown[]) => unknown)(...a);
     };
   return out as T;
+}
+
+/** A tree row as a command receives it: `kind`, its server object, its deployment, its parent. */
+export function treeNode(
+  kind: string,
+  data: Record<string, unknown> | undefined,
+  deploymentId?: number,
+  parent?: ExplorerNode,
+  proto: object = ExplorerNode.prototype,
+): ExplorerNode {
+  const n = Object.create(proto) as ExplorerNode;
+  Object.defineProperty(n, 'kind', { value: kind });
+  Object.defineProperty(n, 'data', { value: data });
+  Object.defineProperty(n, 'deploymentId', { value: deploymentId });
+  Object.defineProperty(n, 'parent', { value: parent });
+  return n;
 }
