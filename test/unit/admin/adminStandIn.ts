@@ -113,5 +113,15 @@ export function adminWorld(
     targets: { client: async () => client, prompter: () => prompter, selection: () => w.selection },
     confirmWrite: async () => undefined,
   };
-  return { deps: deps as never, prompter, questions, manyRows, refreshed, secrets, confirmations, jsonShown, shown };
+  return {
+    deps: deps as never,
+    prompter,
+    questions,
+    manyRows,
+    refreshed,
+    secrets,
+    confirmations,
+    jsonShown,
+    shown,
+  };
 }

@@ -87,6 +87,12 @@ describe('admin: embedding and account settings', () => {
     );
     assert.deepEqual(x.prompter.offered.get('Tenant group'), ['(no group)', 'viewers']);
     assert.deepEqual(x.prompter.refusals, ['Enter an external id.']);
+    assert.deepEqual(x.questions, [
+      'pick Published dashboard | Pick published dashboard',
+      'pick Embed tenant | Pick embed tenant',
+      'pick Tenant group | The embed user joins this tenant group',
+      'input Preview Embedded Dashboard | External id of the end user to preview as (your application’s user id). | value=vscode-preview',
+    ]);
     assert.deepEqual(x.calls, [
       'generateEmbedSession({"deploymentId":9,"externalId":"user-1","embedTenantName":"acme","publicDashboardId":"pub-1","creatorMode":true,"tenantGroups":["viewers"]})',
     ]);
@@ -217,7 +223,10 @@ describe('admin: embedding and account settings', () => {
         'snow',
         'snowflake',
         'a.example',
-        'https://a.example/auth',
+        'xhttps://a.example',
+        'https://a b',
+        'ftp://a.example',
+        'http://a.example/auth',
         'https://a.example/token',
         'https://app/cb',
         'cid',
@@ -226,10 +235,21 @@ describe('admin: embedding and account settings', () => {
       ],
     });
     await x.cmds.createOAuthIntegration();
-    assert.deepEqual(x.prompter.refusals, ['Required.', 'Enter an http(s) URL.', 'Required.']);
+    assert.deepEqual(x.prompter.refusals, [
+      'Required.',
+      'Enter an http(s) URL.',
+      'Enter an http(s) URL.',
+      'Enter an http(s) URL.',
+      'Enter an http(s) URL.',
+      'Required.',
+    ]);
+    assert.deepEqual(
+      x.questions.at(-1),
+      'input Create OAuth Integration: client secret | The client secret: sent once to the service, never stored or shown. | value= | password',
+    );
     assert.deepEqual(x.secrets, ['sec']);
     assert.deepEqual(x.calls, [
-      'createOAuthIntegration({"name":"snow","type":"snowflake","authUrl":"https://a.example/auth","tokenUrl":"https://a.example/token","redirectUri":"https://app/cb","clientId":"cid","clientSecret":"sec"})',
+      'createOAuthIntegration({"name":"snow","type":"snowflake","authUrl":"http://a.example/auth","tokenUrl":"https://a.example/token","redirectUri":"https://app/cb","clientId":"cid","clientSecret":"sec"})',
     ]);
     assert.deepEqual(x.shown.messages, ['info: OAuth integration "snow" created.']);
     assert.deepEqual(x.refreshed, [undefined]);

@@ -105,6 +105,10 @@ describe('admin: my connections and my settings', () => {
       ['snow: not connected', 'bricks: connected, access expires 2026-12-31 10:20'],
     );
     assert.deepEqual(x.prompter.offered.get('snow: not connected'), ['Connect']);
+    assert.deepEqual(x.questions, [
+      'pick My Connections | Pick an integration',
+      'pick snow: not connected | ',
+    ]);
     assert.deepEqual(x.shown.external, ['https://idp.example/authorize?x=1']);
     assert.equal(
       x.shown.messages[0],
@@ -155,6 +159,10 @@ describe('admin: my connections and my settings', () => {
     const x = world({ forbidden: true, answers: ['Integration 5', 'Check Connection'] });
     await x.cmds.myConnections();
     assert.deepEqual(x.prompter.offered.get('My Connections'), ['Integration 5']);
+    assert.equal(
+      x.questions[0],
+      'pick My Connections | Your connections (listing every integration needs the admin role)',
+    );
     const none = world({ forbidden: true, tokens: [] });
     await assert.rejects(
       none.cmds.myConnections(),

@@ -37,7 +37,7 @@ describe('admin: SCIM user and group forms', () => {
   before(() => ({ modules: m, restore } = standIn(load)));
   after(() => restore());
 
-  function world(w: AdminWorld & { users?: unknown[] } = {}) {
+  function world(w: AdminWorld & { users?: unknown[]; blankGroup?: boolean } = {}) {
     const calls: string[] = [];
     const users = w.users ?? [ADA, BOB];
     const admin = {
@@ -56,7 +56,7 @@ describe('admin: SCIM user and group forms', () => {
         createScimUser: (b: Record<string, unknown>) => ({ id: 'u9', ...b }),
         getScimUser: (id: string) => users.find((u) => (u as { id: string }).id === id),
         replaceScimUser: (_id: never, b: Record<string, unknown>) => ({ id: 'u1', ...b }),
-        getScimGroup: (id: string) => (id === 'g1' ? TEAM : { id, displayName: 'Ops' }),
+        getScimGroup: (id: string) => (id === 'g1' ? TEAM : { id, displayName: w.blankGroup ? '' : 'Ops' }),
         replaceScimGroup: (_id: never, b: Record<string, unknown>) => ({ id: 'g1', ...b }),
       }),
     };
@@ -122,6 +122,18 @@ describe('admin: SCIM user and group forms', () => {
       ],
     });
     await x.cmds.createUser();
+    assert.deepEqual(x.prompter.rows.get('Create SCIM User: active'), [
+      { label: 'on', description: undefined, detail: 'the user can sign in' },
+      { label: 'off', description: undefined, detail: 'the user is deactivated' },
+    ]);
+    assert.deepEqual(
+      x.questions.filter((q) => q.startsWith('input')),
+      [
+        'input Create SCIM User: user name | The unique name the user signs in with, usually their e-mail. | value=',
+        'input Create SCIM User: e-mail | Primary e-mail address (empty for none). | value=grace@example.com',
+        'input Create SCIM User: given name | First name (optional). | value=',
+      ],
+    );
     assert.deepEqual(x.prompter.refusals, [
       'Enter a user name.',
       'Enter an e-mail address, like name@example.com.',
@@ -204,6 +216,18 @@ describe('admin: SCIM user and group forms', () => {
       'A group named ops already exists (names are compared without regard to case): pick another name.',
       'A group name has at most 255 characters (this one has 256).',
     ]);
+    assert.deepEqual(
+      x.manyRows.get('Edit Group Team: members')?.map((r) => `${r.label} ${r.checked}`),
+      ['Ada Lovelace true', 'Former true', 'bob@example.com false'],
+    );
+    assert.deepEqual(
+      x.prompter.rows.get('Edit Group Team')?.map((r) => `${r.label}: ${r.description}`),
+      ['Save: ready', 'Name: Core Team', 'Members: 2: Ada Lovelace, bob@example.com'],
+    );
+    assert.deepEqual(x.questions.slice(0, 2), [
+      'pick Edit Group Team | Pick a field to change it, then Save',
+      'input Edit Group Team: name | The group’s name. | value=Team',
+    ]);
     assert.deepEqual(x.prompter.offered.get('Edit Group Team: members'), [
       'Ada Lovelace',
       'Former',
@@ -246,6 +270,28 @@ describe('admin: SCIM user and group forms', () => {
     await assert.rejects(
       noGroup.cmds.editGroup({ group: 'Nope' }),
       /^Error: There is no group named "Nope"\.$/,
+    );
+    // A form that cannot be saved says why, on the Save row and in the placeholder once picked.
+    const blank = world({ answers: ['Members', '', 'Save'], blankGroup: true });
+    await assert.rejects(blank.cmds.editGroup({ group: 'Ops' }), { name: 'UserCancelled' });
+    assert.deepEqual(
+      blank.prompter.rows.get('Edit Group ')?.map((r) => `${r.label}: ${r.description}`),
+      ['Save: not yet: Enter a name.', 'Name: (none)', 'Members: 0: (none)'],
+    );
+    assert.equal(blank.questions.at(-1), 'pick Edit Group  | Save: Enter a name.');
+    assert.deepEqual(
+      blank.calls.filter((c) => c.startsWith('replace')),
+      [],
+    );
+    // A user whose e-mail on record is not an address cannot be saved until it is fixed.
+    const bad = world({
+      users: [{ id: 'u5', userName: 'x', emails: [{ value: 'not-mail' }] }],
+      answers: ['Save'],
+    });
+    await assert.rejects(bad.cmds.editUser({ user: 'x' }), { name: 'UserCancelled' });
+    assert.equal(
+      bad.prompter.rows.get('Edit User x')?.[0]?.description,
+      'not yet: the e-mail is not an address',
     );
     const noId = world({ answers: ['no id'] });
     await assert.rejects(

@@ -96,6 +96,24 @@ describe('admin: editing OAuth integrations and OIDC token configs', () => {
       'Edit OAuth Integration: client secret (Step 8 of 8)',
     ]);
     assert.deepEqual(x.secrets, ['s3cr3t']);
+    assert.deepEqual(x.questions.slice(0, 2), [
+      'pick OAuth integration | Pick oauth integration',
+      'input Edit OAuth Integration: name | The integration’s name. | value=snow',
+    ]);
+    assert.equal(
+      x.questions.at(-1),
+      'input Edit OAuth Integration: client secret | New client secret, or leave empty to send none. The published API makes the secret optional on update but does not say what leaving it out does; the service is expected to keep the current one. | value= | password',
+    );
+    // The edited side of the review holds the placeholder, never the secret; the saved side as read.
+    x.cmds.register(() => ({ dispose() {} }) as never);
+    const docs = x.shown.providers.get('dashboard-platform-settings-diff')!;
+    const side = (which: string) =>
+      docs.provideTextDocumentContent({
+        toString: () => `dashboard-platform-settings-diff:/OAuth-integration-snow (${which}).json`,
+      });
+    assert.match(side('edited'), /"clientSecret": "\(new secret: sent once, not shown\)"/);
+    assert.ok(!side('edited').includes('s3cr3t') && !side('saved').includes('clientSecret'), side('saved'));
+    assert.match(side('saved'), /"name": "snow"/);
     assert.deepEqual(x.confirmations, [
       'Save 4 changes to OAuth integration snow: name, authUrl, scopes, client secret (replaced)? | The difference is shown in the editor. | Save',
     ]);

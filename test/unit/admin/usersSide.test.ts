@@ -135,9 +135,27 @@ describe('admin: user attributes, values, bulk actions and groups', () => {
     assert.deepEqual(bool.prompter.offered.get('beta for Ada'), ['true', 'false']);
     assert.deepEqual(bool.calls, ['setUserAttributeValue(7, 5, true)']);
     assert.deepEqual(bool.shown.messages, ['info: Ada\'s "beta" is now true.']);
+    assert.deepEqual(bool.questions.slice(-1), ['pick beta for Ada | The value (a boolean)']);
+    assert.deepEqual(
+      bool.prompter.rows.get('beta for Ada')?.map((r) => r.label),
+      ['true', 'false'],
+    );
+    const no = world({ answers: ['false'] });
+    await no.cmds.setValue({ userName: 'ada@example.com', attribute: 'beta' }, false);
+    assert.deepEqual(no.calls, ['setUserAttributeValue(7, 5, false)']);
+    const text = world({ answers: ['eu'] });
+    await text.cmds.setValue({ userName: 'ada@example.com', attribute: 'region' }, false);
+    assert.deepEqual(text.questions.slice(-1), ['input Region for Ada | The value (string). | value=']);
+    assert.deepEqual(text.shown.messages, ['info: Ada\'s "Region" is now eu.']);
+    const listText = world({ answers: ['1,2'] });
+    await listText.cmds.setValue({ userName: 'ada@example.com', attribute: 'teams' }, false);
+    assert.deepEqual(listText.questions.slice(-1), [
+      'input teams for Ada | Values separated by commas (numbers). | value=',
+    ]);
     const num = world({ answers: ['lots', '12.5'] });
     await num.cmds.setValue({ userName: 'ada@example.com', attribute: 'limit' }, false);
     assert.deepEqual(num.prompter.refusals, ['Enter a number, e.g. 42 or 3.5.']);
+    assert.deepEqual(num.questions.slice(-1), ['input limit for Ada | A number. | value=']);
     assert.deepEqual(num.calls, ['setUserAttributeValue(7, 4, 12.5)']);
     const arr = world({ answers: ['1, x'] });
     await assert.rejects(
