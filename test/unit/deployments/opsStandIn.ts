@@ -38,6 +38,8 @@ export interface Shown {
   channelLog: string[];
   /** Commands registered, by id (their handlers). */
   registered: Map<string, (...a: unknown[]) => unknown>;
+  /** The token source of the last progress notification (a test cancels it as the user would). */
+  progressSource?: { cancel(): void };
   /** The content providers registered, by scheme. */
   providers: Map<string, { provideTextDocumentContent(uri: { toString(): string }): string }>;
   /** The options each text document was shown with. */
@@ -76,6 +78,7 @@ module.exports = ns({
       const rec = { title: o.title, cancellable: o.cancellable === true, reports: [] };
       s().progress.push(rec);
       const src = new TokenSource();
+      s().progressSource = src;
       const c = s().cancelProgress;
       if (c === true || (typeof c === 'string' && o.title.startsWith(c))) { s().cancelProgress = false; src.cancel(); }
       return fn({ report: (r) => rec.reports.push(r) }, src.token);
@@ -184,6 +187,8 @@ export interface World {
   /** The active profile is marked production, and its confirmation is answered with this. */
   production?: boolean;
   productionConfirm?: boolean;
+  /** The node the view has selected. */
+  selection?: unknown;
   /** The deployments the tree shows (id and name), with their list nodes. */
   shown?: { deploymentId: number; name: string; lists?: Record<string, unknown> }[];
   /** Documents open in the JSON provider (their keys). */
@@ -261,7 +266,7 @@ export function opsWorld(
     targets: {
       client: async () => client,
       prompter: () => prompter,
-      selection: () => undefined,
+      selection: () => w.selection,
     },
     async confirmWrite(what: string) {
       if (!w.production) return;
