@@ -41,6 +41,7 @@ export function adminWorld(
   const shown = reset();
   const refreshed: unknown[] = [];
   const secrets: string[] = [];
+  const writes: string[] = [];
   const confirmations: string[] = [];
   const jsonShown: { key: string; name: string; value: unknown }[] = [];
   const confirms = Array.isArray(w.confirm) ? [...w.confirm] : undefined;
@@ -111,7 +112,8 @@ export function adminWorld(
       isOpen: () => false,
     },
     targets: { client: async () => client, prompter: () => prompter, selection: () => w.selection },
-    confirmWrite: async () => undefined,
+    // The real one asks only on a production profile; its words are recorded either way.
+    confirmWrite: async (what: string) => void writes.push(what),
   };
   return {
     deps: deps as never,
@@ -120,6 +122,7 @@ export function adminWorld(
     manyRows,
     refreshed,
     secrets,
+    writes,
     confirmations,
     jsonShown,
     shown,
