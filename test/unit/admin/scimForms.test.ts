@@ -159,7 +159,7 @@ describe('admin: SCIM user and group forms', () => {
     const first = world({ answers: ['Create User'] });
     await assert.rejects(first.cmds.createUser(), { name: 'UserCancelled' });
     assert.equal(first.prompter.rows.get('Create SCIM User')?.[0]?.description, 'not yet: enter a user name');
-    const userNameOnly = world({ answers: ['User name', 'plainname', 'Create User'] });
+    const userNameOnly = world({ answers: ['User name', 'plainname', 'Active', 'on', 'Create User'] });
     await userNameOnly.cmds.createUser();
     assert.deepEqual(userNameOnly.calls, [
       `createScimUser({"schemas":["${SCHEMA}"],"userName":"plainname","active":true})`,
