@@ -99,6 +99,29 @@ describe('admin: embed group edits and deletes, provisioning from a file', () =>
     assert.deepEqual(no.calls, ['listEmbedGroupMembers("acme", 11, {"first":200})']);
   });
 
+  it('Create Embed Group: no action until the name is given, which the form says', async () => {
+    const x = world({ answers: ['description', 'for viewers', 'name'] });
+    const e = await x.groups.createGroup({ tenant: 'acme' }).then(
+      () => undefined,
+      (err: Error) => err,
+    );
+    assert.equal(e?.name, 'UserCancelled', String(e));
+    assert.deepEqual(x.prompter.rows.get('Create Embed Group in acme'), [
+      {
+        label: 'Name',
+        description: 'not set',
+        detail: 'Unique in the tenant; it cannot be changed later (sessions name it in tenantGroups).',
+      },
+      {
+        label: 'Description (optional)',
+        description: 'for viewers',
+        detail: 'What the group is for (at most 500 characters).',
+      },
+    ]);
+    assert.equal(x.questions.at(-2), 'pick Create Embed Group in acme | Fill in Name, then Create the group');
+    assert.deepEqual(x.calls, []);
+  });
+
   it('Provision Embed Users from File: a new tenant may be typed; a file that cannot be read is named, nothing sent', async () => {
     const x = world({ answers: ['new-tenant'] });
     await assert.rejects(
