@@ -206,6 +206,7 @@ describe('deployments: env variables and environment tokens', () => {
     ]);
     assert.deepEqual(r, { expiresAt: '2026-11-28T09:00:00Z', copied: false });
     assert.deepEqual(given.shown.clipboard, []);
+    assert.deepEqual(given.refreshed, [], 'no environment row: no list to refresh');
     const noExpiry = world({ noExpiry: true, confirm: false });
     const r2 = await noExpiry.flows.createToken({
       deploymentId: 1,

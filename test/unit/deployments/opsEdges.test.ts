@@ -126,6 +126,14 @@ describe('deployments: edges of the flows', () => {
     assert.equal(await health.follow({ deploymentId: 1 }), 1);
     assert.equal(reads, 1, 'the cancel is seen before another read');
     assert.equal(health.stopFollowing(), 0);
+    // A read the cancel aborts fails as it ends: that is the stop, not an error.
+    const aborted = world({
+      getLogs: () => {
+        aborted.shown.progressSource?.cancel();
+        throw new Error('aborted');
+      },
+    });
+    assert.equal(await new m.HealthFlows(aborted.ops).follow({ deploymentId: 1 }), 0);
     const failing = world({ getLogs: () => Promise.reject(new Error('Server error.')) });
     await assert.rejects(new m.HealthFlows(failing.ops).follow({ deploymentId: 1 }), /Server error/);
   });
@@ -179,6 +187,8 @@ describe('deployments: edges of the flows', () => {
       {
         selection: treeNode('envVar', { name: 'SEL', value: 'v' }, 5),
         confirm: false,
+        // Another deployment is in the tree: its lists are not the ones written to.
+        shown: [{ deploymentId: 1, name: 'Other' }],
       },
     );
     const env = new m.EnvFlows(x.ops);
