@@ -266,7 +266,7 @@ describe('admin: embedding and account settings', () => {
     assert.deepEqual(x.calls, ['createOidcTokenConfig({"name":"deploy-2","audienceType":"aws"})']);
     assert.deepEqual(x.shown.messages, ['info: OIDC token config "deploy-2" created.']);
     const env = world();
-    await env.cmds.createOidcConfig({ name: 'n', audienceType: ' gcp ', targetEnvVar: ' TOKEN ' });
+    await env.cmds.createOidcConfig({ name: ' n ', audienceType: ' gcp ', targetEnvVar: ' TOKEN ' });
     assert.deepEqual(env.calls, [
       'createOidcTokenConfig({"name":"n","audienceType":"gcp","targetEnvVar":"TOKEN"})',
     ]);

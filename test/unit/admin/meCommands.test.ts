@@ -208,6 +208,11 @@ describe('admin: my connections and my settings', () => {
       'Alternating row colors: (not set)',
     ]);
     assert.ok(rows.includes('Sheets: show applied filters: off'), rows.join('\n'));
+    assert.deepEqual(x.questions.filter((q) => q.startsWith('input')).slice(0, 3), [
+      'input My Settings: locale | Language and region for numbers and dates, e.g. en-US (empty clears it). | value=',
+      'input My Settings: time zone | An IANA time zone, e.g. Europe/Berlin (empty clears it). | value=',
+      'input My Settings: theme | The theme of the web app, e.g. light, dark or system (empty clears it). | value=dark',
+    ]);
     assert.deepEqual(x.calls, [
       'updateMySettings({"theme":null,"locale":"de-DE","timezone":"Europe/Berlin","defaultDeploymentId":9,"sheets":{"showAppliedFilters":false}})',
     ]);

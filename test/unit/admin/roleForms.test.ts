@@ -175,6 +175,31 @@ describe('admin: custom role forms', () => {
     assert.deepEqual(x.calls, [
       'createRole({"name":"r","policies":[{"resourceType":"Deployment","actions":["DownloadData"],"resources":["All"]}]})',
     ]);
+    // The Developer base role (or none) gives these actions: no warning beside them.
+    for (const tier of ['Developer', 'None']) {
+      const t = world({
+        answers: [
+          'Name',
+          'r',
+          'Base role',
+          tier,
+          'Deployments',
+          ['Revenue'],
+          'Deployment actions',
+          ['SchemaUpdate'],
+          'Create Role',
+        ],
+      });
+      await t.cmds.createRole();
+      assert.equal(t.prompter.rows.get('Create Role')?.at(-1)?.description, 'SchemaUpdate', tier);
+    }
+    // Given by arguments: no form.
+    const given = world();
+    await given.cmds.createRole({ name: 'viewer-ish', tier: 'AIBIView' });
+    assert.deepEqual(given.questions, []);
+    assert.deepEqual(given.calls, [
+      'createRole({"name":"viewer-ish","policies":[{"resourceType":"Global","actions":["AIBIView"],"resources":["All"]}]})',
+    ]);
     // The form's first look: nothing given yet.
     const first = world({ answers: ['Create Role'] });
     await assert.rejects(first.cmds.createRole(), { name: 'UserCancelled' });

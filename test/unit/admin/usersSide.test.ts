@@ -84,6 +84,11 @@ describe('admin: user attributes, values, bulk actions and groups', () => {
     const x = world({ answers: [' ', ' tier ', 'string_array', '  '] });
     await x.cmds.createAttribute();
     assert.deepEqual(x.prompter.refusals, ['Enter a name.']);
+    assert.deepEqual(x.questions, [
+      'input Create User Attribute (1/3) | Name of the attribute (used in security contexts and embed sessions). | value= | e.g. region',
+      'pick Create User Attribute (2/3) | The type of its values',
+      'input Create User Attribute (3/3) | Display name (optional). | value=',
+    ]);
     assert.deepEqual(x.prompter.offered.get('Create User Attribute (2/3)'), [
       'string',
       'number',
@@ -107,10 +112,10 @@ describe('admin: user attributes, values, bulk actions and groups', () => {
       description: 'region · string',
       detail: undefined,
     });
-    assert.deepEqual(x.prompter.asked.slice(1), [
-      'Edit region (1/3)',
-      'Edit region (2/3)',
-      'Edit region (3/3)',
+    assert.deepEqual(x.questions.slice(1), [
+      'input Edit region (1/3) | Display name (empty for none). | value=Region',
+      'input Edit region (2/3) | Description (empty for none). | value=',
+      'input Edit region (3/3) | Default value, as text (type string). | value=',
     ]);
     assert.deepEqual(x.calls, [
       'updateUserAttribute(3, {"displayName":"Area","description":null,"defaultValue":"eu"})',
@@ -201,6 +206,7 @@ describe('admin: user attributes, values, bulk actions and groups', () => {
   it('a bulk action names every user in one modal, sends platform ids once, says who was done', async () => {
     const x = world({ answers: [['Ada', 'bob@example.com']] });
     const r = await x.cmds.many.bulk('DEACTIVATE');
+    assert.deepEqual(x.questions, ['pickMany Deactivate Users | Check the users (at most 100)']);
     assert.deepEqual(x.confirmations, [
       'Deactivate 2 users? | • Ada (ada@example.com)\n• bob@example.com\n\nThey lose access and their sessions end. You can activate them again later. | Deactivate',
     ]);
