@@ -9,6 +9,7 @@ import type * as BranchFlowsModule from '../../../src/model/branchFlows';
 import type * as GitFlowsModule from '../../../src/model/gitFlows';
 import type * as MountsModule from '../../../src/model/mounts';
 import type * as StateModule from '../../../src/model/modelBranchState';
+import type * as SearchModule from '../../../src/model/searchFlow';
 import { installModelStandIn, ScriptedUi, useUi } from './modelStandIn';
 
 interface FakeBranch {
@@ -59,6 +60,7 @@ describe('model: commit, pull, merge and branch flows (stand-in vscode, recordin
   let BranchFlows: typeof BranchFlowsModule.BranchFlows;
   let GitFlows: typeof GitFlowsModule.GitFlows;
   let ModelBranchState: typeof StateModule.ModelBranchState;
+  let searchModel: typeof SearchModule.searchModel;
 
   before(() => {
     restore = installModelStandIn();
@@ -67,6 +69,7 @@ describe('model: commit, pull, merge and branch flows (stand-in vscode, recordin
     ({ BranchFlows } = require('../../../src/model/branchFlows') as typeof BranchFlowsModule);
     ({ GitFlows } = require('../../../src/model/gitFlows') as typeof GitFlowsModule);
     ({ ModelBranchState } = require('../../../src/model/modelBranchState') as typeof StateModule);
+    ({ searchModel } = require('../../../src/model/searchFlow') as typeof SearchModule);
     /* eslint-enable @typescript-eslint/no-require-imports */
   });
   after(() => restore());
@@ -79,7 +82,7 @@ describe('model: commit, pull, merge and branch flows (stand-in vscode, recordin
     ui?: ScriptedUi;
     /** Mount these too (same deployment), e.g. to see a merge reload them. */
     also?: string[];
-    deployments?: { id: number; name: string }[];
+    deployments?: { id: number; name: string; deploymentUrl?: string }[];
   }
 
   function setup({
@@ -194,6 +197,7 @@ describe('model: commit, pull, merge and branch flows (stand-in vscode, recordin
       await s.git.commit(s.mount.root);
       assert.equal(s.ui.inputs.length, 1);
       assert.equal(s.ui.inputs[0]!.title, 'Commit to dev-ann');
+      assert.equal(s.ui.inputs[0]!.prompt, 'Message');
       assert.equal(s.ui.inputs[0]!.value, '');
       assert.equal(s.ui.inputs[0]!.validate!('  '), 'Enter a message');
       assert.equal(s.ui.inputs[0]!.validate!(' a '), undefined);
@@ -251,6 +255,7 @@ describe('model: commit, pull, merge and branch flows (stand-in vscode, recordin
         'warn: Merge dev-bob into dev-ann? [Merge] (modal)',
         'info: Merged dev-bob into dev-ann.',
       ]);
+      assert.deepEqual(s.ui.details, ['Committed changes of the branch go into its parent branch.']);
       assert.deepEqual(s.sent, [
         'startDevMode 1 {"branchName":"dev-bob"}',
         'mergeIntoParent 1 {"branchName":"dev-bob","message":"Merge dev-bob into dev-ann"}',
@@ -271,6 +276,15 @@ describe('model: commit, pull, merge and branch flows (stand-in vscode, recordin
         error: '"main" is the default branch; it has no parent to merge into.',
       });
       assert.deepEqual(d.sent, []);
+    });
+
+    it('a branch the server does not list merges into "its parent"', async () => {
+      const s = setup({ branch: 'unlisted', ui: new ScriptedUi([], [], ['Merge']) });
+      assert.equal(await s.git.mergeIntoParent(s.mount.root), true);
+      assert.deepEqual(s.ui.shown[0], 'warn: Merge unlisted into its parent? [Merge] (modal)');
+      assert.deepEqual(s.sent, [
+        'mergeIntoParent 1 {"branchName":"unlisted","message":"Merge unlisted into its parent"}',
+      ]);
     });
 
     it('a merge the server did not make is a warning naming why it may be', async () => {
@@ -666,6 +680,33 @@ describe('model: commit, pull, merge and branch flows (stand-in vscode, recordin
       assert.equal(s.mounts.get(1, 'main'), undefined);
     });
 
+    it('the deployment pick: several offered with their URLs (searchable); dismissed is a cancel, nothing read', async () => {
+      const deployments = [
+        { id: 1, name: 'Sales', deploymentUrl: 'https://sales.example' },
+        { id: 2, name: 'Ops' },
+      ];
+      const s = setup({ deployments, ui: new ScriptedUi(['Ops', undefined]) });
+      assert.deepEqual(await s.flows.pickDeployment(), deployments[1]);
+      assert.deepEqual(s.ui.offered[0], ['Sales — https://sales.example', 'Ops']);
+      assert.deepEqual(s.ui.pickOptions[0], {
+        title: 'Open Data Model: deployment',
+        matchOnDescription: true,
+      });
+      await assert.rejects(s.flows.open(), { name: 'Canceled' });
+      assert.deepEqual(s.sent, []);
+    });
+
+    it('a failure other than "not found" while loading a branch is passed on as it is', async () => {
+      for (const thrown of [new ApiError('auth', 'The token expired.', { status: 401 }), new Error('boom')]) {
+        const s = setup();
+        const build = (await s.mounts.build()) as unknown as { listFiles: unknown };
+        build.listFiles = async () => {
+          throw thrown;
+        };
+        await assert.rejects(s.flows.open({ deploymentId: 1, branch: 'main' }), (e) => e === thrown);
+      }
+    });
+
     it('the deployment pick: none is an error, one is taken without a question', async () => {
       const none = setup({ deployments: [] });
       await assert.rejects(none.flows.pickDeployment(), { message: 'This profile has no deployments.' });
@@ -679,8 +720,12 @@ describe('model: commit, pull, merge and branch flows (stand-in vscode, recordin
     it('still listed: reloads quietly, nothing asked', async () => {
       const s = setup();
       s.mount.missing = true;
+      const changed: unknown[] = [];
+      s.mounts.onDidChange((m) => changed.push(m));
       await s.flows.recoverLost(s.mount);
       assert.equal(s.mount.missing, false);
+      // The status bar hears that the branch is back.
+      assert.deepEqual(changed, [s.mount]);
       assert.deepEqual(s.ui.shown, []);
       assert.deepEqual(s.announced, ['dev-ann']);
     });
@@ -737,7 +782,74 @@ describe('model: commit, pull, merge and branch flows (stand-in vscode, recordin
       assert.deepEqual(rebuilt, [{ deploymentId: 1, branch: 'dev-ann' }]);
       state.dispose();
       state.rebuilt(1, 'x');
+      state.set(a);
       assert.equal(rebuilt.length, 1);
+      assert.equal(seen.length, 5);
+    });
+  });
+
+  describe('Search in Data Model', () => {
+    async function searching(ui = new ScriptedUi()) {
+      const s = setup({ ui });
+      await s.mount.load(s.mounts.build);
+      s.mount.files.set('model/cubes/b.yml', {
+        content: new TextEncoder().encode('cubes:\n  - name: Orders_B\n'),
+        mtime: 0,
+      });
+      s.mount.files.set('model/cubes/unread.yml', { mtime: 0 });
+      return s;
+    }
+
+    it('finds the text in every file, case-insensitively, with unsaved editor text first', async () => {
+      const s = await searching();
+      s.ui.documents = [
+        { uri: s.mount.uri('model/cubes/orders.yml'), getText: () => 'x\n- name: orders_new\r\nend' },
+      ];
+      const found = await searchModel(s.mounts, s.flows, s.mount.root, { query: 'ORDERS', noPicker: true });
+      assert.deepEqual(
+        found!.map((m) => [m.path, m.line, m.column, m.text, String(m.uri)]),
+        [
+          ['model/cubes/b.yml', 1, 10, '  - name: Orders_B', 'dpmodel://1/dev-ann/model/cubes/b.yml'],
+          [
+            'model/cubes/orders.yml',
+            1,
+            8,
+            '- name: orders_new',
+            'dpmodel://1/dev-ann/model/cubes/orders.yml',
+          ],
+        ],
+      );
+      assert.deepEqual(s.ui.shown, []);
+      assert.deepEqual(s.ui.offered, []);
+    });
+
+    it('no match is said so; a match picked opens the file with the text selected', async () => {
+      const none = await searching();
+      assert.deepEqual(await searchModel(none.mounts, none.flows, none.mount.root, { query: 'zzz' }), []);
+      assert.deepEqual(none.ui.shown, ['info: No "zzz" in the files of Sales · dev-ann.']);
+      assert.deepEqual(none.ui.offered, []);
+      const s = await searching(new ScriptedUi(['model/cubes/b.yml:2'], ['name: orders']));
+      const found = await searchModel(s.mounts, s.flows, s.mount.root);
+      assert.equal(found!.length, 1);
+      assert.equal(s.ui.inputs[0]!.title, 'Search in Sales · dev-ann');
+      assert.equal(s.ui.inputs[0]!.validate!(' '), 'Type some text to find');
+      assert.deepEqual(s.ui.offered, [['$(file) model/cubes/b.yml:2 — - name: Orders_B']]);
+      assert.deepEqual(s.ui.pickOptions, [
+        { title: '1 matches of "name: orders" in dev-ann', matchOnDescription: true },
+      ]);
+      const [cmd, uri, options] = s.ui.commands[0] as [
+        string,
+        unknown,
+        { selection: Record<string, number> },
+      ];
+      assert.equal(cmd, 'showTextDocument');
+      assert.equal(String(uri), 'dpmodel://1/dev-ann/model/cubes/b.yml');
+      assert.deepEqual(
+        { ...options.selection },
+        { startLine: 1, startCharacter: 4, endLine: 1, endCharacter: 16 },
+      );
+      const cancelled = await searching(new ScriptedUi([], [undefined]));
+      assert.equal(await searchModel(cancelled.mounts, cancelled.flows, cancelled.mount.root), undefined);
     });
   });
 });

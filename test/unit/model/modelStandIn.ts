@@ -31,14 +31,16 @@ for (const code of ['FileNotFound', 'FileExists', 'FileNotADirectory', 'FileIsAD
   FileSystemError[code] = (m) => new FileSystemError(m, code);
 class CancellationError extends Error { constructor() { super('Canceled'); this.name = 'Canceled'; } }
 class Disposable { constructor(f) { this.f = f; } dispose() { this.f?.(); } }
+class Range { constructor(a, b, c, d) { Object.assign(this, { startLine: a, startCharacter: b, endLine: c, endCharacter: d }); } }
 module.exports = {
-  Uri, EventEmitter, FileSystemError, CancellationError, Disposable,
+  Uri, EventEmitter, FileSystemError, CancellationError, Disposable, Range,
   FileType: { Unknown: 0, File: 1, Directory: 2, SymbolicLink: 64 },
   FilePermission: { Readonly: 1 },
   FileChangeType: { Changed: 1, Created: 2, Deleted: 3 },
   ProgressLocation: { SourceControl: 1, Window: 10, Notification: 15 },
   window: {
     showQuickPick: (items, opts) => ui().pick(items, opts),
+    showTextDocument: async (...a) => { ui().commands.push(['showTextDocument', ...a]); },
     showInputBox: (opts) => ui().input(opts),
     showWarningMessage: (m, ...rest) => ui().message('warn', m, rest),
     showInformationMessage: (m, ...rest) => ui().message('info', m, rest),
@@ -50,7 +52,7 @@ module.exports = {
     get workspaceFolders() { return ui().folders; },
     get workspaceFile() { return ui().workspaceFile; },
     updateWorkspaceFolders: (...a) => (ui().folderUpdates.push(a), true),
-    textDocuments: [],
+    get textDocuments() { return ui().documents; },
     fs: { createDirectory: async () => undefined, writeFile: async (u, b) => ui().written.push([u.toString(), new TextDecoder().decode(b)]) },
   },
   commands: { executeCommand: async (...a) => { ui().commands.push(a); } },
@@ -73,6 +75,10 @@ export class ScriptedUi {
   readonly shown: string[] = [];
   /** The items each pick offered (labels, with the description after ` — ` when there is one). */
   readonly offered: string[][] = [];
+  /** The options of each pick (title, placeHolder, matchOnDescription). */
+  readonly pickOptions: unknown[] = [];
+  /** Open editors' documents: `{uri, getText()}`. */
+  documents: { uri: unknown; getText(): string }[] = [];
   readonly inputs: { title?: string; prompt?: string; value?: string; validate?: (v: string) => unknown }[] =
     [];
   readonly details: string[] = [];
@@ -96,7 +102,8 @@ export class ScriptedUi {
     [this.picks, this.typed, this.buttons] = [[...picks], [...typed], [...buttons]];
   }
 
-  async pick(items: PickItem[]): Promise<PickItem | undefined> {
+  async pick(items: PickItem[], options?: unknown): Promise<PickItem | undefined> {
+    this.pickOptions.push(options);
     this.offered.push(items.map((i) => (i.description ? `${i.label} — ${i.description}` : i.label)));
     const want = this.picks.shift();
     if (want === undefined) return undefined;
