@@ -43,10 +43,13 @@ class ChatResponseTurn {
   constructor(participant, result, command) { Object.assign(this, { participant, result, command }); }
 }
 class CancellationError extends Error { constructor() { super('Canceled'); this.name = 'Canceled'; } }
+class TabInputTextDiff { constructor(original, modified) { this.original = original; this.modified = modified; } }
+class Range { constructor(start, end) { this.start = start; this.end = end; } }
+class WorkspaceEdit { constructor() { this.edits = []; } replace(uri, range, text) { this.edits.push({ uri: uri.toString(), range, text }); } }
 const settings = () => host().settings;
 module.exports = {
   Uri, EventEmitter, MarkdownString, LanguageModelTextPart, LanguageModelToolResult,
-  McpStdioServerDefinition, ChatResponseTurn, CancellationError,
+  McpStdioServerDefinition, ChatResponseTurn, CancellationError, TabInputTextDiff, Range, WorkspaceEdit,
   workspace: {
     get isTrusted() { return host().trusted; },
     get workspaceFolders() { return host().folders; },
@@ -56,20 +59,58 @@ module.exports = {
     }),
     onDidChangeConfiguration: (l) => (host().configListeners.push(l), { dispose() {} }),
     onDidChangeWorkspaceFolders: () => ({ dispose() {} }),
+    openTextDocument: async (uri) => {
+      host().calls.push('open ' + uri.toString());
+      const text = host().docs[uri.fsPath];
+      if (text === undefined) throw new Error('cannot open ' + uri.fsPath);
+      return { getText: () => text, positionAt: (n) => ({ offset: n }) };
+    },
+    applyEdit: async (edit) => { if (host().applyResult) host().edits.push(...edit.edits); return host().applyResult; },
   },
-  window: {},
-  commands: { executeCommand: async () => undefined },
+  window: {
+    showInformationMessage: (m, opts, ...items) => (host().calls.push('ask ' + m), host().asked.push({ m, opts, items }), host().answer()),
+    tabGroups: {
+      get all() { return [{ tabs: host().tabs }]; },
+      close: async (tabs) => { host().calls.push('close ' + tabs.length); },
+    },
+  },
+  commands: {
+    executeCommand: async (...a) => {
+      host().calls.push(a[0]);
+      if (a[0] === 'vscode.diff') host().tabs.push({ input: new TabInputTextDiff(a[1], a[2]) }, { input: {} });
+    },
+  },
 };`;
 
 interface Host {
   trusted: boolean;
+  calls: string[];
+  docs: Record<string, string>;
+  edits: { uri: string; range: { start: { offset: number }; end: { offset: number } }; text: string }[];
+  applyResult: boolean;
+  asked: { m: string; opts: { modal?: boolean; detail?: string }; items: { title: string }[] }[];
+  answer: () => Promise<{ title: string } | undefined>;
+  tabs: unknown[];
   folders: { uri: { scheme: string; fsPath: string; path: string } }[] | undefined;
   settings: Record<string, { value?: unknown; user?: unknown; workspace?: unknown }>;
   configListeners: ((e: { affectsConfiguration(s: string): boolean }) => void)[];
 }
 
 function useHost(h: Partial<Host> = {}): Host {
-  const host: Host = { trusted: true, folders: undefined, settings: {}, configListeners: [], ...h };
+  const host: Host = {
+    trusted: true,
+    folders: undefined,
+    settings: {},
+    configListeners: [],
+    calls: [],
+    docs: {},
+    edits: [],
+    applyResult: true,
+    asked: [],
+    answer: async () => undefined,
+    tabs: [],
+    ...h,
+  };
   (globalThis as { __dpAgentHost?: Host }).__dpAgentHost = host;
   return host;
 }
@@ -381,6 +422,155 @@ describe('agents: the host side of the tools, the MCP definition and the partici
         'a \\*b\\* \\[c\\]\\(d\\) \\`e\\` \\#f \\<g\\> \\|h\\| \\~i\\~ \\& j\\!',
       );
       assert.equal(lm.markdownText('x_y-z+1.{}\\'), 'x\\_y\\-z\\+1\\.\\{\\}\\\\');
+    });
+  });
+
+  describe('a dashboard change an agent proposes', () => {
+    let root: string;
+    const FILE = 'sales.dashboard.json';
+    before(() => {
+      root = fs.mkdtempSync(path.join(os.tmpdir(), 'dp-proposal-'));
+      fs.writeFileSync(path.join(root, FILE), '{"a": 1}\n');
+    });
+    after(() => fs.rmSync(root, { recursive: true, force: true }));
+
+    function access(
+      opts: { answer?: string | 'never'; production?: string; docText?: string; applyResult?: boolean } = {},
+    ) {
+      const real = fs.realpathSync(path.join(root, FILE));
+      const host = useHost({
+        folders: [{ uri: { scheme: 'file', fsPath: root, path: root } }],
+        docs: { [real]: opts.docText ?? '{"a": 1}\n' },
+        applyResult: opts.applyResult ?? true,
+        answer: () =>
+          opts.answer === 'never'
+            ? new Promise(() => undefined)
+            : Promise.resolve(opts.answer ? { title: opts.answer } : undefined),
+      });
+      const proposals = new hostContext.ProposalDocuments();
+      const files = hostContext.workspaceFiles(proposals, () => opts.production);
+      return { host, proposals, files, real };
+    }
+    const change = (lines = 2) => ({
+      file: FILE,
+      display: FILE,
+      oldText: '{"a": 1}\n',
+      newText: '{"a": 2}\n',
+      diff: ['--- a', '+++ b', ...Array.from({ length: lines }, (_, i) => `+line ${i + 1}`)].join('\n'),
+      summary: 'Set a to 2.',
+    });
+
+    it('Apply: a diff, a modal naming the file with the diff in its detail, one edit of the whole text', async () => {
+      const a = access({ answer: 'Apply' });
+      const seen: string[] = [];
+      a.host.answer = async () => {
+        // While the question is asked, the diff editor is served the proposed text.
+        const diff = a.host.tabs[0] as { input: { modified: never } };
+        seen.push(a.proposals.provideTextDocumentContent(diff.input.modified));
+        return { title: 'Apply' };
+      };
+      const r = await a.files.propose!(change());
+      assert.deepEqual(r, {
+        applied: true,
+        detail: `the user applied the change to "${FILE}" as one edit in the editor (the user saves or undoes it).`,
+      });
+      assert.deepEqual(seen, ['{"a": 2}\n']);
+      assert.deepEqual(
+        [...a.host.calls],
+        [
+          'vscode.diff',
+          `ask Apply the change an agent proposes to ${FILE}?`,
+          `open file://${a.real}`,
+          'close 1',
+        ],
+      );
+      const [asked] = a.host.asked;
+      assert.equal(asked!.opts.modal, true);
+      assert.equal(
+        asked!.opts.detail,
+        'Set a to 2.\n\n+line 1\n+line 2\n\nApply makes it one edit in the editor (undo reverts it). Nothing is published.',
+      );
+      assert.deepEqual(asked!.items, [{ title: 'Apply' }, { title: 'Discard', isCloseAffordance: true }]);
+      assert.deepEqual(JSON.parse(JSON.stringify(a.host.edits)), [
+        { uri: `file://${a.real}`, range: { start: { offset: 0 }, end: { offset: 9 } }, text: '{"a": 2}\n' },
+      ]);
+      // The proposal is gone once answered.
+      const proposed = (a.host.tabs[0] as { input: { modified: { toString(): string } } }).input.modified;
+      assert.match(proposed.toString(), /^dashboard-platform-proposal:\/\/\/sales\.dashboard\.json\?1$/);
+      assert.equal(a.proposals.provideTextDocumentContent(proposed as never), '');
+    });
+
+    it('a long diff is cut in the question, saying how many lines more; a production profile is named', async () => {
+      const a = access({ answer: 'Discard', production: 'Prod' });
+      await a.files.propose!(change(33));
+      const [asked] = a.host.asked;
+      assert.equal(asked!.m, `Production profile "Prod": apply the change an agent proposes to ${FILE}?`);
+      const lines = asked!.opts.detail!.split('\n');
+      assert.equal(lines[2], '+line 1');
+      assert.equal(lines[31], '+line 30');
+      assert.equal(lines[32], '… 3 more lines in the diff editor');
+    });
+
+    const refusals: {
+      what: string;
+      opts: Parameters<typeof access>[0];
+      detail: string;
+      abort?: 'before' | 'while';
+    }[] = [
+      {
+        what: 'discarded',
+        opts: { answer: 'Discard' },
+        detail: `the user discarded the change; "${FILE}" is unchanged.`,
+      },
+      { what: 'dismissed', opts: {}, detail: `the user discarded the change; "${FILE}" is unchanged.` },
+      {
+        what: 'the file changed meanwhile',
+        opts: { answer: 'Apply', docText: '{"a": 3}\n' },
+        detail: `"${FILE}" changed while the proposal was shown; read it again.`,
+      },
+      {
+        what: 'VS Code refused the edit',
+        opts: { answer: 'Apply', applyResult: false },
+        detail: `VS Code could not apply the change to "${FILE}".`,
+      },
+      {
+        what: 'the call cancelled while asking',
+        opts: { answer: 'never' },
+        abort: 'while',
+        detail: `the call was cancelled; "${FILE}" is unchanged.`,
+      },
+      {
+        what: 'the call cancelled before',
+        opts: { answer: 'never' },
+        abort: 'before',
+        detail: `the call was cancelled; "${FILE}" is unchanged.`,
+      },
+    ];
+    for (const r of refusals) {
+      it(`nothing applied when ${r.what}; the diff is closed`, async () => {
+        const a = access(r.opts);
+        const ac = new AbortController();
+        if (r.abort === 'before') ac.abort();
+        const pending = a.files.propose!(change(), ac.signal);
+        if (r.abort === 'while') setImmediate(() => ac.abort());
+        assert.deepEqual(await pending, { applied: false, detail: r.detail });
+        assert.deepEqual(a.host.edits, []);
+        assert.equal(a.host.calls.at(-1), 'close 1');
+      });
+    }
+
+    it('reads the open document; a missing file, no folder or an unreadable document are errors naming the file', async () => {
+      const a = access();
+      assert.deepEqual(await a.files.read(FILE), { text: '{"a": 1}\n', display: FILE });
+      await assert.rejects(a.files.read('none.dashboard.json'), {
+        message: 'Cannot read "none.dashboard.json": it does not exist.',
+      });
+      a.host.docs = {};
+      await assert.rejects(a.files.read(FILE), { message: `Cannot read "${FILE}": cannot open ${a.real}` });
+      a.host.folders = [{ uri: { scheme: 'vscode-remote', fsPath: root, path: root } }];
+      await assert.rejects(a.files.read(FILE), {
+        message: 'Open a folder first: dashboard files are edited inside the workspace.',
+      });
     });
   });
 
