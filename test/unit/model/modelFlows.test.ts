@@ -415,6 +415,9 @@ describe('model: commit, pull, merge and branch flows (stand-in vscode, recordin
           '$(git-branch) dev-bob — from dev-ann · open',
         ],
       ]);
+      assert.deepEqual(s.ui.pickOptions, [
+        { title: 'Delete a branch of Sales', placeHolder: 'The branch to delete' },
+      ]);
       assert.deepEqual(s.sent, [
         'startDevMode 1 {"branchName":"dev-ann"}',
         'removeBranch 1 {"branchName":"dev-bob"}',

@@ -104,6 +104,8 @@ describe('model: YAML context', () => {
       ],
     );
     assert.equal(referenceAt(line, 3, 0), undefined);
+    // Before the first word (its indentation): nothing.
+    assert.equal(referenceAt(['   x'], 0, 1), undefined);
   });
 
   it('reads a cube reference only right before the cursor, braced or bare', () => {
