@@ -10,6 +10,7 @@ import type * as GitFlowsModule from '../../../src/model/gitFlows';
 import type * as MountsModule from '../../../src/model/mounts';
 import type * as StateModule from '../../../src/model/modelBranchState';
 import type * as SearchModule from '../../../src/model/searchFlow';
+import type * as NotebookBranchModule from '../../../src/model/notebookBranch';
 import { installModelStandIn, ScriptedUi, useUi } from './modelStandIn';
 
 interface FakeBranch {
@@ -61,6 +62,7 @@ describe('model: commit, pull, merge and branch flows (stand-in vscode, recordin
   let GitFlows: typeof GitFlowsModule.GitFlows;
   let ModelBranchState: typeof StateModule.ModelBranchState;
   let searchModel: typeof SearchModule.searchModel;
+  let pickNotebookBranch: typeof NotebookBranchModule.pickNotebookBranch;
 
   before(() => {
     restore = installModelStandIn();
@@ -70,6 +72,7 @@ describe('model: commit, pull, merge and branch flows (stand-in vscode, recordin
     ({ GitFlows } = require('../../../src/model/gitFlows') as typeof GitFlowsModule);
     ({ ModelBranchState } = require('../../../src/model/modelBranchState') as typeof StateModule);
     ({ searchModel } = require('../../../src/model/searchFlow') as typeof SearchModule);
+    ({ pickNotebookBranch } = require('../../../src/model/notebookBranch') as typeof NotebookBranchModule);
     /* eslint-enable @typescript-eslint/no-require-imports */
   });
   after(() => restore());
@@ -106,6 +109,7 @@ describe('model: commit, pull, merge and branch flows (stand-in vscode, recordin
         }),
       },
       profiles: { active: () => ({ profile: { name: 'Sandbox', production } }) },
+      modelBranch: { current: { deploymentId: 1, deploymentName: 'Sales', branch: 'dev-bob' } },
       log: { info: (m: string) => logs.push(m), warn: (m: string) => logs.push(m) },
       context: { globalStorageUri: { scheme: 'file', authority: '', path: '/tmp/dp-storage' } },
     };
@@ -116,7 +120,7 @@ describe('model: commit, pull, merge and branch flows (stand-in vscode, recordin
     const git = new GitFlows(services as never, mounts, flows, async (m) => void reloaded.push(m.branch));
     const mount = mounts.add(new Mount(1, 'Sales', branch, 'main'));
     for (const b of also) mounts.add(new Mount(1, 'Sales', b, 'main'));
-    return { ui, sent, logs, mounts, flows, git, mount, reloaded, announced };
+    return { ui, services, sent, logs, mounts, flows, git, mount, reloaded, announced };
   }
 
   const outcome = (p: Promise<unknown>) =>
@@ -853,6 +857,98 @@ describe('model: commit, pull, merge and branch flows (stand-in vscode, recordin
       );
       const cancelled = await searching(new ScriptedUi([], [undefined]));
       assert.equal(await searchModel(cancelled.mounts, cancelled.flows, cancelled.mount.root), undefined);
+    });
+  });
+
+  describe('Run Notebook on a Dev Branch', () => {
+    const notebook = (metadata?: Record<string, unknown>, notebookType = 'dashboard-platform-notebook') => ({
+      uri: { toString: () => 'file:///q.dpnb' },
+      notebookType,
+      metadata,
+    });
+    const cases: {
+      what: string;
+      metadata?: Record<string, unknown>;
+      args?: Record<string, unknown>;
+      picks?: (string | undefined)[];
+      result: string | undefined;
+      offered?: string[];
+      edits: unknown[];
+    }[] = [
+      {
+        what: 'offers the deployment itself and its dev branches (current, open in the editor); the pick is kept in the metadata',
+        metadata: { deploymentId: 1, devBranch: 'dev-ann', other: 'kept' },
+        picks: ['dev-bob'],
+        result: 'dev-bob',
+        offered: [
+          '$(discard) Sales itself (no dev branch)',
+          '$(git-branch) dev-ann — current',
+          '$(git-branch) dev-bob — open in the editor',
+          '$(add) Create branch… — from main',
+        ],
+        edits: [['file:///q.dpnb', [{ metadata: { deploymentId: 1, devBranch: 'dev-bob', other: 'kept' } }]]],
+      },
+      {
+        what: 'the deployment itself clears the branch with null (a metadata edit merges)',
+        metadata: { deploymentId: 1, devBranch: 'dev-ann' },
+        picks: ['Sales itself (no dev branch)'],
+        result: undefined,
+        edits: [['file:///q.dpnb', [{ metadata: { deploymentId: 1, devBranch: null } }]]],
+      },
+      {
+        what: 'without a branch the deployment itself is marked current',
+        metadata: { deploymentId: 1 },
+        picks: [undefined],
+        result: undefined,
+        offered: [
+          '$(discard) Sales itself (no dev branch) — current',
+          '$(git-branch) dev-ann',
+          '$(git-branch) dev-bob — open in the editor',
+          '$(add) Create branch… — from main',
+        ],
+        edits: [],
+      },
+      {
+        what: 'dismissed: the branch it had, nothing written',
+        metadata: { deploymentId: 1, devBranch: 'dev-ann' },
+        picks: [undefined],
+        result: 'dev-ann',
+        edits: [],
+      },
+      {
+        what: 'a branch given is written without a question',
+        metadata: { deploymentId: 1 },
+        args: { branch: 'dev-ann' },
+        result: 'dev-ann',
+        offered: [],
+        edits: [['file:///q.dpnb', [{ metadata: { deploymentId: 1, devBranch: 'dev-ann' } }]]],
+      },
+    ];
+    for (const c of cases) {
+      it(c.what, async () => {
+        const s = setup({ ui: new ScriptedUi(c.picks ?? []) });
+        s.ui.activeNotebook = notebook(c.metadata);
+        assert.equal(
+          await pickNotebookBranch({ ...s.services } as never, s.mounts, s.flows, c.args ?? {}),
+          c.result,
+        );
+        if (c.offered) assert.deepEqual(s.ui.offered, c.offered.length ? [c.offered] : []);
+        assert.deepEqual(s.ui.edits, c.edits);
+        assert.deepEqual(s.sent, []);
+      });
+    }
+
+    it('refuses anything but a query notebook', async () => {
+      const s = setup();
+      await assert.rejects(pickNotebookBranch(s.services as never, s.mounts, s.flows, {}), {
+        message: 'Open a query notebook first (New Query Notebook), then choose the branch it runs on.',
+      });
+      s.ui.activeNotebook = notebook({}, 'jupyter-notebook');
+      await assert.rejects(
+        pickNotebookBranch(s.services as never, s.mounts, s.flows, {}),
+        /Open a query notebook first/,
+      );
+      assert.deepEqual(s.ui.edits, []);
     });
   });
 });

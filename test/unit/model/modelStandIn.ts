@@ -31,9 +31,11 @@ for (const code of ['FileNotFound', 'FileExists', 'FileNotADirectory', 'FileIsAD
   FileSystemError[code] = (m) => new FileSystemError(m, code);
 class CancellationError extends Error { constructor() { super('Canceled'); this.name = 'Canceled'; } }
 class Disposable { constructor(f) { this.f = f; } dispose() { this.f?.(); } }
+class WorkspaceEdit { constructor() { this.entries = []; } set(uri, edits) { this.entries.push([uri.toString(), edits]); } }
+const NotebookEdit = { updateNotebookMetadata: (metadata) => ({ metadata }) };
 class Range { constructor(a, b, c, d) { Object.assign(this, { startLine: a, startCharacter: b, endLine: c, endCharacter: d }); } }
 module.exports = {
-  Uri, EventEmitter, FileSystemError, CancellationError, Disposable, Range,
+  Uri, EventEmitter, FileSystemError, CancellationError, Disposable, Range, WorkspaceEdit, NotebookEdit,
   FileType: { Unknown: 0, File: 1, Directory: 2, SymbolicLink: 64 },
   FilePermission: { Readonly: 1 },
   FileChangeType: { Changed: 1, Created: 2, Deleted: 3 },
@@ -47,12 +49,15 @@ module.exports = {
     showErrorMessage: (m, ...rest) => ui().message('error', m, rest),
     withProgress: (o, task) => (ui().progress.push(o.title), task({ report() {} }, { isCancellationRequested: false, onCancellationRequested: () => ({ dispose() {} }) })),
     get activeTextEditor() { return undefined; },
+    get activeNotebookEditor() { return ui().activeNotebook && { notebook: ui().activeNotebook }; },
   },
   workspace: {
     get workspaceFolders() { return ui().folders; },
     get workspaceFile() { return ui().workspaceFile; },
     updateWorkspaceFolders: (...a) => (ui().folderUpdates.push(a), true),
     get textDocuments() { return ui().documents; },
+    get notebookDocuments() { return ui().notebooks; },
+    applyEdit: async (edit) => (ui().edits.push(...edit.entries), true),
     fs: { createDirectory: async () => undefined, writeFile: async (u, b) => ui().written.push([u.toString(), new TextDecoder().decode(b)]) },
   },
   commands: { executeCommand: async (...a) => { ui().commands.push(a); } },
@@ -79,6 +84,11 @@ export class ScriptedUi {
   readonly pickOptions: unknown[] = [];
   /** Open editors' documents: `{uri, getText()}`. */
   documents: { uri: unknown; getText(): string }[] = [];
+  /** Open notebooks, and the one in the active editor. */
+  notebooks: { uri: unknown; notebookType: string; metadata?: Record<string, unknown> }[] = [];
+  activeNotebook: { uri: unknown; notebookType: string; metadata?: Record<string, unknown> } | undefined;
+  /** Workspace edits applied: `[uri, edits]`. */
+  readonly edits: [string, unknown[]][] = [];
   readonly inputs: { title?: string; prompt?: string; value?: string; validate?: (v: string) => unknown }[] =
     [];
   readonly details: string[] = [];
