@@ -680,7 +680,9 @@ describe('agents: the host side of the tools, the MCP definition and the partici
     }
 
     it('without a folder or default deployment those variables are removed, and no cwd is set', () => {
-      const { p } = provider({});
+      const { p, services } = provider({});
+      // A manifest without a version still gives one.
+      services.context.extension.packageJSON = {} as never;
       const [def] = p.provideMcpServerDefinitions() as unknown as {
         env: Record<string, unknown>;
         cwd?: unknown;
@@ -688,6 +690,7 @@ describe('agents: the host side of the tools, the MCP definition and the partici
       assert.equal(def!.env.DASHBOARD_PLATFORM_DEPLOYMENT_ID, null);
       assert.equal(def!.env.DASHBOARD_PLATFORM_MCP_ROOT, null);
       assert.equal(def!.cwd, undefined);
+      assert.equal((def as unknown as { version: string }).version, '0+Team.ro');
     });
 
     it('tells VS Code to ask again when a profile, a secret or an MCP setting changes, not other settings', () => {

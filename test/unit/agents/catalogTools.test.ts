@@ -276,6 +276,7 @@ describe('agent tools: the catalog over a recording gateway', () => {
       'listNotifications 4 {"first":50}',
     ]);
     assert.equal(out.text, 'Notifications in deployment "Sales" (4) for dashboard 3.');
+    assert.deepEqual(out.table!.columns, ['id', 'dashboardId', 'schedule', 'timezone', 'format', 'enabled']);
     assert.deepEqual(out.table!.rows, [
       [1, 3, 'Every day', 'UTC', 'pdf', 'no'],
       [2, 3, '0 9 * * 1', 'CET', 'csv', 'yes'],
