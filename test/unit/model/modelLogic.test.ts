@@ -90,6 +90,29 @@ describe('model: YAML context', () => {
     assert.deepEqual(referenceAt(YAML, 6, 16), { cube: 'orders' });
     assert.deepEqual(referenceAt(YAML, 4, 18), { cube: 'customers' });
   });
+
+  it('takes the word the cursor touches, from its first character to just after its last', () => {
+    const line = ['x orders.count y'];
+    assert.deepEqual(
+      [1, 2, 5, 14, 15].map((c) => referenceAt(line, 0, c)),
+      [
+        { cube: 'x' },
+        { cube: 'orders', member: 'count' },
+        { cube: 'orders', member: 'count' },
+        { cube: 'orders', member: 'count' },
+        { cube: 'y' },
+      ],
+    );
+    assert.equal(referenceAt(line, 3, 0), undefined);
+    // Before the first word (its indentation): nothing.
+    assert.equal(referenceAt(['   x'], 0, 1), undefined);
+  });
+
+  it('reads a cube reference only right before the cursor, braced or bare', () => {
+    assert.deepEqual(at(6, '        sql: "{customers.id} = {cus'), { kind: 'cube', prefix: 'cus' });
+    assert.deepEqual(at(6, '        sql: orders.st'), { kind: 'member', cube: 'orders', prefix: 'st' });
+    assert.deepEqual(at(6, '        sql: "${customers.'), { kind: 'member', cube: 'customers', prefix: '' });
+  });
 });
 
 describe('model: upload plan and source tree', () => {
