@@ -1,0 +1,566 @@
+// The "Create Notification" / "Edit Notification" flow answered by a script (no `vscode` needed):
+// which steps are asked ("n of m"), what each refuses where it is typed, what the summary form
+// says and changes (format, filters added and removed, time grains, other e-mails), and the draft
+// it hands to the write. The draft's rules (schedule in words, cron read back, what an edit sends).
+import assert from 'node:assert/strict';
+import {
+  askNotificationDraft,
+  parseEmails,
+  parseFilter,
+  parseGrains,
+  parseTime,
+  validateTimezone,
+  type DraftSources,
+} from '../../../src/notifications/createNotificationFlow';
+import {
+  describeSchedule,
+  draftOf,
+  editChanges,
+  filtersText,
+  grainsText,
+  pickDraft,
+  scheduleOfCron,
+} from '../../../src/notifications/notificationDraft';
+import { BACK, ScriptedPrompter } from '../../../src/ui/prompter';
+
+const sources: DraftSources = {
+  dashboards: async () => ({
+    choices: [{ label: 'Sales', id: '7', value: { dashboardId: 7, name: 'Sales' } }],
+    more: async () => ({ choices: [{ label: 'Ops', id: '8', value: { dashboardId: 8, name: 'Ops' } }] }),
+  }),
+  users: async () => ({
+    choices: [
+      { label: 'ann@x.io', value: { email: 'ann@x.io' } },
+      { label: 'bob@x.io', value: { email: 'bob@x.io' } },
+    ],
+  }),
+  timezones: (current) =>
+    [...new Set([current, 'UTC', 'Europe/Paris'].filter((z): z is string => !!z))].map((z) => ({
+      label: z,
+      value: z,
+    })),
+  members: async () => [
+    { name: 'orders.status', title: 'Status', type: 'string' },
+    { name: 'orders.total', type: 'number' },
+    { name: 'orders.region' },
+  ],
+};
+
+const SUMMARY = 'Create Notification: summary';
+
+async function run(
+  answers: (string | string[])[],
+  given = {},
+  mode: 'create' | 'edit' = 'create',
+  start = {},
+) {
+  const p = new ScriptedPrompter(answers);
+  const r = await askNotificationDraft(p, given, sources, mode, start, mode === 'edit' ? 'Sales' : undefined);
+  return { ...r, p };
+}
+
+describe('notifications: the create and edit flow', () => {
+  it('asks each step with its count, and hands over the draft and recipients', async () => {
+    const { draft, dashboardName, recipients, p } = await run([
+      'Ops',
+      'DAILY',
+      '7:05',
+      'Europe/Paris',
+      ['ann@x.io', 'bob@x.io'],
+      'emails',
+      'ann@x.io, carl@y.org',
+      'confirm',
+    ]);
+    assert.deepEqual(p.asked, [
+      'Create Notification: dashboard (Step 1 of 6)',
+      'Create Notification: schedule (Step 2 of 6)',
+      'Create Notification: time (Step 3 of 6)',
+      'Create Notification: timezone (Step 4 of 6)',
+      'Create Notification: recipients (Step 5 of 6)',
+      `${SUMMARY} (Step 6 of 6)`,
+      'Create Notification: other e-mails',
+      `${SUMMARY} (Step 6 of 6)`,
+    ]);
+    assert.deepEqual(draft, {
+      dashboardId: 8,
+      scheduleType: 'DAILY',
+      hour: 7,
+      minute: 5,
+      timezone: 'Europe/Paris',
+    });
+    assert.equal(dashboardName, 'Ops');
+    assert.deepEqual(recipients, ['ann@x.io', 'bob@x.io', 'carl@y.org']);
+    assert.deepEqual(p.rows.get(SUMMARY)?.[0], {
+      label: '$(check) Create the notification',
+      description: 'Every day at 07:05 (Europe/Paris)',
+      detail: 'PDF of “Ops” · to ann@x.io, bob@x.io, carl@y.org',
+    });
+    assert.deepEqual(p.offered.get(SUMMARY), [
+      '$(check) Create the notification',
+      'Format',
+      'Filters',
+      'Time grains',
+      'Other e-mails',
+    ]);
+  });
+
+  it('hourly asks the minute only; weekly the day; monthly a day from 1 to 31; custom five cron fields', async () => {
+    const hourly = await run(['Sales', 'HOURLY', '00:15', 'UTC', [], 'confirm']);
+    assert.deepEqual(hourly.draft, { dashboardId: 7, scheduleType: 'HOURLY', minute: 15, timezone: 'UTC' });
+    assert.equal(hourly.p.rows.get(SUMMARY)?.[0]?.detail, 'PDF of “Sales” · no recipients yet');
+    const weekly = await run(['7', 'WEEKLY', 'Friday', '18:00', 'UTC', [], 'confirm']);
+    assert.deepEqual(weekly.draft, {
+      dashboardId: 7,
+      scheduleType: 'WEEKLY',
+      dayOfWeek: 5,
+      hour: 18,
+      minute: 0,
+      timezone: 'UTC',
+    });
+    const monthly = await run(['pub-1', 'MONTHLY', '0', '32', 'x', '15', '06:30', 'UTC', [], 'confirm']);
+    assert.deepEqual(monthly.p.refusals, [
+      'Enter a day from 1 to 31.',
+      'Enter a day from 1 to 31.',
+      'Enter a day from 1 to 31.',
+    ]);
+    assert.deepEqual(monthly.draft, {
+      dashboardPublicId: 'pub-1',
+      scheduleType: 'MONTHLY',
+      dayOfMonth: 15,
+      hour: 6,
+      minute: 30,
+      timezone: 'UTC',
+    });
+    assert.equal(monthly.dashboardName, 'pub-1');
+    const custom = await run(['Sales', 'CUSTOM', '0 9 * *', ' 0 9 * * 1-5 ', 'UTC', [], 'confirm']);
+    assert.deepEqual(custom.p.refusals, ['A cron expression has five fields.']);
+    assert.deepEqual(custom.draft, {
+      dashboardId: 7,
+      scheduleType: 'CUSTOM',
+      customCron: '0 9 * * 1-5',
+      timezone: 'UTC',
+    });
+    assert.equal(custom.p.rows.get(SUMMARY)?.[0]?.description, 'Custom schedule (0 9 * * 1-5) (UTC)');
+  });
+
+  it('refuses where it is typed: a dashboard id below 1, a bad time, an unknown timezone', async () => {
+    const { p, draft } = await run([
+      '0',
+      'a b',
+      '12',
+      'DAILY',
+      '9',
+      '24:00',
+      '23:60',
+      ' 23:59 ',
+      'Mars/Base',
+      ' ',
+      'Asia/Tokyo',
+      [],
+      'confirm',
+    ]);
+    assert.deepEqual(p.refusals, [
+      'A dashboard id is a whole number of at least 1.',
+      'Pick a dashboard, or type its id or public id.',
+      'Write the time as HH:MM, 24-hour, e.g. 09:30.',
+      'Hours go from 00 to 23 and minutes from 00 to 59.',
+      'Hours go from 00 to 23 and minutes from 00 to 59.',
+      '"Mars/Base" is not a timezone this system knows. Use an IANA name such as Europe/Paris.',
+      'Enter an IANA timezone such as UTC or Europe/Paris.',
+    ]);
+    assert.deepEqual(draft, {
+      dashboardId: 12,
+      scheduleType: 'DAILY',
+      hour: 23,
+      minute: 59,
+      timezone: 'Asia/Tokyo',
+    });
+  });
+
+  it('Back returns to the step before, its answer as the default', async () => {
+    const weekly = await run([
+      'Sales',
+      'WEEKLY',
+      'Monday',
+      BACK,
+      'Tuesday',
+      '10:00',
+      BACK,
+      '11:00',
+      'UTC',
+      [],
+      'confirm',
+    ]);
+    assert.deepEqual(weekly.draft, {
+      dashboardId: 7,
+      scheduleType: 'WEEKLY',
+      dayOfWeek: 2,
+      hour: 11,
+      minute: 0,
+      timezone: 'UTC',
+    });
+    assert.equal(weekly.p.asked.filter((a) => a.startsWith('Create Notification: day of week')).length, 2);
+    // Back through the time and the day to the schedule, then on with another schedule.
+    const { p, draft } = await run([
+      'Sales',
+      'WEEKLY',
+      'Monday',
+      '10:30',
+      BACK,
+      BACK,
+      BACK,
+      'DAILY',
+      '12:00',
+      'UTC',
+      [],
+      'confirm',
+    ]);
+    assert.deepEqual([draft.scheduleType, draft.hour, draft.minute], ['DAILY', 12, 0]);
+    const times = (what: string) =>
+      p.asked.filter((a) => a.startsWith(`Create Notification: ${what} (`)).length;
+    assert.deepEqual(
+      [times('schedule'), times('day of week'), times('time'), times('timezone')],
+      [2, 2, 3, 2],
+    );
+  });
+
+  it('what the arguments give is not asked; the summary offers only what is left', async () => {
+    const given = {
+      dashboardId: 7,
+      scheduleType: 'HOURLY' as const,
+      minute: 5,
+      timezone: 'UTC',
+      notificationFormat: 'png' as const,
+      filters: [],
+    };
+    const p = new ScriptedPrompter(['confirm']);
+    const r = await askNotificationDraft(p, given, { timezones: sources.timezones });
+    assert.deepEqual(p.asked, ['Create Notification: summary (Step 1 of 1)']);
+    assert.deepEqual(p.offered.get(SUMMARY), [
+      '$(check) Create the notification',
+      'Time grains',
+      'Other e-mails',
+    ]);
+    assert.deepEqual(r.draft, given);
+    assert.equal(p.rows.get(SUMMARY)?.[0]?.detail, 'PNG of “#7” · no recipients yet');
+  });
+
+  it('the summary form: format, filters added by member and operator, grains, e-mails', async () => {
+    const { draft, recipients, p } = await run([
+      'Sales',
+      'DAILY',
+      '09:00',
+      'UTC',
+      [],
+      'format',
+      'PNG',
+      'filters',
+      'add',
+      'orders.status',
+      'equals',
+      ' shipped ',
+      'add',
+      'orders.totl',
+      'orders.total',
+      'between',
+      '10, 20',
+      'add',
+      'orders.region',
+      'is_null',
+      'remove:orders.status equals shipped',
+      'done',
+      'grains',
+      'orders.created_at',
+      'orders.created_at month, orders.shipped_at week',
+      'emails',
+      'dan',
+      'dan@x.io dan@x.io',
+      'confirm',
+    ]);
+    assert.deepEqual(draft.filters, [
+      { member: 'orders.total', operator: 'between', value: ['10', '20'] },
+      { member: 'orders.region', operator: 'is_null' },
+    ]);
+    assert.equal(draft.notificationFormat, 'png');
+    assert.deepEqual(draft.timeGrains, [
+      { member: 'orders.created_at', grain: 'month' },
+      { member: 'orders.shipped_at', grain: 'week' },
+    ]);
+    assert.deepEqual(recipients, ['dan@x.io']);
+    assert.deepEqual(p.refusals, [
+      '"orders.totl" is not a member of this deployment. Did you mean orders.total?',
+      'orders.created_at: write a time grain as "member grain", e.g. orders.created_at month.',
+      '"dan" is not an e-mail address.',
+    ]);
+    assert.deepEqual(p.rows.get('Create Notification: filter member'), [
+      { label: 'orders.status', description: 'Status · string', detail: undefined },
+      { label: 'orders.total', description: 'number', detail: undefined },
+      { label: 'orders.region', description: undefined, detail: undefined },
+    ]);
+    assert.deepEqual(p.rows.get(SUMMARY)?.slice(1), [
+      { label: 'Format', description: 'PNG', detail: undefined },
+      {
+        label: 'Filters',
+        description: 'orders.total between ["10","20"]; orders.region is_null',
+        detail: undefined,
+      },
+      {
+        label: 'Time grains',
+        description: 'orders.created_at month, orders.shipped_at week',
+        detail: undefined,
+      },
+      { label: 'Other e-mails', description: 'dan@x.io, dan@x.io', detail: undefined },
+    ]);
+    assert.equal(
+      p.rows.get(SUMMARY)?.[0]?.detail,
+      'PNG of “Sales” · 2 filters · 2 time grains · to dan@x.io',
+    );
+    assert.ok(p.asked.includes('Create Notification: orders.total is between'));
+  });
+
+  it('filters written as text; a value that reads as JSON is kept as such', async () => {
+    const { draft, p } = await run([
+      'Sales',
+      'DAILY',
+      '09:00',
+      'UTC',
+      [],
+      'filters',
+      'text',
+      'orders.status equals',
+      'orders.status equals shipped; orders.total greater_than 100; orders.region equals [1,2]',
+      'done',
+      'confirm',
+    ]);
+    assert.deepEqual(p.refusals, ['orders.status equals: The operator equals needs a value.']);
+    assert.deepEqual(draft.filters, [
+      { member: 'orders.status', operator: 'equals', value: 'shipped' },
+      { member: 'orders.total', operator: 'greater_than', value: 100 },
+      { member: 'orders.region', operator: 'equals', value: [1, 2] },
+    ]);
+    assert.equal(p.rows.get(SUMMARY)?.[0]?.detail, 'PDF of “Sales” · 3 filters · no recipients yet');
+  });
+
+  it('members unreadable: any cube.member is accepted, the placeholder says why', async () => {
+    const p = new ScriptedPrompter(['filters', 'add', 'status', 'x.y', 'contains', 'ab', 'done', 'confirm']);
+    const r = await askNotificationDraft(
+      p,
+      { dashboardId: 7, scheduleType: 'HOURLY', minute: 0, timezone: 'UTC' },
+      { timezones: sources.timezones, members: async () => Promise.reject(new Error('no meta')) },
+    );
+    assert.deepEqual(p.refusals, ['Write a member as cube.member.']);
+    assert.deepEqual(r.draft.filters, [{ member: 'x.y', operator: 'contains', value: 'ab' }]);
+    assert.deepEqual(p.offered.get('Create Notification: filter member'), []);
+  });
+
+  it('edit: starts from the notification, asks no dashboard nor recipients, says "Save the changes"', async () => {
+    const start = draftOf({ cronExpression: '30 8 * * 1', timezone: 'UTC', notificationFormat: 'png' });
+    const { p, draft, recipients } = await run(
+      ['WEEKLY', 'Wednesday', '08:30', 'UTC', 'confirm'],
+      {},
+      'edit',
+      start,
+    );
+    assert.deepEqual(p.asked.slice(0, 2), [
+      'Edit Notification: schedule (Step 1 of 5)',
+      'Edit Notification: day of week (Step 2 of 5)',
+    ]);
+    assert.deepEqual(editChanges(start, draft), {
+      scheduleType: 'WEEKLY',
+      hour: 8,
+      minute: 30,
+      dayOfWeek: 3,
+    });
+    assert.deepEqual(recipients, []);
+    assert.deepEqual(p.rows.get('Edit Notification: summary')?.[0], {
+      label: '$(check) Save the changes',
+      description: 'Every Wednesday at 08:30 (UTC)',
+      detail: 'PNG of “Sales”',
+    });
+    assert.ok(!p.offered.get('Edit Notification: summary')!.includes('Other e-mails'));
+  });
+});
+
+describe('notifications: the draft’s rules', () => {
+  it('reads a stored cron back as one of the four shapes, else custom', () => {
+    const cases: [string, object][] = [
+      ['15 * * * *', { scheduleType: 'HOURLY', minute: 15 }],
+      ['0 9 * * *', { scheduleType: 'DAILY', minute: 0, hour: 9 }],
+      ['30 8 * * 6', { scheduleType: 'WEEKLY', minute: 30, hour: 8, dayOfWeek: 6 }],
+      ['30 8 * * 7', { scheduleType: 'CUSTOM', customCron: '30 8 * * 7' }],
+      ['0 6 1 * *', { scheduleType: 'MONTHLY', minute: 0, hour: 6, dayOfMonth: 1 }],
+      ['0 9 * * 1-5', { scheduleType: 'CUSTOM', customCron: '0 9 * * 1-5' }],
+      ['0 9 * 1 *', { scheduleType: 'CUSTOM', customCron: '0 9 * 1 *' }],
+      ['*/5 * * * *', { scheduleType: 'CUSTOM', customCron: '*/5 * * * *' }],
+      ['0 9 * *', { scheduleType: 'CUSTOM', customCron: '0 9 * *' }],
+      ['0 9 1 * 1', { scheduleType: 'CUSTOM', customCron: '0 9 1 * 1' }],
+      ['0 * 1 * *', { scheduleType: 'CUSTOM', customCron: '0 * 1 * *' }],
+    ];
+    for (const [cron, want] of cases) assert.deepEqual(scheduleOfCron(cron), want, cron);
+    assert.equal(cases.length, 11);
+  });
+
+  it('says the schedule in words', () => {
+    assert.deepEqual(
+      [
+        describeSchedule({ scheduleType: 'HOURLY' }),
+        describeSchedule({ scheduleType: 'HOURLY', minute: 7 }),
+        describeSchedule({ scheduleType: 'DAILY', hour: 7, minute: 5 }),
+        describeSchedule({ scheduleType: 'DAILY' }),
+        describeSchedule({ scheduleType: 'WEEKLY', dayOfWeek: 0, hour: 18, minute: 30 }),
+        describeSchedule({ scheduleType: 'WEEKLY' }),
+        describeSchedule({ scheduleType: 'MONTHLY', dayOfMonth: 28, hour: 6 }),
+        describeSchedule({ scheduleType: 'MONTHLY' }),
+        describeSchedule({ scheduleType: 'CUSTOM', customCron: '0 9 * * 1-5' }),
+        describeSchedule({ scheduleType: 'CUSTOM' }),
+        describeSchedule({}),
+      ],
+      [
+        'Every hour at minute 0',
+        'Every hour at minute 7',
+        'Every day at 07:05',
+        'Every day at 00:00',
+        'Every Sunday at 18:30',
+        'Every Monday at 00:00',
+        'Every month on day 28 at 06:00',
+        'Every month on day 1 at 00:00',
+        'Custom schedule (0 9 * * 1-5)',
+        'Custom schedule ()',
+        'No schedule',
+      ],
+    );
+  });
+
+  it('reads a stored notification, ignoring what is not a filter or grain', () => {
+    assert.deepEqual(
+      draftOf({
+        cronExpression: '0 9 * * *',
+        timezone: 'UTC',
+        notificationFormat: 'csv',
+        filters: [null, 'x', { member: 'a.b', value: null }, { member: 'a.c', operator: 'equals', value: 0 }],
+        timeGrains: [null, { member: 'a.d', grain: 'day' }],
+      }),
+      {
+        scheduleType: 'DAILY',
+        minute: 0,
+        hour: 9,
+        timezone: 'UTC',
+        filters: [
+          { member: 'a.b', stored: { member: 'a.b', value: null } },
+          {
+            member: 'a.c',
+            operator: 'equals',
+            value: 0,
+            stored: { member: 'a.c', operator: 'equals', value: 0 },
+          },
+        ],
+        timeGrains: [{ member: 'a.d', grain: 'day' }],
+      },
+    );
+    assert.deepEqual(draftOf({ cronExpression: 5, timezone: 3, filters: 'x', timeGrains: {} }), {});
+    assert.deepEqual(draftOf({ notificationFormat: 'png' }), { notificationFormat: 'png' });
+  });
+
+  it('an edit sends the timezone, format and grains only when they changed', () => {
+    const start = {
+      scheduleType: 'DAILY' as const,
+      hour: 9,
+      minute: 0,
+      timezone: 'UTC',
+      notificationFormat: 'pdf' as const,
+    };
+    assert.deepEqual(editChanges(start, { ...start, timezone: 'Asia/Tokyo', notificationFormat: 'png' }), {
+      timezone: 'Asia/Tokyo',
+      notificationFormat: 'png',
+    });
+    assert.deepEqual(
+      editChanges(start, { ...start, timezone: undefined, notificationFormat: undefined }),
+      {},
+    );
+    assert.deepEqual(editChanges(start, { ...start, timeGrains: [{ member: 'a.b', grain: 'day' }] }), {
+      timeGrains: [{ member: 'a.b', grain: 'day' }],
+    });
+    assert.deepEqual(editChanges({ ...start, timeGrains: [] }, { ...start, timeGrains: [] }), {});
+    assert.deepEqual(editChanges(start, { ...start, minute: 30, dayOfWeek: undefined }), {
+      scheduleType: 'DAILY',
+      hour: 9,
+      minute: 30,
+    });
+    assert.deepEqual(editChanges(start, { ...start, filters: [{ member: 'a.b', operator: 'is_null' }] }), {
+      filters: [{ member: 'a.b', operator: 'is_null' }],
+    });
+    const f = { member: 'a.b', operator: 'equals', value: 1 };
+    assert.deepEqual(editChanges({ ...start, filters: [f] }, { ...start, filters: [{ ...f }] }), {});
+    assert.deepEqual(editChanges({ ...start, filters: [f] }, { ...start, filters: [f, f] }), {
+      filters: [f, f],
+    });
+  });
+
+  it('takes only draft fields from arguments, the dashboard only when asked to', () => {
+    const args = {
+      deploymentId: 5,
+      dashboardId: 7,
+      dashboardPublicId: 'p',
+      hour: 9,
+      minute: undefined,
+      recipients: ['a'],
+    };
+    assert.deepEqual(pickDraft(args as never), { dashboardId: 7, dashboardPublicId: 'p', hour: 9 });
+    assert.deepEqual(pickDraft(args as never, false), { hour: 9 });
+  });
+
+  it('texts and parsers of the summary', () => {
+    assert.equal(
+      filtersText([
+        { member: 'a.b', operator: 'equals', value: 'x' },
+        { member: 'a.c', operator: 'in', value: [1] },
+        { member: 'a.d' },
+      ]),
+      'a.b equals x; a.c in [1]; a.d',
+    );
+    assert.equal(filtersText(undefined), '');
+    assert.equal(
+      grainsText([
+        { member: 'a.b', grain: 'day' },
+        { member: 'a.c', grain: 'week' },
+      ]),
+      'a.b day, a.c week',
+    );
+    assert.equal(grainsText(undefined), '');
+    assert.deepEqual(parseTime(' 7:05 '), { hour: 7, minute: 5 });
+    assert.deepEqual(parseTime('23:59'), { hour: 23, minute: 59 });
+    assert.equal(parseTime('7:5'), 'Write the time as HH:MM, 24-hour, e.g. 09:30.');
+    assert.equal(parseTime('123:00'), 'Write the time as HH:MM, 24-hour, e.g. 09:30.');
+    assert.equal(validateTimezone(' Europe/Paris '), undefined);
+    assert.deepEqual(parseGrains(' , a.b day'), [{ member: 'a.b', grain: 'day' }]);
+    assert.equal(
+      parseGrains('ab day'),
+      'ab day: write a time grain as "member grain", e.g. orders.created_at month.',
+    );
+    assert.equal(
+      parseGrains('a.b day week'),
+      'a.b day week: write a time grain as "member grain", e.g. orders.created_at month.',
+    );
+    assert.deepEqual(parseEmails(' a@x.io;b@y.org  c@z.co '), ['a@x.io', 'b@y.org', 'c@z.co']);
+    assert.equal(parseEmails('a@b'), '"a@b" is not an e-mail address.');
+    assert.equal(parseEmails('a@@b.c'), '"a@@b.c" is not an e-mail address.');
+    const values: [string, unknown][] = [
+      ['a.b equals 100', 100],
+      ['a.b equals -1.5', -1.5],
+      ['a.b equals true', true],
+      ['a.b equals null', null],
+      ['a.b equals "q"', 'q'],
+      ['a.b equals {bad', '{bad'],
+      ['a.b equals 1.2.3', '1.2.3'],
+      ['a.b equals two words', 'two words'],
+    ];
+    for (const [text, value] of values)
+      assert.deepEqual(parseFilter(text), { member: 'a.b', operator: 'equals', value }, text);
+    assert.equal(values.length, 8);
+    assert.equal(
+      parseFilter('a.b'),
+      'Write a filter as: member operator value, e.g. orders.status equals shipped.',
+    );
+    assert.deepEqual(parseFilter('a.b is_not_empty'), { member: 'a.b', operator: 'is_not_empty' });
+  });
+});
