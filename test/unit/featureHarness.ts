@@ -22,6 +22,9 @@ export interface Sink {
   opened: { uri: string; language?: string; preview?: boolean }[];
   activeTextEditor: unknown;
   textDocuments: unknown[];
+  /** Commands registered through `vscode.commands.registerCommand`, by id. */
+  registered: Map<string, (...args: unknown[]) => unknown>;
+  errors: string[];
 }
 
 // Names the loaded modules read and the tests do not care about are classes (icons, tree items).
@@ -54,6 +57,7 @@ module.exports = ns({
   TreeItemCollapsibleState: { None: 0, Collapsed: 1, Expanded: 2 },
   window: ns({
     showInformationMessage: async (m) => { sink().info.push(m); return undefined; },
+    showErrorMessage: async (m) => { sink().errors.push(m); return undefined; },
     setStatusBarMessage: (m) => { sink().status.push(m); return { dispose() {} }; },
     withProgress: (_o, f) => f({ report() {} }),
     showTextDocument: async (doc, o) => { sink().opened.push({ uri: String(doc.uri), language: doc.languageId, preview: o?.preview }); return {}; },
@@ -68,7 +72,10 @@ module.exports = ns({
     },
   }),
   languages: ns({ setTextDocumentLanguage: async (doc, language) => ({ ...doc, languageId: language }) }),
-  commands: ns({ executeCommand: async (id, ...args) => { sink().commands.push({ id, args }); return 'ran ' + id; } }),
+  commands: ns({
+    executeCommand: async (id, ...args) => { sink().commands.push({ id, args }); return 'ran ' + id; },
+    registerCommand: (id, fn) => { sink().registered.set(id, fn); return new Disposable(); },
+  }),
 });`;
 
 export interface StandIn {
@@ -88,6 +95,8 @@ export function useFeatureStandIn(): StandIn {
     opened: [],
     activeTextEditor: undefined,
     textDocuments: [],
+    registered: new Map(),
+    errors: [],
   };
   before(() => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'dp-feature-test-'));
@@ -106,6 +115,8 @@ export function useFeatureStandIn(): StandIn {
     sink.opened.length = 0;
     sink.activeTextEditor = undefined;
     sink.textDocuments = [];
+    sink.registered.clear();
+    sink.errors.length = 0;
   });
   after(() => {
     mod._resolveFilename = resolve;
@@ -209,6 +220,8 @@ export interface HostOptions {
   production?: boolean;
   deployments?: number[];
   selection?: ExplorerNode[];
+  /** The tree view (selection, reveal, selection events) when a test drives it. */
+  view?: { selection: readonly ExplorerNode[] };
 }
 
 /** An explorer host (the real explorerContext is built on it) recording refreshes and JSON shown. */
@@ -224,9 +237,11 @@ export function fakeHost(load: StandIn['load'], o: HostOptions) {
     changedRow: (n: unknown) => void changed.push(n),
     roots: {},
   };
-  const view = { selection: o.selection ?? [] };
+  const view = o.view ?? { selection: o.selection ?? [] };
   const host = {
     services: {
+      log: { debug() {}, error() {}, trace() {}, info() {}, warn() {}, show() {} },
+      context: { subscriptions: [] as unknown[] },
       profiles: { active: () => ({ profile: { name: 'Live', production: o.production === true } }) },
       clients: { platform: async () => o.client },
     },
@@ -248,7 +263,7 @@ export function fakeHost(load: StandIn['load'], o: HostOptions) {
       const l = n as { kind: string; deploymentId: number };
       return `${l.deploymentId}:${l.kind}`;
     });
-  return { ctx, deployments, refreshed, refreshedLists, changed, shown, view };
+  return { ctx, host, deployments, refreshed, refreshedLists, changed, shown, view };
 }
 
 /** A question as the user saw it (title, the prompt under the box, the prefilled value). */
@@ -256,6 +271,7 @@ export interface Asked {
   title: string;
   prompt?: string;
   value?: string;
+  placeHolder?: string;
 }
 
 /**
@@ -270,12 +286,42 @@ export function scripted(
   const p = new P(answers);
   const inputs: Asked[] = [];
   const confirmations: { message: string; detail: string; action: string }[] = [];
+  /** Each pick as shown: its placeholder and the rows it opened on (`active`, or checked rows). */
+  const picks: { title: string; placeHolder?: string; active: string[] }[] = [];
+  const pick = p.pick.bind(p);
+  p.pick = async <T>(
+    title: string,
+    choices: PrompterModule.Choice<T>[],
+    o?: string | PrompterModule.PickOptions<T>,
+  ) => {
+    const opts = typeof o === 'string' ? { placeHolder: o } : (o ?? {});
+    picks.push({
+      title,
+      ...(opts.placeHolder !== undefined ? { placeHolder: opts.placeHolder } : {}),
+      active: choices.filter((c) => opts.active?.(c.value)).map((c) => c.label),
+    });
+    return pick(title, choices, o);
+  };
+  const pickMany = p.pickMany.bind(p);
+  p.pickMany = async <T>(
+    title: string,
+    choices: PrompterModule.Choice<T>[],
+    opts: PrompterModule.PickOptions<T> = {},
+  ) => {
+    picks.push({
+      title,
+      ...(opts.placeHolder !== undefined ? { placeHolder: opts.placeHolder } : {}),
+      active: choices.filter((c) => opts.selected?.(c.value)).map((c) => c.label),
+    });
+    return pickMany(title, choices, opts);
+  };
   const input = p.input.bind(p);
   p.input = async (q) => {
     inputs.push({
       title: q.title ?? '',
       ...(q.prompt !== undefined ? { prompt: q.prompt } : {}),
       ...(q.value !== undefined ? { value: q.value } : {}),
+      ...(q.placeHolder !== undefined ? { placeHolder: q.placeHolder } : {}),
     });
     return input(q);
   };
@@ -283,7 +329,7 @@ export function scripted(
     confirmations.push({ message, detail, action });
     return confirms.length > 0 ? confirms.shift()! : true;
   };
-  return Object.assign(p, { inputs, confirmations });
+  return Object.assign(p, { inputs, confirmations, picks });
 }
 
 /** The error a promise rejected with, or undefined when it resolved. */

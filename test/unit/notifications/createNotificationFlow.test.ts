@@ -22,6 +22,7 @@ import {
   scheduleOfCron,
 } from '../../../src/notifications/notificationDraft';
 import { BACK, ScriptedPrompter } from '../../../src/ui/prompter';
+import { scripted } from '../featureHarness';
 
 const sources: DraftSources = {
   dashboards: async () => ({
@@ -54,7 +55,7 @@ async function run(
   mode: 'create' | 'edit' = 'create',
   start = {},
 ) {
-  const p = new ScriptedPrompter(answers);
+  const p = scripted(ScriptedPrompter, answers);
   const r = await askNotificationDraft(p, given, sources, mode, start, mode === 'edit' ? 'Sales' : undefined);
   return { ...r, p };
 }
@@ -102,12 +103,51 @@ describe('notifications: the create and edit flow', () => {
       'Time grains',
       'Other e-mails',
     ]);
+    assert.deepEqual(p.picks.slice(0, 5), [
+      {
+        title: 'Create Notification: dashboard',
+        placeHolder: 'Search the deployment’s published dashboards by name, public id or workbook',
+        active: [],
+      },
+      { title: 'Create Notification: schedule', placeHolder: 'How often to send it', active: [] },
+      {
+        title: 'Create Notification: timezone',
+        placeHolder: 'The timezone the schedule runs in (type to search, e.g. Paris)',
+        active: [],
+      },
+      {
+        title: 'Create Notification: recipients',
+        placeHolder: 'Check the users who receive it (type to search); other e-mails can be added next',
+        active: [],
+      },
+      { title: SUMMARY, placeHolder: 'Review, change a row, then confirm (or go Back)', active: [] },
+    ]);
+    assert.deepEqual(p.picks[5]?.active, [], 'the summary again');
+    assert.deepEqual(p.inputs, [
+      { title: 'Create Notification: time', prompt: 'Time of day, HH:MM (24-hour).', value: '09:00' },
+      {
+        title: 'Create Notification: other e-mails',
+        prompt: 'More recipients by e-mail, separated by commas. Leave empty for none.',
+        value: '',
+        placeHolder: 'ann@example.com, bob@example.com',
+      },
+    ]);
+    assert.deepEqual(p.rows.get('Create Notification: schedule'), [
+      { label: 'Every hour', description: 'at a minute past each hour', detail: undefined },
+      { label: 'Every day at…', description: 'at a time of day', detail: undefined },
+      { label: 'Every week on…', description: 'one day a week, at a time', detail: undefined },
+      { label: 'Every month on…', description: 'one day a month, at a time', detail: undefined },
+      { label: 'Custom (cron)…', description: 'a cron expression', detail: undefined },
+    ]);
   });
 
   it('hourly asks the minute only; weekly the day; monthly a day from 1 to 31; custom five cron fields', async () => {
     const hourly = await run(['Sales', 'HOURLY', '00:15', 'UTC', [], 'confirm']);
     assert.deepEqual(hourly.draft, { dashboardId: 7, scheduleType: 'HOURLY', minute: 15, timezone: 'UTC' });
     assert.equal(hourly.p.rows.get(SUMMARY)?.[0]?.detail, 'PDF of “Sales” · no recipients yet');
+    assert.deepEqual(hourly.p.inputs, [
+      { title: 'Create Notification: time', prompt: 'Minute past each hour, as 00:MM.', value: '00:00' },
+    ]);
     const weekly = await run(['7', 'WEEKLY', 'Friday', '18:00', 'UTC', [], 'confirm']);
     assert.deepEqual(weekly.draft, {
       dashboardId: 7,
@@ -132,6 +172,11 @@ describe('notifications: the create and edit flow', () => {
       timezone: 'UTC',
     });
     assert.equal(monthly.dashboardName, 'pub-1');
+    assert.deepEqual(monthly.p.inputs[0], {
+      title: 'Create Notification: day of month',
+      prompt: 'Day of the month, 1 to 31.',
+      value: '1',
+    });
     const custom = await run(['Sales', 'CUSTOM', '0 9 * *', ' 0 9 * * 1-5 ', 'UTC', [], 'confirm']);
     assert.deepEqual(custom.p.refusals, ['A cron expression has five fields.']);
     assert.deepEqual(custom.draft, {
@@ -141,6 +186,13 @@ describe('notifications: the create and edit flow', () => {
       timezone: 'UTC',
     });
     assert.equal(custom.p.rows.get(SUMMARY)?.[0]?.description, 'Custom schedule (0 9 * * 1-5) (UTC)');
+    assert.deepEqual(custom.p.inputs[0], {
+      title: 'Create Notification: cron',
+      prompt: 'A cron expression with five fields: minute hour day-of-month month day-of-week.',
+      value: '',
+      placeHolder: '0 9 * * 1-5',
+    });
+    assert.deepEqual(weekly.p.picks[2], { title: 'Create Notification: day of week', active: ['Monday'] });
   });
 
   it('refuses where it is typed: a dashboard id below 1, a bad time, an unknown timezone', async () => {
@@ -200,6 +252,15 @@ describe('notifications: the create and edit flow', () => {
       timezone: 'UTC',
     });
     assert.equal(weekly.p.asked.filter((a) => a.startsWith('Create Notification: day of week')).length, 2);
+    // Asked again, each step opens on the answer given before.
+    assert.deepEqual(
+      weekly.p.picks.filter((x) => x.title === 'Create Notification: day of week').map((x) => x.active),
+      [['Monday'], ['Monday']],
+    );
+    assert.deepEqual(
+      weekly.p.inputs.map((q) => q.value),
+      ['09:00', '09:00', '10:00'],
+    );
     // Back through the time and the day to the schedule, then on with another schedule.
     const { p, draft } = await run([
       'Sales',
@@ -316,6 +377,67 @@ describe('notifications: the create and edit flow', () => {
       'PNG of “Sales” · 2 filters · 2 time grains · to dan@x.io',
     );
     assert.ok(p.asked.includes('Create Notification: orders.total is between'));
+    const placeHolders = (title: string) =>
+      p.picks.filter((x) => x.title === title).map((x) => x.placeHolder);
+    assert.deepEqual(placeHolders('Create Notification: filters'), [
+      'No filters: add one, or Done',
+      '1 filter(s): add, remove, or Done',
+      '2 filter(s): add, remove, or Done',
+      '3 filter(s): add, remove, or Done',
+      '2 filter(s): add, remove, or Done',
+    ]);
+    assert.deepEqual(placeHolders('Create Notification: filter member'), [
+      'The dimension to filter on (type to search)',
+      'The dimension to filter on (type to search)',
+      'The dimension to filter on (type to search)',
+    ]);
+    assert.deepEqual(placeHolders('Create Notification: filter on orders.status'), ['How to compare']);
+    assert.deepEqual(p.picks.find((x) => x.title === 'Create Notification: format')?.active, ['PDF']);
+    assert.deepEqual(p.offered.get('Create Notification: format'), ['PNG', 'PDF']);
+    assert.deepEqual(p.offered.get('Create Notification: filter on orders.status'), [
+      'equals',
+      'does not equal',
+      'is greater than',
+      'is at least',
+      'is less than',
+      'is at most',
+      'contains',
+      'does not contain',
+      'starts with',
+      'does not start with',
+      'ends with',
+      'does not end with',
+      'is not set',
+      'is set',
+      'is empty',
+      'is not empty',
+      'is between',
+    ]);
+    assert.deepEqual(p.rows.get('Create Notification: filters'), [
+      { label: '$(check) Done', description: undefined, detail: undefined },
+      { label: '$(add) Add a filter…', description: undefined, detail: undefined },
+      { label: '$(close) orders.total between ["10","20"]', description: 'remove', detail: undefined },
+      { label: '$(close) orders.region is_null', description: 'remove', detail: undefined },
+      { label: 'Write the filters as text…', description: undefined, detail: undefined },
+    ]);
+    const asked = (title: string) => p.inputs.filter((q) => q.title === title);
+    assert.deepEqual(asked('Create Notification: orders.status equals'), [
+      { title: 'Create Notification: orders.status equals', prompt: 'The value to compare with.' },
+    ]);
+    assert.deepEqual(asked('Create Notification: orders.total is between'), [
+      {
+        title: 'Create Notification: orders.total is between',
+        prompt: 'The two bounds, separated by a comma (e.g. 2026-01-01, 2026-03-31).',
+      },
+    ]);
+    assert.deepEqual(asked('Create Notification: time grains'), [
+      {
+        title: 'Create Notification: time grains',
+        prompt: 'Time grain overrides as "member grain", separated by ",". Leave empty for none.',
+        value: '',
+        placeHolder: 'orders.created_at month',
+      },
+    ]);
   });
 
   it('filters written as text; a value that reads as JSON is kept as such', async () => {
@@ -333,6 +455,12 @@ describe('notifications: the create and edit flow', () => {
       'confirm',
     ]);
     assert.deepEqual(p.refusals, ['orders.status equals: The operator equals needs a value.']);
+    assert.deepEqual(p.inputs.at(-1), {
+      title: 'Create Notification: filters',
+      prompt: 'Filters as "member operator value", separated by ";". Leave empty for none.',
+      value: '',
+      placeHolder: 'orders.status equals shipped; orders.total greater_than 100',
+    });
     assert.deepEqual(draft.filters, [
       { member: 'orders.status', operator: 'equals', value: 'shipped' },
       { member: 'orders.total', operator: 'greater_than', value: 100 },
@@ -342,7 +470,16 @@ describe('notifications: the create and edit flow', () => {
   });
 
   it('members unreadable: any cube.member is accepted, the placeholder says why', async () => {
-    const p = new ScriptedPrompter(['filters', 'add', 'status', 'x.y', 'contains', 'ab', 'done', 'confirm']);
+    const p = scripted(ScriptedPrompter, [
+      'filters',
+      'add',
+      'status',
+      'x.y',
+      'contains',
+      'ab',
+      'done',
+      'confirm',
+    ]);
     const r = await askNotificationDraft(
       p,
       { dashboardId: 7, scheduleType: 'HOURLY', minute: 0, timezone: 'UTC' },
@@ -351,6 +488,10 @@ describe('notifications: the create and edit flow', () => {
     assert.deepEqual(p.refusals, ['Write a member as cube.member.']);
     assert.deepEqual(r.draft.filters, [{ member: 'x.y', operator: 'contains', value: 'ab' }]);
     assert.deepEqual(p.offered.get('Create Notification: filter member'), []);
+    assert.equal(
+      p.picks.find((x) => x.title === 'Create Notification: filter member')?.placeHolder,
+      'The member to filter on, as cube.member (the deployment’s members could not be read)',
+    );
   });
 
   it('edit: starts from the notification, asks no dashboard nor recipients, says "Save the changes"', async () => {
@@ -378,6 +519,11 @@ describe('notifications: the create and edit flow', () => {
       detail: 'PNG of “Sales”',
     });
     assert.ok(!p.offered.get('Edit Notification: summary')!.includes('Other e-mails'));
+    assert.deepEqual(
+      p.picks.slice(0, 3).map((x) => x.active),
+      [['Every week on…'], ['Monday'], ['UTC']],
+    );
+    assert.equal(p.inputs[0]?.value, '08:30');
   });
 });
 
