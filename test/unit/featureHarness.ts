@@ -25,6 +25,10 @@ export interface Sink {
   /** Commands registered through `vscode.commands.registerCommand`, by id. */
   registered: Map<string, (...args: unknown[]) => unknown>;
   errors: string[];
+  /** Where progress was shown (withProgress options). */
+  progress: unknown[];
+  /** Documents whose language was set, by URI; what openTextDocument then reports for them. */
+  languages: Map<string, string>;
 }
 
 // Names the loaded modules read and the tests do not care about are classes (icons, tree items).
@@ -59,19 +63,24 @@ module.exports = ns({
     showInformationMessage: async (m) => { sink().info.push(m); return undefined; },
     showErrorMessage: async (m) => { sink().errors.push(m); return undefined; },
     setStatusBarMessage: (m) => { sink().status.push(m); return { dispose() {} }; },
-    withProgress: (_o, f) => f({ report() {} }),
+    withProgress: (o, f) => { sink().progress.push(o); return f({ report() {} }); },
     showTextDocument: async (doc, o) => { sink().opened.push({ uri: String(doc.uri), language: doc.languageId, preview: o?.preview }); return {}; },
     get activeTextEditor() { return sink().activeTextEditor; },
   }),
   workspace: ns({
     get textDocuments() { return sink().textDocuments; },
-    openTextDocument: async (uri) => ({ uri, languageId: 'sql' }),
+    openTextDocument: async (uri) => ({ uri, languageId: sink().languages.get(String(uri)) ?? 'sql' }),
     registerFileSystemProvider: (scheme, provider, options) => {
       sink().providers = { ...(sink().providers ?? {}), [scheme]: { provider, options } };
       return new Disposable();
     },
   }),
-  languages: ns({ setTextDocumentLanguage: async (doc, language) => ({ ...doc, languageId: language }) }),
+  languages: ns({
+    setTextDocumentLanguage: async (doc, language) => {
+      sink().languages.set(String(doc.uri), language);
+      return { ...doc, languageId: language };
+    },
+  }),
   commands: ns({
     executeCommand: async (id, ...args) => { sink().commands.push({ id, args }); return 'ran ' + id; },
     registerCommand: (id, fn) => { sink().registered.set(id, fn); return new Disposable(); },
@@ -97,6 +106,8 @@ export function useFeatureStandIn(): StandIn {
     textDocuments: [],
     registered: new Map(),
     errors: [],
+    progress: [],
+    languages: new Map(),
   };
   before(() => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'dp-feature-test-'));
@@ -117,6 +128,8 @@ export function useFeatureStandIn(): StandIn {
     sink.textDocuments = [];
     sink.registered.clear();
     sink.errors.length = 0;
+    sink.progress.length = 0;
+    sink.languages.clear();
   });
   after(() => {
     mod._resolveFilename = resolve;
@@ -220,6 +233,8 @@ export interface HostOptions {
   production?: boolean;
   deployments?: number[];
   selection?: ExplorerNode[];
+  /** The deployment's /v1/meta, for the flows that pick members. */
+  meta?: unknown;
   /** The tree view (selection, reveal, selection events) when a test drives it. */
   view?: { selection: readonly ExplorerNode[] };
 }
@@ -243,7 +258,12 @@ export function fakeHost(load: StandIn['load'], o: HostOptions) {
       log: { debug() {}, error() {}, trace() {}, info() {}, warn() {}, show() {} },
       context: { subscriptions: [] as unknown[] },
       profiles: { active: () => ({ profile: { name: 'Live', production: o.production === true } }) },
-      clients: { platform: async () => o.client },
+      clients: {
+        platform: async () => o.client,
+        data: async () => ({
+          meta: async () => o.meta ?? { cubes: [] },
+        }),
+      },
     },
     view,
     json: {
@@ -287,7 +307,7 @@ export function scripted(
   const inputs: Asked[] = [];
   const confirmations: { message: string; detail: string; action: string }[] = [];
   /** Each pick as shown: its placeholder and the rows it opened on (`active`, or checked rows). */
-  const picks: { title: string; placeHolder?: string; active: string[] }[] = [];
+  const picks: { title: string; placeHolder?: string; hint?: string; active: string[] }[] = [];
   const pick = p.pick.bind(p);
   p.pick = async <T>(
     title: string,
@@ -298,6 +318,7 @@ export function scripted(
     picks.push({
       title,
       ...(opts.placeHolder !== undefined ? { placeHolder: opts.placeHolder } : {}),
+      ...(opts.typed ? { hint: opts.typed.hint } : {}),
       active: choices.filter((c) => opts.active?.(c.value)).map((c) => c.label),
     });
     return pick(title, choices, o);

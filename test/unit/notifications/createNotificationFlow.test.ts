@@ -5,7 +5,9 @@
 import assert from 'node:assert/strict';
 import {
   askNotificationDraft,
+  closestMember,
   parseEmails,
+  parseFilters,
   parseFilter,
   parseGrains,
   parseTime,
@@ -107,12 +109,14 @@ describe('notifications: the create and edit flow', () => {
       {
         title: 'Create Notification: dashboard',
         placeHolder: 'Search the deployment’s published dashboards by name, public id or workbook',
+        hint: 'A dashboard id (digits) or public id',
         active: [],
       },
       { title: 'Create Notification: schedule', placeHolder: 'How often to send it', active: [] },
       {
         title: 'Create Notification: timezone',
         placeHolder: 'The timezone the schedule runs in (type to search, e.g. Paris)',
+        hint: 'An IANA timezone name',
         active: [],
       },
       {
@@ -524,6 +528,211 @@ describe('notifications: the create and edit flow', () => {
       [['Every week on…'], ['Monday'], ['UTC']],
     );
     assert.equal(p.inputs[0]?.value, '08:30');
+  });
+});
+
+describe('notifications: the flow’s rules a survivor showed were untested', () => {
+  it('what the arguments give is not asked: the day, the day of month, the cron, the public id', async () => {
+    const cases: [object, string[]][] = [
+      [{ dashboardId: 7, scheduleType: 'WEEKLY', dayOfWeek: 3, hour: 8, minute: 0, timezone: 'UTC' }, []],
+      [{ dashboardId: 7, scheduleType: 'MONTHLY', dayOfMonth: 3, hour: 8, minute: 0, timezone: 'UTC' }, []],
+      [{ dashboardPublicId: 'pub-1', scheduleType: 'CUSTOM', customCron: '0 9 * * *', timezone: 'UTC' }, []],
+      [{ dashboardId: 7, scheduleType: 'DAILY', hour: 8, minute: 0, timezone: 'UTC' }, []],
+      [
+        { dashboardId: 7, scheduleType: 'DAILY', minute: 0, timezone: 'UTC' },
+        ['Create Notification: time (Step 1 of 2)'],
+      ],
+    ];
+    for (const [given, asked] of cases) {
+      const p = scripted(ScriptedPrompter, asked.length > 0 ? ['10:00', 'confirm'] : ['confirm']);
+      const r = await askNotificationDraft(p, given, { timezones: sources.timezones });
+      assert.deepEqual(p.asked.slice(0, -1), asked, JSON.stringify(given));
+      assert.equal(r.draft.scheduleType, (given as { scheduleType: string }).scheduleType);
+    }
+    assert.equal(cases.length, 5);
+  });
+
+  it('a dashboard typed: digits are an id (1 and up), anything else of letters, digits and dashes a public id', async () => {
+    const cases: [string, object, string][] = [
+      [' 12 ', { dashboardId: 12 }, '#12'],
+      ['1', { dashboardId: 1 }, '#1'],
+      ['12a', { dashboardPublicId: '12a' }, '12a'],
+      [' pub-2 ', { dashboardPublicId: 'pub-2' }, 'pub-2'],
+    ];
+    for (const [typed, want, name] of cases) {
+      const p = scripted(ScriptedPrompter, [typed, 'confirm']);
+      const r = await askNotificationDraft(
+        p,
+        { scheduleType: 'HOURLY', minute: 0, timezone: 'UTC' },
+        { dashboards: sources.dashboards, timezones: sources.timezones },
+      );
+      assert.deepEqual(
+        { ...r.draft, scheduleType: undefined, minute: undefined, timezone: undefined },
+        {
+          ...want,
+          scheduleType: undefined,
+          minute: undefined,
+          timezone: undefined,
+        },
+      );
+      assert.equal(r.dashboardName, name, typed);
+    }
+    assert.equal(cases.length, 4);
+  });
+
+  it('Back to the dashboard opens on the one picked; the day of month takes 1 and 31; cron fields split on any spaces', async () => {
+    const { p } = await run([
+      'Sales',
+      'MONTHLY',
+      BACK,
+      BACK,
+      'Sales',
+      'MONTHLY',
+      '31',
+      '00:00',
+      'UTC',
+      [],
+      'confirm',
+    ]);
+    assert.deepEqual(
+      p.picks.filter((x) => x.title === 'Create Notification: dashboard').map((x) => x.active),
+      [[], ['Sales']],
+    );
+    const one = await run(['Sales', 'MONTHLY', ' 1 ', '00:00', 'UTC', [], 'confirm']);
+    assert.equal(one.draft.dayOfMonth, 1);
+    const cron = await run(['Sales', 'CUSTOM', '0  9 * *\t1', 'UTC', [], 'confirm']);
+    assert.deepEqual(cron.p.refusals, []);
+    assert.equal(cron.draft.customCron, '0  9 * *\t1');
+  });
+
+  it('the summary counts one filter, one grain, and names at most three recipients', async () => {
+    const one = await run([
+      'Sales',
+      'HOURLY',
+      '00:00',
+      'UTC',
+      ['ann@x.io', 'bob@x.io'],
+      'filters',
+      'text',
+      'orders.status equals x',
+      'done',
+      'grains',
+      'orders.created_at day',
+      'emails',
+      'c@x.io d@x.io',
+      'confirm',
+    ]);
+    assert.equal(
+      one.p.rows.get(SUMMARY)?.[0]?.detail,
+      'PDF of “Sales” · 1 filter · 1 time grain · to 4 recipients',
+    );
+    const three = await run([
+      'Sales',
+      'HOURLY',
+      '00:00',
+      'UTC',
+      ['ann@x.io', 'bob@x.io'],
+      'emails',
+      'c@x.io',
+      'confirm',
+    ]);
+    assert.equal(three.p.rows.get(SUMMARY)?.[0]?.detail, 'PDF of “Sales” · to ann@x.io, bob@x.io, c@x.io');
+    const p = scripted(ScriptedPrompter, ['confirm']);
+    await askNotificationDraft(
+      p,
+      { scheduleType: 'HOURLY', minute: 0, timezone: 'UTC' },
+      { timezones: sources.timezones },
+      'edit',
+    );
+    assert.deepEqual(p.rows.get('Edit Notification: summary')?.[0], {
+      label: '$(check) Save the changes',
+      description: 'Every hour at minute 0 (UTC)',
+      detail: 'PDF',
+    });
+  });
+
+  it('a value that is only spaces is refused; a value that is not JSON is kept as text', async () => {
+    const { draft, p } = await run([
+      'Sales',
+      'HOURLY',
+      '00:00',
+      'UTC',
+      [],
+      'filters',
+      'add',
+      'orders.total',
+      'equals',
+      '  ',
+      ' 7 ',
+      'done',
+      'confirm',
+    ]);
+    assert.deepEqual(p.refusals, ['Enter a value.']);
+    assert.deepEqual(draft.filters, [{ member: 'orders.total', operator: 'equals', value: 7 }]);
+    const bad = await run([
+      'Sales',
+      'HOURLY',
+      '00:00',
+      'UTC',
+      [],
+      'filters',
+      'add',
+      'orders.x',
+      'orders.total',
+      'equals',
+      ' {x ',
+      'done',
+      'confirm',
+    ]);
+    assert.deepEqual(bad.draft.filters, [{ member: 'orders.total', operator: 'equals', value: '{x' }]);
+  });
+
+  it('parsers: the edges of each rule', () => {
+    assert.equal(parseTime('09:30x'), 'Write the time as HH:MM, 24-hour, e.g. 09:30.');
+    assert.equal(closestMember('a.bz', ['a.bx', 'a.by']), 'a.bx');
+    assert.equal(closestMember('orders.statuz', ['orders.status', 'orders.total']), 'orders.status');
+    assert.equal(closestMember('abcd', ['abce']), 'abce');
+    assert.equal(closestMember('zzzz', ['abcd']), undefined);
+    assert.deepEqual(parseFilter('a.b  equals  x '), { member: 'a.b', operator: 'equals', value: 'x' });
+    assert.equal(
+      parseFilter('a.b foo x'),
+      `Unknown operator "foo". Use one of: ${[
+        'equals',
+        'not_equals',
+        'greater_than',
+        'greater_than_or_equal',
+        'less_than',
+        'less_than_or_equal',
+        'contains',
+        'not_contains',
+        'starts_with',
+        'not_starts_with',
+        'ends_with',
+        'not_ends_with',
+        'is_null',
+        'is_not_null',
+        'is_empty',
+        'is_not_empty',
+        'between',
+        'custom',
+      ].join(', ')}.`,
+    );
+    const values: [string, unknown][] = [
+      ['1.25', 1.25],
+      ['1e5', '1e5'],
+      ['7 ', 7],
+      ['{bad ', '{bad'],
+      ['-3', -3],
+    ];
+    for (const [raw, value] of values)
+      assert.deepEqual(parseFilter(`a.b equals ${raw}`), { member: 'a.b', operator: 'equals', value }, raw);
+    assert.equal(values.length, 5);
+    assert.deepEqual(parseFilters('a.b equals x;'), [{ member: 'a.b', operator: 'equals', value: 'x' }]);
+    assert.equal(
+      parseGrains('foo a.b day'),
+      'foo a.b day: write a time grain as "member grain", e.g. orders.created_at month.',
+    );
+    assert.deepEqual(parseGrains('a.b  day'), [{ member: 'a.b', grain: 'day' }]);
   });
 });
 

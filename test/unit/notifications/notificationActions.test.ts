@@ -62,6 +62,8 @@ describe('notifications: the lifecycle sends exactly what the user chose', () =>
     confirms?: boolean[];
     production?: boolean;
     stored?: Record<string, unknown>;
+    deployments?: number[];
+    meta?: unknown;
   }
 
   function setup(o: Setup = {}) {
@@ -96,7 +98,13 @@ describe('notifications: the lifecycle sends exactly what the user chose', () =>
       ...o.handlers,
     });
     const prompter = scripted(ScriptedPrompter, o.answers ?? [], o.confirms ?? []);
-    const host = fakeHost(s.load, { client: rec.client, prompter, production: o.production ?? false });
+    const host = fakeHost(s.load, {
+      client: rec.client,
+      prompter,
+      production: o.production ?? false,
+      ...(o.deployments ? { deployments: o.deployments } : {}),
+      ...(o.meta ? { meta: o.meta } : {}),
+    });
     return { n: new NotificationActions(host.ctx), rec, prompter, host };
   }
 
@@ -577,6 +585,207 @@ describe('notifications: the lifecycle sends exactly what the user chose', () =>
       const all = setup();
       await all.n.clearFilter();
       assert.deepEqual(all.host.changed, [all.host.deployments[0]!.list('notifications')]);
+    });
+  });
+  describe('the rules a survivor showed were untested', () => {
+    const META = {
+      cubes: [
+        {
+          name: 'orders',
+          measures: [{ name: 'orders.count', type: 'number' }],
+          dimensions: [
+            { name: 'orders.status', type: 'string' },
+            { name: 'orders.region', type: 'string' },
+          ],
+        },
+      ],
+    };
+
+    it('the list refreshed is the deployment’s own; a deployment not shown refreshes nothing', async () => {
+      const six = setup({ deployments: [5, 6] });
+      await six.n.setEnabled({ deploymentId: 6, notificationId: 41 }, false);
+      assert.deepEqual(six.host.refreshedLists(), ['6:notifications']);
+      const seven = setup({ deployments: [5, 6] });
+      await seven.n.remove({ deploymentId: 7, notificationId: 41 });
+      assert.deepEqual(seven.rec.writes(), [['deleteNotification', 7, 41]]);
+      assert.deepEqual(seven.host.refreshed, []);
+    });
+
+    it('Delete on production names the schedule and dashboard', async () => {
+      const { n, prompter } = setup({ production: true, confirms: [true, false] });
+      await failure(n.remove(row));
+      assert.equal(
+        prompter.confirmations[1]?.message,
+        'Delete the notification "Every day at 09:00" of Sales on the production profile "Live"?',
+      );
+    });
+
+    it('a notification without a dashboard reads no workbooks', async () => {
+      const { n, rec } = setup({ stored: { id: 41, humanReadableSchedule: 'Hourly' } });
+      await n.setEnabled({ deploymentId: 5, notificationId: 41 }, true);
+      assert.deepEqual(
+        rec.calls.map((c) => c.name),
+        ['getNotification', 'updateNotification'],
+      );
+      assert.deepEqual(s.sink.status, ['Resumed: Hourly · a dashboard']);
+    });
+
+    it('Edit: a filter added from the deployment’s dimensions is sent with the stored one kept', async () => {
+      const { n, rec, prompter } = setup({
+        meta: META,
+        answers: ['filters', 'add', 'orders.region', 'is_null', 'done', 'confirm'],
+      });
+      await n.edit({
+        deploymentId: 5,
+        notificationId: 41,
+        scheduleType: 'DAILY',
+        hour: 9,
+        minute: 0,
+        timezone: 'Europe/Paris',
+      });
+      assert.deepEqual(prompter.offered.get('Edit Notification: filter member'), [
+        'orders.region',
+        'orders.status',
+      ]);
+      assert.deepEqual(rec.writes(), [
+        [
+          'updateNotification',
+          5,
+          41,
+          { filters: [{ kept: STORED.filters[0] }, { member: 'orders.region', operator: 'is_null' }] },
+        ],
+      ]);
+    });
+
+    it('Edit: the stored filters written back as they were change nothing', async () => {
+      const stored = {
+        ...STORED,
+        filters: [{ member: 'orders.created_at', operator: 'in_date_range', value: ['a', 'b'] }],
+      };
+      const { n, rec } = setup({
+        stored,
+        answers: ['filters', 'text', 'orders.created_at in_date_range ["a","b"]', 'done', 'confirm'],
+      });
+      await n.edit({
+        deploymentId: 5,
+        notificationId: 41,
+        scheduleType: 'DAILY',
+        hour: 9,
+        minute: 0,
+        timezone: 'Europe/Paris',
+      });
+      assert.deepEqual(rec.writes(), []);
+      assert.deepEqual(s.sink.info, ['Nothing changed: the notification is as it was.']);
+    });
+
+    it('Create: a filter picked from the deployment’s dimensions goes in the body', async () => {
+      const { n, rec } = setup({
+        meta: META,
+        answers: ['filters', 'add', 'orders.status', 'equals', 'shipped', 'done', 'confirm'],
+      });
+      await n.create({
+        deploymentId: 5,
+        dashboardId: 7,
+        scheduleType: 'HOURLY',
+        minute: 0,
+        timezone: 'UTC',
+        recipients: [],
+      });
+      assert.deepEqual((rec.writes()[0]![2] as { filters: unknown }).filters, [
+        { member: 'orders.status', operator: 'equals', value: 'shipped' },
+      ]);
+    });
+
+    it('Remove Recipient on a notification row: its recipients offered; arguments refresh no row', async () => {
+      const notif = new TestNode('notification', { id: 41 }, list);
+      const { n, rec, host } = setup({
+        answers: ['carl'],
+        handlers: {
+          iterateRecipients: async function* () {
+            yield { type: 'USER', userId: 44, username: 'carl' };
+          },
+        },
+      });
+      await n.removeRecipient(notif);
+      assert.deepEqual(rec.writes(), [['removeRecipients', 5, 41, [{ type: 'USER', id: 44 }]]]);
+      assert.deepEqual(host.refreshedLists(), ['node /deployment:5/group:notifications/notification:41']);
+      const args = setup();
+      await args.n.removeRecipient({
+        deploymentId: 5,
+        notificationId: 41,
+        recipient: { type: 'USER', userId: 44 },
+      });
+      assert.deepEqual(args.host.refreshed, []);
+      const open = setup({
+        handlers: {
+          iterateRecipients: async function* () {
+            yield { type: 'USER', userId: 44, username: 'carl' };
+          },
+        },
+      });
+      await open.n.open(row);
+      assert.deepEqual((open.host.shown[0]!.value as { recipients: unknown }).recipients, [
+        { who: 'carl', type: 'USER' },
+      ]);
+    });
+
+    it('Add Recipient: users are offered from every page', async () => {
+      const { n, rec, prompter } = setup({
+        answers: ['User', 'zed@x.io'],
+        handlers: {
+          listUsers: async (p: { after?: string }) =>
+            p.after === 'c2'
+              ? { items: [{ userName: 'zed@x.io' }] }
+              : { items: [{ userName: 'ann@x.io' }], pageInfo: { hasNextPage: true, endCursor: 'c2' } },
+        },
+      });
+      await n.addRecipient(row);
+      assert.deepEqual(prompter.offered.get('Add Recipient: user'), ['ann@x.io', 'zed@x.io']);
+      assert.deepEqual(rec.writes(), [['addRecipients', 5, 41, [{ type: 'USER', email: 'zed@x.io' }]]]);
+      assert.deepEqual(
+        rec.calls.filter((c) => c.name === 'listUsers').map((c) => c.args),
+        [[{ first: 50 }], [{ first: 50, after: 'c2' }]],
+      );
+    });
+
+    it('Filter by the recipient or the dashboard alone (arguments); no dashboard, no workbooks read', async () => {
+      const who = setup();
+      assert.deepEqual(await who.n.filter({ deploymentId: 5, recipient: 'ann@x.io' }), {
+        recipientEmail: 'ann@x.io',
+      });
+      assert.deepEqual(who.rec.calls, []);
+      const dash = setup();
+      assert.deepEqual(await dash.n.filter({ deploymentId: 5, dashboard: '7' }), { dashboardId: 7 });
+      assert.equal(
+        dash.host.deployments[0]!.list('notifications').listSpec['notificationFilterText'],
+        'dashboard “Sales”',
+      );
+    });
+
+    it('Clear Filter on a row or for a deployment: that list only; from the palette: every list', async () => {
+      const filtered = (h: ReturnType<typeof setup>['host']) =>
+        h.deployments.map((d) => {
+          const l = d.list('notifications');
+          l.listSpec = { notificationFilter: { dashboardId: 7 }, notificationFilterText: 'x' };
+          return l;
+        });
+      const onRow = setup({ deployments: [5, 6] });
+      const [l5, l6] = filtered(onRow.host);
+      await onRow.n.clearFilter(row);
+      assert.deepEqual(onRow.host.changed, [l5]);
+      assert.equal(l6!.listSpec['notificationFilterText'], 'x');
+      const byArgs = setup({ deployments: [5, 6] });
+      const [, m6] = filtered(byArgs.host);
+      await byArgs.n.clearFilter({ deploymentId: 6 });
+      assert.deepEqual(byArgs.host.changed, [m6]);
+      const all = setup({ deployments: [5, 6] });
+      const both = filtered(all.host);
+      await all.n.clearFilter();
+      assert.deepEqual(all.host.changed, both);
+      assert.deepEqual(
+        both.map((l) => l.listSpec['notificationFilter']),
+        [undefined, undefined],
+      );
     });
   });
 });

@@ -114,11 +114,13 @@ describe('notifications: the Filter Notifications flow', () => {
       {
         title: 'Filter Notifications: dashboard',
         placeHolder: 'Search dashboards by name or public id, or type an id',
+        hint: 'A dashboard id or public id',
         active: ['Sales'],
       },
       {
         title: 'Filter Notifications: recipient',
         placeHolder: 'Search users, or type a user id, an e-mail, or an embed user as tenant/externalId',
+        hint: 'A user id, an e-mail, or tenant/externalId',
         active: ['ann@x.io'],
       },
     ]);

@@ -726,4 +726,227 @@ describe('workspace: reports and workbooks send exactly what the user chose', ()
       assert.equal(Docs.reportRefOf(undefined), undefined);
     });
   });
+  describe('the rules a survivor showed were untested', () => {
+    it('Save SQL: which text goes where', async () => {
+      const draftUri = Uri.from({
+        scheme: Docs.REPORT_DRAFT_SCHEME,
+        path: '/Revenue.sql',
+        query: 'deployment=5&report=21',
+      });
+      const saved: string[] = [];
+      const draftDoc = {
+        uri: draftUri,
+        isDirty: true,
+        getText: () => 'SELECT draft',
+        save: async () => (saved.push('saved'), true),
+      };
+      const { items, rec } = setup();
+      // A file editor and a report named in the arguments: the editor's text.
+      s.sink.activeTextEditor = editor('SELECT 3');
+      await items.saveReportSql({ deploymentId: 5, reportId: 21 });
+      // A draft editor but SQL in the arguments: that SQL, not the draft's save.
+      s.sink.activeTextEditor = { document: draftDoc };
+      s.sink.textDocuments = [draftDoc];
+      await items.saveReportSql({ deploymentId: 5, reportId: 21, sql: 'SELECT 4' });
+      // No argument: the active draft is saved (other open documents are not looked at).
+      await items.saveReportSql();
+      assert.deepEqual(rec.writes(), [
+        ['updateReport', 5, 21, { sqlQuery: 'SELECT 3' }],
+        ['updateReport', 5, 21, { sqlQuery: 'SELECT 4' }],
+      ]);
+      assert.deepEqual(saved, ['saved']);
+      // No editor and no SQL given: nothing to save.
+      s.sink.activeTextEditor = undefined;
+      s.sink.textDocuments = [];
+      const e = await failure(items.saveReportSql({ deploymentId: 5, reportId: 21 }));
+      assert.equal(e?.message, 'A report needs SQL: the text to save is empty.');
+      assert.equal(rec.writes().length, 2);
+    });
+
+    it('opening: from arguments too; the SQL language set once; a report without SQL opens empty', async () => {
+      const { items } = setup({
+        handlers: { getReport: async () => ({ id: 21, name: 'Revenue', sqlQuery: null }) },
+      });
+      await items.openItem({ deploymentId: 5, reportId: 21 });
+      await items.openItem({ deploymentId: 5, reportId: 21 });
+      assert.deepEqual(
+        s.sink.opened.map((o) => o.language),
+        [SQL_LANGUAGE, SQL_LANGUAGE],
+      );
+      assert.deepEqual(
+        [...s.sink.languages.keys()],
+        ['dashboard-platform-report:/Revenue.sql?deployment=5&report=21'],
+      );
+      const source = items.reportSource();
+      assert.deepEqual(await source.read({ deploymentId: 5, reportId: 21 }), { name: 'Revenue', sql: '' });
+      const odd = setup({ handlers: { getReport: async () => ({ id: 21, name: 'Odd', sqlQuery: 5 }) } });
+      const e = await failure(odd.items.openInNotebook(revenue));
+      assert.equal(e?.message, 'The report "Odd" has no SQL query to open.');
+    });
+
+    it('names, slugs and SQL that are only spaces are refused where typed', async () => {
+      const report = setup({ answers: ['  ', 'x'.repeat(256), 'R', ' ', 'SELECT 1'] });
+      await report.items.createReport(dep5);
+      assert.deepEqual(report.prompter.refusals, [
+        'Enter a name.',
+        'At most 255 characters.',
+        'Enter the SQL query.',
+      ]);
+      const workbook = setup({ answers: ['  ', 'W'] });
+      await workbook.items.createWorkbook(dep5);
+      assert.deepEqual(workbook.prompter.refusals, ['Enter a name.']);
+      assert.deepEqual(workbook.prompter.inputs[0], {
+        title: 'New Workbook',
+        prompt: 'A workbook at the workspace root.',
+      });
+      const slug = setup({ answers: ['  ', 's'] });
+      await slug.items.changeSlug(new TestNode('workbook', { id: 31, name: 'Board', slug: 7 }, dep5));
+      assert.deepEqual(slug.prompter.refusals, ['Enter a slug.']);
+      assert.deepEqual(slug.prompter.inputs[0], {
+        title: 'Slug of "Board"',
+        prompt: 'The workbook’s portable id in this deployment (lowercase; dashboards as code key on it).',
+        value: '',
+      });
+      const upsert = setup({ answers: ['  ', 's', ' ', 'n'] });
+      await upsert.items.upsertBySlug({ deploymentId: 5 });
+      assert.deepEqual(upsert.prompter.refusals, ['Enter a slug.', 'Enter a name.']);
+      assert.deepEqual(upsert.prompter.inputs, [
+        {
+          title: 'Create or Update Workbook by Slug (1/2)',
+          prompt: 'The slug: the workbook holding it is updated, or a new one is created with it.',
+        },
+        { title: 'Create or Update Workbook by Slug (2/2)', prompt: 'The workbook’s name.' },
+      ]);
+      assert.deepEqual(upsert.host.refreshedLists(), ALL_LISTS);
+    });
+
+    it('on a production profile every write asks first, naming it; declined, nothing is sent', async () => {
+      const cases: [string, (i: ItemActionsModule.ItemActions) => Promise<unknown>, string][] = [
+        ['refresh', (i) => i.refreshReport(revenue), 'Refresh report "Revenue"'],
+        [
+          'disconnect',
+          (i) => i.disconnectReport({ deploymentId: 5, reportId: 21, placementId: 'p1' }),
+          'Disconnect report "#21" from a workbook',
+        ],
+        [
+          'create workbook',
+          (i) => i.createWorkbook({ deploymentId: 5, name: 'W\u0007' }),
+          'Create the workbook "W"',
+        ],
+        [
+          'slug',
+          (i) => i.changeSlug({ deploymentId: 5, workbookId: 31, slug: 'b\u0007' }),
+          'Change the slug of "#31" to "b"',
+        ],
+        [
+          'duplicate',
+          (i) => i.duplicateWorkbook({ deploymentId: 5, workbookId: 31, shared: false }),
+          'Duplicate workbook #31',
+        ],
+        [
+          'connect',
+          (i) =>
+            i.connectReport({
+              deploymentId: 5,
+              reportId: 21,
+              externalWorkbookId: 'x\u0007',
+              resultLocation: 'A1',
+              endResultCell: '',
+            }),
+          'Connect report #21 to workbook x',
+        ],
+      ];
+      for (const [what, run, message] of cases) {
+        const { items, rec, prompter } = setup({ production: true, confirms: [false] });
+        assert.ok((await failure(run(items))) instanceof UserCancelled, what);
+        assert.deepEqual(rec.writes(), [], what);
+        assert.equal(
+          prompter.confirmations[0]?.message,
+          `${message} on the production profile "Live"?`,
+          what,
+        );
+      }
+      assert.equal(cases.length, 6);
+    });
+
+    it('the slug holder is the other workbook with that slug, spaces and case aside', async () => {
+      const others = [
+        { id: 31, name: 'Board', slug: 'board-2026' },
+        { id: 33, name: 'No slug' },
+        { id: 34, name: 'Other', slug: 'other' },
+        { id: 32, name: 'Old Board', slug: ' BOARD-2026' },
+      ];
+      let first = true;
+      const { items, prompter } = setup({
+        handlers: {
+          updateWorkbook: async () => {
+            if (first) {
+              first = false;
+              throw new ApiError('conflict', 'Taken.', { status: 409 });
+            }
+            return {};
+          },
+          listWorkbooks: async () => ({ items: others }),
+        },
+        answers: [' board-2026 '],
+      });
+      assert.equal(await items.changeSlug(board), 'board-2026');
+      assert.equal(
+        prompter.confirmations[0]?.message,
+        'The slug "board-2026" belongs to the workbook "Old Board". Take it over?',
+      );
+    });
+
+    it('Connect: each question as the user reads it; arguments naming the report ask nothing', async () => {
+      const { items, prompter } = setup({ answers: ['s', 'A1', ''] });
+      await items.connectReport(revenue);
+      assert.deepEqual(prompter.inputs, [
+        { title: 'Connect Report to Workbook (1/3)', prompt: 'The external workbook (spreadsheet) id.' },
+        {
+          title: 'Connect Report to Workbook (2/3)',
+          prompt: 'Where the result starts, e.g. Sheet1!A1.',
+          value: 'Sheet1!A1',
+        },
+        {
+          title: 'Connect Report to Workbook (3/3)',
+          prompt: 'The last cell of the result (optional), e.g. D20.',
+        },
+      ]);
+      const given = setup();
+      await given.items.connectReport({
+        deploymentId: 5,
+        reportId: 21,
+        externalWorkbookId: 'x',
+        resultLocation: 'B2',
+        endResultCell: 'C3',
+      });
+      assert.deepEqual(given.rec.writes(), [
+        [
+          'connectReportToWorkbook',
+          5,
+          21,
+          { externalWorkbookId: 'x', resultLocation: 'B2', endResultCell: 'C3' },
+        ],
+      ]);
+      assert.deepEqual(given.prompter.asked, []);
+    });
+
+    it('Duplicate from my workspace; embed access by arguments', async () => {
+      const { items, rec, prompter } = setup({ answers: ['From my workspace'] });
+      await items.duplicateWorkbook(board);
+      assert.deepEqual(rec.writes(), [['duplicateWorkbook', 5, 31, { shared: false }]]);
+      assert.deepEqual(prompter.rows.get('Duplicate Workbook'), [
+        { label: 'From my workspace', description: undefined, detail: undefined },
+        { label: 'From the shared workspace', description: 'shared: true', detail: undefined },
+      ]);
+      const access = { allowEmbed: true };
+      const shown = setup({ handlers: { getEmbedAccess: async () => access } });
+      await shown.items.showEmbedAccess({ deploymentId: 5, workbookId: 31 });
+      assert.deepEqual(
+        shown.rec.calls.map((c) => [c.name, ...c.args]),
+        [['getEmbedAccess', 5, 31]],
+      );
+      assert.deepEqual(shown.host.shown[0]?.key, 'embed-access:5:31');
+    });
+  });
 });

@@ -209,6 +209,36 @@ describe('workspace: folders, renames, moves and deletes send exactly what the u
         ],
       );
     });
+    it('a deployment whose lists are not shown: the write is sent, nothing to refresh', async () => {
+      const { ws, rec, host } = setup();
+      await ws.createFolder({ deploymentId: 7, name: 'Elsewhere', parentId: null });
+      assert.deepEqual(rec.writes(), [['createFolder', 7, { name: 'Elsewhere' }]]);
+      assert.deepEqual(host.refreshed, []);
+    });
+
+    it('the folder picker stops reading levels once it holds 500 folders', async () => {
+      const many = Array.from({ length: 500 }, (_, i) => ({ id: i + 1, name: `F${i + 1}`, parentId: null }));
+      const { ws, rec } = setup({
+        handlers: { listFolders: async () => ({ items: many, pageInfo: { hasNextPage: false } }) },
+      });
+      assert.equal((await ws.allFolders(5)).length, 500);
+      assert.equal(rec.calls.length, 1, 'no level below the roots is read');
+      const fewer = setup({
+        handlers: {
+          listFolders: async (_d: number, o: { parentId?: number }) => ({
+            items:
+              o.parentId === undefined
+                ? many.slice(0, 499)
+                : o.parentId === 1
+                  ? [{ id: 1000, name: 'Sub', parentId: 1 }]
+                  : [],
+          }),
+        },
+      });
+      await fewer.ws.allFolders(5);
+      // 499 roots, then F1's level (one folder: 500 now), then no more.
+      assert.equal(fewer.rec.calls.length, 2);
+    });
   });
 
   describe('Rename', () => {
@@ -529,6 +559,63 @@ describe('workspace: folders, renames, moves and deletes send exactly what the u
       const e = await failure(ws.delete(odd, [odd]));
       assert.equal(e?.message, 'Only folders, reports and workbooks of the workspace can be deleted.');
       assert.deepEqual(rec.writes(), []);
+    });
+  });
+  describe('the rules a survivor showed were untested', () => {
+    it('Rename refuses an empty or over-long name where it is typed', async () => {
+      const { ws, rec, prompter } = setup({ answers: [' ', 'x'.repeat(256), 'ok'] });
+      await ws.rename(board, [board]);
+      assert.deepEqual(prompter.refusals, ['Enter a name.', 'At most 255 characters.']);
+      assert.deepEqual(rec.writes(), [['updateWorkbook', 5, 31, { name: 'ok' }]]);
+    });
+
+    it('exactly 200 items: two requests of 100, no empty third', async () => {
+      const items = Array.from({ length: 200 }, (_, i) => ({ type: 'REPORT', id: i + 1 }));
+      const del = setup();
+      await del.ws.delete({ deploymentId: 5, items });
+      const move = setup();
+      await move.ws.move({ deploymentId: 5, items, folderId: null });
+      for (const r of [del.rec, move.rec])
+        assert.deepEqual(
+          r.writes().map((w) => (w[2] as { items: unknown[] }).items.length),
+          [100, 100],
+        );
+    });
+
+    it('only folders are kept out of the destinations (a report’s id is no folder’s)', async () => {
+      const r14 = new TestNode('report', { id: 14, name: 'R14' }, dep5);
+      const { ws, prompter } = setup({ answers: ['Workspace root'] });
+      await ws.move(sales, [sales, r14]);
+      assert.deepEqual(prompter.rows.get('Move 2 items to'), [
+        { label: 'Workspace root', description: undefined, detail: undefined },
+        { label: 'Salesforce', description: 'folder', detail: undefined },
+      ]);
+      assert.deepEqual(s.sink.progress, [{ location: { viewId: 'dashboardPlatform.explorer' } }]);
+    });
+
+    it('"Workspace root" picked: folderId null is sent, and said', async () => {
+      const { ws, rec } = setup({ answers: ['Workspace root'] });
+      await ws.move(revenue, [revenue]);
+      assert.deepEqual(rec.writes(), [['moveWorkspaceItem', 5, { type: 'REPORT', id: 21, folderId: null }]]);
+      assert.deepEqual(s.sink.info, ['Moved report "Revenue" to the workspace root.']);
+    });
+
+    it('arguments win over the selection; an item without a name is named by its id', async () => {
+      const { ws, rec } = setup({ selection: bothNodes });
+      await ws.move({ deploymentId: 5, items: [{ type: 'REPORT', id: 21 }], folderId: 12 });
+      assert.deepEqual(rec.writes(), [['moveWorkspaceItem', 5, { type: 'REPORT', id: 21, folderId: 12 }]]);
+      assert.deepEqual(s.sink.info, ['Moved report "#21" to the folder given.']);
+    });
+
+    it('what is not a row in the multi-selection is left out; a row that is no item is refused', async () => {
+      const { ws, prompter, rec } = setup();
+      await ws.delete(revenue, [revenue, 'junk', { id: 1 }]);
+      assert.equal(prompter.confirmations[0]?.message, 'Delete report "Revenue"?');
+      const e = await failure(ws.move({ nodes: [revenue, notification], folderId: null }));
+      assert.equal(e?.message, 'Only folders, reports and workbooks of the workspace can be moved.');
+      const mixed = await failure(ws.delete(notification, [revenue, notification]));
+      assert.equal(mixed?.message, 'Only folders, reports and workbooks of the workspace can be deleted.');
+      assert.deepEqual(rec.writes().length, 1);
     });
   });
 });

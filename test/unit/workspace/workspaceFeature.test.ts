@@ -69,11 +69,12 @@ describe('workspace: the feature’s commands and Reveal in Explorer', () => {
   function host(
     handlers: Record<string, (...a: never[]) => unknown> = {},
     view?: { selection: ExplorerNode[] },
+    answers: string[] = [],
   ) {
     const rec = recordingClient(handlers);
     const h = fakeHost(s.load, {
       client: rec.client,
-      prompter: scripted(ScriptedPrompter, []),
+      prompter: scripted(ScriptedPrompter, answers),
       ...(view ? { view } : {}),
     });
     return { ...h, rec };
@@ -160,18 +161,19 @@ describe('workspace: the feature’s commands and Reveal in Explorer', () => {
     const report = new TestNode('report', { id: 21, name: 'Revenue' }, dep5);
     const workbook = new TestNode('workbook', { id: 31, name: 'Board' }, dep5);
     const other = new TestNode('folder', { id: 14, name: 'Salesforce' }, dep5);
-    // Built once ListNode is loaded (bound to the stand-in).
-    let emea: ListNodeModule.ListNode & { loads: number };
-    let sales: ListNodeModule.ListNode & { loads: number };
-    before(() => {
-      emea = list('folder', { id: 12, name: 'EMEA' }, [[new TestNode('report', { id: 20 }, dep5)], [report]]);
-      sales = list('folder', { id: 11, name: 'Sales' }, [[emea]]);
-    });
-    const root = () =>
-      list('workspace', undefined, [
+    /** The tree, fresh for each test: root (2 pages) > Sales > EMEA (2 pages) > Revenue. */
+    function tree() {
+      const emea = list('folder', { id: 12, name: 'EMEA' }, [
+        [new TestNode('report', { id: 20 }, dep5)],
+        [report],
+      ]);
+      const sales = list('folder', { id: 11, name: 'Sales' }, [[emea]]);
+      const root = list('workspace', undefined, [
         [other, new TestNode('report', { id: 11 }, dep5)],
         [sales, workbook],
       ]);
+      return { emea, sales, root };
+    }
 
     function view(select: 'now' | 'event') {
       const revealed: [string, object][] = [];
@@ -200,6 +202,7 @@ describe('workspace: the feature’s commands and Reveal in Explorer', () => {
     function setup(
       select: 'now' | 'event' = 'now',
       handlers: Record<string, (...a: never[]) => unknown> = {},
+      answers: string[] = [],
     ) {
       const { v, revealed, listeners } = view(select);
       const h = host(
@@ -211,14 +214,15 @@ describe('workspace: the feature’s commands and Reveal in Explorer', () => {
           ...handlers,
         },
         v,
+        answers,
       );
-      const r = root();
-      h.deployments[0]!.lists.set('workspace', r as never);
-      return { ws: new WorkspaceActions(h.ctx), revealed, listeners, rec: h.rec, root: r };
+      const t = tree();
+      h.deployments[0]!.lists.set('workspace', t.root as never);
+      return { ws: new WorkspaceActions(h.ctx), revealed, listeners, rec: h.rec, ...t, h };
     }
 
     it('a report: its folders from the root down, each paged until found, then the report selected', async () => {
-      const { ws, revealed, rec, root: r, listeners } = setup('event');
+      const { ws, revealed, rec, root: r, emea, listeners } = setup('event');
       const found = await ws.reveal({ deploymentId: 5, type: 'REPORT', id: 21 });
       assert.equal(found, report);
       assert.deepEqual(revealed, [[report.id, { select: true, focus: true, expand: false }]]);
@@ -235,8 +239,11 @@ describe('workspace: the feature’s commands and Reveal in Explorer', () => {
 
     it('a folder is expanded, a workbook at the root needs no ancestors', async () => {
       const folder = setup();
-      assert.equal(await folder.ws.reveal(new TestNode('folder', { id: 11, name: 'Sales' }, dep5)), sales);
-      assert.deepEqual(folder.revealed, [[sales.id, { select: true, focus: true, expand: 1 }]]);
+      assert.equal(
+        await folder.ws.reveal(new TestNode('folder', { id: 11, name: 'Sales' }, dep5)),
+        folder.sales,
+      );
+      assert.deepEqual(folder.revealed, [[folder.sales.id, { select: true, focus: true, expand: 1 }]]);
       assert.deepEqual(
         folder.rec.calls.map((c) => c.name),
         ['getFolderAncestors'],
@@ -248,6 +255,25 @@ describe('workspace: the feature’s commands and Reveal in Explorer', () => {
         wb.rec.calls.map((c) => [c.name, ...c.args]),
         [['getWorkbook', 5, 31]],
       );
+    });
+
+    it('arguments without both a type and an id: the item is picked from the workspace', async () => {
+      const listWorkspace = async () => ({ items: [{ type: 'WORKBOOK', id: 31, name: 'Board' }] });
+      for (const arg of [
+        { deploymentId: 5, type: 'WORKBOOK' },
+        { deploymentId: 5, id: 31 },
+      ]) {
+        const { ws, revealed, h } = setup('now', { listWorkspace }, ['Board']);
+        assert.equal(await ws.reveal(arg), workbook);
+        assert.deepEqual(revealed, [[workbook.id, { select: true, focus: true, expand: false }]]);
+        assert.deepEqual(
+          h.rec.calls.map((c) => c.name),
+          ['listWorkspace', 'getWorkbook'],
+        );
+      }
+      const folder = setup();
+      await folder.ws.reveal({ deploymentId: 5, type: 'FOLDER', id: 11 });
+      assert.deepEqual(folder.revealed, [[folder.sales.id, { select: true, focus: true, expand: 1 }]]);
     });
 
     it('an item not in the list says so after the last page', async () => {
