@@ -29,6 +29,8 @@ export interface Sink {
   progress: unknown[];
   /** Documents whose language was set, by URI; what openTextDocument then reports for them. */
   languages: Map<string, string>;
+  /** How many times a document's language was set. */
+  languageSets: number;
 }
 
 // Names the loaded modules read and the tests do not care about are classes (icons, tree items).
@@ -78,6 +80,7 @@ module.exports = ns({
   languages: ns({
     setTextDocumentLanguage: async (doc, language) => {
       sink().languages.set(String(doc.uri), language);
+      sink().languageSets += 1;
       return { ...doc, languageId: language };
     },
   }),
@@ -108,6 +111,7 @@ export function useFeatureStandIn(): StandIn {
     errors: [],
     progress: [],
     languages: new Map(),
+    languageSets: 0,
   };
   before(() => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'dp-feature-test-'));
@@ -130,6 +134,7 @@ export function useFeatureStandIn(): StandIn {
     sink.errors.length = 0;
     sink.progress.length = 0;
     sink.languages.clear();
+    sink.languageSets = 0;
   });
   after(() => {
     mod._resolveFilename = resolve;

@@ -127,6 +127,13 @@ describe('notifications: the create and edit flow', () => {
       { title: SUMMARY, placeHolder: 'Review, change a row, then confirm (or go Back)', active: [] },
     ]);
     assert.deepEqual(p.picks[5]?.active, [], 'the summary again');
+    assert.deepEqual(
+      p.rows
+        .get(SUMMARY)
+        ?.slice(1)
+        .map((r) => r.description),
+      ['PDF', 'none', 'none', 'ann@x.io, carl@y.org'],
+    );
     assert.deepEqual(p.inputs, [
       { title: 'Create Notification: time', prompt: 'Time of day, HH:MM (24-hour).', value: '09:00' },
       {
@@ -693,6 +700,7 @@ describe('notifications: the flow’s rules a survivor showed were untested', ()
     assert.equal(closestMember('orders.statuz', ['orders.status', 'orders.total']), 'orders.status');
     assert.equal(closestMember('abcd', ['abce']), 'abce');
     assert.equal(closestMember('zzzz', ['abcd']), undefined);
+    assert.equal(closestMember('abcq', ['abcqq', 'abc']), 'abcqq');
     assert.deepEqual(parseFilter('a.b  equals  x '), { member: 'a.b', operator: 'equals', value: 'x' });
     assert.equal(
       parseFilter('a.b foo x'),
@@ -736,6 +744,64 @@ describe('notifications: the flow’s rules a survivor showed were untested', ()
   });
 });
 
+describe('notifications: the flow’s last rules', () => {
+  it('the summary’s rows before any change; given grains leave their row out', async () => {
+    const p = scripted(ScriptedPrompter, ['confirm']);
+    await askNotificationDraft(
+      p,
+      { dashboardId: 7, scheduleType: 'HOURLY', minute: 0, timezone: 'UTC', timeGrains: [] },
+      { timezones: sources.timezones },
+    );
+    assert.deepEqual(p.rows.get(SUMMARY)?.slice(1), [
+      { label: 'Format', description: 'PDF', detail: undefined },
+      { label: 'Filters', description: 'none', detail: undefined },
+      { label: 'Other e-mails', description: 'none', detail: undefined },
+    ]);
+  });
+
+  it('Back from the summary: the users checked stay checked', async () => {
+    const { p, recipients } = await run([
+      'Sales',
+      'HOURLY',
+      '00:00',
+      'UTC',
+      ['bob@x.io'],
+      BACK,
+      ['bob@x.io'],
+      'confirm',
+    ]);
+    assert.deepEqual(
+      p.picks.filter((x) => x.title === 'Create Notification: recipients').map((x) => x.active),
+      [[], ['bob@x.io']],
+    );
+    assert.deepEqual(recipients, ['bob@x.io']);
+  });
+
+  it('typed values are trimmed; a dashboard id of 0 is refused however it is written', async () => {
+    const { p, draft } = await run([
+      ' 0 ',
+      '00',
+      'Sales',
+      'HOURLY',
+      '00:00',
+      ' Asia/Tokyo ',
+      [],
+      'filters',
+      'add',
+      ' orders.total ',
+      'is_null',
+      'done',
+      'confirm',
+    ]);
+    assert.deepEqual(p.refusals, [
+      'A dashboard id is a whole number of at least 1.',
+      'A dashboard id is a whole number of at least 1.',
+    ]);
+    assert.equal(draft.timezone, 'Asia/Tokyo');
+    assert.deepEqual(draft.filters, [{ member: 'orders.total', operator: 'is_null' }]);
+  });
+});
+
 describe('notifications: the draft’s rules', () => {
   it('reads a stored cron back as one of the four shapes, else custom', () => {
     const cases: [string, object][] = [
@@ -750,9 +816,16 @@ describe('notifications: the draft’s rules', () => {
       ['0 9 * *', { scheduleType: 'CUSTOM', customCron: '0 9 * *' }],
       ['0 9 1 * 1', { scheduleType: 'CUSTOM', customCron: '0 9 1 * 1' }],
       ['0 * 1 * *', { scheduleType: 'CUSTOM', customCron: '0 * 1 * *' }],
+      ['5 * * * 1', { scheduleType: 'CUSTOM', customCron: '5 * * * 1' }],
+      ['5 * 1 * 1', { scheduleType: 'CUSTOM', customCron: '5 * 1 * 1' }],
+      ['0 x * * *', { scheduleType: 'CUSTOM', customCron: '0 x * * *' }],
+      ['0 9 1x * *', { scheduleType: 'CUSTOM', customCron: '0 9 1x * *' }],
+      ['0 9 * * * *', { scheduleType: 'CUSTOM', customCron: '0 9 * * * *' }],
+      [' 0  9 * * * ', { scheduleType: 'DAILY', minute: 0, hour: 9 }],
+      ['0 9 * * 1x', { scheduleType: 'CUSTOM', customCron: '0 9 * * 1x' }],
     ];
     for (const [cron, want] of cases) assert.deepEqual(scheduleOfCron(cron), want, cron);
-    assert.equal(cases.length, 11);
+    assert.equal(cases.length, 18);
   });
 
   it('says the schedule in words', () => {
@@ -814,6 +887,10 @@ describe('notifications: the draft’s rules', () => {
     );
     assert.deepEqual(draftOf({ cronExpression: 5, timezone: 3, filters: 'x', timeGrains: {} }), {});
     assert.deepEqual(draftOf({ notificationFormat: 'png' }), { notificationFormat: 'png' });
+    assert.deepEqual(draftOf({ notificationFormat: 'pdf', filters: [{ member: 'a.e' }] }), {
+      notificationFormat: 'pdf',
+      filters: [{ member: 'a.e', stored: { member: 'a.e' } }],
+    });
   });
 
   it('an edit sends the timezone, format and grains only when they changed', () => {
@@ -836,6 +913,13 @@ describe('notifications: the draft’s rules', () => {
       timeGrains: [{ member: 'a.b', grain: 'day' }],
     });
     assert.deepEqual(editChanges({ ...start, timeGrains: [] }, { ...start, timeGrains: [] }), {});
+    assert.deepEqual(
+      editChanges({ ...start, timeGrains: [{ member: 'a.b', grain: 'day' }] }, { ...start }),
+      {},
+    );
+    assert.deepEqual(editChanges(start, { ...start, filters: [{ member: 'a.b' }] }), {
+      filters: [{ member: 'a.b' }],
+    });
     assert.deepEqual(editChanges(start, { ...start, minute: 30, dayOfWeek: undefined }), {
       scheduleType: 'DAILY',
       hour: 9,

@@ -734,17 +734,19 @@ describe('notifications: the lifecycle sends exactly what the user chose', () =>
         answers: ['User', 'zed@x.io'],
         handlers: {
           listUsers: async (p: { after?: string }) =>
-            p.after === 'c2'
+            p.after === 'c3'
               ? { items: [{ userName: 'zed@x.io' }] }
-              : { items: [{ userName: 'ann@x.io' }], pageInfo: { hasNextPage: true, endCursor: 'c2' } },
+              : p.after === 'c2'
+                ? { items: [{ userName: 'yan@x.io' }], pageInfo: { hasNextPage: true, endCursor: 'c3' } }
+                : { items: [{ userName: 'ann@x.io' }], pageInfo: { hasNextPage: true, endCursor: 'c2' } },
         },
       });
       await n.addRecipient(row);
-      assert.deepEqual(prompter.offered.get('Add Recipient: user'), ['ann@x.io', 'zed@x.io']);
+      assert.deepEqual(prompter.offered.get('Add Recipient: user'), ['ann@x.io', 'yan@x.io', 'zed@x.io']);
       assert.deepEqual(rec.writes(), [['addRecipients', 5, 41, [{ type: 'USER', email: 'zed@x.io' }]]]);
       assert.deepEqual(
         rec.calls.filter((c) => c.name === 'listUsers').map((c) => c.args),
-        [[{ first: 50 }], [{ first: 50, after: 'c2' }]],
+        [[{ first: 50 }], [{ first: 50, after: 'c2' }], [{ first: 50, after: 'c3' }]],
       );
     });
 

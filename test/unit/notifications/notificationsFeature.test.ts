@@ -7,6 +7,7 @@ import type * as CommandsModule from '../../../src/commands';
 import type { ExplorerHost } from '../../../src/explorer/context';
 import { memberChoices } from '../../../src/notifications/members';
 import { askNotificationFilter } from '../../../src/notifications/notificationFilterFlow';
+import type * as IndexModule from '../../../src/notifications/index';
 import type * as FeatureModule from '../../../src/notifications/notificationsFeature';
 import type { Services } from '../../../src/services';
 import type * as PrompterModule from '../../../src/ui/prompter';
@@ -29,11 +30,13 @@ const ROUTES: [string, string, unknown[]][] = [
 describe('notifications: the feature’s commands', () => {
   const s = useFeatureStandIn();
   let Feature: typeof FeatureModule;
+  let Index: typeof IndexModule;
   let COMMANDS: typeof CommandsModule.COMMANDS;
   let ScriptedPrompter: typeof PrompterModule.ScriptedPrompter;
 
   before(() => {
     Feature = s.load<typeof FeatureModule>('../../src/notifications/notificationsFeature');
+    Index = s.load<typeof IndexModule>('../../src/notifications/index');
     ({ COMMANDS } = s.load<typeof CommandsModule>('../../src/commands'));
     ({ ScriptedPrompter } = s.load<typeof PrompterModule>('../../src/ui/prompter'));
   });
@@ -58,6 +61,20 @@ describe('notifications: the feature’s commands', () => {
       assert.deepEqual(ran.pop(), [method, 'row', ...extra], key);
     }
     assert.equal(s.sink.registered.size, ROUTES.length);
+  });
+
+  it('activation registers a shim per command; the first use loads the feature', () => {
+    const h = fakeHost(s.load, {
+      client: recordingClient({}).client,
+      prompter: scripted(ScriptedPrompter, []),
+    });
+    const registered = Index.register(h.host as unknown as ExplorerHost);
+    const ids = ROUTES.map(([key]) => (COMMANDS as Record<string, { id: string }>)[key]!.id);
+    assert.deepEqual([...s.sink.registered.keys()].sort(), [...new Set(ids)].sort());
+    const subscriptions = (h.host.services.context as { subscriptions: unknown[] }).subscriptions;
+    assert.equal(subscriptions.length, 0);
+    assert.equal(typeof registered.feature.create, 'function');
+    assert.equal(subscriptions.length, ROUTES.length, 'the loaded feature’s commands are kept');
   });
 });
 

@@ -154,7 +154,12 @@ describe('workspace: reports and workbooks send exactly what the user chose', ()
       s.sink.activeTextEditor = { document: doc(true, true) };
       assert.equal(await items.saveReportSql(), undefined);
       s.sink.activeTextEditor = undefined;
-      s.sink.textDocuments = [doc(true, false)];
+      const other = {
+        uri: Uri.from({ scheme: 'file', path: '/other.sql' }),
+        isDirty: true,
+        save: async () => true,
+      };
+      s.sink.textDocuments = [other, doc(true, false)];
       assert.equal(
         (await failure(items.saveReportSql(uri)))?.message,
         'The SQL was not saved to the report.',
@@ -708,9 +713,43 @@ describe('workspace: reports and workbooks send exactly what the user chose', ()
       assert.equal(early2?.message, 'The explorer is not ready yet.');
     });
 
+    it('each report has its own SQL; a save tells the open draft too, under its own URI', async () => {
+      const { reports } = setup({
+        handlers: {
+          getReport: async (_d: number, id: number) => ({ id, name: `R${id}`, sqlQuery: `SELECT ${id}` }),
+        },
+      });
+      const fs = fileSystems(reports);
+      const text = async (id: number) =>
+        new TextDecoder().decode(
+          await fs.draft.provider.readFile(
+            at(Docs.REPORT_DRAFT_SCHEME, `/R${id}.sql`, `deployment=5&report=${id}`),
+          ),
+        );
+      assert.deepEqual([await text(21), await text(22)], ['SELECT 21', 'SELECT 22']);
+      const events: string[] = [];
+      fs.draft.provider.onDidChangeFile((e) => events.push(...e.map((x) => String(x.uri))));
+      await fs.draft.provider.writeFile(
+        at(Docs.REPORT_DRAFT_SCHEME, '/R21.sql', 'deployment=5&report=21'),
+        new TextEncoder().encode('SELECT 2'),
+      );
+      assert.deepEqual(events, ['dashboard-platform-report-draft:/R21.sql?deployment=5&report=21']);
+      assert.deepEqual([await text(21), await text(22)], ['SELECT 2', 'SELECT 22']);
+    });
+
     it('file names and URIs: the name made safe, the ids in the query, nothing else read as a report', () => {
       assert.equal(Docs.reportFileName('a/b\\c'), 'a b c.sql');
       assert.equal(Docs.reportFileName(' \u0007 '), 'report.sql');
+      assert.equal(Docs.reportFileName('a//b'), 'a b.sql');
+      assert.equal(Docs.reportFileName('x/'), 'x.sql');
+      assert.equal(
+        String(Docs.reportUri({ deploymentId: 12, reportId: 7 }, 'R')),
+        'dashboard-platform-report:/R.sql?deployment=12&report=7',
+      );
+      assert.deepEqual(Docs.reportRefOf(Docs.reportUri({ deploymentId: 12, reportId: 7 }, 'R') as never), {
+        deploymentId: 12,
+        reportId: 7,
+      });
       assert.equal(Docs.reportFileName('x'.repeat(300)).length, 124);
       const uri = Docs.reportUri({ deploymentId: 5, reportId: 21 }, 'Q/3', true);
       assert.equal(String(uri), 'dashboard-platform-report-draft:/Q 3.sql?deployment=5&report=21');
@@ -773,6 +812,7 @@ describe('workspace: reports and workbooks send exactly what the user chose', ()
         s.sink.opened.map((o) => o.language),
         [SQL_LANGUAGE, SQL_LANGUAGE],
       );
+      assert.equal(s.sink.languageSets, 1, 'set once: the second open finds it set');
       assert.deepEqual(
         [...s.sink.languages.keys()],
         ['dashboard-platform-report:/Revenue.sql?deployment=5&report=21'],
@@ -785,7 +825,7 @@ describe('workspace: reports and workbooks send exactly what the user chose', ()
     });
 
     it('names, slugs and SQL that are only spaces are refused where typed', async () => {
-      const report = setup({ answers: ['  ', 'x'.repeat(256), 'R', ' ', 'SELECT 1'] });
+      const report = setup({ answers: ['  ', 'x'.repeat(256), 'x'.repeat(255), ' ', 'SELECT 1'] });
       await report.items.createReport(dep5);
       assert.deepEqual(report.prompter.refusals, [
         'Enter a name.',
@@ -888,7 +928,7 @@ describe('workspace: reports and workbooks send exactly what the user chose', ()
           },
           listWorkbooks: async () => ({ items: others }),
         },
-        answers: [' board-2026 '],
+        answers: ['  board-2026  '],
       });
       assert.equal(await items.changeSlug(board), 'board-2026');
       assert.equal(

@@ -563,10 +563,10 @@ describe('workspace: folders, renames, moves and deletes send exactly what the u
   });
   describe('the rules a survivor showed were untested', () => {
     it('Rename refuses an empty or over-long name where it is typed', async () => {
-      const { ws, rec, prompter } = setup({ answers: [' ', 'x'.repeat(256), 'ok'] });
+      const { ws, rec, prompter } = setup({ answers: [' ', 'x'.repeat(256), 'x'.repeat(255)] });
       await ws.rename(board, [board]);
       assert.deepEqual(prompter.refusals, ['Enter a name.', 'At most 255 characters.']);
-      assert.deepEqual(rec.writes(), [['updateWorkbook', 5, 31, { name: 'ok' }]]);
+      assert.deepEqual(rec.writes(), [['updateWorkbook', 5, 31, { name: 'x'.repeat(255) }]]);
     });
 
     it('exactly 200 items: two requests of 100, no empty third', async () => {
@@ -591,6 +591,30 @@ describe('workspace: folders, renames, moves and deletes send exactly what the u
         { label: 'Salesforce', description: 'folder', detail: undefined },
       ]);
       assert.deepEqual(s.sink.progress, [{ location: { viewId: 'dashboardPlatform.explorer' } }]);
+    });
+
+    it('moving a folder keeps out that folder and what is below it, no other', async () => {
+      const salesforce = new TestNode('folder', { id: 14, name: 'Salesforce' }, dep5);
+      const { ws, prompter } = setup({ answers: ['Sales / EMEA'] });
+      await ws.move(salesforce, [salesforce]);
+      assert.deepEqual(prompter.offered.get('Move "Salesforce" to'), [
+        'Workspace root',
+        'Sales',
+        'Sales / EMEA',
+      ]);
+    });
+
+    it('a failure is named by its own item when a report and a workbook share an id', async () => {
+      const r31 = new TestNode('report', { id: 31, name: 'R31' }, dep5);
+      const { ws } = setup({
+        handlers: {
+          bulkDeleteWorkspaceItems: async () => ({
+            failed: [{ type: 'WORKBOOK', id: 31, error: { message: 'locked' } }],
+          }),
+        },
+      });
+      const e = await failure(ws.delete(r31, [r31, board]));
+      assert.equal(e?.message, 'Deleted 1 of 2; not deleted: Board (locked)');
     });
 
     it('"Workspace root" picked: folderId null is sent, and said', async () => {

@@ -208,7 +208,8 @@ describe('workspace: the feature’s commands and Reveal in Explorer', () => {
       const h = host(
         {
           getReport: async () => ({ id: 21, folderId: 12 }),
-          getWorkbook: async () => ({ id: 31, folderId: null }),
+          // No folderId at all: at the root, like folderId null.
+          getWorkbook: async () => ({ id: 31 }),
           getFolderAncestors: async (_d: number, id: number) =>
             id === 12 ? [{ id: 11 }, { id: 12 }] : [{ id }],
           ...handlers,
@@ -277,8 +278,9 @@ describe('workspace: the feature’s commands and Reveal in Explorer', () => {
     });
 
     it('an item not in the list says so after the last page', async () => {
-      const { ws, revealed } = setup('now', { getReport: async () => ({ id: 22, folderId: 12 }) });
+      const { ws, revealed, emea } = setup('now', { getReport: async () => ({ id: 22, folderId: 12 }) });
       const e = await failure(ws.reveal({ deploymentId: 5, type: 'REPORT', id: 22 }));
+      assert.equal(emea.loads, 1, 'the last page reached, no more is asked for');
       assert.equal(
         e?.message,
         'The report #22 is not in the workspace list (it may have been moved or deleted: refresh).',
