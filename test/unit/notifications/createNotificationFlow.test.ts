@@ -929,6 +929,8 @@ describe('notifications: the draft’s rules', () => {
       filters: [{ member: 'a.b', operator: 'is_null' }],
     });
     const f = { member: 'a.b', operator: 'equals', value: 1 };
+    const g = { member: 'a.c', operator: 'equals', value: 2 };
+    assert.deepEqual(editChanges({ ...start, filters: [f] }, { ...start, filters: [g] }), { filters: [g] });
     assert.deepEqual(editChanges({ ...start, filters: [f] }, { ...start, filters: [{ ...f }] }), {});
     assert.deepEqual(editChanges({ ...start, filters: [f] }, { ...start, filters: [f, f] }), {
       filters: [f, f],
