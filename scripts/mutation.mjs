@@ -267,9 +267,10 @@ export const AREAS = {
   workspace: {
     what: 'the workspace feature: folders, reports and workbooks from the tree and the palette',
     mutate: ['src/workspace/**/*.ts'],
-    // Mostly dialogs over the VS Code API, exercised by the integration journeys (a real VS Code,
-    // which StrykerJS does not run): the unit suites below are what can kill its mutants here.
-    spec: [`${U}/roundTrips.test.js`, `${U}/explorer*.test.js`],
+    // Dialogs over the VS Code API: test/unit/workspace/ runs them in plain Node with a stand-in
+    // for `vscode` and a recording client (the integration journeys run them in a real VS Code,
+    // which StrykerJS does not).
+    spec: [`${U}/workspace/*.test.js`, `${U}/roundTrips.test.js`, `${U}/explorer*.test.js`],
   },
   notebook: {
     what: 'the notebook: cells, runs, outputs, export (the file format is its own area)',

@@ -16,6 +16,7 @@ import { decodeSecret, encodeSecret } from '../../src/profiles/secretBinding';
 import { hostToWebview as chatToWebview } from '../../src/shared/chatProtocol';
 import { hostToWebview, webviewToHost } from '../../src/shared/dashboardEditorProtocol';
 import type * as ReportDocumentsModule from '../../src/workspace/reportDocuments';
+import { forgetVscodeDependents } from './vscodeStandIn';
 
 const HUGE = 'x'.repeat(1_000_000);
 const CONTROL = 'a\u0000b\u0007c\u001b[31md\u202ee\r\nf';
@@ -318,6 +319,8 @@ describe('round trips: report SQL documents', () => {
     mod._resolveFilename = function (request: string, ...rest: unknown[]) {
       return request === 'vscode' ? file : resolve.call(this, request, ...rest);
     };
+    // A suite that ran before may have loaded reportDocuments bound to its own stand-in.
+    forgetVscodeDependents();
     /* eslint-disable @typescript-eslint/no-require-imports */
     reports = require('../../src/workspace/reportDocuments') as typeof ReportDocumentsModule;
     providers = (require(file) as { providers: typeof providers }).providers;
