@@ -314,6 +314,14 @@ export const AREAS = {
     ],
     spec: [`${U}/profile*.test.js`, `${U}/roundTrips.test.js`],
   },
+  // The secret store itself (session store, SecretStorage, environment variables, what is asked
+  // before a secret is sent, bound or moved) and the clients that send them (which host gets which
+  // token, minted tokens); the rules they apply are the profile-rules area.
+  'profile-secrets': {
+    what: 'profile secrets: where each is kept, when and where it is sent, what is asked first',
+    mutate: ['src/profiles/profileSecrets.ts', 'src/profiles/clientProvider.ts'],
+    spec: [`${U}/profile*.test.js`, `${U}/roundTrips.test.js`],
+  },
   sandbox: {
     what: 'the local sandbox server',
     mutate: ['src/sandbox/**/*.ts'],
