@@ -282,6 +282,18 @@ describe('profiles: the client provider sends each secret only where it belongs 
       ).t.http;
       assert.equal(http.baseUrl, 'https://acme.example.com');
       assert.equal(await http.opts.auth(), 'plat-tok-1');
+      w.secrets.delete('platformToken|Prod');
+      assert.equal(await http.opts.auth(), undefined, 'a token removed since: none sent');
+      p.dispose();
+    });
+
+    it('the build client without a platform token: signed out, with the command to add one', async () => {
+      w.secrets.clear();
+      const p = provider();
+      await assert.rejects(p.build(), {
+        code: 'SIGNED_OUT',
+        message: 'Profile "Prod" has no platform API token. Run "Dashboard Platform: Set Token…" to add one.',
+      });
       p.dispose();
     });
   });
@@ -309,6 +321,9 @@ describe('profiles: the client provider sends each secret only where it belongs 
       );
       assert.equal(await p.data(1), c, 'cached');
       assert.deepEqual(w.deploymentLookups, [1]);
+      assert.ok(!w.logs.some((l) => l.includes('publishes no Data API URL')), 'the deployment publishes one');
+      w.secrets.delete('dataApiToken|Prod');
+      assert.equal(await o.token(), undefined, 'a token removed since: none sent');
       p.dispose();
     });
 
@@ -405,6 +420,20 @@ describe('profiles: the client provider sends each secret only where it belongs 
       p.dispose();
     });
 
+    it('two deployments on the same host each get their own client and their own minted token', async () => {
+      w.deployments.set(9, { id: 9, name: 'Nine' });
+      const p = provider();
+      const eight = dataOpts(await p.data(8));
+      const nine = dataOpts(await p.data(9));
+      assert.equal(eight.baseUrl, FALLBACK_DATA);
+      assert.equal(nine.baseUrl, FALLBACK_DATA);
+      assert.notEqual(eight, nine);
+      assert.equal(await eight.token(), 'minted-opaque-8-1');
+      assert.equal(await nine.token(), 'minted-opaque-9-2');
+      assert.deepEqual(w.mints, [8, 9]);
+      p.dispose();
+    });
+
     it('a failed lookup of a deployment’s host is not remembered: the next query asks again', async () => {
       w.failLookup = 1;
       const p = provider();
@@ -436,6 +465,15 @@ describe('profiles: the client provider sends each secret only where it belongs 
       assert.equal(await o.token(), 'data-tok-1');
       assert.equal(await p.devData(1, 'dev-a'), c);
       assert.notEqual(await p.devData(1, 'dev-b'), c);
+      w.secrets.delete('dataApiToken|Prod');
+      assert.equal(await o.token(), undefined, 'a token removed since: none sent');
+      p.dispose();
+    });
+
+    it('the default deployment’s branch without a Data API token: a minted one', async () => {
+      const p = provider();
+      const o = dataOpts(await p.devData(1, 'dev-a'));
+      assert.equal(await o.token(), 'minted-opaque-1-1');
       p.dispose();
     });
 
@@ -485,6 +523,8 @@ describe('profiles: the client provider sends each secret only where it belongs 
       assert.equal(http(a).baseUrl, AGENT_1);
       assert.equal(await http(a).opts.auth(), 'ai-key-1');
       assert.equal(await http(b).opts.auth(), 'ai-key-2', 'the key read for that agent');
+      w.secrets.clear();
+      assert.equal(await http(a).opts.auth(), undefined, 'a key removed since: none sent');
       p.dispose();
     });
 
@@ -512,6 +552,8 @@ describe('profiles: the client provider sends each secret only where it belongs 
       assert.equal(M.machineExternalId(), `vscode-${user || 'user'}-machine1234`);
       w.profiles[0]!.session = { externalId: 'ext-user-9', email: ' a@b.example ' };
       assert.deepEqual(p.sessionSettings(), { externalId: 'ext-user-9', email: 'a@b.example' });
+      w.active = undefined;
+      assert.deepEqual(p.sessionSettings(), { externalId: `vscode-${user || 'user'}-machine1234` });
       p.dispose();
     });
   });
@@ -560,6 +602,21 @@ describe('profiles: the client provider sends each secret only where it belongs 
         p.dispose();
       });
     }
+
+    it('a change closes the Data API clients of a profile that has no platform client', async () => {
+      delete w.profiles[0]!.defaultDeploymentId;
+      w.secrets.clear();
+      w.secrets.set('dataApiToken|Prod', 'data-tok-1');
+      const p = provider();
+      const data = await p.data();
+      assert.equal(w.platforms.length, 0);
+      const http = (data as unknown as { http: { closed: boolean } }).http;
+      assert.equal(http.closed, false);
+      p.reset();
+      await new Promise((r) => setImmediate(r));
+      assert.equal(http.closed, true);
+      p.dispose();
+    });
 
     it('dispose stops listening and closes every client', async () => {
       const p = provider();
