@@ -247,7 +247,7 @@ export const AREAS = {
   explorer: {
     what: 'the explorer tree: its rows, labels, filters, paging and loaders',
     mutate: ['src/explorer/**/*.ts'],
-    spec: [`${U}/explorer*.test.js`, `${U}/admin/*.test.js`],
+    spec: [`${U}/explorer*.test.js`, `${U}/explorer/*.test.js`, `${U}/admin/*.test.js`],
   },
   notifications: {
     what: 'notifications: drafts, schedules, recipients, their lifecycle from the tree and the palette',
