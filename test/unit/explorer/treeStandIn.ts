@@ -1,5 +1,6 @@
 // A stand-in for `vscode` with what the explorer's nodes build (tree items, icons, colours, Markdown
-// tooltips, events) and the settings they read, for walking the tree in plain Node.
+// tooltips, events), the settings they read, drag and drop, read-only documents, warnings and
+// commands (recorded in the stub), for the explorer's code in plain Node.
 import * as fs from 'node:fs';
 import Module from 'node:module';
 import * as os from 'node:os';
@@ -32,22 +33,47 @@ class Uri {
   static file(p) { return new Uri('file', p); }
   toString() { return this.scheme + ':' + this.path + (this.query ? '?' + this.query : ''); }
 }
+class DataTransferItem { constructor(value) { this.value = value; } }
+class DataTransfer {
+  constructor() { this.items = new Map(); }
+  set(mime, item) { this.items.set(mime, item); }
+  get(mime) { return this.items.get(mime); }
+}
 class Disposable { constructor(fn) { this.fn = fn; } dispose() { if (this.fn) this.fn(); } static from(...d) { return new Disposable(() => d.forEach((x) => x.dispose())); } }
 module.exports = {
-  EventEmitter, TreeItem, ThemeIcon, ThemeColor, MarkdownString, Uri, Disposable,
+  EventEmitter, TreeItem, ThemeIcon, ThemeColor, MarkdownString, Uri, Disposable, DataTransfer, DataTransferItem,
   TreeItemCollapsibleState: { None: 0, Collapsed: 1, Expanded: 2 },
   workspace: {
     getConfiguration: () => ({ get: (k, d) => (k in s().settings ? s().settings[k] : d) }),
     onDidChangeConfiguration: () => new Disposable(),
+    get textDocuments() { return s().documents || []; },
+    openTextDocument: async (uri) => {
+      const doc = { uri, languageId: 'plaintext' };
+      (s().opened = s().opened || []).push(uri.toString());
+      return doc;
+    },
   },
-  window: {},
-  commands: { executeCommand: async () => undefined },
+  languages: { setTextDocumentLanguage: async (doc, languageId) => ({ ...doc, languageId }) },
+  window: {
+    showWarningMessage: async (m) => { (s().warnings = s().warnings || []).push(m); return undefined; },
+    showTextDocument: async (doc, options) => { (s().shown = s().shown || []).push({ doc, options }); return {}; },
+  },
+  commands: {
+    executeCommand: async (command, ...args) => { (s().commands = s().commands || []).push({ command, args }); return undefined; },
+  },
   env: {},
 };
 `;
 
 export interface TreeStub {
   settings: Record<string, unknown>;
+  /** Warnings shown, commands run, documents opened and shown (filled by the stand-in). */
+  warnings?: string[];
+  commands?: { command: string; args: unknown[] }[];
+  opened?: string[];
+  shown?: { doc: { uri: { toString(): string }; languageId: string }; options: unknown }[];
+  /** The open text documents (`vscode.workspace.textDocuments`). */
+  documents?: { uri: { toString(): string } }[];
 }
 
 /** Installs the stand-in (before), and removes it (after); `stub` is what the stand-in reads. */
