@@ -176,6 +176,8 @@ describe('explorer: drag and drop in the workspace, read-only JSON documents', f
 
   it('refreshing the whole tree starts over: new lists, one change event for all, the view description', async () => {
     const before = p.roots.deployments;
+    await kids(before);
+    assert.equal(before.paging.snapshot().status, 'ready', 'the deployments were listed');
     const events: unknown[] = [];
     const descriptions: unknown[] = [];
     p.onDidChangeTreeData((n) => events.push(n));
