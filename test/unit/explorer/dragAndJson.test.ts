@@ -174,6 +174,24 @@ describe('explorer: drag and drop in the workspace, read-only JSON documents', f
     );
   });
 
+  it('“Load more” asks for the page after the last row shown: no row twice, none skipped', async () => {
+    stub.settings['dashboardPlatform.explorer.pageSize'] = 20;
+    p.refresh();
+    const reports = await list(await deployment(1), 'reports');
+    const first = await kids(reports);
+    assert.equal(first.filter((k) => k.kind === 'report').length, 20);
+    assert.equal(first.at(-1)!.kind, 'loadMore');
+    await (reports as unknown as { loadMore(): Promise<void> }).loadMore();
+    const second = (await kids(reports)).filter((k) => k.kind === 'report');
+    assert.equal(second.length, 40);
+    assert.deepEqual(
+      second.slice(0, 20).map((k) => k.id),
+      first.filter((k) => k.kind === 'report').map((k) => k.id),
+    );
+    assert.equal(new Set(second.map((k) => k.id)).size, 40, 'no report twice');
+    delete stub.settings['dashboardPlatform.explorer.pageSize'];
+  });
+
   it('refreshing the whole tree starts over: new lists, one change event for all, the view description', async () => {
     const before = p.roots.deployments;
     await kids(before);
