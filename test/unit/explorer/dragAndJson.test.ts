@@ -192,6 +192,49 @@ describe('explorer: drag and drop in the workspace, read-only JSON documents', f
     delete stub.settings['dashboardPlatform.explorer.pageSize'];
   });
 
+  it('the view’s description names the searches and filters in force, by deployment (the sandbox lists three)', async () => {
+    p.refresh();
+    const one = (await deployment(1)) as unknown as {
+      list(k: string): { setSpec(s: object): void; listSpec: object };
+    };
+    // A deployment's list is there before the deployment is expanded.
+    const reports = one.list('reports');
+    assert.equal((reports.listSpec as { kind: string }).kind, 'reports');
+    assert.equal(p.description(), undefined);
+    reports.setSpec({ ...reports.listSpec, reportQuery: { search: 'revenue' } });
+    assert.equal(p.description(), 'Analytics: reports search "revenue"');
+    const notifications = one.list('notifications');
+    notifications.setSpec({
+      ...notifications.listSpec,
+      notificationFilter: { dashboardId: 1001 },
+      notificationFilterText: 'Revenue Dashboard',
+    });
+    assert.equal(
+      p.description(),
+      'Analytics: reports search "revenue" · Analytics: notifications Revenue Dashboard',
+    );
+    p.refresh();
+  });
+
+  it('a workspace item of a type this version does not know is shown as sent, marked', async () => {
+    const dep = await deployment(1);
+    const ws = (await list(dep, 'workspace')) as unknown as {
+      makeItem: (l: unknown, item: object) => ExplorerNode;
+    };
+    const odd = ws.makeItem(ws, { id: 5, type: 'CANVAS', name: 'Board' });
+    const t = odd.toTreeItem() as unknown as {
+      label: string;
+      description: string;
+      contextValue: string;
+      tooltip: { value: string };
+    };
+    assert.equal(odd.kind, 'info');
+    assert.equal(t.label, 'Board');
+    assert.equal(t.description, 'CANVAS');
+    assert.equal(t.contextValue, 'dp.wsUnknown');
+    assert.match(t.tooltip.value, /type: CANVAS/);
+  });
+
   it('refreshing the whole tree starts over: new lists, one change event for all, the view description', async () => {
     const before = p.roots.deployments;
     await kids(before);
