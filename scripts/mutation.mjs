@@ -247,7 +247,7 @@ export const AREAS = {
   explorer: {
     what: 'the explorer tree: its rows, labels, filters, paging and loaders',
     mutate: ['src/explorer/**/*.ts'],
-    spec: [`${U}/explorer*.test.js`, `${U}/admin/*.test.js`],
+    spec: [`${U}/explorer*.test.js`, `${U}/explorer/*.test.js`, `${U}/admin/*.test.js`],
   },
   notifications: {
     what: 'notifications: drafts, schedules, recipients, their lifecycle from the tree and the palette',
@@ -313,6 +313,14 @@ export const AREAS = {
       'src/profiles/secretBinding.ts',
       'src/profiles/profileTrust.ts',
     ],
+    spec: [`${U}/profile*.test.js`, `${U}/roundTrips.test.js`],
+  },
+  // The secret store itself (session store, SecretStorage, environment variables, what is asked
+  // before a secret is sent, bound or moved) and the clients that send them (which host gets which
+  // token, minted tokens); the rules they apply are the profile-rules area.
+  'profile-secrets': {
+    what: 'profile secrets: where each is kept, when and where it is sent, what is asked first',
+    mutate: ['src/profiles/profileSecrets.ts', 'src/profiles/clientProvider.ts'],
     spec: [`${U}/profile*.test.js`, `${U}/roundTrips.test.js`],
   },
   sandbox: {

@@ -1,5 +1,5 @@
 // The workspace inside a real VS Code against the sandbox, driven as a user would: the tree as
-// the platform shows it (folders first, paged, click opens), folders created, renamed, moved by
+// the platform shows it (folders first, paged, a click opens, in the flat Workbooks list too), folders created, renamed, moved by
 // drag and drop and deleted several at once with one confirmation, reveal from the flat Reports
 // list, reports (SQL open and saved back, create, refresh, Open in Notebook) and workbooks (create,
 // slug, upsert by slug, embed access), each effect read back from the sandbox.
@@ -105,6 +105,16 @@ describe('workspace', function () {
       ...t.command.arguments,
     );
     assert.equal(JSON.parse(dash.getText()).workbook, wb.data.name);
+    // So does a workbook of the deployment's flat Workbooks list (it once did nothing).
+    await closeEditors();
+    const flat = await child((await deployment()).list('workbooks'), 'workbook', wb.data.name);
+    const ft = flat.toTreeItem();
+    assert.equal(ft.command?.command, `${C}openItem`);
+    const flatDash: vscode.TextDocument = await vscode.commands.executeCommand(
+      ft.command.command,
+      ...ft.command.arguments,
+    );
+    assert.equal(JSON.parse(flatDash.getText()).workbook, wb.data.name);
     await closeEditors();
   });
 

@@ -57,7 +57,8 @@ function leaf(kind: NodeKind, look: (i: Item) => Look): ItemNodeFactory {
 export const environmentItem = leaf('environment', environmentLook);
 export const reportItem: ItemNodeFactory = (list, item) =>
   new OpenableItemNode('report', list, item, reportLook);
-export const workbookItem = leaf('workbook', workbookLook);
+export const workbookItem: ItemNodeFactory = (list, item) =>
+  new OpenableItemNode('workbook', list, item, workbookLook);
 export const envVarItem = leaf('envVar', envVarLook);
 export const userItem = leaf('user', userLook);
 export const recipientItem = leaf('recipient', recipientLook);
