@@ -170,8 +170,11 @@ describe('chat: panel, feature and environment against the sandbox', function ()
     hooks.reset();
     world = makeWorld();
     world.active.agents = sb.urls.ai.map((a) => ({ label: a.name, url: a.url }));
-    hooks.newPanel = () => fakePanel() as unknown as Record<string, unknown>;
+    created.length = 0;
+    hooks.newPanel = (...a) => (created.push(a), fakePanel() as unknown as Record<string, unknown>);
   });
+  /** createWebviewPanel's arguments, per panel. */
+  const created: unknown[][] = [];
 
   const agent = () => ({ name: sb.urls.ai[0]!.name, url: sb.urls.ai[0]!.url });
   const types = (ops: HostToWebview[]) => ops.map((o) => o.type);
@@ -463,6 +466,10 @@ describe('chat: panel, feature and environment against the sandbox', function ()
       assert.equal(await f.open(), first);
       assert.equal(panel!.revealed, 1);
       const second = await f.open({ newPanel: true });
+      assert.deepEqual(created, [
+        ['dashboardPlatform.chat', 'Chat: Analyst', -2, { retainContextWhenHidden: true }],
+        ['dashboardPlatform.chat', 'Chat: Analyst', 2, { retainContextWhenHidden: true }],
+      ]);
       assert.notEqual(second, first);
       assert.equal(hooks.panels.length, 2);
       assert.equal(f.activePanel, first, 'none active: the first');
@@ -623,8 +630,27 @@ describe('chat: panel, feature and environment against the sandbox', function ()
       f.dispose();
     });
 
-    it('registers its commands', () => {
-      const { disposables } = F.createChatFeature(world.services as never);
+    it('registers its commands; New Chat and Stop act on the open chat', async () => {
+      world.active.agents = [{ label: 'Analyst', url: sb.urls.ai[0]!.url }];
+      const { feature: f, disposables } = F.createChatFeature(world.services as never);
+      assert.equal(
+        await hooks.registered['dashboardPlatform.chat.stop']!(),
+        undefined,
+        'no chat: nothing to stop',
+      );
+      const newChat = hooks.registered['dashboardPlatform.chat.newChat']!();
+      await flush();
+      const panel = hooks.panels[0] as unknown as FakePanel;
+      await panel.send({ type: 'ready' });
+      await newChat;
+      assert.ok(panel.webview.posted.some((o) => o.type === 'reset'));
+      await hooks.registered['dashboardPlatform.chat.stop']!();
+      await hooks.registered['dashboardPlatform.chat.openSqlInNotebook']!({ sql: 'SELECT 9' });
+      assert.equal(
+        (hooks.opened[0] as { data: { cells: { value: string }[] } }).data.cells[0]!.value,
+        'SELECT 9',
+      );
+      assert.equal(f.activePanel?.panel, panel as never);
       assert.deepEqual(Object.keys(hooks.registered).sort(), [
         'dashboardPlatform.chat.ask',
         'dashboardPlatform.chat.history',

@@ -85,7 +85,13 @@ describe('notebook controller: cells against the sandbox', function () {
     fake = installVscodeFake();
     hooks = fake.hooks;
     C = fake.load<typeof ControllerModule>('../../../src/notebook/controller');
-    sb = await startSandbox({ rows: 50, continueWaitMs: 300, aiEventDelayMs: 2, dbtStepMs: 50 });
+    // A slow query answers "Continue wait" every 100 ms for 1.5 s: several rounds whatever the load.
+    sb = await startSandbox({
+      rows: 50,
+      continueWaitMs: 1500,
+      continueWaitTimeoutMs: 100,
+      aiEventDelayMs: 2,
+    });
     data = new DataClient({
       baseUrl: sb.urls.dataApi,
       token: async () => sb.tokens.dataApi,
@@ -479,6 +485,11 @@ describe('notebook controller: cells against the sandbox', function () {
       assert.equal(p.view, 'chart');
       assert.deepEqual(p.chart, { type: 'bar', x: 'status', y: ['count'] });
       assert.ok(p.outputKey);
+    });
+    it('a cell without metadata opens on the table', () => {
+      const cell = { ...fakeNotebook({}, [{}]).cells[0]!, metadata: undefined };
+      const p = result(C.resultOutput(payload(), true, cell as never) as unknown as Output);
+      assert.deepEqual([p.view, p.chart, typeof p.outputKey], [undefined, undefined, 'string']);
     });
     it('drops a saved chart that does not fit, and keys only cell outputs', () => {
       const cell = fakeNotebook({}, [{ metadata: { chart: { type: 'bar', x: 'nope', y: ['count'] } } }])

@@ -23,6 +23,9 @@ interface World {
   deployments: Dep[];
   /** The platform client fails (signed out, offline). */
   platformFails?: boolean;
+  /** The Data API client cannot be made (no URL). */
+  dataFails?: boolean;
+  dataCalls: number;
   dataUrl: string;
   claims: Record<string, unknown>;
   listed: string[];
@@ -59,7 +62,11 @@ function servicesOf(w: World) {
           },
         };
       },
-      data: async () => ({ baseUrl: w.dataUrl, tokenClaims: async () => w.claims }),
+      data: async () => {
+        w.dataCalls++;
+        if (w.dataFails) throw new Error('no Data API URL');
+        return { baseUrl: w.dataUrl, tokenClaims: async () => w.claims };
+      },
     },
   };
 }
@@ -100,6 +107,7 @@ describe('notebook target: profile, deployment and branch as the user reads them
       claims: {},
       listed: [],
       warned: [],
+      dataCalls: 0,
     };
   });
 
@@ -209,6 +217,21 @@ describe('notebook target: profile, deployment and branch as the user reads them
         '$(plug) Sandbox · Finance',
       );
       status.dispose();
+    });
+
+    it("the default is looked up once per profile; without a Data API it is the profile's Data API", async () => {
+      const status = new T.TargetStatus(servicesOf(w) as never);
+      await status.describe(fakeNotebook() as never);
+      await status.describe(fakeNotebook({ profile: 'SANDBOX' }) as never);
+      assert.equal(w.dataCalls, 1);
+      w.dataFails = true;
+      const other = new T.TargetStatus(servicesOf(w) as never);
+      assert.equal(
+        (await other.describe(fakeNotebook() as never)).text,
+        "$(plug) Sandbox · the profile's Data API",
+      );
+      status.dispose();
+      other.dispose();
     });
 
     it('a failed deployment list leaves ids; a failed default names the Data API', async () => {
@@ -470,6 +493,39 @@ describe('notebook target: profile, deployment and branch as the user reads them
         ['$(discard) Use the profile default', '$(edit) Enter a deployment id…'],
       );
       assert.deepEqual(w.warned, ['Could not list deployments for the picker: signed out']);
+      picker.dispose();
+    });
+
+    it('keeps the stored spelling of the profile; stores none when there is no profile', async () => {
+      const nb = fakeNotebook({ profile: 'prod' });
+      editorOn(nb);
+      const picker = new K.DeploymentPicker(servicesOf(w) as never, 'x');
+      await picker.pick(undefined, 2);
+      assert.deepEqual(hooks.edits[0]![1], [
+        { type: 'notebookMetadata', metadata: { profile: 'prod', deploymentId: 2 } },
+      ]);
+      w.active = undefined;
+      const bare = fakeNotebook({});
+      editorOn(bare);
+      await picker.pick(undefined, 5);
+      assert.deepEqual(hooks.edits[1]![1], [{ type: 'notebookMetadata', metadata: { deploymentId: 5 } }]);
+      picker.dispose();
+    });
+
+    it('the status bar shows the deployment picked at once', async () => {
+      const nb = fakeNotebook({});
+      editorOn(nb);
+      hooks.onApply = (entries) => {
+        for (const [, edits] of entries)
+          for (const e of edits as { type: string; metadata: Record<string, unknown> }[])
+            if (e.type === 'notebookMetadata') nb.metadata = e.metadata;
+      };
+      const picker = new K.DeploymentPicker(servicesOf(w) as never, 'x');
+      await flush();
+      await picker.pick(undefined, 2);
+      assert.equal((hooks.statusItems[0] as Record<string, unknown>).text, '$(server) Deployment 2');
+      await flush();
+      assert.equal((hooks.statusItems[0] as Record<string, unknown>).text, '$(server) Finance');
       picker.dispose();
     });
 

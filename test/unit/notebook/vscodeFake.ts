@@ -26,6 +26,8 @@ export interface VsHooks {
   /** Every applyEdit: the edit's entries as [uri, edits]. */
   edits: [unknown, unknown[]][];
   applyResult: boolean;
+  /** Called with each applied edit's entries (a test can apply them to its notebook). */
+  onApply?: (entries: [unknown, unknown[]][]) => void;
   quickPicks: { items: unknown[]; options: Record<string, unknown> }[];
   /** Picks an item (by label) or dismisses (undefined). */
   pick: (items: { label: string }[], options: Record<string, unknown>) => unknown;
@@ -187,7 +189,7 @@ module.exports = ns({
       inspect: (key) => { const k = section + '.' + key; return k in h.config ? { key: k, globalValue: h.config[k] } : { key: k }; },
     }),
     isTrusted: true,
-    applyEdit: async (edit) => { h.edits.push(...edit.entries); return h.applyResult; },
+    applyEdit: async (edit) => { h.edits.push(...edit.entries); if (h.onApply) h.onApply(edit.entries); return h.applyResult; },
     get notebookDocuments() { return h.notebookDocuments; },
     get workspaceFolders() { return h.workspaceFolders; },
     openNotebookDocument: async (type, data) => ({ notebookType: type, data, uri: Uri.parse('untitled://nb-' + h.opened.length) }),
@@ -258,6 +260,7 @@ function freshHooks(): VsHooks {
       listeners: {},
       registered: {},
       commandResult: undefined,
+      onApply: undefined,
       workspaceFolders: undefined,
       newExecution: undefined,
       newPanel: undefined,
