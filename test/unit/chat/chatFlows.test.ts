@@ -32,12 +32,13 @@ interface FakePanel {
   dispose(): void;
 }
 
-function fakePanel(column: number | undefined = 2): FakePanel {
+/** A webview panel in the given column ('none': not shown in any). */
+function fakePanel(column: number | 'none' = 2): FakePanel {
   let receive: (m: unknown) => Promise<void> = async () => undefined;
   let onDispose: (() => void) | undefined;
   const p: FakePanel = {
     title: '',
-    viewColumn: column,
+    viewColumn: column === 'none' ? undefined : column,
     active: false,
     disposed: false,
     revealed: 0,
@@ -198,6 +199,8 @@ describe('chat: panel, feature and environment against the sandbox', function ()
     it('on ready: init, the branch line and starters from the model; nothing before', async () => {
       hooks.config['dashboardPlatform.chat.allowRemoteImages'] = true;
       const { chat, p } = newPanel();
+      assert.equal(chat.chatId, undefined, 'no chat before the first question');
+      assert.equal(chat.currentSession, undefined);
       assert.equal(p.title, `Chat: ${agent().name} · Sandbox`);
       assert.equal(p.iconPath?.id, 'comment-discussion');
       assert.match(p.webview.html, /img-src vscode-webview: data: https:;/);
@@ -480,6 +483,19 @@ describe('chat: panel, feature and environment against the sandbox', function ()
         (hooks.panels as unknown as FakePanel[]).map((p) => p.disposed),
         [true, true],
       );
+    });
+
+    it('a chat whose panel has no column (not shown) does not place the next one', async () => {
+      world.active.agents = [{ label: 'Analyst', url: sb.urls.ai[0]!.url }];
+      hooks.newPanel = (...a) => (created.push(a), fakePanel('none') as unknown as Record<string, unknown>);
+      const f = feature();
+      await f.open();
+      await f.open({ newPanel: true });
+      assert.deepEqual(
+        created.map((a) => a[2]),
+        [-2, -2],
+      );
+      f.dispose();
     });
 
     it('several agents: picks one, described by where it runs; dismissed opens nothing', async () => {

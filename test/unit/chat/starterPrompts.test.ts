@@ -87,6 +87,25 @@ describe('chat starter prompts', () => {
       ],
     },
     {
+      what: 'a measure that is no number is no sum; "count" inside a name is no count (a country)',
+      meta: meta(
+        cube(
+          'w',
+          [
+            { name: 'w.latest_status', type: 'string', aggType: 'max' },
+            { name: 'w.country_revenue', type: 'number', aggType: 'max' },
+          ],
+          [{ name: 'w.region', type: 'string' }],
+        ),
+      ),
+      prompts: ['Which region has the highest country_revenue?'],
+    },
+    {
+      what: 'a count by its aggregation whatever its name',
+      meta: meta(cube('s', [{ name: 's.total_users', aggType: 'count' }], [{ name: 's.at', type: 'time' }])),
+      prompts: ['How many s were there each week in the last 3 months?'],
+    },
+    {
       what: 'only a count',
       meta: meta(
         cube('users', [{ name: 'users.count', aggType: 'count' }], [{ name: 'users.name', type: 'string' }]),
