@@ -50,7 +50,7 @@ function fakePanel(column: number | 'none' = 2): FakePanel {
       postMessage: async (m: HostToWebview) => (p.webview.posted.push(m), true),
       onDidReceiveMessage: (l: (m: unknown) => Promise<void>) => (
         (receive = l),
-        { dispose: () => undefined }
+        { dispose: () => void (receive = async () => undefined) }
       ),
     } as FakePanel['webview'],
     onDidDispose: (l: () => void) => ((onDispose = l), { dispose: () => undefined }),
@@ -344,10 +344,34 @@ describe('chat: panel, feature and environment against the sandbox', function ()
       chat.dispose();
     });
 
-    it('disposing ends the panel once and posts nothing after', async () => {
+    it('Stop from the host stops the running turn, and does nothing without one', async () => {
+      const { chat, p } = newPanel();
+      await chat.stop();
+      await p.send({ type: 'ready' });
+      sb.faults.add({ family: 'ai', route: 'chat', latencyMs: 20_000, times: 1 });
+      const asking = chat.ask('How many orders are there?');
+      while (!chat.currentSession?.streaming) await flush();
+      await chat.stop();
+      await asking;
+      assert.equal(chat.currentSession?.streaming, false);
+      assert.ok(p.webview.posted.some((o) => o.type === 'aborted'));
+      sb.faults.clear();
+      chat.dispose();
+    });
+
+    it('a panel of no profile is titled by its agent alone', () => {
+      world.active.name = '';
+      const { chat, p } = newPanel();
+      assert.equal(p.title, `Chat: ${agent().name}`);
+      chat.dispose();
+    });
+
+    it('disposing ends the panel once, posts nothing after, and stops listening to the page', async () => {
       const { chat, p, closed } = newPanel();
       await p.send({ type: 'ready' });
       chat.dispose();
+      await p.send({ type: 'copy', text: 'x', what: 'sql' });
+      assert.deepEqual(hooks.clipboard, []);
       chat.dispose();
       assert.deepEqual(closed, [chat]);
       assert.equal(p.disposed, true);
@@ -487,13 +511,19 @@ describe('chat: panel, feature and environment against the sandbox', function ()
 
     it('a chat whose panel has no column (not shown) does not place the next one', async () => {
       world.active.agents = [{ label: 'Analyst', url: sb.urls.ai[0]!.url }];
-      hooks.newPanel = (...a) => (created.push(a), fakePanel('none') as unknown as Record<string, unknown>);
+      // The first chat is in no column, the second in column 3: the third goes beside the second.
+      const columns: ('none' | number)[] = ['none', 3, 1];
+      hooks.newPanel = (...a) => (
+        created.push(a),
+        fakePanel(columns.shift()) as unknown as Record<string, unknown>
+      );
       const f = feature();
       await f.open();
       await f.open({ newPanel: true });
+      await f.open({ newPanel: true });
       assert.deepEqual(
         created.map((a) => a[2]),
-        [-2, -2],
+        [-2, -2, 3],
       );
       f.dispose();
     });
@@ -642,6 +672,37 @@ describe('chat: panel, feature and environment against the sandbox', function ()
       assert.match(
         empty.webview.html,
         /This chat belongs to a profile that is not active or has no AI agent\./,
+      );
+      f.dispose();
+    });
+
+    it('a restored panel with a chat reloads it; open panels hear of a profile change', async () => {
+      const f = feature();
+      const first = fakePanel();
+      const asking = f.ask({ question: 'How many orders are there?', agentUrl: sb.urls.ai[0]!.url });
+      await flush();
+      await (hooks.panels[0] as unknown as FakePanel).send({ type: 'ready' });
+      const chatId = (await asking)!.chatId!;
+      await f.deserialize(first as never, { chatId, agentUrl: sb.urls.ai[0]!.url });
+      await first.send({ type: 'ready' });
+      while (!first.webview.posted.some((o) => o.type === 'turnEnded')) await flush();
+      assert.ok(
+        first.webview.posted.some((o) => o.type === 'userMessage' && o.text === 'How many orders are there?'),
+      );
+      const fresh = fakePanel();
+      await f.deserialize(fresh as never, { agentUrl: sb.urls.ai[0]!.url });
+      await fresh.send({ type: 'ready' });
+      await flush();
+      assert.ok(!fresh.webview.posted.some((o) => o.type === 'turnStarted'), 'no chat: nothing loaded');
+      world.fire('active', { profile: { name: 'Prod' } });
+      world.fire('active', undefined);
+      await flush();
+      assert.deepEqual(
+        fresh.webview.posted.filter((o) => o.type === 'profile'),
+        [
+          { type: 'profile', own: 'Sandbox', active: 'Prod' },
+          { type: 'profile', own: 'Sandbox', active: '' },
+        ],
       );
       f.dispose();
     });

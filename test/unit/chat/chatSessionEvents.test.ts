@@ -340,6 +340,61 @@ describe('ChatSession: each event as the page is told it', () => {
     assert.deepEqual(body(u.ops), [{ type: 'aborted' }]);
   });
 
+  it('a stream that ends cancelled is shown stopped, not failed; after a server marker, nothing more', async () => {
+    const t = scripted(async function* () {
+      yield* [];
+      throw new ApiError('cancelled', 'The request was cancelled.');
+    });
+    await t.s.send('q');
+    assert.deepEqual(body(t.ops), [{ type: 'aborted' }]);
+    const u = scripted(async function* () {
+      yield { type: 'suspended', retryable: true } as ChatEvent;
+      throw new ApiError('cancelled', 'The request was cancelled.');
+    });
+    await u.s.send('q');
+    assert.deepEqual(body(u.ops), [{ type: 'suspended' }]);
+  });
+
+  const holdAfter = (...first: ChatEvent[]) =>
+    async function* (_req: unknown, signal: AbortSignal) {
+      yield { type: 'cutoff', chatId: 'c8' } as ChatEvent;
+      for (const e of first) yield e;
+      await new Promise<void>((r) => signal.addEventListener('abort', () => r()));
+    };
+
+  it('Stop after the final answer streamed still shows the turn stopped; after a suspension it does not', async () => {
+    const t = scripted(
+      holdAfter({ type: 'message', message: msg({ id: 'f', content: 'A', graphPath: ['final'] }) }),
+    );
+    const turn = t.s.send('q');
+    while (!t.s.chatId) await new Promise((r) => setImmediate(r));
+    await new Promise((r) => setImmediate(r));
+    await t.s.stop();
+    await turn;
+    assert.deepEqual(body(t.ops), [{ type: 'aborted' }]);
+    const u = scripted(holdAfter({ type: 'suspended', retryable: true }));
+    const turn2 = u.s.send('q');
+    while (!u.ops.some((o) => o.type === 'suspended')) await new Promise((r) => setImmediate(r));
+    await u.s.stop();
+    await turn2;
+    assert.deepEqual(body(u.ops), [{ type: 'suspended' }], 'the server already ended it');
+  });
+
+  it('a loaded thread shows a stopped turn once, whatever the markers; a question without text reads empty', async () => {
+    const t = scripted(
+      events(
+        { type: 'message', message: msg({ id: 'u1', role: 'user', content: null }) },
+        { type: 'aborted' },
+        { type: 'aborted' },
+      ),
+    );
+    await t.s.load('c10');
+    assert.deepEqual(body(t.ops).slice(1), [
+      { type: 'userMessage', id: 'u1', text: '' },
+      { type: 'aborted' },
+    ]);
+  });
+
   it('a question while a turn runs is not sent; New Chat stops the turn and forgets the chat', async () => {
     const t = scripted(async function* (_req: unknown, signal: AbortSignal) {
       yield { type: 'cutoff', chatId: 'c6' } as ChatEvent;
