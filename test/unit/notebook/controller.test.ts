@@ -246,7 +246,18 @@ describe('notebook controller: cells against the sandbox', function () {
     assert.deepEqual(e!.ended, { success: true });
     const waits = e!.shown.map((o) => itemText(o.items[0]!)).filter((t) => t.startsWith('Continue wait'));
     assert.ok(waits.length >= 1, 'a Continue-wait line was shown');
-    assert.match(waits[0]!, /^Continue wait: the query is still being prepared \(attempt \d+, \d+\.\d s\)…$/);
+    // Seconds, not milliseconds: well under a minute here.
+    assert.match(
+      waits[0]!,
+      /^Continue wait: the query is still being prepared \(attempt \d+, \d{1,2}\.\d s\)…$/,
+    );
+    assert.ok(
+      e!.shown
+        .filter((o) => itemText(o.items[0]!).startsWith('Continue'))
+        .every((o) => o.items[0]!.mime === 'text/plain'),
+    );
+    const elapsed = (result(e!.outputs[0]) as { elapsedMs?: number }).elapsedMs!;
+    assert.ok(elapsed >= 0 && elapsed < 600_000, `elapsed ${elapsed} ms`);
     assert.ok(!/attempt 1,/.test(waits.join('\n')), 'the first attempt is not a wait');
     assert.equal(result(e!.outputs[0]).source, 'load');
   });

@@ -7,7 +7,9 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { isApiError } from '../../../src/api/errors';
 import { ExportFormatter } from '../../../src/notebook/exportFormat';
+import { exportQuery } from '../../../src/notebook/exportRunner';
 import {
   serveExport,
   type ExportWorkerToHost,
@@ -157,6 +159,7 @@ describe('export worker (in this thread): bytes written and answers', () => {
       const failed = await r.run(p);
       assert.deepEqual(failed, { type: 'failed', error: r.error });
       const n = p.posted.length;
+      p.send({ type: 'table', rows: [[1]] });
       p.send({ type: 'finish' });
       await new Promise((res) => setTimeout(res, 20));
       assert.equal(p.posted.length, n, 'nothing after a failure');
@@ -170,6 +173,15 @@ describe('export worker (in this thread): bytes written and answers', () => {
     const failed = await p.ask({ type: 'bytes', bytes: enc.encode('{"schema":[{"name":"abcdefgh"}]}\n') });
     assert.equal(failed.type, 'failed');
     assert.equal(typeof (failed as { error: { kind?: string } }).error.kind, 'string');
+  });
+
+  it('an export cancelled before it starts starts no worker and writes no file', async () => {
+    const file = path.join(dir, 'never.csv');
+    await assert.rejects(
+      exportQuery({} as never, 'sql', 'SELECT 1', file, 'csv', { signal: AbortSignal.abort() }),
+      (e) => isApiError(e) && e.kind === 'cancelled',
+    );
+    assert.equal(fs.existsSync(file), false);
   });
 
   it('a file that cannot be written fails, naming it', async () => {

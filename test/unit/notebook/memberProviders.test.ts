@@ -5,7 +5,8 @@
 import assert from 'node:assert/strict';
 import type { Meta } from '../../../src/api/schemas/data';
 import { checkLoadQuery, FILTER_OPERATORS, MemberIndex } from '../../../src/notebook/memberIndex';
-import { CubeSqlAccumulator } from '../../../src/notebook/results';
+import { notebookDevBranch } from '../../../src/notebook/devBranch';
+import { CubeSqlAccumulator, loadPayload } from '../../../src/notebook/results';
 import type * as ProvidersModule from '../../../src/notebook/memberProviders';
 import { fakeNotebook, installVscodeFake, type FakeNotebook, type VsHooks } from './vscodeFake';
 
@@ -84,6 +85,46 @@ describe('notebook results and load checks, the edges', () => {
       partial: true,
       capped: false,
     });
+  });
+  it('order as pairs: each member checked where it is; order as an object: its keys; anything else: nothing', () => {
+    const index = new MemberIndex(META);
+    const text = '{"order":[["orders.count","asc"],["orders.big","desc"],["orders.nope","asc"],"x"]}';
+    const problems = checkLoadQuery(text, index);
+    assert.deepEqual(
+      problems.map((p) => [p.message, text.slice(p.start, p.end)]),
+      [
+        ['"orders.big" is a segment, not allowed in order.', '"orders.big"'],
+        [
+          'Unknown member "orders.nope" in order: cube "orders" has no such member (members the model hides, such as primary keys, cannot be queried).',
+          '"orders.nope"',
+        ],
+      ],
+    );
+    assert.deepEqual(checkLoadQuery('{"order":{"orders.count":"asc"}}', index), []);
+    assert.deepEqual(checkLoadQuery('{"order":"orders.nope"}', index), []);
+    assert.deepEqual(checkLoadQuery('{"order":null}', index), []);
+    assert.deepEqual(checkLoadQuery('{', index), []);
+  });
+  it('a rollup without its build time has no build time', () => {
+    const p = loadPayload(
+      {
+        results: [
+          {
+            annotation: { measures: {}, dimensions: {}, timeDimensions: {} },
+            data: [],
+            usedPreAggregations: { t: { preAggregationId: 'orders.main' } },
+          },
+        ],
+      } as never,
+      10,
+    );
+    assert.deepEqual(p.rollups, [{ id: 'orders.main' }]);
+  });
+  it('the dev branch of a notebook: a non-blank string in its metadata', () => {
+    assert.equal(notebookDevBranch({ metadata: { devBranch: 'b' } } as never), 'b');
+    assert.equal(notebookDevBranch({ metadata: { devBranch: ' ' } } as never), undefined);
+    assert.equal(notebookDevBranch({ metadata: { devBranch: 1 } } as never), undefined);
+    assert.equal(notebookDevBranch({ metadata: undefined } as never), undefined);
   });
   it('a load query that is not an object has nothing to check', () => {
     const index = new MemberIndex(META);

@@ -601,6 +601,11 @@ describe('notebook target: profile, deployment and branch as the user reads them
       );
       hooks.activeNotebookEditor = { notebook: { ...nb, notebookType: 'jupyter-notebook' } };
       await assert.rejects(P.selectNotebookProfile(servicesOf(w) as never), /Open a query notebook first/);
+      hooks.activeNotebookEditor = undefined;
+      await assert.rejects(
+        P.selectNotebookProfile(servicesOf(w) as never),
+        /^Error: Open a query notebook first\.$/,
+      );
     });
 
     it('reads a stored profile only when it is a non-blank string', () => {
