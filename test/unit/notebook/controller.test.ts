@@ -251,11 +251,9 @@ describe('notebook controller: cells against the sandbox', function () {
       waits[0]!,
       /^Continue wait: the query is still being prepared \(attempt \d+, \d{1,2}\.\d s\)…$/,
     );
-    assert.ok(
-      e!.shown
-        .filter((o) => itemText(o.items[0]!).startsWith('Continue'))
-        .every((o) => o.items[0]!.mime === 'text/plain'),
-    );
+    const waitOutputs = e!.shown.filter((o) => itemText(o.items[0]!).startsWith('Continue'));
+    assert.ok(waitOutputs.length >= 1);
+    assert.ok(waitOutputs.every((o) => o.items[0]!.mime === 'text/plain'));
     const elapsed = (result(e!.outputs[0]) as { elapsedMs?: number }).elapsedMs!;
     assert.ok(elapsed >= 0 && elapsed < 600_000, `elapsed ${elapsed} ms`);
     assert.ok(!/attempt 1,/.test(waits.join('\n')), 'the first attempt is not a wait');
