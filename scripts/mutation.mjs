@@ -275,7 +275,13 @@ export const AREAS = {
   notebook: {
     what: 'the notebook: cells, runs, outputs, export (the file format is its own area)',
     mutate: ['src/notebook/**/*.ts', '!src/notebook/notebookFormat.ts'],
-    spec: [`${U}/notebookFormat*.test.js`, `${U}/exportResults.test.js`, `${U}/faults/secrets.test.js`],
+    // notebook/: the controller, target, feature and export worker suites (a stand-in for `vscode`).
+    spec: [
+      `${U}/notebookFormat*.test.js`,
+      `${U}/exportResults.test.js`,
+      `${U}/faults/secrets.test.js`,
+      `${U}/notebook/*.test.js`,
+    ],
   },
   chat: {
     what: "the chat: sessions, history, branch, the agent's label and its rendering",
