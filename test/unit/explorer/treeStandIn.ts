@@ -88,6 +88,9 @@ export function useTreeStandIn(stub: () => TreeStub): { uninstall(): void } {
     return request === 'vscode' ? file : resolve.call(this, request, ...rest);
   };
   forgetVscodeDependents();
+  // Session state other suites may have filled (platform ids learnt by e-mail): a fresh copy, so the
+  // tree shows what this sandbox alone says.
+  delete require.cache[require.resolve('../../../src/explorer/admin/platformIds')];
   return {
     uninstall() {
       mod._resolveFilename = resolve;
