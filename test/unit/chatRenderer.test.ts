@@ -124,6 +124,31 @@ describe('chat webview rendering', () => {
     );
   });
 
+  it('shows an image the user did not allow, or not over https, as its alt text', () => {
+    const texts = (allowRemoteImages: boolean) => {
+      const page = open();
+      page.send(
+        { type: 'init', agentName: 'Analyst', allowRemoteImages },
+        {
+          type: 'final',
+          id: 'm1',
+          markdown:
+            'A ![chart](https://cdn.invalid/a.png) B ![](https://cdn.invalid/b.png) C ![plain](http://cdn.invalid/c.png)',
+        },
+      );
+      const content = page.window.document.querySelector('.msg.assistant .content')!;
+      return [
+        content.textContent!.trim(),
+        [...content.querySelectorAll('img')].map((i) => i.getAttribute('src')),
+      ];
+    };
+    assert.deepEqual(texts(false), ['A [image: chart] B [image] C [image: plain]', []]);
+    assert.deepEqual(texts(true), [
+      'A  B  C [image: plain]',
+      ['https://cdn.invalid/a.png', 'https://cdn.invalid/b.png'],
+    ]);
+  });
+
   it('shows hostile streamed text, user text and tool results as text', () => {
     const page = open();
     const payload = '<img src=x onerror="window.__pwned=true"><script>window.__pwned=true</script>';
