@@ -398,6 +398,8 @@ describe('dashboard editor page', function () {
       page.document.querySelector('.empty')?.textContent,
       'No widgets yet. Add one with \u201cAdd widget\u201d.',
     );
+    page.send({ input: INPUT });
+    assert.equal(page.document.querySelector('.empty'), null, 'no hint once there are widgets');
     const add = page.document.querySelector<HTMLSelectElement>('select.add')!;
     change(page, add, '');
     assert.deepEqual(page.edits(), [], 'no type chosen: nothing sent');
@@ -442,6 +444,7 @@ describe('dashboard editor page', function () {
       .click();
     assert.equal(area.value, applied);
     assert.doesNotMatch(panel.textContent!, /Not applied yet/);
+    assert.equal(panel.querySelector('.row')!.lastElementChild!.textContent, '', 'the status is empty');
     page.send({ input: { ...INPUT, title: 'Again' } });
     const again = page.document.querySelector<HTMLTextAreaElement>('textarea[data-key="config:w1"]')!;
     assert.equal(again.value, applied, 'the discarded draft does not come back');
