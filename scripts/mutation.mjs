@@ -349,6 +349,7 @@ export const AREAS = {
     mutate: ['webview/**/*.ts', 'src/shared/**/*.ts'],
     spec: [
       `${U}/renderer.test.js`,
+      `${U}/webviewLogic.test.js`,
       `${U}/chatRenderer.test.js`,
       `${U}/dashboardGrid.test.js`,
       `${U}/dashboardPage.test.js`,

@@ -124,6 +124,31 @@ describe('chat webview rendering', () => {
     );
   });
 
+  it('shows an image the user did not allow, or not over https, as its alt text', () => {
+    const texts = (allowRemoteImages: boolean) => {
+      const page = open();
+      page.send(
+        { type: 'init', agentName: 'Analyst', allowRemoteImages },
+        {
+          type: 'final',
+          id: 'm1',
+          markdown:
+            'A ![chart](https://cdn.invalid/a.png) B ![](https://cdn.invalid/b.png) C ![plain](http://cdn.invalid/c.png)',
+        },
+      );
+      const content = page.window.document.querySelector('.msg.assistant .content')!;
+      return [
+        content.textContent!.trim(),
+        [...content.querySelectorAll('img')].map((i) => i.getAttribute('src')),
+      ];
+    };
+    assert.deepEqual(texts(false), ['A [image: chart] B [image] C [image: plain]', []]);
+    assert.deepEqual(texts(true), [
+      'A  B  C [image: plain]',
+      ['https://cdn.invalid/a.png', 'https://cdn.invalid/b.png'],
+    ]);
+  });
+
   it('shows hostile streamed text, user text and tool results as text', () => {
     const page = open();
     const payload = '<img src=x onerror="window.__pwned=true"><script>window.__pwned=true</script>';
@@ -366,6 +391,86 @@ describe('chat webview rendering', () => {
     );
     page.send({ type: 'profile', own: 'Sandbox', active: 'Sandbox' });
     assert.equal(banner.hidden, true, "back on the chat's own profile: no banner");
+  });
+
+  it('pauses with the default reason, stops, offers the SQL to the notebook, and a new chat starts empty', () => {
+    const page = open();
+    const doc = page.window.document;
+    const notices = () =>
+      [...doc.querySelectorAll('.notice')].map((n) => [n.className, n.textContent?.trim()]);
+    page.send({ type: 'turnStarted', turnId: 't1', userText: 'Revenue?' });
+    assert.equal(doc.querySelector('.empty'), null, 'a turn hides the empty state');
+    page.send(
+      { type: 'userMessage', id: 'u1', text: 'Revenue?' },
+      {
+        type: 'toolCall',
+        id: 'q',
+        name: 'cubeSqlApi',
+        input: {},
+        sql: 'SELECT SUM(amount) FROM orders',
+        result: { schema: [{ name: 'n' }], data: [['5']], totalRows: 1 },
+      },
+      { type: 'suspended' },
+      { type: 'aborted' },
+      { type: 'usage', usage: { llmCalls: 2, inputTokens: 1200, outputTokens: 30, totalTokens: 1230 } },
+      { type: 'turnEnded' },
+    );
+    assert.deepEqual(notices(), [
+      ['notice suspended', 'The agent paused this turn. Resume'],
+      ['notice aborted', 'Stopped.'],
+    ]);
+    assert.equal(
+      doc.querySelector('.usage')?.textContent,
+      '2 LLM calls · 1,200 input tokens · 30 output tokens · 1,230 total',
+    );
+    const button = (label: string) =>
+      [...doc.querySelectorAll<HTMLButtonElement>('.tool-actions button')].find(
+        (b) => b.textContent === ` ${label}`,
+      );
+    button('Open in notebook')!.click();
+    button('Copy SQL')!.click();
+    assert.deepEqual(page.sent.slice(-2), [
+      { type: 'openInNotebook', sql: 'SELECT SUM(amount) FROM orders' },
+      { type: 'copy', text: 'SELECT SUM(amount) FROM orders', what: 'sql' },
+    ]);
+    page.send({ type: 'suspended', reason: 'Waiting for approval.' });
+    assert.equal(notices().at(-1)![1], 'Waiting for approval. Resume');
+
+    page.send({ type: 'reset' });
+    const log = doc.querySelector('.transcript')!;
+    assert.equal(log.querySelectorAll('.msg, .notice, .tool').length, 0, 'the transcript is cleared');
+    assert.equal(log.querySelector('.empty')?.textContent, 'Ask a question about your data.');
+    assert.equal(doc.querySelector('.usage')?.textContent, '');
+    assert.equal(doc.querySelector('textarea')!.disabled, false);
+    // The question of the cleared chat is not the pending one any more: its echo adds a message.
+    page.send({ type: 'userMessage', id: 'u2', text: 'Revenue?' });
+    assert.equal(log.querySelectorAll('.msg.user').length, 1);
+  });
+
+  it('replaces the starter prompts, and a starter sends nothing while an answer streams', () => {
+    const page = open();
+    const doc = page.window.document;
+    page.send(
+      { type: 'starters', prompts: ['Old one'] },
+      { type: 'starters', prompts: ['First?', 'Second?'] },
+    );
+    const starters = [...doc.querySelectorAll<HTMLButtonElement>('.starters button')];
+    assert.deepEqual(
+      starters.map((b) => [b.className, b.type, b.textContent]),
+      [
+        ['secondary starter', 'button', 'First?'],
+        ['secondary starter', 'button', 'Second?'],
+      ],
+    );
+    page.send({ type: 'turnStarted', turnId: 't1' });
+    starters[0]!.click();
+    assert.equal(page.sent.filter((m) => m.type === 'send').length, 0, 'nothing sent while streaming');
+    page.send({ type: 'turnEnded' });
+    starters[1]!.click();
+    assert.deepEqual(
+      page.sent.filter((m) => m.type === 'send'),
+      [{ type: 'send', text: 'Second?' }],
+    );
   });
 
   it('shows a rollup badge with its name and age when a rollup served the query', () => {

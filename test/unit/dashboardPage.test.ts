@@ -373,6 +373,84 @@ describe('dashboard editor page', function () {
     assert.match(problems.textContent!, /nothing to preview yet/);
   });
 
+  it('says why the preview is paused, in the words for each state', () => {
+    const page = open();
+    const headline = () => page.document.querySelector('.problems strong')?.textContent;
+    const problem = { message: 'title: Expected string', line: 0, column: 0 };
+    page.send({ input: INPUT, locked: true, problems: [problem] });
+    assert.equal(
+      headline(),
+      'The file has problems. The preview shows the last valid version; editing resumes when they are fixed.',
+    );
+    page.send({ input: INPUT, locked: false, problems: [problem] });
+    assert.equal(
+      headline(),
+      'Some values are not valid (marked in the inspector); fix them before publishing.',
+    );
+    page.send({ input: null, locked: true, problems: [problem] });
+    assert.equal(headline(), 'The file has problems, so there is nothing to preview yet.');
+  });
+
+  it('an empty dashboard says how to add a widget; the add list sends only a chosen type and resets', () => {
+    const page = open();
+    page.send({ input: { ...INPUT, config: { ...INPUT.config, widgets: [] } } });
+    assert.equal(
+      page.document.querySelector('.empty')?.textContent,
+      'No widgets yet. Add one with \u201cAdd widget\u201d.',
+    );
+    page.send({ input: INPUT });
+    assert.equal(page.document.querySelector('.empty'), null, 'no hint once there are widgets');
+    const add = page.document.querySelector<HTMLSelectElement>('select.add')!;
+    change(page, add, '');
+    assert.deepEqual(page.edits(), [], 'no type chosen: nothing sent');
+    change(page, add, 'TEXT');
+    assert.equal(add.value, '', 'the list is ready for the next widget');
+    assert.deepEqual(page.edits(), [{ type: 'addWidget', widgetType: 'TEXT' }]);
+  });
+
+  it('marks the current inspector tab as selected for assistive technology, and only it', () => {
+    const page = open();
+    page.send({ input: INPUT });
+    const tabs = () =>
+      [...page.document.querySelectorAll<HTMLButtonElement>('[role="tablist"] button')].map((b) => [
+        b.textContent,
+        b.getAttribute('role'),
+        b.getAttribute('aria-selected'),
+        b.tabIndex,
+      ]);
+    tab(page, 'layout');
+    assert.deepEqual(tabs(), [
+      ['Widget', 'tab', 'false', -1],
+      ['Dashboard', 'tab', 'false', -1],
+      ['Theme', 'tab', 'false', -1],
+      ['Layout', 'tab', 'true', 0],
+      ['History', 'tab', 'false', -1],
+    ]);
+    assert.equal(page.document.querySelector('.tabpanel')?.getAttribute('role'), 'tabpanel');
+  });
+
+  it('Discard puts back the applied config and clears what the draft said', () => {
+    const page = open();
+    page.send({ input: INPUT });
+    widget(page, 'w1').focus();
+    const area = page.document.querySelector<HTMLTextAreaElement>('textarea[data-key="config:w1"]')!;
+    const applied = area.value;
+    area.value = '{"broken": ';
+    area.dispatchEvent(new page.window.Event('input'));
+    const panel = area.closest('details')!;
+    assert.match(panel.textContent!, /Not applied yet\./);
+    [...panel.querySelectorAll<HTMLButtonElement>('button')]
+      .find((b) => b.textContent === 'Discard')!
+      .click();
+    assert.equal(area.value, applied);
+    assert.doesNotMatch(panel.textContent!, /Not applied yet/);
+    assert.equal(panel.querySelector('.row')!.lastElementChild!.textContent, '', 'the status is empty');
+    page.send({ input: { ...INPUT, title: 'Again' } });
+    const again = page.document.querySelector<HTMLTextAreaElement>('textarea[data-key="config:w1"]')!;
+    assert.equal(again.value, applied, 'the discarded draft does not come back');
+    assert.deepEqual(page.edits(), []);
+  });
+
   it('shows the publish history newest first', () => {
     const page = open();
     page.send({ input: INPUT });
