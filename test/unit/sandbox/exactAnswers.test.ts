@@ -1,6 +1,7 @@
 // The sandbox's answers that no other suite pinned exactly (from the survivors of the seed-1 mutation
 // sample, docs/mutation-triage.md "sandbox"): a user attribute's partial update keeps the fields it
 // does not name, a deployment's generated domain, the creation step a GitHub connect moves.
+/* eslint-disable @typescript-eslint/no-explicit-any -- JSON answers walked by path in assertions */
 import * as assert from 'node:assert/strict';
 import { startSandbox, type SandboxHandle } from '../../../src/sandbox';
 import { deploymentBody } from '../contract/caseChecks';
