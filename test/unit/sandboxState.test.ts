@@ -266,6 +266,12 @@ describe('the sandbox keeps its data in a state file', function () {
       assert.match(kept.reason, reason);
       assert.equal(fs.readFileSync(kept.file, 'utf8'), content, 'kept byte for byte');
       assert.notEqual(kept.file, file);
+      // Beside the file, named for it and the time (no ':' or '.' but the extension's), same extension.
+      assert.equal(path.dirname(kept.file), path.dirname(file));
+      assert.match(
+        path.basename(kept.file),
+        /^state\.unreadable-\d{4}-\d\d-\d\dT\d\d-\d\d-\d\d-\d{3}Z\.json$/,
+      );
       assert.ok(!fs.existsSync(file), 'not replaced in place');
       const c = client(sb);
       const branches = (await c.build('GET', '/branches')).body.items.map((b: any) => b.name);

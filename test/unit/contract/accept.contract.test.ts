@@ -62,6 +62,11 @@ describe('contract: the sandbox serves what the documents list, and honours Acce
     assert.equal(negotiate('*/*, application/json;q=0', ['application/json']), null);
     assert.equal(negotiate('application/json; charset=utf-8', ['application/json']), 'application/json');
     assert.equal(negotiate('text/html', ['application/json']), null);
+    // A type's own range outranks its type's wildcard, which outranks */*, whatever their order.
+    assert.equal(negotiate('*/*;q=0, image/*', files), 'image/png');
+    assert.equal(negotiate('image/*;q=0, */*', files), 'application/pdf');
+    assert.equal(negotiate('image/*;q=0, image/png', files), 'image/png');
+    assert.equal(negotiate('image/png;q=0, image/*', files), null);
   });
 
   it('answers 406 to an Accept a route cannot satisfy, and the asked type otherwise', async () => {

@@ -109,6 +109,13 @@ describe('sandbox: Databricks Metric Views, service tokens and the API descripti
     await admin.ops.cancelMetricViewPreview(1, first.previewId);
     const s = await admin.ops.getMetricViewPreview(1, first.previewId);
     assert.equal(s.status, 'CANCELLED');
+    assert.deepEqual(s.progress, {
+      stage: 'CANCELLED',
+      percentComplete: s.progress?.percentComplete,
+      message: 'Cancelled',
+    });
+    assert.equal(s.resultAvailable, false);
+    assert.equal(s.error, null);
     const twice = await rejection(() => admin.ops.cancelMetricViewPreview(1, first.previewId));
     assert.ok(twice instanceof ApiError && twice.kind === 'conflict', String(twice));
     assert.match(twice.message, /already finished: there is nothing to cancel/);
