@@ -25,7 +25,11 @@ export interface DashSink {
   commands: { id: string; args: unknown[] }[];
   progress: unknown[];
   /** Quick picks shown: their title and item labels/descriptions; answered by `pickAnswers` (index, or undefined: dismissed). */
-  picks: { title: string | undefined; items: { label: string; description?: string }[] }[];
+  picks: {
+    title: string | undefined;
+    matchOnDescription: unknown;
+    items: { label: string; description?: string }[];
+  }[];
   pickAnswers: (number | undefined)[];
   /** Input boxes shown: their prompt and what validateInput says of `probes`; answered by `inputAnswers`. */
   inputs: { prompt: string; checks: Record<string, string | undefined> }[];
@@ -34,7 +38,12 @@ export interface DashSink {
   saveAnswer: string | undefined;
   written: { uri: string; text: string }[];
   shown: { uri: string; languageId: string; preview: unknown }[];
+  /** The workspace's first folder ('' : a workspace with no folders; undefined: none open). */
   workspaceFolder: string | undefined;
+  /** The active tab's input (see tabInput). */
+  activeTab: unknown;
+  /** The document of the active text editor, by path. */
+  activeEditor: string | undefined;
 }
 
 /** The values every input box's validateInput is asked about. */
@@ -61,6 +70,9 @@ class EventEmitter {
   dispose() { this.listeners = []; }
 }
 class CancellationError extends Error {}
+class TabInputTextDiff { constructor(original, modified) { this.original = original; this.modified = modified; } }
+class TabInputText { constructor(uri) { this.uri = uri; } }
+class TabInputCustom { constructor(uri, viewType) { this.uri = uri; this.viewType = viewType; } }
 const docOf = (uri) => {
   const d = sink().docs.get(String(uri));
   if (!d) throw new Error('no document ' + String(uri));
@@ -79,7 +91,7 @@ const docOf = (uri) => {
   };
 };
 module.exports = ns({
-  Uri, EventEmitter, CancellationError,
+  Uri, EventEmitter, CancellationError, TabInputTextDiff, TabInputText, TabInputCustom,
   ProgressLocation: { Notification: 15 },
   DiagnosticSeverity: { Error: 0 },
   window: ns({
@@ -87,7 +99,7 @@ module.exports = ns({
     showWarningMessage: async (m, o) => { sink().warnings.push({ message: m, modal: o?.modal === true }); return o?.modal ? sink().warnAnswer : undefined; },
     withProgress: (o, task) => { sink().progress.push(o); return task({ report() {} }, { onCancellationRequested: () => ({ dispose() {} }) }); },
     showQuickPick: async (items, o) => {
-      sink().picks.push({ title: o?.title, items: items.map((i) => ({ label: i.label, ...(i.description !== undefined ? { description: i.description } : {}) })) });
+      sink().picks.push({ title: o?.title, matchOnDescription: o?.matchOnDescription, items: items.map((i) => ({ label: i.label, ...(i.description !== undefined ? { description: i.description } : {}) })) });
       const i = sink().pickAnswers.shift();
       return i === undefined ? undefined : items[i];
     },
@@ -101,14 +113,14 @@ module.exports = ns({
     showTextDocument: async (doc, o) => { sink().shown.push({ uri: String(doc.uri), languageId: doc.languageId, preview: o?.preview }); return {}; },
     tabGroups: {
       all: [],
-      activeTabGroup: { activeTab: undefined },
+      get activeTabGroup() { const input = sink().activeTab; return { activeTab: input ? { input } : undefined }; },
       onDidChangeTabs: () => ({ dispose() {} }),
       close: async () => true,
     },
-    activeTextEditor: undefined,
+    get activeTextEditor() { const p = sink().activeEditor; return p ? { document: { uri: Uri.file(p) } } : undefined; },
   }),
   workspace: ns({
-    get workspaceFolders() { const f = sink().workspaceFolder; return f ? [{ uri: Uri.file(f) }] : undefined; },
+    get workspaceFolders() { const f = sink().workspaceFolder; return f === undefined ? undefined : f === '' ? [] : [{ uri: Uri.file(f) }]; },
     registerTextDocumentContentProvider: () => ({ dispose() {} }),
     onDidSaveTextDocument: () => ({ dispose() {} }),
     onDidChangeTextDocument: () => ({ dispose() {} }),
@@ -147,6 +159,8 @@ function emptySink(): DashSink {
     written: [],
     shown: [],
     workspaceFolder: undefined,
+    activeTab: undefined,
+    activeEditor: undefined,
   };
 }
 

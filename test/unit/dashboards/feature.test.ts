@@ -118,6 +118,15 @@ describe('dashboards: edit (pull), the pickers, attach a thread, command argumen
     assert.deepEqual(s.workspaceState.data, {});
   });
 
+  it('Edit Dashboard in a workspace with no folders: no default name', async () => {
+    const s = setup();
+    sink.workspaceFolder = '';
+    sink.saveAnswer = '/ws/out.json';
+    await s.feature.edit({ deploymentId: 7, workbookId: 1001 });
+    assert.equal('defaultUri' in (sink.saveDialogs[0] as object), false);
+    assert.equal(sink.written.length, 1);
+  });
+
   it('Edit Dashboard with a target writes there without a dialog', async () => {
     const s = setup();
     await s.feature.edit({ deploymentId: 7, workbookId: 1001, target: '/ws/a.dashboard.json' });
@@ -134,6 +143,7 @@ describe('dashboards: edit (pull), the pickers, attach a thread, command argumen
     assert.deepEqual(sink.picks, [
       {
         title: 'Deployment to pull from',
+        matchOnDescription: true,
         items: [
           { label: 'Staging', description: 'id 7 · eu' },
           { label: 'Deployment 9', description: 'id 9' },
@@ -141,6 +151,7 @@ describe('dashboards: edit (pull), the pickers, attach a thread, command argumen
       },
       {
         title: 'Workbook',
+        matchOnDescription: true,
         items: [
           { label: 'Revenue Q3', description: 'id 1001' },
           { label: 'Workbook 5', description: 'id 5' },
@@ -366,5 +377,50 @@ describe('dashboards: edit (pull), the pickers, attach a thread, command argumen
       nodes.map(([n]) => prompts.workbookFromNode(n)),
       nodes.map(([, w]) => w),
     );
+  });
+  it('Attach AI Widget Thread: a row or ids given win over the active file; else the active file, else pickers', async () => {
+    const fileText = demoText; // workbook 1001
+    const openFile = () => {
+      sink.docs.set('file:///ws/revenue.dashboard.json', {
+        text: fileText,
+        isDirty: false,
+        saves: 0,
+        languageId: 'json',
+      });
+      sink.activeEditor = '/ws/revenue.dashboard.json';
+    };
+    const s = setup();
+    openFile();
+    await s.feature.attachThread({
+      deploymentId: 3,
+      data: { id: 44, name: 'x' },
+      threadId: 't',
+      widgetId: 'w',
+    });
+    assert.deepEqual(
+      s.rec.calls.map((c) => c.args.slice(0, 2)),
+      [[3, 44]],
+      'the row, not the active file',
+    );
+    const a = setup();
+    openFile();
+    await a.feature.attachThread({ deploymentId: 3, workbookId: 45, threadId: 't', widgetId: 'w' });
+    assert.deepEqual(
+      a.rec.calls.map((c) => c.args.slice(0, 2)),
+      [[3, 45]],
+    );
+    const b = setup();
+    openFile();
+    await b.feature.attachThread({ deploymentId: 3, threadId: 't', widgetId: 'w' });
+    assert.deepEqual(
+      b.rec.calls.map((c) => c.args.slice(0, 2)),
+      [[3, 1001]],
+      'the active file names the workbook',
+    );
+    const c = setup();
+    sink.pickAnswers = [0, 1];
+    await c.feature.attachThread({ threadId: 't', widgetId: 'w' });
+    assert.deepEqual(c.rec.calls.at(-1)!.args.slice(0, 2), [7, 5], 'no file: both picked');
+    assert.equal(sink.picks.length, 2);
   });
 });

@@ -21,13 +21,18 @@ describe('dashboards: publishing a file (review, decision, send, history)', () =
   const { sink, reset } = useDashStandIn();
   let flowMod: typeof PublishFlowModule;
   let recordsMod: typeof RecordsModule;
+  let vs: {
+    Uri: { file(p: string): { toString(): string; path: string } };
+    TabInputTextDiff: new (a: unknown, b: unknown) => unknown;
+  };
   let Uri: { file(p: string): { toString(): string; path: string } };
 
   before(() => {
     /* eslint-disable @typescript-eslint/no-require-imports */
     flowMod = require('../../../src/dashboards/publishFlow') as typeof PublishFlowModule;
     recordsMod = require('../../../src/dashboards/dashboardRecords') as typeof RecordsModule;
-    Uri = (require('vscode') as { Uri: typeof Uri }).Uri;
+    vs = require('vscode') as typeof vs;
+    Uri = vs.Uri;
     /* eslint-enable @typescript-eslint/no-require-imports */
   });
 
@@ -277,5 +282,46 @@ describe('dashboards: publishing a file (review, decision, send, history)', () =
     assert.ok(fills, 'learned');
     assert.deepEqual(Object.keys(fills), ['dev']);
     assert.deepEqual(sink.info, ['Dashboard published: version 1.']);
+  });
+  it('"Publish" on a review (its URI, or with its tab active) confirms that review; on a file it reviews', async () => {
+    const s = setup();
+    await s.flow.publish({ uri: String(s.uri), deploymentId: 7 });
+    const first = s.flow.lastReview!;
+    await s.flow.publish(first.right);
+    assert.equal(s.sent().length, 1, 'the review URI: published');
+    assert.equal(first.state, 'published');
+
+    const t = setup();
+    await t.flow.publish({ uri: String(t.uri), deploymentId: 7 });
+    const r = t.flow.lastReview!;
+    sink.activeTab = new vs.TabInputTextDiff(r.left, r.right);
+    // An argument naming the file reviews it again, even with a review tab active.
+    await t.flow.publish({ uri: String(t.uri), deploymentId: 7 });
+    assert.deepEqual(t.sent(), []);
+    assert.equal(r.state, 'replaced');
+    const r2 = t.flow.lastReview!;
+    sink.activeTab = new vs.TabInputTextDiff(r2.left, r2.right);
+    await t.flow.publish();
+    assert.equal(t.sent().length, 1, 'no argument: the active review is published');
+    assert.equal(r2.state, 'published');
+
+    const u = setup();
+    await assert.rejects(u.flow.publish(), /^Error: Open a \*\.dashboard\.json file first\.$/);
+    assert.deepEqual(u.rec.calls, []);
+  });
+
+  it('a review leaves out the fields the server fills in, learned for the active profile only', async () => {
+    const input = JSON.parse(demoText) as { config: Record<string, unknown> };
+    const published = { ...input, id: 1001, versionNumber: 3, config: { ...input.config, serverOnly: 'x' } };
+    const KEY = 'dashboardPlatform.dashboards.serverFills';
+    const changesWith = async (fills: Record<string, unknown> | undefined) => {
+      const s = setup({ published });
+      if (fills) s.globalState.data[KEY] = fills;
+      await s.flow.publish({ uri: String(s.uri), deploymentId: 7 });
+      return s.flow.lastReview!.review.changes;
+    };
+    assert.deepEqual(await changesWith({ dev: { 'config.serverOnly': 'x' } }), []);
+    assert.notDeepEqual(await changesWith({ other: { 'config.serverOnly': 'x' } }), []);
+    assert.notDeepEqual(await changesWith(undefined), []);
   });
 });
