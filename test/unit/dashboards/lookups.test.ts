@@ -1,11 +1,12 @@
 // The small rules under the dashboards' flows that the sampled mutants found untested: a report
 // found by its public id (searched by name first, then page by page to the last page, never
 // looping on a repeated cursor, at most 50 pages), a widget's new id kept unique past "-2", the
-// grid's row height when the layout gives none or a non-positive one, and boxes that only touch
+// grid's row height, a minted public id drawing again on byte 248 (no bias), when the layout gives none or a non-positive one, and boxes that only touch
 // not counted as overlapping. ReportFlows is loaded with the dashboards' stand-in for `vscode`.
 import assert from 'node:assert/strict';
 import type * as ReportFlowsModule from '../../../src/dashboards/reportFlows';
 import { editDashboardText } from '../../../src/dashboards/dashboardEdits';
+import { mintPublicId } from '../../../src/dashboards/reportFile';
 import { DEFAULT_ROW_HEIGHT, gridSpec, overlaps } from '../../../src/shared/dashboardGrid';
 import type { Services } from '../../../src/services';
 import { recordingClient } from '../featureHarness';
@@ -127,5 +128,9 @@ describe('dashboards: report lookup by public id, unique widget ids, grid rules'
       ]),
       cases.map(([name, , , o]) => [name, o]),
     );
+  });
+  it('a minted public id draws again on bytes 248 and above (248 would bias towards "0")', () => {
+    const bytes = (n: number) => Uint8Array.from({ length: n }, (_, i) => (i % 2 === 0 ? 248 : 61));
+    assert.equal(mintPublicId(bytes), 'zzzzzzzzzzzz');
   });
 });

@@ -324,4 +324,17 @@ describe('dashboards: publishing a file (review, decision, send, history)', () =
     assert.notDeepEqual(await changesWith({ other: { 'config.serverOnly': 'x' } }), []);
     assert.notDeepEqual(await changesWith(undefined), []);
   });
+  it('a review tab names the file and whether there is anything to publish; reviewing another file leaves it open', async () => {
+    const s = setup();
+    await s.flow.publish({ uri: String(s.uri), deploymentId: 7 });
+    const a = s.flow.lastReview!;
+    assert.match(a.right.path, /^\/r\d+-[a-z0-9]+\/revenue \(to publish\)\.dashboard\.json$/);
+    assert.match(a.left.path, /^\/r\d+-[a-z0-9]+\/revenue \(published\)\.dashboard\.json$/);
+    assert.equal(a.right.query, String(s.uri), 'the review names its file');
+    const other = Uri.file('/ws/other.dashboard.json');
+    sink.docs.set(String(other), { text: demoText, isDirty: false, saves: 0, languageId: 'json' });
+    await s.flow.publish({ uri: String(other), deploymentId: 7 });
+    assert.equal(a.state, 'open', 'a review of another file is not replaced');
+    assert.equal(s.flow.reviews.open().length, 2);
+  });
 });
