@@ -193,7 +193,12 @@ export const AREAS = {
   dashboards: {
     what: 'dashboards: file format, schema, edits, page, review',
     mutate: ['src/dashboards/**/*.ts', 'src/shared/dashboardGrid.ts'],
-    spec: [`${U}/dashboard*.test.js`, `${U}/publishReview.test.js`, `${U}/reportFile.test.js`],
+    spec: [
+      `${U}/dashboard*.test.js`,
+      `${U}/publishReview.test.js`,
+      `${U}/reportFile.test.js`,
+      `${U}/dashboards/*.test.js`,
+    ],
   },
   'agent-guards': {
     what: "agent tools' guards: workspace paths, input checks, effects, escaped service text",

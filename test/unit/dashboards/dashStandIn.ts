@@ -1,0 +1,207 @@
+// The dashboards' unit tests' stand-in for `vscode` (a file in a temp folder resolved through
+// Module._resolveFilename, as in admin/userRoles.test.ts): documents held as text, what the user
+// is told (information, warnings, their modal answer), quick picks, input boxes and the save dialog
+// answered from queues, files written, commands run, and tab groups with nothing open.
+// `useDashStandIn()` registers mocha's before/after hooks; require modules inside a `before`.
+import * as fs from 'node:fs';
+import Module from 'node:module';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { forgetVscodeDependents } from '../vscodeStandIn';
+
+export interface Doc {
+  text: string;
+  isDirty: boolean;
+  saves: number;
+  languageId: string;
+}
+
+export interface DashSink {
+  docs: Map<string, Doc>;
+  info: string[];
+  warnings: { message: string; modal: boolean }[];
+  /** What a modal warning answers. */
+  warnAnswer: string | undefined;
+  commands: { id: string; args: unknown[] }[];
+  progress: unknown[];
+  /** Quick picks shown: their title and item labels/descriptions; answered by `pickAnswers` (index, or undefined: dismissed). */
+  picks: {
+    title: string | undefined;
+    matchOnDescription: unknown;
+    items: { label: string; description?: string }[];
+  }[];
+  pickAnswers: (number | undefined)[];
+  /** Input boxes shown: their prompt and what validateInput says of `probes`; answered by `inputAnswers`. */
+  inputs: { prompt: string; checks: Record<string, string | undefined> }[];
+  inputAnswers: (string | undefined)[];
+  saveDialogs: unknown[];
+  saveAnswer: string | undefined;
+  written: { uri: string; text: string }[];
+  shown: { uri: string; languageId: string; preview: unknown }[];
+  /** The workspace's first folder ('' : a workspace with no folders; undefined: none open). */
+  workspaceFolder: string | undefined;
+  /** The active tab's input (see tabInput). */
+  activeTab: unknown;
+  /** The document of the active text editor, by path. */
+  activeEditor: string | undefined;
+}
+
+/** The values every input box's validateInput is asked about. */
+export const PROBES = ['', '  ', '0', '7', ' 12 ', '-3', '1.5', 'abc'];
+
+const STUB_SOURCE = `
+const sink = () => globalThis.__dpDashSink;
+const PROBES = ${JSON.stringify(PROBES)};
+const cls = () => class { constructor(...a) { this.args = a; } };
+const ns = (extra) => new Proxy(extra, { get: (t, k) => (k in t ? t[k] : cls()) });
+class Uri {
+  constructor(scheme, path, query) { this.scheme = scheme; this.path = path; this.query = query ?? ''; }
+  static from(c) { return new Uri(c.scheme, c.path ?? '', c.query ?? ''); }
+  static file(p) { return new Uri('file', p, ''); }
+  static parse(s) { const m = /^([a-z][a-z0-9+.-]*):(?:\\/\\/)?([^?]*)(?:\\?(.*))?$/i.exec(s); return new Uri(m[1], m[2], m[3] ?? ''); }
+  static joinPath(u, ...parts) { return new Uri(u.scheme, [u.path, ...parts].join('/'), u.query); }
+  with(c) { return new Uri(c.scheme ?? this.scheme, c.path ?? this.path, c.query ?? this.query); }
+  get fsPath() { return this.path; }
+  toString() { return this.scheme + '://' + this.path + (this.query ? '?' + this.query : ''); }
+}
+class EventEmitter {
+  constructor() { this.listeners = []; this.event = (l) => { this.listeners.push(l); return { dispose() {} }; }; }
+  fire(e) { for (const l of this.listeners) l(e); }
+  dispose() { this.listeners = []; }
+}
+class CancellationError extends Error {}
+class TabInputTextDiff { constructor(original, modified) { this.original = original; this.modified = modified; } }
+class TabInputText { constructor(uri) { this.uri = uri; } }
+class TabInputCustom { constructor(uri, viewType) { this.uri = uri; this.viewType = viewType; } }
+const docOf = (uri) => {
+  const d = sink().docs.get(String(uri));
+  if (!d) throw new Error('no document ' + String(uri));
+  return {
+    uri,
+    getText: () => d.text,
+    get isDirty() { return d.isDirty; },
+    get languageId() { return d.languageId; },
+    save: async () => { d.saves += 1; d.isDirty = false; return true; },
+    lineAt: () => ({ range: { end: { character: 0 } } }),
+    positionAt: (offset) => {
+      const before = d.text.slice(0, offset).split('\\n');
+      return { line: before.length - 1, character: before[before.length - 1].length };
+    },
+    lineCount: d.text.split('\\n').length,
+  };
+};
+module.exports = ns({
+  Uri, EventEmitter, CancellationError, TabInputTextDiff, TabInputText, TabInputCustom,
+  ProgressLocation: { Notification: 15 },
+  DiagnosticSeverity: { Error: 0 },
+  window: ns({
+    showInformationMessage: async (m) => { sink().info.push(m); return undefined; },
+    showWarningMessage: async (m, o) => { sink().warnings.push({ message: m, modal: o?.modal === true }); return o?.modal ? sink().warnAnswer : undefined; },
+    withProgress: (o, task) => { sink().progress.push(o); return task({ report() {} }, { onCancellationRequested: () => ({ dispose() {} }) }); },
+    showQuickPick: async (items, o) => {
+      sink().picks.push({ title: o?.title, matchOnDescription: o?.matchOnDescription, items: items.map((i) => ({ label: i.label, ...(i.description !== undefined ? { description: i.description } : {}) })) });
+      const i = sink().pickAnswers.shift();
+      return i === undefined ? undefined : items[i];
+    },
+    showInputBox: async (o) => {
+      const checks = {};
+      for (const p of PROBES) checks[p] = o?.validateInput?.(p) ?? undefined;
+      sink().inputs.push({ prompt: o?.prompt, checks });
+      return sink().inputAnswers.shift();
+    },
+    showSaveDialog: async (o) => { sink().saveDialogs.push(o); const a = sink().saveAnswer; return a === undefined ? undefined : Uri.file(a); },
+    showTextDocument: async (doc, o) => { sink().shown.push({ uri: String(doc.uri), languageId: doc.languageId, preview: o?.preview }); return {}; },
+    tabGroups: {
+      all: [],
+      get activeTabGroup() { const input = sink().activeTab; return { activeTab: input ? { input } : undefined }; },
+      onDidChangeTabs: () => ({ dispose() {} }),
+      close: async () => true,
+    },
+    get activeTextEditor() { const p = sink().activeEditor; return p ? { document: { uri: Uri.file(p) } } : undefined; },
+  }),
+  workspace: ns({
+    get workspaceFolders() { const f = sink().workspaceFolder; return f === undefined ? undefined : f === '' ? [] : [{ uri: Uri.file(f) }]; },
+    registerTextDocumentContentProvider: () => ({ dispose() {} }),
+    onDidSaveTextDocument: () => ({ dispose() {} }),
+    onDidChangeTextDocument: () => ({ dispose() {} }),
+    openTextDocument: async (uri) => docOf(uri),
+    fs: {
+      writeFile: async (uri, bytes) => {
+        const text = Buffer.from(bytes).toString('utf8');
+        sink().written.push({ uri: String(uri), text });
+        sink().docs.set(String(uri), { text, isDirty: false, saves: 0, languageId: 'plaintext' });
+      },
+    },
+  }),
+  languages: ns({
+    createDiagnosticCollection: () => { const m = new Map(); return { set: (u, d) => m.set(String(u), d), delete: (u) => m.delete(String(u)), has: (u) => m.has(String(u)), get: (u) => m.get(String(u)), dispose() {} }; },
+    setTextDocumentLanguage: async (doc, languageId) => { sink().docs.get(String(doc.uri)).languageId = languageId; return docOf(doc.uri); },
+  }),
+  commands: ns({
+    executeCommand: async (id, ...args) => { sink().commands.push({ id, args }); return undefined; },
+  }),
+});`;
+
+function emptySink(): DashSink {
+  return {
+    docs: new Map(),
+    info: [],
+    warnings: [],
+    warnAnswer: undefined,
+    commands: [],
+    progress: [],
+    picks: [],
+    pickAnswers: [],
+    inputs: [],
+    inputAnswers: [],
+    saveDialogs: [],
+    saveAnswer: undefined,
+    written: [],
+    shown: [],
+    workspaceFolder: undefined,
+    activeTab: undefined,
+    activeEditor: undefined,
+  };
+}
+
+export interface DashStandIn {
+  sink: DashSink;
+  /** Empties what the stand-in recorded and the queued answers. */
+  reset(): void;
+}
+
+export function useDashStandIn(): DashStandIn {
+  const mod = Module as unknown as { _resolveFilename: (request: string, ...rest: unknown[]) => string };
+  const resolve = mod._resolveFilename;
+  let dir = '';
+  const sink = emptySink();
+  before(() => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'dp-dash-test-'));
+    const file = path.join(dir, 'vscode.js');
+    fs.writeFileSync(file, STUB_SOURCE);
+    (globalThis as { __dpDashSink?: DashSink }).__dpDashSink = sink;
+    mod._resolveFilename = function (request: string, ...rest: unknown[]) {
+      return request === 'vscode' ? file : resolve.call(this, request, ...rest);
+    };
+    forgetVscodeDependents();
+  });
+  after(() => {
+    mod._resolveFilename = resolve;
+    forgetVscodeDependents();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+  return { sink, reset: () => Object.assign(sink, emptySink()) };
+}
+
+/** A Memento over a plain object (`data` shows what was stored). */
+export function memento() {
+  const data: Record<string, unknown> = {};
+  return {
+    data,
+    get: <T>(k: string, d?: T) => (k in data ? (data[k] as T) : (d as T)),
+    update: async (k: string, v: unknown) => {
+      data[k] = v;
+    },
+    keys: () => Object.keys(data),
+  };
+}
