@@ -8,6 +8,8 @@ import { type ListNode } from './nodes/listNode';
 import { ExplorerNode, type NodeKind } from './nodes/types';
 import { displayName, plainText } from './labels';
 import type { Prompter } from '../ui/prompter';
+import { nameDashboards } from './notifications/dashboardNames';
+import { notificationDashboard } from './notifications/notificationLook';
 
 /** The arguments object every explorer command accepts instead of a node. */
 export interface TargetArgs {
@@ -107,9 +109,7 @@ export async function resolveItem(
     throw new Error(`${await deploymentLabel(ctx, deploymentId)} has no ${kind}s.`);
   const item = await ctx.prompter().pick(
     kind[0]!.toUpperCase() + kind.slice(1),
-    choices(page.items as Item[], (i) =>
-      kind === 'notification' ? `dashboard ${plainText(i['dashboardId'])}` : undefined,
-    ),
+    choices(page.items as Item[], (i) => (kind === 'notification' ? notificationDashboard(i) : undefined)),
     `Pick a ${kind}`,
   );
   return { deploymentId, item };
@@ -118,7 +118,12 @@ export async function resolveItem(
 export const listFirst = {
   reports: (c: PlatformClient, d: number) => c.listReports(d, { first: PICK_PAGE }),
   workbooks: (c: PlatformClient, d: number) => c.listWorkbooks(d, { first: PICK_PAGE }),
-  notifications: (c: PlatformClient, d: number) => c.listNotifications(d, { first: PICK_PAGE }),
+  // Each notification's dashboard by name, as the tree shows it (a notification carries only its id).
+  notifications: async (c: PlatformClient, d: number) => {
+    const page = await c.listNotifications(d, { first: PICK_PAGE });
+    await nameDashboards(c, d, page.items);
+    return page;
+  },
 };
 
 /** The list node of a kind under a deployment, when that deployment has been shown in the tree. */

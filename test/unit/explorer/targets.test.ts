@@ -54,6 +54,7 @@ describe('explorer: the subject of a command (node, arguments, selection, pick)'
     deployments?: Item[];
     reports?: Item[];
     notifications?: Item[];
+    workbooks?: Item[];
     deploymentName?: string | Error;
   }): Calls & Record<string, unknown> {
     const calls: string[] = [];
@@ -74,7 +75,7 @@ describe('explorer: the subject of a command (node, arguments, selection, pick)'
       ),
       listWorkbooks: async (d: number, p: unknown) => (
         calls.push(`listWorkbooks ${d} ${JSON.stringify(p)}`),
-        { items: [] }
+        { items: o.workbooks ?? [] }
       ),
       listNotifications: async (d: number, p: unknown) => (
         calls.push(`listNotifications ${d} ${JSON.stringify(p)}`),
@@ -169,7 +170,12 @@ describe('explorer: the subject of a command (node, arguments, selection, pick)'
         { id: 10, name: 'Revenue' },
         { id: 11, title: 'Untitled <b>', name: '' },
       ],
-      notifications: [{ id: 100, humanReadableSchedule: 'Every day at 09:00', dashboardId: 1005 }],
+      notifications: [
+        { id: 100, humanReadableSchedule: 'Every day at 09:00', dashboardId: 1005 },
+        { id: 101, humanReadableSchedule: 'Every hour at minute 5', dashboardId: 1006 },
+      ],
+      // Dashboard 1005 is the workbook 7's published dashboard; 1006 is on no workbook listed.
+      workbooks: [{ id: 7, name: 'Sales <i>', publishedDashboard: { id: 1005, title: 'Sales board' } }],
     });
     const a = ctx(c, ['Revenue']);
     const r = await T.resolveItem(a.ctx, undefined, 'report', 'reportId', T.listFirst.reports);
@@ -193,13 +199,14 @@ describe('explorer: the subject of a command (node, arguments, selection, pick)'
     assert.equal(n.item['id'], 100);
     assert.deepEqual(
       b.prompter.rows.get('Notification')!.map((x) => x.description),
-      ['#100 · dashboard 1005'],
+      ['#100 · Sales board', '#101 · dashboard #1006'],
     );
     assert.deepEqual(c.calls, [
       'listDeployments {"first":200}',
       'listReports 1 {"first":200}',
       'listDeployments {"first":200}',
       'listNotifications 1 {"first":200}',
+      'listWorkbooks 1 {"first":100}',
     ]);
   });
 
