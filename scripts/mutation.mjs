@@ -334,6 +334,21 @@ export const AREAS = {
     mutate: ['src/profiles/profileSecrets.ts', 'src/profiles/clientProvider.ts'],
     spec: [`${U}/profile*.test.js`, `${U}/roundTrips.test.js`],
   },
+  // What every feature goes through: the settings that relax safety (user settings only, Restricted
+  // Mode), the network settings, the one catch per command and the log's redaction, webview HTML
+  // and its CSP, the pickers, input boxes and steps of every flow and the lists they pick from. Not
+  // the scripted prompter (src/ui/prompter.ts: the tests' own answering machine) nor activation
+  // (extension.ts, commands.ts, lazy loading: the journeys and the package tests run those).
+  core: {
+    what: 'shared core: safety and network settings, command errors, the log, webview CSP, pickers and steps',
+    mutate: [
+      'src/config/**/*.ts',
+      'src/log.ts',
+      'src/commandRunner.ts',
+      'src/ui/{pickers,steps,pickerSources,webviewHtml}.ts',
+    ],
+    spec: [`${U}/core/*.test.js`, `${U}/profilesTrust.test.js`, `${U}/redaction.test.js`],
+  },
   sandbox: {
     what: 'the local sandbox server',
     mutate: ['src/sandbox/**/*.ts'],
