@@ -362,6 +362,22 @@ export const AREAS = {
       `${U}/api/*.sandbox.test.js`,
       `${U}/model/*.sandbox.test.js`,
       `${U}/faults/sandboxGuards.test.js`,
+      // Flows that talk to the sandbox and assert what the user gets from it: they see it answer
+      // wrong too (the chat on a branch, the agent tools, the tree, notebooks, admin and deployment
+      // writes, the connection check, the engine's official client).
+      `${U}/chatBranch.test.js`,
+      `${U}/chat/chatFlows.test.js`,
+      `${U}/agents/tools.test.js`,
+      `${U}/explorer/treeWalk.test.js`,
+      `${U}/explorer/dragAndJson.test.js`,
+      `${U}/admin/integrationInputs.test.js`,
+      `${U}/admin/appConfigRows.test.js`,
+      `${U}/admin/embedGroups.test.js`,
+      `${U}/notebook/controller.test.js`,
+      `${U}/notebook/feature.test.js`,
+      `${U}/connectionCheck.test.js`,
+      `${U}/deployments/deploymentWrites.test.js`,
+      `${U}/contract/officialClient.test.js`,
     ],
   },
   webview: {

@@ -214,10 +214,15 @@ describe('sandbox build: cube file compiler', function () {
       - name: id
         sql: id
         type: number
+    measures:
+      - name: n
+        type: count
     pre_aggregations:
       - name: rollup
         measures:
           - CUBE.id
+        dimensions:
+          - CUBE.n
         time_dimension: CUBE.id
         granularity: fortnight
 `;
@@ -227,9 +232,10 @@ describe('sandbox build: cube file compiler', function () {
       '2: Cube orders is already defined in model/cubes/orders.yml.',
       "5: Cube elsewhere: the sandbox's data source has the tables orders, customers, products (got public.invoices).",
       '12: twice.id is defined twice.',
-      '18: twice pre_aggregations rollup: measures: CUBE.id is a dimension, not a measure.',
-      '19: twice pre_aggregations rollup: time_dimension: CUBE.id is not a time dimension.',
-      '20: twice pre_aggregations rollup: granularity must be one of second, minute, hour, day, week, month, quarter, year.',
+      '21: twice pre_aggregations rollup: measures: CUBE.id is a dimension, not a measure.',
+      '23: twice pre_aggregations rollup: dimensions: CUBE.n is a measure, not a dimension.',
+      '24: twice pre_aggregations rollup: time_dimension: CUBE.id is not a time dimension.',
+      '25: twice pre_aggregations rollup: granularity must be one of second, minute, hour, day, week, month, quarter, year.',
     ]);
   });
 
