@@ -122,6 +122,24 @@ describe('core: a failed command is shown once, redacted, with what the user can
     assert.deepEqual(s.errors[0]!.actions, ['Check', 'Show Logs']);
     assert.deepEqual(s.commands, [{ id: 'dashboardPlatform.openWorkbook', args: [{ workbookId: 7 }] }]);
     assert.deepEqual(inner.shown, []);
+    // "Show Logs" on the same error opens the log and runs no check; a check without arguments runs bare.
+    const sLogs = stand.reset();
+    sLogs.answer = 'Show Logs';
+    const logs = channel();
+    runner.reportError({ log: logs as never }, e, 'Publish');
+    await settle();
+    assert.deepEqual(sLogs.commands, []);
+    assert.deepEqual(logs.shown, [[true]]);
+    const bare = stand.reset();
+    bare.answer = 'Check';
+    runner.reportError(
+      { log: channel() as never },
+      new ApiError('unknownOutcome', 'Unknown.', {
+        check: { hint: 'h', command: 'dashboardPlatform.refresh' },
+      }),
+    );
+    await settle();
+    assert.deepEqual(bare.commands, [{ id: 'dashboardPlatform.refresh', args: [] }]);
     // Without a check command only the log is offered.
     const s2 = stand.reset();
     s2.answer = 'Check';
@@ -216,6 +234,7 @@ describe('core: the log redacts every line before the channel', () => {
     l.info(`i ${SECRET}`, `s ${SECRET}`);
     l.warn(`w ${SECRET}`, 5);
     l.error(Object.assign(new Error(`e ${SECRET}`), { requestId: 'req-1' }), circular);
+    l.error(new TypeError('plain'));
     l.append(`a ${SECRET}`);
     l.appendLine(`l ${SECRET}`);
     l.replace(`r ${SECRET}`);
@@ -231,6 +250,7 @@ describe('core: the log redacts every line before the channel', () => {
       'info i [REDACTED] s [REDACTED]',
       'warn w [REDACTED] 5',
       'error Error: e [REDACTED] (request id req-1) [object Object]',
+      'error TypeError: plain',
       'append a [REDACTED]',
       'appendLine l [REDACTED]',
       'replace r [REDACTED]',

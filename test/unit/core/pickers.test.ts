@@ -6,6 +6,7 @@
 import * as assert from 'node:assert/strict';
 import type * as PickersModule from '../../../src/ui/pickers';
 import type * as SourcesModule from '../../../src/ui/pickerSources';
+import { dashboardName } from '../../../src/explorer/notifications/dashboardNames';
 import { runSteps } from '../../../src/ui/steps';
 import { GoBack, type Choice, type StepInfo } from '../../../src/ui/quickInputTypes';
 import { useCoreStandIn, type Widget } from './coreStandIn';
@@ -56,8 +57,9 @@ describe('core: pickers and input boxes, as a user drives them', () => {
 
   it('Enter with no row active keeps the picker open; Escape then cancels', async () => {
     stand.reset();
-    const p = ui.showPicker('Report', choices, {});
+    const p = ui.showPicker('Report', choices, { active: (v) => v === 99 });
     const w = last();
+    assert.deepEqual(w.activeItems, [], 'no row named active: none highlighted');
     w.activeItems = [];
     w.accept();
     await tick();
@@ -214,6 +216,13 @@ describe('core: pickers and input boxes, as a user drives them', () => {
     w.selectedItems = [w.items[0], w.items[2]];
     w.accept();
     assert.deepEqual(await p, [1, 3]);
+    // In a multi pick, the highlighted "Load more…" row is not a request for more: Enter returns the checked rows.
+    const hl = ui.showPicker('Reports', choices, { many: true, more: async () => ({ choices: [] }) });
+    const wh = last();
+    wh.activeItems = [wh.items[2]];
+    wh.selectedItems = [wh.items[0]];
+    wh.accept();
+    assert.deepEqual(await hl, [1]);
     const none = ui.showPicker('Reports', choices, { many: true });
     const w2 = last();
     assert.deepEqual(w2.selectedItems, []);
@@ -342,13 +351,13 @@ describe('core: the lists flows pick from', () => {
             publishedDashboard: { id: 70, title: 'Sales', publicId: 'pub-70' },
           },
           { id: 8, name: 'Draft only' },
-          { id: 9, name: 'Ops', dashboardPublished: { config: { widgets: [] }, title: '' } },
+          { id: 9, name: 'Ops', dashboardPublished: { config: { widgets: [] }, title: '', publicId: 9 } },
         ],
         pageInfo: { hasNextPage: true, endCursor: 'c1' },
       },
       c1: {
+        // The last page may come without pageInfo.
         items: [{ id: 10, name: 'Last', publishedDashboard: { id: 100 } }],
-        pageInfo: { hasNextPage: false },
       },
     };
     const client = {
@@ -372,6 +381,9 @@ describe('core: the lists flows pick from', () => {
       [{ dashboardId: 100, name: 'Last' }],
     );
     assert.equal(two.more, undefined);
+    // The names are remembered for the notifications that point at these dashboards.
+    assert.equal(dashboardName(client, 3, 70), 'Sales');
+    assert.equal(dashboardName(client, 3, 100), 'Last');
     assert.deepEqual(asked, [
       [3, { first: 50 }],
       [3, { first: 50, after: 'c1' }],

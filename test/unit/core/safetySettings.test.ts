@@ -8,6 +8,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import type * as NetworkModule from '../../../src/config/networkSettings';
 import type * as SafetyModule from '../../../src/config/safetySettings';
+import * as scope from '../../../src/config/settingScope';
 import { useCoreStandIn } from './coreStandIn';
 
 describe('core: settings that relax safety come from user settings only', () => {
@@ -104,7 +105,11 @@ describe('core: settings that relax safety come from user settings only', () => 
         { 'http.proxy': 'http://evil:1', 'http.proxyStrictSSL': false },
         { proxy: undefined, proxyStrictSSL: true },
       ],
-      [{ 'http.noProxy': [' a.example ', '', 7, 'b.example'] }, {}, { noProxy: ['a.example', 'b.example'] }],
+      [
+        { 'http.noProxy': [' a.example ', '', '   ', 7, 'b.example'] },
+        {},
+        { noProxy: ['a.example', 'b.example'] },
+      ],
       [{ 'http.noProxy': 'a.example, b.example' }, {}, { noProxy: ['a.example', 'b.example'] }],
       [{ 'http.noProxy': [] }, {}, { noProxy: undefined }],
       [{ 'http.noProxy': 5 }, {}, { noProxy: undefined }],
@@ -131,7 +136,7 @@ describe('core: settings that relax safety come from user settings only', () => 
     const missing = path.join(dir, 'missing.pem');
     const K = 'dashboardPlatform.extraCaCertificates';
     const s = stand.reset();
-    s.user[K] = [` ${good} `, notPem, missing, '', 3];
+    s.user[K] = [` ${good} `, notPem, missing, '', '   ', 3];
     const warned: string[] = [];
     const got = await network.readNetworkSettings((m) => warned.push(m));
     assert.deepEqual(got.extraCaCerts, [pem]);
@@ -153,6 +158,13 @@ describe('core: settings that relax safety come from user settings only', () => 
     const w2: string[] = [];
     assert.equal((await network.readNetworkSettings((m) => w2.push(m))).extraCaCerts, undefined);
     assert.deepEqual(w2, []);
+  });
+
+  it('workspaceTried: a value at workspace or folder level, and nothing else, is a try', () => {
+    assert.equal(scope.workspaceTried({ workspaceValue: false }), true);
+    assert.equal(scope.workspaceTried({ workspaceFolderValue: 'x' }), true);
+    assert.equal(scope.workspaceTried({ globalValue: true, defaultValue: false }), false);
+    assert.equal(scope.workspaceTried(undefined), false);
   });
 
   it('network: a configuration change matters when it touches one of the four keys', () => {

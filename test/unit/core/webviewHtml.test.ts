@@ -62,8 +62,8 @@ describe('core: webview pages under a strict CSP', () => {
       Array.from({ length: 5 }, () => /'nonce-([^']+)'/.exec(page())![1]).concat([html.newNonce()]),
     );
     assert.equal(nonces.size, 6);
-    const withImages = page({ imgSrc: ['https:'], title: `<img src=x onerror="a('b')">&` });
-    assert.match(withImages, /img-src vscode-resource: data: https:;/);
+    const withImages = page({ imgSrc: ['https:', 'blob:'], title: `<img src=x onerror="a('b')">&` });
+    assert.match(withImages, /img-src vscode-resource: data: https: blob:;/);
     assert.match(withImages, /<title>&#60;img src=x onerror=&#34;a\(&#39;b&#39;\)&#34;&#62;&#38;<\/title>/);
     assert.equal(html.escapeHtml(`<>&"'x`), '&#60;&#62;&#38;&#34;&#39;x');
   });
