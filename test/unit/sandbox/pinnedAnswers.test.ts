@@ -181,6 +181,25 @@ describe('sandbox: more exact answers', function () {
     assert.equal(final, `The orders count for **completed** (status) is **${n}**.`);
   });
 
+  it('order by a time dimension named without granularity sorts by its time column, whatever comes first', async () => {
+    const q = {
+      measures: ['orders.count'],
+      dimensions: ['orders.status'],
+      timeDimensions: [{ dimension: 'orders.created_at', granularity: 'quarter' }],
+      limit: 5000,
+    };
+    const keys = async (dir: 'asc' | 'desc') => {
+      const r = await load({ ...q, order: { 'orders.created_at': dir } });
+      assert.equal(r.status, 200, JSON.stringify(r.body));
+      return (r.body.data as Json[]).map((row) => String(row['orders.created_at.quarter']));
+    };
+    const asc = await keys('asc');
+    const desc = await keys('desc');
+    assert.ok(new Set(asc).size > 2, JSON.stringify(asc));
+    assert.deepEqual(asc, [...asc].sort());
+    assert.deepEqual(desc, [...desc].sort().reverse());
+  });
+
   // As the engine does, the query's normalisation refuses it first (the filter builder's own
   // "needs a value" is never reached through /v1/load).
   it('an operator without its value is refused, naming the filter', async () => {
