@@ -14,6 +14,8 @@ export interface Doc {
   isDirty: boolean;
   saves: number;
   languageId: string;
+  /** Counts the edits applied (1 when absent). */
+  version?: number;
 }
 
 export interface DashSink {
@@ -44,6 +46,14 @@ export interface DashSink {
   activeTab: unknown;
   /** The document of the active text editor, by path. */
   activeEditor: string | undefined;
+  /** Error messages shown. */
+  errors: string[];
+  /** Each WorkspaceEdit applied: its replacements (offsets in the text before). */
+  edits: { uri: string; offset: number; length: number; text: string }[][];
+  /** What workspace.applyEdit answers (false: VS Code refused it; nothing changes). */
+  applyEditAnswer: boolean;
+  /** Listeners of workspace.onDidChangeTextDocument (an applied edit fires them). */
+  changeListeners: ((e: unknown) => void)[];
 }
 
 /** The values every input box's validateInput is asked about. */
@@ -73,6 +83,19 @@ class CancellationError extends Error {}
 class TabInputTextDiff { constructor(original, modified) { this.original = original; this.modified = modified; } }
 class TabInputText { constructor(uri) { this.uri = uri; } }
 class TabInputCustom { constructor(uri, viewType) { this.uri = uri; this.viewType = viewType; } }
+class Position { constructor(line, character) { this.line = line; this.character = character; } }
+class Range { constructor(start, end) { this.start = start; this.end = end; } }
+class WorkspaceEdit {
+  constructor() { this.replacements = []; }
+  replace(uri, range, text) { this.replacements.push({ uri, range, text }); }
+}
+class Diagnostic { constructor(range, message, severity) { this.range = range; this.message = message; this.severity = severity; } }
+const offsetIn = (text, pos) => {
+  const lines = text.split('\\n');
+  let o = 0;
+  for (let i = 0; i < pos.line; i++) o += lines[i].length + 1;
+  return o + pos.character;
+};
 const docOf = (uri) => {
   const d = sink().docs.get(String(uri));
   if (!d) throw new Error('no document ' + String(uri));
@@ -81,6 +104,8 @@ const docOf = (uri) => {
     getText: () => d.text,
     get isDirty() { return d.isDirty; },
     get languageId() { return d.languageId; },
+    get version() { return d.version ?? 1; },
+    offsetAt: (pos) => offsetIn(d.text, pos),
     save: async () => { d.saves += 1; d.isDirty = false; return true; },
     lineAt: () => ({ range: { end: { character: 0 } } }),
     positionAt: (offset) => {
@@ -92,10 +117,13 @@ const docOf = (uri) => {
 };
 module.exports = ns({
   Uri, EventEmitter, CancellationError, TabInputTextDiff, TabInputText, TabInputCustom,
+  Position, Range, WorkspaceEdit, Diagnostic,
   ProgressLocation: { Notification: 15 },
+  ViewColumn: { Active: -1, Beside: -2 },
   DiagnosticSeverity: { Error: 0 },
   window: ns({
     showInformationMessage: async (m) => { sink().info.push(m); return undefined; },
+    showErrorMessage: async (m) => { sink().errors.push(m); return undefined; },
     showWarningMessage: async (m, o) => { sink().warnings.push({ message: m, modal: o?.modal === true }); return o?.modal ? sink().warnAnswer : undefined; },
     withProgress: (o, task) => { sink().progress.push(o); return task({ report() {} }, { onCancellationRequested: () => ({ dispose() {} }) }); },
     showQuickPick: async (items, o) => {
@@ -110,7 +138,14 @@ module.exports = ns({
       return sink().inputAnswers.shift();
     },
     showSaveDialog: async (o) => { sink().saveDialogs.push(o); const a = sink().saveAnswer; return a === undefined ? undefined : Uri.file(a); },
-    showTextDocument: async (doc, o) => { sink().shown.push({ uri: String(doc.uri), languageId: doc.languageId, preview: o?.preview }); return {}; },
+    showTextDocument: async (doc, o) => {
+      sink().shown.push({
+        uri: String(doc.uri), languageId: doc.languageId, preview: o?.preview,
+        ...(o?.viewColumn !== undefined ? { viewColumn: o.viewColumn } : {}),
+        ...(o?.selection !== undefined ? { selection: o.selection } : {}),
+      });
+      return {};
+    },
     tabGroups: {
       all: [],
       get activeTabGroup() { const input = sink().activeTab; return { activeTab: input ? { input } : undefined }; },
@@ -123,7 +158,27 @@ module.exports = ns({
     get workspaceFolders() { const f = sink().workspaceFolder; return f === undefined ? undefined : f === '' ? [] : [{ uri: Uri.file(f) }]; },
     registerTextDocumentContentProvider: () => ({ dispose() {} }),
     onDidSaveTextDocument: () => ({ dispose() {} }),
-    onDidChangeTextDocument: () => ({ dispose() {} }),
+    onDidChangeTextDocument: (l) => {
+      sink().changeListeners.push(l);
+      return { dispose() { const ls = sink().changeListeners; const i = ls.indexOf(l); if (i >= 0) ls.splice(i, 1); } };
+    },
+    applyEdit: async (edit) => {
+      if (!sink().applyEditAnswer) return false;
+      const applied = [];
+      for (const r of edit.replacements) {
+        const d = sink().docs.get(String(r.uri));
+        const offset = offsetIn(d.text, r.range.start);
+        const length = offsetIn(d.text, r.range.end) - offset;
+        d.text = d.text.slice(0, offset) + r.text + d.text.slice(offset + length);
+        d.version = (d.version ?? 1) + 1;
+        d.isDirty = true;
+        applied.push({ uri: String(r.uri), offset, length, text: r.text });
+        const change = { document: docOf(r.uri), contentChanges: [{ text: r.text }] };
+        for (const l of [...sink().changeListeners]) l(change);
+      }
+      sink().edits.push(applied);
+      return true;
+    },
     openTextDocument: async (uri) => docOf(uri),
     fs: {
       writeFile: async (uri, bytes) => {
@@ -161,6 +216,10 @@ function emptySink(): DashSink {
     workspaceFolder: undefined,
     activeTab: undefined,
     activeEditor: undefined,
+    errors: [],
+    edits: [],
+    applyEditAnswer: true,
+    changeListeners: [],
   };
 }
 
