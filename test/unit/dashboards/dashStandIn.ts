@@ -54,6 +54,30 @@ export interface DashSink {
   applyEditAnswer: boolean;
   /** Listeners of workspace.onDidChangeTextDocument (an applied edit fires them). */
   changeListeners: ((e: unknown) => void)[];
+  /** Quick picks made with createQuickPick, in order (see FakeQuickPick). */
+  quickPicks: FakeQuickPick[];
+}
+
+/** A quick pick made with window.createQuickPick: its state, and the user's typing, Enter and Escape. */
+export interface FakeQuickPick {
+  title: string | undefined;
+  placeholder: string | undefined;
+  /** Every placeholder set, in order. */
+  placeholders: string[];
+  matchOnDescription: boolean;
+  busy: boolean;
+  items: { id?: number; label: string; description?: string; detail?: string }[];
+  activeItems: unknown[];
+  selectedItems: unknown[];
+  value: string;
+  shown: boolean;
+  disposed: boolean;
+  /** The user types: value set, onDidChangeValue fired. */
+  type(value: string): void;
+  /** Enter. */
+  accept(): void;
+  /** Escape (or hide()). */
+  hide(): void;
 }
 
 /** The values every input box's validateInput is asked about. */
@@ -152,6 +176,25 @@ module.exports = ns({
       onDidChangeTabs: () => ({ dispose() {} }),
       close: async () => true,
     },
+    createQuickPick: () => {
+      const on = { value: [], accept: [], hide: [] };
+      const sub = (list) => (l) => { list.push(l); return { dispose() { const i = list.indexOf(l); if (i >= 0) list.splice(i, 1); } }; };
+      let placeholder;
+      const qp = {
+        title: undefined, placeholders: [], matchOnDescription: false, busy: false, items: [], activeItems: [],
+        selectedItems: [], value: '', shown: false, disposed: false,
+        get placeholder() { return placeholder; },
+        set placeholder(p) { placeholder = p; qp.placeholders.push(p); },
+        onDidChangeValue: sub(on.value), onDidAccept: sub(on.accept), onDidHide: sub(on.hide),
+        show() { qp.shown = true; },
+        hide() { for (const l of [...on.hide]) l(); },
+        dispose() { qp.disposed = true; },
+        type(v) { qp.value = v; for (const l of [...on.value]) l(v); },
+        accept() { for (const l of [...on.accept]) l(); },
+      };
+      sink().quickPicks.push(qp);
+      return qp;
+    },
     get activeTextEditor() { const p = sink().activeEditor; return p ? { document: { uri: Uri.file(p) } } : undefined; },
   }),
   workspace: ns({
@@ -180,7 +223,13 @@ module.exports = ns({
       return true;
     },
     openTextDocument: async (uri) => docOf(uri),
+    get textDocuments() { return [...sink().docs.keys()].map((k) => docOf(Uri.parse(k))); },
     fs: {
+      readFile: async (uri) => {
+        const d = sink().docs.get(String(uri));
+        if (!d) throw new Error('file not found ' + String(uri));
+        return Buffer.from(d.text, 'utf8');
+      },
       writeFile: async (uri, bytes) => {
         const text = Buffer.from(bytes).toString('utf8');
         sink().written.push({ uri: String(uri), text });
@@ -220,6 +269,7 @@ function emptySink(): DashSink {
     edits: [],
     applyEditAnswer: true,
     changeListeners: [],
+    quickPicks: [],
   };
 }
 
