@@ -22,6 +22,8 @@ export interface DashSink {
   docs: Map<string, Doc>;
   info: string[];
   warnings: { message: string; modal: boolean }[];
+  /** The detail of each warning (in the order of `warnings`; '' when none). */
+  warningDetails: string[];
   /** What a modal warning answers. */
   warnAnswer: string | undefined;
   commands: { id: string; args: unknown[] }[];
@@ -148,7 +150,7 @@ module.exports = ns({
   window: ns({
     showInformationMessage: async (m) => { sink().info.push(m); return undefined; },
     showErrorMessage: async (m) => { sink().errors.push(m); return undefined; },
-    showWarningMessage: async (m, o) => { sink().warnings.push({ message: m, modal: o?.modal === true }); return o?.modal ? sink().warnAnswer : undefined; },
+    showWarningMessage: async (m, o) => { sink().warningDetails.push(o?.detail ?? ''); sink().warnings.push({ message: m, modal: o?.modal === true }); return o?.modal ? sink().warnAnswer : undefined; },
     withProgress: (o, task) => { sink().progress.push(o); return task({ report() {} }, { onCancellationRequested: () => ({ dispose() {} }) }); },
     showQuickPick: async (items, o) => {
       sink().picks.push({ title: o?.title, matchOnDescription: o?.matchOnDescription, items: items.map((i) => ({ label: i.label, ...(i.description !== undefined ? { description: i.description } : {}) })) });
@@ -164,7 +166,7 @@ module.exports = ns({
     showSaveDialog: async (o) => { sink().saveDialogs.push(o); const a = sink().saveAnswer; return a === undefined ? undefined : Uri.file(a); },
     showTextDocument: async (doc, o) => {
       sink().shown.push({
-        uri: String(doc.uri), languageId: doc.languageId, preview: o?.preview,
+        uri: String(doc.uri ?? doc), languageId: doc.languageId, preview: o?.preview,
         ...(o?.viewColumn !== undefined ? { viewColumn: o.viewColumn } : {}),
         ...(o?.selection !== undefined ? { selection: o.selection } : {}),
       });
@@ -251,6 +253,7 @@ function emptySink(): DashSink {
     docs: new Map(),
     info: [],
     warnings: [],
+    warningDetails: [],
     warnAnswer: undefined,
     commands: [],
     progress: [],

@@ -390,10 +390,18 @@ describe('dashboards: the dashboard editor and the messages of its page', () => 
     assert.equal(s.diagnostics.has(`file://${FILE}`), true);
     await s.editor.receive(s.uri as never, { type: 'ready' });
     assert.deepEqual(b.last().reports, { '10001': { title: 'Revenue by Region', kind: 'chart' } });
+    s.diagnostics.set(`file://${FILE}`, ['a live problem']);
     b.close();
     assert.equal(s.editor.isOpen(s.uri as never), false);
     assert.equal(s.diagnostics.has(`file://${FILE}`), false, 'the problems were this editor’s');
     assert.deepEqual(sink.changeListeners, [], 'it stops listening to the document');
+    // Opened again on a broken file: no old version to show, no old reports.
+    sink.docs.get(`file://${FILE}`)!.text = '{ broken';
+    const reopened = fakePanel();
+    s.editor.resolveCustomTextEditor(s.document as never, reopened as never);
+    assert.equal(reopened.posted[0]!.input, null, 'the last valid version went with the editor');
+    assert.equal(reopened.posted[0]!.locked, true);
+    assert.deepEqual(reopened.posted[0]!.reports, {}, 'the reports went with the editor');
     // Opened again, the page starts without the old reports until they load again.
     let release: (r: Record<string, unknown>) => void = () => undefined;
     const slow = await setup({ reports: () => new Promise((r) => (release = r)) });

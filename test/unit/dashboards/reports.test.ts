@@ -330,6 +330,9 @@ describe('dashboards: the report picker and Push Report', () => {
         assert.equal(String(diff[0]!.args[1]), `file://${FILE}`);
         assert.equal(diff[0]!.args[2], `"Revenue" on "Staging" ↔ revenue.report.json`);
         assert.deepEqual(s.flows.lastCompare?.changes, ['sqlQuery']);
+        assert.deepEqual(sink.warningDetails, [
+          'Changes: sqlQuery (the diff is open). Everyone who uses the report sees them.',
+        ]);
         if (answer === undefined) {
           assert.equal(result, undefined);
           assert.deepEqual(s.sent(), []);
@@ -482,6 +485,169 @@ describe('dashboards: the report picker and Push Report', () => {
       await assert.rejects(s.flows.push({ uri: FILE, deploymentId: 7 }), boom);
       assert.deepEqual(sink.info, []);
       assert.deepEqual(s.workspaceState.data, {});
+    });
+  });
+  describe('Pull Report to File', () => {
+    const REPORT = { id: 40, publicId: 'AbCdEfGh1234', name: 'Revenue', sqlQuery: 'select 1', folderId: 3 };
+    const TARGET = '/ws/revenue.report.json';
+
+    function setup(o: { existing?: string; dirty?: boolean; deployment?: () => unknown } = {}) {
+      reset();
+      if (o.existing !== undefined)
+        sink.docs.set(`file://${TARGET}`, {
+          text: o.existing,
+          isDirty: o.dirty === true,
+          saves: 0,
+          languageId: 'json',
+        });
+      const rec = recordingClient({
+        getReport: async () => ({ ...REPORT }),
+        getDeployment: o.deployment ?? (async (d: number) => ({ id: d, name: 'Staging' })),
+        listDeployments: async () => ({ items: [{ id: 7, name: 'Staging' }] }),
+      });
+      const workspaceState = memento();
+      const logs: string[] = [];
+      const services = {
+        context: { workspaceState, globalState: memento() },
+        log: { info: (m: string) => void logs.push(m), warn: (m: string) => void logs.push(m) },
+        clients: { platform: async () => rec.client },
+      } as unknown as Services;
+      const flows = new flowsMod.ReportFlows(services, async () => undefined);
+      return { rec, flows, logs, workspaceState };
+    }
+    const pulled = `${JSON.stringify({ publicId: 'AbCdEfGh1234', name: 'Revenue', sqlQuery: 'select 1' }, null, 2)}\n`;
+
+    it('a report row into a new file: exactly its report fields written, opened as JSON, said; the deployment remembered', async () => {
+      const s = setup();
+      const target = await s.flows.pull({
+        kind: 'report',
+        deploymentId: 7,
+        data: { id: 40 },
+        target: '/ws/revenue',
+      });
+      assert.equal(String(target), `file://${TARGET}`, 'the report file suffix added');
+      assert.deepEqual(
+        s.rec.calls.map((c) => [c.name, ...c.args]),
+        [
+          ['getReport', 7, 40],
+          ['getDeployment', 7],
+        ],
+      );
+      assert.deepEqual(sink.written, [{ uri: `file://${TARGET}`, text: pulled }]);
+      assert.deepEqual(sink.shown, [{ uri: `file://${TARGET}`, languageId: 'json', preview: false }]);
+      assert.deepEqual(sink.info, [
+        'Report "Revenue" pulled into revenue.report.json. Push Report sends your edits back.',
+      ]);
+      assert.deepEqual(s.workspaceState.data['dashboardPlatform.reports.files'], { [`file://${TARGET}`]: 7 });
+      assert.deepEqual(s.logs, [`Pulled report 40 ("Staging") into ${TARGET}`]);
+      assert.deepEqual(sink.warnings, [], 'nothing overwritten, nothing asked');
+    });
+
+    it('the save dialog: its title, label, filter and default name; dismissed writes nothing', async () => {
+      for (const answer of [undefined, '/ws/picked.json']) {
+        const s = setup();
+        sink.workspaceFolder = '/ws';
+        sink.saveAnswer = answer;
+        const target = await s.flows.pull({ deploymentId: 7, reportId: 40 });
+        const dialog = sink.saveDialogs[0] as {
+          title: string;
+          saveLabel: string;
+          filters: unknown;
+          defaultUri: unknown;
+        };
+        assert.equal(dialog.title, 'Save the report "Revenue" as a file');
+        assert.equal(dialog.saveLabel, 'Save Report');
+        assert.deepEqual(dialog.filters, { 'Report JSON': ['json'] });
+        assert.equal(String(dialog.defaultUri), 'file:///ws/revenue.report.json');
+        if (answer === undefined) {
+          assert.equal(target, undefined);
+          assert.deepEqual(sink.written, []);
+          assert.deepEqual(s.workspaceState.data, {});
+        } else {
+          assert.equal(String(target), 'file:///ws/picked.report.json');
+          assert.deepEqual(
+            sink.written.map((w) => w.uri),
+            ['file:///ws/picked.report.json'],
+          );
+        }
+      }
+    });
+
+    it('over an existing file that differs: the diff and a modal naming the changes and the kept fields; declined writes nothing', async () => {
+      const existing = `${JSON.stringify({ notes: 'mine', publicId: 'AbCdEfGh1234', name: 'Revenue', sqlQuery: 'select 0' }, null, 2)}\n`;
+      for (const answer of [undefined, 'Overwrite File']) {
+        const s = setup({ existing });
+        sink.warnAnswer = answer;
+        const target = await s.flows.pull({ deploymentId: 7, reportId: 40, target: TARGET });
+        assert.deepEqual(sink.warnings, [
+          { message: 'Overwrite revenue.report.json with the report "Revenue" from "Staging"?', modal: true },
+        ]);
+        assert.deepEqual(sink.warningDetails, [
+          'Changes: sqlQuery (the diff is open). Kept as they are (not report fields): notes.',
+        ]);
+        assert.deepEqual(s.flows.lastCompare?.changes, ['sqlQuery']);
+        const diff = sink.commands.filter((c) => c.id === 'vscode.diff');
+        assert.equal(diff[0]!.args[2], 'revenue.report.json ↔ "Revenue" on "Staging"');
+        if (answer === undefined) {
+          assert.equal(target, undefined);
+          assert.deepEqual(sink.written, []);
+        } else {
+          assert.deepEqual(sink.written, [
+            {
+              uri: `file://${TARGET}`,
+              text: `${JSON.stringify({ notes: 'mine', publicId: 'AbCdEfGh1234', name: 'Revenue', sqlQuery: 'select 1' }, null, 2)}\n`,
+            },
+          ]);
+        }
+      }
+    });
+
+    it('a file that already matches: said, shown, not written', async () => {
+      const s = setup({ existing: pulled });
+      const target = await s.flows.pull({ deploymentId: 7, reportId: 40, target: TARGET });
+      assert.equal(String(target), `file://${TARGET}`);
+      assert.deepEqual(sink.info, ['revenue.report.json already matches "Revenue" on "Staging".']);
+      assert.deepEqual(sink.written, []);
+      assert.deepEqual(
+        sink.shown.map((x) => x.uri),
+        [`file://${TARGET}`],
+      );
+    });
+
+    const refusals: { name: string; existing: string; dirty?: boolean; message: string }[] = [
+      {
+        name: 'unsaved changes in the file',
+        existing: pulled,
+        dirty: true,
+        message: 'revenue.report.json has unsaved changes: save or revert them, then pull again.',
+      },
+      {
+        name: 'an unreadable file',
+        existing: '[1, 2]',
+        message:
+          'Report not pulled: revenue.report.json was left as it is: the file must hold one JSON object with the report’s fields.',
+      },
+    ];
+    for (const r of refusals)
+      it(`refused: ${r.name}; nothing written`, async () => {
+        const s = setup({ existing: r.existing, dirty: r.dirty });
+        await assert.rejects(s.flows.pull({ deploymentId: 7, reportId: 40, target: TARGET, confirm: true }), {
+          message: r.message,
+        });
+        assert.deepEqual(sink.written, []);
+        assert.deepEqual(s.workspaceState.data, {});
+      });
+
+    it('{confirm: true} overwrites without asking; a deployment without a name is named by id', async () => {
+      const s = setup({ existing: '{"name": "Old"}', deployment: async () => ({ id: 7 }) });
+      await s.flows.pull({ deploymentId: 7, reportId: 40, target: TARGET, confirm: true });
+      assert.deepEqual(sink.warnings, []);
+      assert.deepEqual(
+        sink.written.map((w) => w.text),
+        [`${JSON.stringify({ name: 'Revenue', publicId: 'AbCdEfGh1234', sqlQuery: 'select 1' }, null, 2)}\n`],
+        'the file’s own order kept',
+      );
+      assert.deepEqual(s.logs, [`Pulled report 40 (deployment 7) into ${TARGET}`]);
     });
   });
 });
