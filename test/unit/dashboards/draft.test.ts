@@ -113,7 +113,12 @@ describe('dashboards: Save Dashboard Draft, and the editor’s buttons', () => {
     assert.deepEqual(s.logs, [`Saved the draft of workbook 1001 on "Staging" from ${FILE}`]);
     assert.equal(s.rec.calls.filter((c) => /publish/i.test(c.name)).length, 0, 'nothing published');
     assert.deepEqual(s.feature.history(s.uri as never), [], 'a draft is not a publish');
-    // The file now belongs to deployment 7: the next save asks no deployment.
+    // The file now belongs to deployment 7 (kept with the workspace): the next save asks no deployment.
+    const kept = Object.values(s.workspaceState.data).map((v) => JSON.stringify(v));
+    assert.ok(
+      kept.some((v) => v.includes(`"file://${FILE}":{`) && v.includes('"deploymentId":7')),
+      `the file's deployment is remembered: ${kept.join(' ')}`,
+    );
     sink.info = [];
     await s.feature.saveDraft(s.uri);
     assert.deepEqual(sink.picks, []);
