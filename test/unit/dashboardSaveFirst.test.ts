@@ -70,8 +70,23 @@ describe('publish saves the file first', () => {
     const done = saveFirst(doc, e.nextSave, 'sales.dashboard.json');
     await new Promise((r) => setImmediate(r));
     e.fire(); // the wait ends (a save of something else, or the time is up) with the file still dirty
-    await assert.rejects(done, /sales\.dashboard\.json has changes that could not be saved\. Save the file/);
+    await assert.rejects(done, {
+      message:
+        'Dashboard not published: sales.dashboard.json has changes that could not be saved. Save the file (Ctrl+S), then publish again.',
+    });
     assert.equal(e.log.disposed, 1);
+  });
+
+  it('a report push words its refusal as a push', async () => {
+    const doc = new Doc(true, () => false);
+    const e = events();
+    const done = saveFirst(doc, e.nextSave, 'r.report.json', 'Report not pushed', 'push again');
+    await new Promise((r) => setImmediate(r));
+    e.fire();
+    await assert.rejects(done, {
+      message:
+        'Report not pushed: r.report.json has changes that could not be saved. Save the file (Ctrl+S), then push again.',
+    });
   });
 
   it('goes on when the save answered false but the file is no longer dirty', async () => {

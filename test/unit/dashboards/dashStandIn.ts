@@ -14,12 +14,16 @@ export interface Doc {
   isDirty: boolean;
   saves: number;
   languageId: string;
+  /** Counts the edits applied (1 when absent). */
+  version?: number;
 }
 
 export interface DashSink {
   docs: Map<string, Doc>;
   info: string[];
   warnings: { message: string; modal: boolean }[];
+  /** The detail of each warning (in the order of `warnings`; '' when none). */
+  warningDetails: string[];
   /** What a modal warning answers. */
   warnAnswer: string | undefined;
   commands: { id: string; args: unknown[] }[];
@@ -44,6 +48,38 @@ export interface DashSink {
   activeTab: unknown;
   /** The document of the active text editor, by path. */
   activeEditor: string | undefined;
+  /** Error messages shown. */
+  errors: string[];
+  /** Each WorkspaceEdit applied: its replacements (offsets in the text before). */
+  edits: { uri: string; offset: number; length: number; text: string }[][];
+  /** What workspace.applyEdit answers (false: VS Code refused it; nothing changes). */
+  applyEditAnswer: boolean;
+  /** Listeners of workspace.onDidChangeTextDocument (an applied edit fires them). */
+  changeListeners: ((e: unknown) => void)[];
+  /** Quick picks made with createQuickPick, in order (see FakeQuickPick). */
+  quickPicks: FakeQuickPick[];
+}
+
+/** A quick pick made with window.createQuickPick: its state, and the user's typing, Enter and Escape. */
+export interface FakeQuickPick {
+  title: string | undefined;
+  placeholder: string | undefined;
+  /** Every placeholder set, in order. */
+  placeholders: string[];
+  matchOnDescription: boolean;
+  busy: boolean;
+  items: { id?: number; label: string; description?: string; detail?: string }[];
+  activeItems: unknown[];
+  selectedItems: unknown[];
+  value: string;
+  shown: boolean;
+  disposed: boolean;
+  /** The user types: value set, onDidChangeValue fired. */
+  type(value: string): void;
+  /** Enter. */
+  accept(): void;
+  /** Escape (or hide()). */
+  hide(): void;
 }
 
 /** The values every input box's validateInput is asked about. */
@@ -73,6 +109,19 @@ class CancellationError extends Error {}
 class TabInputTextDiff { constructor(original, modified) { this.original = original; this.modified = modified; } }
 class TabInputText { constructor(uri) { this.uri = uri; } }
 class TabInputCustom { constructor(uri, viewType) { this.uri = uri; this.viewType = viewType; } }
+class Position { constructor(line, character) { this.line = line; this.character = character; } }
+class Range { constructor(start, end) { this.start = start; this.end = end; } }
+class WorkspaceEdit {
+  constructor() { this.replacements = []; }
+  replace(uri, range, text) { this.replacements.push({ uri, range, text }); }
+}
+class Diagnostic { constructor(range, message, severity) { this.range = range; this.message = message; this.severity = severity; } }
+const offsetIn = (text, pos) => {
+  const lines = text.split('\\n');
+  let o = 0;
+  for (let i = 0; i < pos.line; i++) o += lines[i].length + 1;
+  return o + pos.character;
+};
 const docOf = (uri) => {
   const d = sink().docs.get(String(uri));
   if (!d) throw new Error('no document ' + String(uri));
@@ -81,6 +130,8 @@ const docOf = (uri) => {
     getText: () => d.text,
     get isDirty() { return d.isDirty; },
     get languageId() { return d.languageId; },
+    get version() { return d.version ?? 1; },
+    offsetAt: (pos) => offsetIn(d.text, pos),
     save: async () => { d.saves += 1; d.isDirty = false; return true; },
     lineAt: () => ({ range: { end: { character: 0 } } }),
     positionAt: (offset) => {
@@ -92,11 +143,14 @@ const docOf = (uri) => {
 };
 module.exports = ns({
   Uri, EventEmitter, CancellationError, TabInputTextDiff, TabInputText, TabInputCustom,
+  Position, Range, WorkspaceEdit, Diagnostic,
   ProgressLocation: { Notification: 15 },
+  ViewColumn: { Active: -1, Beside: -2 },
   DiagnosticSeverity: { Error: 0 },
   window: ns({
     showInformationMessage: async (m) => { sink().info.push(m); return undefined; },
-    showWarningMessage: async (m, o) => { sink().warnings.push({ message: m, modal: o?.modal === true }); return o?.modal ? sink().warnAnswer : undefined; },
+    showErrorMessage: async (m) => { sink().errors.push(m); return undefined; },
+    showWarningMessage: async (m, o) => { sink().warningDetails.push(o?.detail ?? ''); sink().warnings.push({ message: m, modal: o?.modal === true }); return o?.modal ? sink().warnAnswer : undefined; },
     withProgress: (o, task) => { sink().progress.push(o); return task({ report() {} }, { onCancellationRequested: () => ({ dispose() {} }) }); },
     showQuickPick: async (items, o) => {
       sink().picks.push({ title: o?.title, matchOnDescription: o?.matchOnDescription, items: items.map((i) => ({ label: i.label, ...(i.description !== undefined ? { description: i.description } : {}) })) });
@@ -110,12 +164,38 @@ module.exports = ns({
       return sink().inputAnswers.shift();
     },
     showSaveDialog: async (o) => { sink().saveDialogs.push(o); const a = sink().saveAnswer; return a === undefined ? undefined : Uri.file(a); },
-    showTextDocument: async (doc, o) => { sink().shown.push({ uri: String(doc.uri), languageId: doc.languageId, preview: o?.preview }); return {}; },
+    showTextDocument: async (doc, o) => {
+      sink().shown.push({
+        uri: String(doc.uri ?? doc), languageId: doc.languageId, preview: o?.preview,
+        ...(o?.viewColumn !== undefined ? { viewColumn: o.viewColumn } : {}),
+        ...(o?.selection !== undefined ? { selection: o.selection } : {}),
+      });
+      return {};
+    },
     tabGroups: {
       all: [],
       get activeTabGroup() { const input = sink().activeTab; return { activeTab: input ? { input } : undefined }; },
       onDidChangeTabs: () => ({ dispose() {} }),
       close: async () => true,
+    },
+    createQuickPick: () => {
+      const on = { value: [], accept: [], hide: [] };
+      const sub = (list) => (l) => { list.push(l); return { dispose() { const i = list.indexOf(l); if (i >= 0) list.splice(i, 1); } }; };
+      let placeholder;
+      const qp = {
+        title: undefined, placeholders: [], matchOnDescription: false, busy: false, items: [], activeItems: [],
+        selectedItems: [], value: '', shown: false, disposed: false,
+        get placeholder() { return placeholder; },
+        set placeholder(p) { placeholder = p; qp.placeholders.push(p); },
+        onDidChangeValue: sub(on.value), onDidAccept: sub(on.accept), onDidHide: sub(on.hide),
+        show() { qp.shown = true; },
+        hide() { for (const l of [...on.hide]) l(); },
+        dispose() { qp.disposed = true; },
+        type(v) { qp.value = v; for (const l of [...on.value]) l(v); },
+        accept() { for (const l of [...on.accept]) l(); },
+      };
+      sink().quickPicks.push(qp);
+      return qp;
     },
     get activeTextEditor() { const p = sink().activeEditor; return p ? { document: { uri: Uri.file(p) } } : undefined; },
   }),
@@ -123,9 +203,35 @@ module.exports = ns({
     get workspaceFolders() { const f = sink().workspaceFolder; return f === undefined ? undefined : f === '' ? [] : [{ uri: Uri.file(f) }]; },
     registerTextDocumentContentProvider: () => ({ dispose() {} }),
     onDidSaveTextDocument: () => ({ dispose() {} }),
-    onDidChangeTextDocument: () => ({ dispose() {} }),
+    onDidChangeTextDocument: (l) => {
+      sink().changeListeners.push(l);
+      return { dispose() { const ls = sink().changeListeners; const i = ls.indexOf(l); if (i >= 0) ls.splice(i, 1); } };
+    },
+    applyEdit: async (edit) => {
+      if (!sink().applyEditAnswer) return false;
+      const applied = [];
+      for (const r of edit.replacements) {
+        const d = sink().docs.get(String(r.uri));
+        const offset = offsetIn(d.text, r.range.start);
+        const length = offsetIn(d.text, r.range.end) - offset;
+        d.text = d.text.slice(0, offset) + r.text + d.text.slice(offset + length);
+        d.version = (d.version ?? 1) + 1;
+        d.isDirty = true;
+        applied.push({ uri: String(r.uri), offset, length, text: r.text });
+        const change = { document: docOf(r.uri), contentChanges: [{ text: r.text }] };
+        for (const l of [...sink().changeListeners]) l(change);
+      }
+      sink().edits.push(applied);
+      return true;
+    },
     openTextDocument: async (uri) => docOf(uri),
+    get textDocuments() { return [...sink().docs.keys()].map((k) => docOf(Uri.parse(k))); },
     fs: {
+      readFile: async (uri) => {
+        const d = sink().docs.get(String(uri));
+        if (!d) throw new Error('file not found ' + String(uri));
+        return Buffer.from(d.text, 'utf8');
+      },
       writeFile: async (uri, bytes) => {
         const text = Buffer.from(bytes).toString('utf8');
         sink().written.push({ uri: String(uri), text });
@@ -147,6 +253,7 @@ function emptySink(): DashSink {
     docs: new Map(),
     info: [],
     warnings: [],
+    warningDetails: [],
     warnAnswer: undefined,
     commands: [],
     progress: [],
@@ -161,6 +268,11 @@ function emptySink(): DashSink {
     workspaceFolder: undefined,
     activeTab: undefined,
     activeEditor: undefined,
+    errors: [],
+    edits: [],
+    applyEditAnswer: true,
+    changeListeners: [],
+    quickPicks: [],
   };
 }
 

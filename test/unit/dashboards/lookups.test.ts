@@ -129,6 +129,44 @@ describe('dashboards: report lookup by public id, unique widget ids, grid rules'
       cases.map(([name, , , o]) => [name, o]),
     );
   });
+  it('columns: the layout’s, else each breakpoint’s default', () => {
+    const bps = ['lg', 'md', 'sm', 'xs', 'xxs'] as const;
+    assert.deepEqual(
+      bps.map((b) => gridSpec({}, b, 1200).cols),
+      [12, 10, 6, 4, 2],
+    );
+    assert.deepEqual(
+      bps.map((b) => gridSpec({ cols: { [b]: 3.7 } }, b, 1200).cols),
+      [3, 3, 3, 3, 3],
+    );
+  });
+
+  it('a theme value removed: only what is there; empty groups go with it, never the theme itself', () => {
+    const file = (theme: unknown) => JSON.stringify({ workbookId: 3, config: { theme } }, null, 2);
+    const themeOf = (text: string) => (JSON.parse(text) as { config: { theme?: unknown } }).config.theme;
+    // A field that is not there: nothing changes (its lone sibling stays).
+    const lone = file({ widgets: { border: { width: '1px' } } });
+    const missing = editDashboardText(lone, {
+      type: 'setTheme',
+      path: ['widgets', 'border', 'color'],
+      value: null,
+    });
+    assert.equal(missing.text, lone);
+    // The last field of a group: the group goes, up to the theme, which stays (empty).
+    const nested = editDashboardText(lone, {
+      type: 'setTheme',
+      path: ['widgets', 'border', 'width'],
+      value: null,
+    });
+    assert.deepEqual(themeOf(nested.text), {});
+    const top = editDashboardText(file({ primaryColor: '#fff' }), {
+      type: 'setTheme',
+      path: ['primaryColor'],
+      value: null,
+    });
+    assert.deepEqual(themeOf(top.text), {});
+  });
+
   it('a minted public id draws again on bytes 248 and above (248 would bias towards "0")', () => {
     const bytes = (n: number) => Uint8Array.from({ length: n }, (_, i) => (i % 2 === 0 ? 248 : 61));
     assert.equal(mintPublicId(bytes), 'zzzzzzzzzzzz');
