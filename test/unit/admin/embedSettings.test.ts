@@ -112,6 +112,17 @@ describe('admin: embedding and account settings', () => {
       'generateEmbedSession({"deploymentId":9,"externalId":"u","embedTenantName":"beta","publicDashboardId":"pub 3"})',
     ]);
     assert.equal(plain.cmds.sessions[0]?.dashboard, 'Ops wb');
+    // A profile without a platform address (or none active): the page is looked for on this machine.
+    const given = { deploymentId: 9, publicId: 'pub-1', tenant: 'acme', group: '', externalId: 'u' };
+    const profiles = [{ profile: { name: 'Local' } }, undefined];
+    for (const active of profiles) {
+      const local = world();
+      (local.deps as { services: { profiles: { active: () => unknown } } }).services.profiles.active = () =>
+        active;
+      const r = await local.cmds.previewEmbed(given);
+      assert.equal(r.url, 'http://localhost/embed/dashboard/pub-1?session=sess-SECRET-1', String(active));
+      assert.deepEqual(local.shown.commands, [`simpleBrowser.show ["${r.url}"]`]);
+    }
     const missing = world();
     await assert.rejects(
       missing.cmds.previewEmbed({ deploymentId: 9, publicId: 'nope' }),
@@ -270,6 +281,10 @@ describe('admin: embedding and account settings', () => {
     assert.deepEqual(env.calls, [
       'createOidcTokenConfig({"name":"n","audienceType":"gcp","targetEnvVar":"TOKEN"})',
     ]);
+    // Spaces alone are no variable: left out too.
+    const blank = world({ answers: ['n', 'gcp', '   '] });
+    await blank.cmds.createOidcConfig();
+    assert.deepEqual(blank.calls, ['createOidcTokenConfig({"name":"n","audienceType":"gcp"})']);
   });
 
   it('removals name what goes, send the one delete, and nothing when declined', async () => {
