@@ -202,6 +202,9 @@ describe('admin: embedding and account settings', () => {
   });
 
   it('tenant settings: nothing changed sends nothing; production shows the diff and asks; declined sends nothing', async () => {
+    // The diff's scheme is a module constant: the module is loaded again here, so it is made inside this test.
+    restore();
+    ({ modules: m, restore } = standIn(load));
     const same = world();
     await same.cmds.editTenantSettings({ changes: { auditLogEnabled: true } });
     assert.deepEqual(same.calls, []);
@@ -218,6 +221,16 @@ describe('admin: embedding and account settings', () => {
       prod.shown.commands.join('\n'),
     );
     assert.deepEqual(prod.calls, ['updateTenantSettings({"oidcEnabled":true})']);
+    // Both sides are served under the command set's own scheme: the saved settings, and the edit.
+    prod.cmds.register(() => ({ dispose() {} }) as never);
+    const docs = prod.shown.providers.get('dashboard-platform-diff');
+    const diff = prod.shown.commands.find((c) => c.startsWith('vscode.diff'))!;
+    const sides = [...diff.matchAll(/"path":"([^"]+)"/g)].map((p) =>
+      docs?.provideTextDocumentContent({ toString: () => `dashboard-platform-diff:${p[1]}` }),
+    );
+    assert.equal(sides.length, 2, diff);
+    assert.match(String(sides[0]), /"auditLogEnabled": true/);
+    assert.match(String(sides[1]), /"oidcEnabled": true/);
     const no = world({ production: true, confirm: false });
     await no.cmds.editTenantSettings({ changes: { oidcEnabled: true, auditLogEnabled: false } });
     assert.equal(

@@ -131,6 +131,15 @@ describe('admin: Provision Embed Users from File', () => {
         /^Error: four\.csv has no user that can be sent: line 2: .+; line 3: .+; line 4: [^;]+\.$/,
       ],
     ];
+    // A file that cannot be read: named, with the reason (the error keeps the system's as its cause).
+    const gone = world();
+    const e = await gone.cmds.provisionFromFile({ tenant: 'acme', file: path.join(dir, 'gone.csv') }).then(
+      () => undefined,
+      (err: Error) => err,
+    );
+    assert.match(String(e?.message), /^Cannot read gone\.csv: ENOENT/);
+    assert.equal((e?.cause as { code?: string } | undefined)?.code, 'ENOENT');
+    assert.deepEqual(gone.calls, []);
     for (const [name, text, error] of cases) {
       const x = world();
       await assert.rejects(x.cmds.provisionFromFile({ tenant: 'acme', file: file(name, text) }), error, name);

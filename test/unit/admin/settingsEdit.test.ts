@@ -72,6 +72,10 @@ describe('admin: editing OAuth integrations and OIDC token configs', () => {
   });
 
   it('Edit OAuth Integration: each field prefilled and checked, the secret redacted and never shown', async () => {
+    // The steps, the placeholder and the diff scheme are module constants: the module is loaded again
+    // here, so they are made inside this test.
+    restore();
+    ({ modules: m, restore } = standIn(load));
     const x = world({
       answers: [
         'snow',
