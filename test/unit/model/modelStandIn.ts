@@ -40,6 +40,7 @@ module.exports = {
   FilePermission: { Readonly: 1 },
   FileChangeType: { Changed: 1, Created: 2, Deleted: 3 },
   ProgressLocation: { SourceControl: 1, Window: 10, Notification: 15 },
+  StatusBarAlignment: { Left: 1, Right: 2 },
   window: {
     showQuickPick: (items, opts) => ui().pick(items, opts),
     showTextDocument: async (...a) => { ui().commands.push(['showTextDocument', ...a]); },
@@ -48,7 +49,14 @@ module.exports = {
     showInformationMessage: (m, ...rest) => ui().message('info', m, rest),
     showErrorMessage: (m, ...rest) => ui().message('error', m, rest),
     withProgress: (o, task) => (ui().progress.push(o.title), task({ report() {} }, { isCancellationRequested: false, onCancellationRequested: () => ({ dispose() {} }) })),
-    get activeTextEditor() { return undefined; },
+    get activeTextEditor() { return ui().activeEditorUri && { document: { uri: ui().activeEditorUri } }; },
+    createStatusBarItem: () => {
+      const item = { text: '', tooltip: '', visible: false, show() { this.visible = true; }, hide() { this.visible = false; }, dispose() {} };
+      ui().statusItems.push(item);
+      return item;
+    },
+    onDidChangeActiveTextEditor: (l) => ui().listen('editor', l),
+    onDidChangeActiveNotebookEditor: (l) => ui().listen('notebookEditor', l),
     get activeNotebookEditor() { return ui().activeNotebook && { notebook: ui().activeNotebook }; },
   },
   workspace: {
@@ -57,6 +65,7 @@ module.exports = {
     updateWorkspaceFolders: (...a) => (ui().folderUpdates.push(a), true),
     get textDocuments() { return ui().documents; },
     get notebookDocuments() { return ui().notebooks; },
+    onDidChangeNotebookDocument: (l) => ui().listen('notebookDocument', l),
     applyEdit: async (edit) => (ui().edits.push(...edit.entries), true),
     fs: { createDirectory: async () => undefined, writeFile: async (u, b) => ui().written.push([u.toString(), new TextDecoder().decode(b)]) },
   },
@@ -98,6 +107,28 @@ export class ScriptedUi {
   readonly written: [string, string][] = [];
   folders: { uri: unknown; name: string }[] | undefined = undefined;
   workspaceFile: unknown = undefined;
+  /** The URI of the document in the active text editor, if any. */
+  activeEditorUri: unknown = undefined;
+  /** Status bar items created (text, tooltip, whether shown). */
+  readonly statusItems: { text: string; tooltip: string; visible: boolean }[] = [];
+  /** The listeners of window and workspace events, by event. */
+  readonly listeners = new Map<string, ((e: unknown) => void)[]>();
+
+  listen(event: string, l: (e: unknown) => void): { dispose(): void } {
+    this.listeners.set(event, [...(this.listeners.get(event) ?? []), l]);
+    return {
+      dispose: () =>
+        this.listeners.set(
+          event,
+          (this.listeners.get(event) ?? []).filter((x) => x !== l),
+        ),
+    };
+  }
+
+  /** Fires a window or workspace event to its listeners. */
+  fire(event: string, e: unknown): void {
+    for (const l of this.listeners.get(event) ?? []) l(e);
+  }
 
   private readonly picks: (string | undefined)[];
   private readonly typed: (string | undefined)[];
