@@ -33,6 +33,7 @@ class CancellationError extends Error { constructor() { super('Canceled'); this.
 class Disposable { constructor(f) { this.f = f; } dispose() { this.f?.(); } }
 class WorkspaceEdit { constructor() { this.entries = []; } set(uri, edits) { this.entries.push([uri.toString(), edits]); } }
 const NotebookEdit = { updateNotebookMetadata: (metadata) => ({ metadata }) };
+class Diagnostic { constructor(range, message, severity) { Object.assign(this, { range, message, severity }); } }
 class Range { constructor(a, b, c, d) { Object.assign(this, { startLine: a, startCharacter: b, endLine: c, endCharacter: d }); } }
 module.exports = {
   Uri, EventEmitter, FileSystemError, CancellationError, Disposable, Range, WorkspaceEdit, NotebookEdit,
@@ -41,6 +42,21 @@ module.exports = {
   FileChangeType: { Changed: 1, Created: 2, Deleted: 3 },
   ProgressLocation: { SourceControl: 1, Window: 10, Notification: 15 },
   StatusBarAlignment: { Left: 1, Right: 2 },
+  Diagnostic, DiagnosticSeverity: { Error: 0, Warning: 1 },
+  languages: {
+    createDiagnosticCollection: (name) => {
+      const byUri = new Map();
+      return {
+        name,
+        set: (uri, list) => byUri.set(uri.toString(), list),
+        get: (uri) => byUri.get(uri.toString()),
+        delete: (uri) => byUri.delete(typeof uri === 'string' ? uri : uri.toString()),
+        forEach: (f) => [...byUri.keys()].forEach((k) => f({ toString: () => k }, byUri.get(k))),
+        entries: () => [...byUri.entries()],
+        dispose: () => byUri.clear(),
+      };
+    },
+  },
   window: {
     showQuickPick: (items, opts) => ui().pick(items, opts),
     showTextDocument: async (...a) => { ui().commands.push(['showTextDocument', ...a]); },
