@@ -4,7 +4,7 @@
 import type * as PrompterModule from '../../../src/ui/prompter';
 import { reset } from '../deployments/opsStandIn';
 
-export { recorder, reset, standIn } from '../deployments/opsStandIn';
+export { recorder, reset, standIn, treeNode } from '../deployments/opsStandIn';
 
 /* eslint-disable @typescript-eslint/no-require-imports */
 export const loadPrompter = () => ({

@@ -21,13 +21,15 @@ describe('admin: embed group edits and deletes, provisioning from a file', () =>
   before(() => ({ modules: m, restore } = standIn(load)));
   after(() => restore());
 
-  function world(w: AdminWorld & { members?: number } = {}) {
+  function world(w: AdminWorld & { members?: number; groups?: unknown[] } = {}) {
     const calls: string[] = [];
     const admin = {
       listEmbedTenants: async () => ({
         items: [{ name: 'acme', displayName: 'Acme Inc' }, { name: 'beta' }],
       }),
-      listEmbedGroups: async () => ({ items: [{ id: 11, name: 'viewers', description: 'old' }] }),
+      listEmbedGroups: async () => ({
+        items: w.groups ?? [{ id: 11, name: 'viewers', description: 'old', userCount: 2 }],
+      }),
       ...recorder(calls, {
         listEmbedGroupMembers: () => ({
           items: Array.from({ length: w.members ?? 0 }, (_, i) => ({ id: 100 + i })),
@@ -65,6 +67,26 @@ describe('admin: embed group edits and deletes, provisioning from a file', () =>
     await cleared.groups.editGroup({ tenant: 'acme', group: 'viewers', description: ' ' });
     assert.deepEqual(cleared.calls, ['updateEmbedGroup("acme", 11, {"description":""})']);
     assert.deepEqual(cleared.shown.messages, ['info: Description of "viewers" cleared.']);
+  });
+
+  it('a group command asks among the tenant’s groups; a tenant without groups says so, nothing sent', async () => {
+    const x = world({ answers: ['viewers', 'for viewers'] });
+    await x.groups.editGroup({ tenant: 'acme' });
+    assert.deepEqual(x.questions.slice(0, 1), ['pick Edit Embed Group | Pick the group of acme']);
+    assert.deepEqual(
+      x.prompter.rows.get('Edit Embed Group')?.map((r) => `${r.label} · ${r.description} · ${r.detail}`),
+      ['viewers · 2 members · old'],
+    );
+    assert.deepEqual(x.calls, ['updateEmbedGroup("acme", 11, {"description":"for viewers"})']);
+    for (const run of [
+      (c: ReturnType<typeof world>) => c.groups.editGroup({ tenant: 'beta' }),
+      (c: ReturnType<typeof world>) => c.groups.deleteGroup({ tenant: 'beta' }),
+    ]) {
+      const none = world({ groups: [] });
+      await assert.rejects(run(none), /^Error: beta has no groups: create one with Create Embed Group….$/);
+      assert.deepEqual(none.questions, []);
+      assert.deepEqual(none.calls, []);
+    }
   });
 
   it('Delete Embed Group: the modal says whether members are removed first; declined, nothing is sent', async () => {

@@ -15,7 +15,13 @@ import { ApiError, PlatformClient } from '../../../src/api';
 import type * as CommandsModule from '../../../src/admin/embedGroupCommands';
 import type * as ProvisioningModule from '../../../src/admin/embedUserProvisioning';
 import type * as PrompterModule from '../../../src/ui/prompter';
-import { batches, planProvisioning, reportSummary } from '../../../src/admin/embedProvisionFile';
+import {
+  addAnswer,
+  batches,
+  emptyReport,
+  planProvisioning,
+  reportSummary,
+} from '../../../src/admin/embedProvisionFile';
 import { startSandbox, type SandboxHandle } from '../../../src/sandbox';
 import { rejection, sendJson, startServer, type TestServer } from '../api/helpers';
 import { forgetVscodeDependents } from '../vscodeStandIn';
@@ -420,6 +426,13 @@ describe('admin: planning bulk embed-user provisioning from a file', () => {
         reason: 'unknown field "displayName" (in JSON: userProfile.displayName)',
       },
     ]);
+    // A nested field is named by its path; a field of the wrong type says so.
+    assert.deepEqual(
+      planProvisioning(
+        '[{"externalId":"p","userProfile":{"picture":"nope"}},{"externalId":"q","tenantGroups":"viewers"}]',
+      ).unsendable.map((u) => u.reason),
+      ['userProfile.picture: Not a URL.', 'tenantGroups has the wrong type'],
+    );
     const plan = planProvisioning('{"users":[{"externalId":"y","role":"admin"},{"externalId":"z"}]}');
     assert.deepEqual(plan.users, [{ externalId: 'z' }]);
     assert.deepEqual(plan.unsendable, [
@@ -459,6 +472,21 @@ describe('admin: planning bulk embed-user provisioning from a file', () => {
         2,
       ),
       'Provisioned 1 of 2 embed users in t. 1 failed: b (status 429).',
+    );
+    // The published answer's failures may come without their error: reported all the same.
+    const r = emptyReport('t', []);
+    addAnswer(r, {
+      succeeded: [{ externalId: 'a', email: null, id: 3 }],
+      failed: [{ externalId: 'b' }, { externalId: 'c', error: { status: 409, message: 'taken' } }],
+    });
+    assert.deepEqual(r.succeeded, [{ externalId: 'a', email: null, id: 3 }]);
+    assert.deepEqual(r.failed, [
+      { externalId: 'b', status: undefined, message: undefined },
+      { externalId: 'c', status: 409, message: 'taken' },
+    ]);
+    assert.equal(
+      reportSummary(r, 3),
+      'Provisioned 1 of 3 embed users in t. 2 failed: b (status ?), c (taken).',
     );
   });
 });

@@ -112,6 +112,17 @@ describe('admin: embedding and account settings', () => {
       'generateEmbedSession({"deploymentId":9,"externalId":"u","embedTenantName":"beta","publicDashboardId":"pub 3"})',
     ]);
     assert.equal(plain.cmds.sessions[0]?.dashboard, 'Ops wb');
+    // A profile without a platform address (or none active): the page is looked for on this machine.
+    const given = { deploymentId: 9, publicId: 'pub-1', tenant: 'acme', group: '', externalId: 'u' };
+    const profiles = [{ profile: { name: 'Local' } }, undefined];
+    for (const active of profiles) {
+      const local = world();
+      (local.deps as { services: { profiles: { active: () => unknown } } }).services.profiles.active = () =>
+        active;
+      const r = await local.cmds.previewEmbed(given);
+      assert.equal(r.url, 'http://localhost/embed/dashboard/pub-1?session=sess-SECRET-1', String(active));
+      assert.deepEqual(local.shown.commands, [`simpleBrowser.show ["${r.url}"]`]);
+    }
     const missing = world();
     await assert.rejects(
       missing.cmds.previewEmbed({ deploymentId: 9, publicId: 'nope' }),
@@ -191,6 +202,9 @@ describe('admin: embedding and account settings', () => {
   });
 
   it('tenant settings: nothing changed sends nothing; production shows the diff and asks; declined sends nothing', async () => {
+    // The diff's scheme is a module constant: the module is loaded again here, so it is made inside this test.
+    restore();
+    ({ modules: m, restore } = standIn(load));
     const same = world();
     await same.cmds.editTenantSettings({ changes: { auditLogEnabled: true } });
     assert.deepEqual(same.calls, []);
@@ -207,6 +221,16 @@ describe('admin: embedding and account settings', () => {
       prod.shown.commands.join('\n'),
     );
     assert.deepEqual(prod.calls, ['updateTenantSettings({"oidcEnabled":true})']);
+    // Both sides are served under the command set's own scheme: the saved settings, and the edit.
+    prod.cmds.register(() => ({ dispose() {} }) as never);
+    const docs = prod.shown.providers.get('dashboard-platform-diff');
+    const diff = prod.shown.commands.find((c) => c.startsWith('vscode.diff'))!;
+    const sides = [...diff.matchAll(/"path":"([^"]+)"/g)].map((p) =>
+      docs?.provideTextDocumentContent({ toString: () => `dashboard-platform-diff:${p[1]}` }),
+    );
+    assert.equal(sides.length, 2, diff);
+    assert.match(String(sides[0]), /"auditLogEnabled": true/);
+    assert.match(String(sides[1]), /"oidcEnabled": true/);
     const no = world({ production: true, confirm: false });
     await no.cmds.editTenantSettings({ changes: { oidcEnabled: true, auditLogEnabled: false } });
     assert.equal(
@@ -270,6 +294,10 @@ describe('admin: embedding and account settings', () => {
     assert.deepEqual(env.calls, [
       'createOidcTokenConfig({"name":"n","audienceType":"gcp","targetEnvVar":"TOKEN"})',
     ]);
+    // Spaces alone are no variable: left out too.
+    const blank = world({ answers: ['n', 'gcp', '   '] });
+    await blank.cmds.createOidcConfig();
+    assert.deepEqual(blank.calls, ['createOidcTokenConfig({"name":"n","audienceType":"gcp"})']);
   });
 
   it('removals name what goes, send the one delete, and nothing when declined', async () => {

@@ -22,6 +22,7 @@ interface Setup extends AdminWorld {
   signIn?: Record<string, unknown>;
   check?: unknown;
   settings?: Record<string, unknown>;
+  integrations?: unknown[];
 }
 
 describe('admin: my connections and my settings', () => {
@@ -37,7 +38,7 @@ describe('admin: my connections and my settings', () => {
         listOAuthIntegrations: async () => {
           if (w.forbidden) throw new ApiError('forbidden', 'Needs the admin role.');
           return {
-            items: [
+            items: w.integrations ?? [
               { id: 4, name: 'snow' },
               { id: 5, name: 'bricks' },
             ],
@@ -168,6 +169,13 @@ describe('admin: my connections and my settings', () => {
       none.cmds.myConnections(),
       /^Error: You hold no OAuth connections, and listing the integrations needs the admin role: ask an admin which to connect to\.$/,
     );
+    // An admin's tenant without integrations: said where they are added.
+    const empty = world({ integrations: [], tokens: [] });
+    await assert.rejects(
+      empty.cmds.myConnections(),
+      /^Error: There are no OAuth integrations to connect to: an admin adds them under Account settings › OAuth integrations\.$/,
+    );
+    assert.deepEqual(empty.questions, []);
     const missing = world();
     await assert.rejects(
       missing.cmds.connect({ integration: 'nope' }),
@@ -228,5 +236,29 @@ describe('admin: my connections and my settings', () => {
     const given = world();
     await given.cmds.mySettings({ changes: { alternatingRowColors: true } });
     assert.deepEqual(given.calls, ['updateMySettings({"alternatingRowColors":true})']);
+  });
+
+  it('My Settings names each Sheets toggle in words, with its value', async () => {
+    // The labels are module constants: the module is loaded again here, so they are made inside this test.
+    restore();
+    ({ modules: m, restore } = standIn(load));
+    const x = world({
+      answers: ['Save'],
+      settings: {
+        alternatingRowColors: true,
+        sheets: { autoRunQueryOnChange: false, showAppliedFilters: true },
+      },
+    });
+    await x.cmds.mySettings();
+    const rows = x.prompter.rows.get('My Settings')!.map((r) => `${r.label}: ${r.description}`);
+    assert.deepEqual(rows.slice(5), [
+      'Alternating row colors: on',
+      'Sheets: run the query on change: off',
+      'Sheets: open exploration from a sheet: (not set)',
+      'Sheets: reveal the sheet on open: (not set)',
+      'Sheets: show applied filters: on',
+      'Sheets: suppress duplicate values: (not set)',
+    ]);
+    assert.deepEqual(x.calls, []);
   });
 });

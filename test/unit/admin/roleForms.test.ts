@@ -149,6 +149,38 @@ describe('admin: custom role forms', () => {
     assert.deepEqual(x.shown.messages, ['info: Role auditor created.']);
   });
 
+  it('the form names the deployments picked, and warns only of actions the base role does not give', async () => {
+    const cases: [string, string[], string[], string, string][] = [
+      ['Viewer', ['Revenue', 'Deployment 8'], ['DeploymentRead'], 'Revenue, Deployment 8', 'DeploymentRead'],
+      [
+        'Viewer',
+        ['Deployment 8'],
+        ['DownloadData', 'SchemaRead'],
+        'Deployment 8',
+        'DownloadData, SchemaRead (the console asks for Developer for these actions)',
+      ],
+    ];
+    for (const [tier, deployments, actions, shownDeployments, shownActions] of cases) {
+      const x = world({
+        answers: [
+          'Name',
+          'r',
+          'Base role',
+          tier,
+          'Deployments',
+          deployments,
+          'Deployment actions',
+          actions,
+          'Create Role',
+        ],
+      });
+      await x.cmds.createRole();
+      const rows = x.prompter.rows.get('Create Role')!;
+      assert.equal(rows.find((r) => r.label === 'Deployments')?.description, shownDeployments);
+      assert.equal(rows.find((r) => r.label === 'Deployment actions')?.description, shownActions);
+    }
+  });
+
   it('the form offers every deployment by name, All alone when checked, and the actions with their tier', async () => {
     const x = world({
       answers: [

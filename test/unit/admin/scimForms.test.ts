@@ -161,6 +161,10 @@ describe('admin: SCIM user and group forms', () => {
     assert.equal(first.prompter.rows.get('Create SCIM User')?.[0]?.description, 'not yet: enter a user name');
     const userNameOnly = world({ answers: ['User name', 'plainname', 'Active', 'on', 'Create User'] });
     await userNameOnly.cmds.createUser();
+    assert.equal(
+      userNameOnly.prompter.rows.get('Create SCIM User')?.find((r) => r.label === 'Active')?.description,
+      'on',
+    );
     assert.deepEqual(userNameOnly.calls, [
       `createScimUser({"schemas":["${SCHEMA}"],"userName":"plainname","active":true})`,
     ]);

@@ -44,7 +44,12 @@ describe('admin: editing OAuth integrations and OIDC token configs', () => {
     const admin = {
       listOAuthIntegrations: async () => ({ items: [w.oauth ?? SNOW, { id: 5, name: 'other' }] }),
       listOidcTokenConfigs: async () => ({ items: [OIDC] }),
-      getOAuthIntegration: async () => w.oauth ?? SNOW,
+      // Read by its id: another id is an integration this test does not have.
+      getOAuthIntegration: async (id: number) => {
+        const i = [w.oauth ?? SNOW, { id: 5, name: 'other' }].find((x) => x.id === id);
+        if (!i) throw new Error(`No OAuth integration ${id}.`);
+        return i;
+      },
       getOidcTokenConfig: async () => OIDC,
       ...recorder(calls, {
         updateOAuthIntegration: (_id: never, b: Record<string, unknown>) => ({ id: 4, ...b }),
@@ -67,6 +72,10 @@ describe('admin: editing OAuth integrations and OIDC token configs', () => {
   });
 
   it('Edit OAuth Integration: each field prefilled and checked, the secret redacted and never shown', async () => {
+    // The steps, the placeholder and the diff scheme are module constants: the module is loaded again
+    // here, so they are made inside this test.
+    restore();
+    ({ modules: m, restore } = standIn(load));
     const x = world({
       answers: [
         'snow',

@@ -31,6 +31,10 @@ interface Setup extends AdminWorld {
   bulk?: (action: string, ids: number[]) => unknown;
   scimFails?: Record<string, unknown>;
   values?: unknown[];
+  /** What the service answers to a value set (it echoes the value when not given). */
+  saved?: (value: unknown) => unknown;
+  /** Receives each SCIM user list request's query. */
+  listed?: unknown[];
 }
 
 describe('admin: user attributes, values, bulk actions and groups', () => {
@@ -44,11 +48,14 @@ describe('admin: user attributes, values, bulk actions and groups', () => {
     const users = w.users ?? [U7, U8];
     const admin = {
       listUserAttributes: async () => ({ items: ATTRS }),
-      listScimUsers: async (q: { filter?: string }) => ({
-        items: q.filter
-          ? users.filter((u) => q.filter!.includes(`"${(u as { userName: string }).userName}"`))
-          : users,
-      }),
+      listScimUsers: async (q: { filter?: string }) => {
+        w.listed?.push(q);
+        return {
+          items: q.filter
+            ? users.filter((u) => q.filter!.includes(`"${(u as { userName: string }).userName}"`))
+            : users,
+        };
+      },
       listScimGroups: async () => ({
         items: [
           { id: 'g1', displayName: 'Team', members: [{ value: '7' }] },
@@ -60,7 +67,7 @@ describe('admin: user attributes, values, bulk actions and groups', () => {
       ...recorder(calls, {
         createUserAttribute: (b: Record<string, unknown>) => ({ id: 9, ...b }),
         updateUserAttribute: (_id: never, b: Record<string, unknown>) => ({ id: 3, name: 'region', ...b }),
-        setUserAttributeValue: (_u: never, _a: never, value: unknown) => ({ value }),
+        setUserAttributeValue: (_u: never, _a: never, value: unknown) => w.saved?.(value) ?? { value },
         bulkUserAction: (action: string, ids: number[]) =>
           w.bulk?.(action, ids) ?? { succeeded: ids, failed: [] },
         setScimUserActive: (id: string) => {
@@ -106,7 +113,12 @@ describe('admin: user attributes, values, bulk actions and groups', () => {
 
   it('Edit User Attribute starts from its values, sends empty as null, refuses a default of the wrong type', async () => {
     const x = world({ answers: ['Region', ' Area ', '', ' eu '] });
+    // What each box starts with, exactly: the text, or '' for a field the attribute does not have.
+    const boxes: unknown[] = [];
+    const input = x.prompter.input.bind(x.prompter);
+    x.prompter.input = async (q) => (boxes.push(q.value), input(q));
     await x.cmds.editAttribute();
+    assert.deepEqual(boxes, ['Region', '', '']);
     assert.deepEqual(x.prompter.rows.get('User attribute to edit')?.[0], {
       label: 'Region',
       description: 'region · string',
@@ -172,6 +184,17 @@ describe('admin: user attributes, values, bulk actions and groups', () => {
     await list.cmds.setValue({ userName: 'ada@example.com', attribute: 'teams', value: '1, 2' }, false);
     assert.deepEqual(list.calls, ['setUserAttributeValue(7, 6, [1,2])']);
     assert.deepEqual(list.shown.messages, ['info: Ada\'s "teams" is now 1, 2.']);
+    // The message says the value the service answered; an answer without one, the value sent.
+    const answers: [(v: unknown) => unknown, string][] = [
+      [() => ({ value: 'EU' }), 'info: Ada\'s "Region" is now EU.'],
+      [() => ({}), 'info: Ada\'s "Region" is now eu.'],
+    ];
+    for (const [saved, message] of answers) {
+      const s = world({ saved });
+      await s.cmds.setValue({ userName: 'ada@example.com', attribute: 'region', value: 'eu' }, false);
+      assert.deepEqual(s.calls, ['setUserAttributeValue(7, 3, "eu")']);
+      assert.deepEqual(s.shown.messages, [message]);
+    }
     const nobody = world();
     await assert.rejects(
       nobody.cmds.setValue({ userName: 'x@y.io', attribute: 'beta' }, false),
@@ -193,6 +216,13 @@ describe('admin: user attributes, values, bulk actions and groups', () => {
     ]);
     assert.deepEqual(x.calls, ['setUserAttributeValue(8, 3, null)']);
     assert.deepEqual(x.shown.messages, ['info: Cleared bob@example.com\'s value of "Region".']);
+    const bare = world({
+      values: [...values, { userAttributeId: 4, name: 'limit', value: 5, type: 'number' }],
+      answers: ['bob@example.com', 'limit'],
+    });
+    await bare.cmds.setValue(undefined, true);
+    assert.deepEqual(bare.prompter.offered.get('Value of bob@example.com to clear'), ['Region', 'limit']);
+    assert.deepEqual(bare.calls, ['setUserAttributeValue(8, 4, null)']);
     const no = world({ values, confirm: false, answers: ['bob@example.com', 'Region'] });
     await assert.rejects(no.cmds.setValue(undefined, true), { name: 'UserCancelled' });
     assert.deepEqual(no.calls, []);
@@ -204,8 +234,10 @@ describe('admin: user attributes, values, bulk actions and groups', () => {
   });
 
   it('a bulk action names every user in one modal, sends platform ids once, says who was done', async () => {
-    const x = world({ answers: [['Ada', 'bob@example.com']] });
+    const listed: unknown[] = [];
+    const x = world({ answers: [['Ada', 'bob@example.com']], listed });
     const r = await x.cmds.many.bulk('DEACTIVATE');
+    assert.deepEqual(listed, [{ first: 200 }]);
     assert.deepEqual(x.questions, ['pickMany Deactivate Users | Check the users (at most 100)']);
     assert.deepEqual(x.confirmations, [
       'Deactivate 2 users? | • Ada (ada@example.com)\n• bob@example.com\n\nThey lose access and their sessions end. You can activate them again later. | Deactivate',
@@ -316,6 +348,11 @@ describe('admin: user attributes, values, bulk actions and groups', () => {
       assert.equal(d.calls.length, 1);
       assert.deepEqual(d.shown.messages, [`info: Group ${group} deleted.`]);
     }
+    const picked = world({ answers: ['Ops'] });
+    await picked.cmds.many.deleteGroup();
+    assert.deepEqual(picked.questions, ['pick Group to delete | Pick group to delete']);
+    assert.deepEqual(picked.prompter.offered.get('Group to delete'), ['Team', 'Ops', 'Empty']);
+    assert.deepEqual(picked.calls, ['deleteScimGroup("g2")']);
     const no = world({ confirm: false });
     await assert.rejects(no.cmds.many.deleteGroup({ group: 'Team' }), { name: 'UserCancelled' });
     assert.deepEqual(no.calls, []);

@@ -28,6 +28,9 @@ export interface Shown {
   /** What the save dialog answers (a path), or undefined for Cancel. */
   saveAs?: string;
   saveDialogs: unknown[];
+  /** What the open dialog answers (one path), or undefined for Cancel; the options it was shown with. */
+  openAs?: string;
+  openDialogs: unknown[];
   /** Set by a test to cancel the next progress notification (or the next whose title starts so). */
   cancelProgress: boolean | string;
   progressTitles: string[];
@@ -93,6 +96,7 @@ module.exports = ns({
       };
     },
     showSaveDialog: async (o) => { s().saveDialogs.push(o); return s().saveAs === undefined ? undefined : uri('file', s().saveAs); },
+    showOpenDialog: async (o) => { s().openDialogs.push(o); return s().openAs === undefined ? undefined : [uri('file', s().openAs)]; },
     showTextDocument: async (d, o) => { s().opened.push(d.uri.path); s().showOptions.push(o); return {}; },
     tabGroups: { all: [], close: async () => true },
   }),
@@ -136,6 +140,7 @@ export function reset(): Shown {
     languages: [],
     buttons: [],
     saveDialogs: [],
+    openDialogs: [],
     cancelProgress: false,
     progressTitles: [],
     progress: [],

@@ -714,6 +714,21 @@ describe('model: commit, pull, merge and branch flows (stand-in vscode, recordin
       }
     });
 
+    it('Open Data Model takes the deployment given without a pick, else the one picked', async () => {
+      const deployments = [
+        { id: 1, name: 'Sales' },
+        { id: 2, name: 'Ops' },
+      ];
+      const given = setup({ deployments });
+      const m = await given.flows.open({ deploymentId: 2, branch: 'main', addFolder: false });
+      assert.deepEqual([m.deploymentId, m.deploymentName, m.branch], [2, 'Ops', 'main']);
+      assert.deepEqual(given.ui.offered, []);
+      const picked = setup({ deployments, ui: new ScriptedUi(['Ops']) });
+      const p = await picked.flows.open({ branch: 'main', addFolder: false });
+      assert.deepEqual([p.deploymentId, p.deploymentName], [2, 'Ops']);
+      assert.deepEqual(picked.ui.offered, [['Sales', 'Ops']]);
+    });
+
     it('the deployment pick: none is an error, one is taken without a question', async () => {
       const none = setup({ deployments: [] });
       await assert.rejects(none.flows.pickDeployment(), { message: 'This profile has no deployments.' });

@@ -38,6 +38,8 @@ describe('model: paths and errors', () => {
     assert.deepEqual(parseModelUri('7', '/main'), { deploymentId: 7, branch: 'main', path: '' });
     assert.equal(parseModelUri('x', '/main'), undefined);
     assert.equal(parseModelUri('0', '/main'), undefined);
+    // A branch segment that is not valid percent-encoding is no model URI.
+    assert.equal(parseModelUri('7', '/%E0%A4%A/model/a.yml'), undefined);
   });
 
   it('finds file, line and column in the forms compilers print (0-based)', () => {
@@ -83,6 +85,49 @@ describe('model: YAML context', () => {
   it('offers the cube members in a pre-aggregation', () => {
     assert.deepEqual(at(13, '          - co'), { kind: 'member', cube: 'orders', prefix: 'co' });
     assert.deepEqual(at(14, '        time_dimension: cr'), { kind: 'member', cube: 'orders', prefix: 'cr' });
+  });
+
+  it('names a cube however its `- name:` line is spaced or quoted, and not from a comment', () => {
+    const cube = (item: string) => currentCube(['cubes:', '  # - name: legacy', item, '    sql_table: t'], 3);
+    const cases: [string, string | undefined][] = [
+      ['  - name: orders', 'orders'],
+      ['  -  name: orders', 'orders'],
+      ['  - name : orders', 'orders'],
+      ['  - name:  orders', 'orders'],
+      ['  - name: "orders"', 'orders'],
+      ["  - name: 'orders'", 'orders'],
+      ['  - name: orders  ', 'orders'],
+      ['  - title: orders', undefined],
+    ];
+    for (const [item, name] of cases) assert.equal(cube(item), name, item);
+  });
+
+  it('offers a pre-aggregation’s members only in its own lists and time_dimension, in a cube', () => {
+    const cases: [number, string, unknown][] = [
+      [13, '          - co', { kind: 'member', cube: 'orders', prefix: 'co' }],
+      [13, '          -  co', { kind: 'member', cube: 'orders', prefix: 'co' }],
+      [13, '          # co', undefined],
+      [13, '          x - co', undefined],
+      [13, '          - a b', undefined],
+      [14, '        time_dimension: cr', { kind: 'member', cube: 'orders', prefix: 'cr' }],
+      [14, '        time_dimension : cr', { kind: 'member', cube: 'orders', prefix: 'cr' }],
+      [14, '        time_dimension:  cr', { kind: 'member', cube: 'orders', prefix: 'cr' }],
+      [14, '        # time_dimension: cr', undefined],
+      [14, '        time_dimension: created_at, x', undefined],
+      // A time_dimension outside a pre-aggregation is free text.
+      [9, '        time_dimension: cr', undefined],
+    ];
+    for (const [line, before, context] of cases) assert.deepEqual(at(line, before), context, before);
+    // A view file has no cubes: a pre-aggregation there offers nothing.
+    const view = [
+      'views:',
+      '  - name: v',
+      '    pre_aggregations:',
+      '      - name: p',
+      '        measures:',
+      '          - co',
+    ];
+    assert.equal(yamlContext(view, 5, '          - co'), undefined);
   });
 
   it('reads the reference under the cursor for hover', () => {

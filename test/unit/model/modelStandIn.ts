@@ -33,6 +33,7 @@ class CancellationError extends Error { constructor() { super('Canceled'); this.
 class Disposable { constructor(f) { this.f = f; } dispose() { this.f?.(); } }
 class WorkspaceEdit { constructor() { this.entries = []; } set(uri, edits) { this.entries.push([uri.toString(), edits]); } }
 const NotebookEdit = { updateNotebookMetadata: (metadata) => ({ metadata }) };
+class Diagnostic { constructor(range, message, severity) { Object.assign(this, { range, message, severity }); } }
 class Range { constructor(a, b, c, d) { Object.assign(this, { startLine: a, startCharacter: b, endLine: c, endCharacter: d }); } }
 module.exports = {
   Uri, EventEmitter, FileSystemError, CancellationError, Disposable, Range, WorkspaceEdit, NotebookEdit,
@@ -40,6 +41,22 @@ module.exports = {
   FilePermission: { Readonly: 1 },
   FileChangeType: { Changed: 1, Created: 2, Deleted: 3 },
   ProgressLocation: { SourceControl: 1, Window: 10, Notification: 15 },
+  StatusBarAlignment: { Left: 1, Right: 2 },
+  Diagnostic, DiagnosticSeverity: { Error: 0, Warning: 1 },
+  languages: {
+    createDiagnosticCollection: (name) => {
+      const byUri = new Map();
+      return {
+        name,
+        set: (uri, list) => byUri.set(uri.toString(), list),
+        get: (uri) => byUri.get(uri.toString()),
+        delete: (uri) => byUri.delete(typeof uri === 'string' ? uri : uri.toString()),
+        forEach: (f) => [...byUri.keys()].forEach((k) => f({ toString: () => k }, byUri.get(k))),
+        entries: () => [...byUri.entries()],
+        dispose: () => byUri.clear(),
+      };
+    },
+  },
   window: {
     showQuickPick: (items, opts) => ui().pick(items, opts),
     showTextDocument: async (...a) => { ui().commands.push(['showTextDocument', ...a]); },
@@ -48,7 +65,14 @@ module.exports = {
     showInformationMessage: (m, ...rest) => ui().message('info', m, rest),
     showErrorMessage: (m, ...rest) => ui().message('error', m, rest),
     withProgress: (o, task) => (ui().progress.push(o.title), task({ report() {} }, { isCancellationRequested: false, onCancellationRequested: () => ({ dispose() {} }) })),
-    get activeTextEditor() { return undefined; },
+    get activeTextEditor() { return ui().activeEditorUri && { document: { uri: ui().activeEditorUri } }; },
+    createStatusBarItem: () => {
+      const item = { text: '', tooltip: '', visible: false, show() { this.visible = true; }, hide() { this.visible = false; }, dispose() {} };
+      ui().statusItems.push(item);
+      return item;
+    },
+    onDidChangeActiveTextEditor: (l) => ui().listen('editor', l),
+    onDidChangeActiveNotebookEditor: (l) => ui().listen('notebookEditor', l),
     get activeNotebookEditor() { return ui().activeNotebook && { notebook: ui().activeNotebook }; },
   },
   workspace: {
@@ -57,6 +81,7 @@ module.exports = {
     updateWorkspaceFolders: (...a) => (ui().folderUpdates.push(a), true),
     get textDocuments() { return ui().documents; },
     get notebookDocuments() { return ui().notebooks; },
+    onDidChangeNotebookDocument: (l) => ui().listen('notebookDocument', l),
     applyEdit: async (edit) => (ui().edits.push(...edit.entries), true),
     fs: { createDirectory: async () => undefined, writeFile: async (u, b) => ui().written.push([u.toString(), new TextDecoder().decode(b)]) },
   },
@@ -98,6 +123,28 @@ export class ScriptedUi {
   readonly written: [string, string][] = [];
   folders: { uri: unknown; name: string }[] | undefined = undefined;
   workspaceFile: unknown = undefined;
+  /** The URI of the document in the active text editor, if any. */
+  activeEditorUri: unknown = undefined;
+  /** Status bar items created (text, tooltip, whether shown). */
+  readonly statusItems: { text: string; tooltip: string; visible: boolean }[] = [];
+  /** The listeners of window and workspace events, by event. */
+  readonly listeners = new Map<string, ((e: unknown) => void)[]>();
+
+  listen(event: string, l: (e: unknown) => void): { dispose(): void } {
+    this.listeners.set(event, [...(this.listeners.get(event) ?? []), l]);
+    return {
+      dispose: () =>
+        this.listeners.set(
+          event,
+          (this.listeners.get(event) ?? []).filter((x) => x !== l),
+        ),
+    };
+  }
+
+  /** Fires a window or workspace event to its listeners. */
+  fire(event: string, e: unknown): void {
+    for (const l of this.listeners.get(event) ?? []) l(e);
+  }
 
   private readonly picks: (string | undefined)[];
   private readonly typed: (string | undefined)[];
