@@ -88,6 +88,7 @@ describe('ProfileService: what saving, renaming, removing and switching write', 
   });
   after(() => {
     mod._resolveFilename = resolve;
+    forgetVscodeDependents();
     fs.rmSync(dir, { recursive: true, force: true });
     forgetSecrets();
   });

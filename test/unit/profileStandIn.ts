@@ -186,6 +186,8 @@ export function useProfileStandIn(): ProfileStandIn {
   });
   after(() => {
     mod._resolveFilename = resolve;
+    // Suites after this one load the same modules with their own stand-in.
+    forgetVscodeDependents();
     fs.rmSync(dir, { recursive: true, force: true });
   });
   return {
