@@ -129,6 +129,7 @@ describe('profile commands (add, edit, switch, remove, tokens)', () => {
       const profiles = new FakeProfiles([{ ...EU }]);
       const { run, errors } = setUp(profiles);
       const prompter = new ScriptedPrompter([
+        '  ',
         'Sandbox',
         'Prod EU',
         '!!!',
@@ -143,6 +144,7 @@ describe('profile commands (add, edit, switch, remove, tokens)', () => {
       const r = await run('add');
       assert.deepEqual(errors(), []);
       assert.deepEqual(prompter.refusals, [
+        'Enter a name.',
         '"Sandbox" is the built-in profile; choose another name.',
         'A profile with this name exists.',
         'Use at least one letter or digit.',
@@ -434,10 +436,11 @@ describe('profile commands (add, edit, switch, remove, tokens)', () => {
       const profiles = new FakeProfiles([{ ...EU, production: undefined }]);
       profiles.workspace.add('Prod EU');
       profiles.trusted.add('Prod EU');
-      const { run } = setUp(profiles);
+      const { run, errors } = setUp(profiles);
       sink.answers = [undefined];
       assert.equal(await run('switch'), undefined);
       assert.deepEqual(profiles.writes, []);
+      assert.deepEqual(errors(), [], 'a dismissed picker is no error');
       assert.equal(sink.quickPicks[0]?.items[0]?.description, 'from workspace settings');
       assert.equal(sink.quickPicks[0]?.items[0]?.iconPath?.id, 'organization');
       assert.equal(await run('switch', 'Sandbox'), 'Sandbox');

@@ -265,6 +265,15 @@ describe('ProfileService: what saving, renaming, removing and switching write', 
     for (const l of stub.configListeners) l({ affectsConfiguration: (k) => k === KEY });
     assert.equal(stub.warnings.length, 1);
     assert.match(stub.warnings[0]!, /Worse/);
+    // A change of another setting reads nothing again.
+    stub.global[KEY] = [p('One'), p('Later')];
+    for (const l of stub.configListeners) l({ affectsConfiguration: (k) => k === 'dashboardPlatform.other' });
+    assert.equal(first.ps.get('Later'), undefined);
+    stub.global[KEY] = [
+      p('One'),
+      { name: 'Bad', platformUrl: 'http://bad.example.com/api' },
+      { name: 'Worse' },
+    ];
     // An entry that is ignored does not change the list.
     assert.deepEqual(first.events, []);
 
