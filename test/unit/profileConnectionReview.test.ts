@@ -71,6 +71,23 @@ describe('Add Profile connection review (sandbox)', () => {
     }
   });
 
+  it('a token typed with spaces around is tested trimmed; an unreadable CA file setting is logged', async () => {
+    sink.answers = ['Save'];
+    sink.settings['dashboardPlatform.extraCaCertificates'] = '/nonexistent/dp-ca.pem';
+    const { log, lines } = memoryLog();
+    assert.equal(
+      await review.connectionReviewed(input(), { platformToken: `  ${sb.tokens.admin} ` }, log as never),
+      true,
+    );
+    assert.equal(sink.shown[0]?.message, 'Profile "Local": connected.');
+    const warnings = lines.filter((l) => l.startsWith('warn:'));
+    assert.equal(warnings.length, 1);
+    assert.match(
+      warnings[0]!,
+      /^warn: dashboardPlatform\.extraCaCertificates: cannot read \/nonexistent\/dp-ca\.pem: ENOENT/,
+    );
+  });
+
   it('lists the deployments the token sees, by name, under progress', async () => {
     const r = await review.listDeployments(
       { name: 'Local', platformUrl: sb.urls.platform, token: sb.tokens.admin },

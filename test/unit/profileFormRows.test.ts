@@ -50,6 +50,7 @@ const AGENT2 = 'https://ai.example.com/api/v1/public/acme/agents/43';
 describe('Add/Edit Profile form: the words and the rows', () => {
   it('Add: each question’s prompt and masking, the review rows, the identity asked as internal user', async () => {
     const { d, prompter } = deps([
+      '  ', // refused: the name is trimmed before it is checked
       'Analytics',
       'https://acme.example.com/api',
       'tok',
@@ -105,9 +106,22 @@ describe('Add/Edit Profile form: the words and the rows', () => {
         ['Add Profile: AI API key', 'AI API key (optional)', true, ''],
       ],
     );
-    assert.equal(prompter.refusals.length, 2);
-    assert.match(prompter.refusals[0]!, /agents\/\{agentId\}/);
-    assert.equal(prompter.refusals[1], 'Enter the username.');
+    assert.equal(prompter.refusals.length, 3);
+    assert.equal(prompter.refusals[0], 'Enter a name.');
+    assert.match(prompter.refusals[1]!, /agents\/\{agentId\}/);
+    assert.equal(prompter.refusals[2], 'Enter the username.');
+    assert.deepEqual(
+      prompter.questions.map((q) => q.placeHolder),
+      [
+        'Analytics EU',
+        'https://mytenant.example.com/api',
+        undefined,
+        undefined,
+        'https://ai.example.com/api/v1/public/{account}/agents/{agentId}',
+        undefined,
+        undefined,
+      ],
+    );
     // The review's rows as last shown, with what each says.
     assert.deepEqual(prompter.rows.get('Add Profile'), [
       {

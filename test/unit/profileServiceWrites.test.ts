@@ -299,7 +299,15 @@ describe('ProfileService: what saving, renaming, removing and switching write', 
     assert.equal(ps.isSandbox(' sandbox '), true);
     assert.equal(ps.isSandbox('Sandboxes'), false);
     assert.equal(ps.isSandbox(undefined), false);
-    assert.equal(ps.get('SANDBOX')?.name, 'Sandbox');
+    // Before the sandbox runs its URLs are not known: a loopback placeholder, no Data API.
+    assert.deepEqual(ps.get('SANDBOX'), {
+      name: 'Sandbox',
+      platformUrl: 'http://127.0.0.1/api',
+      dataApiUrl: undefined,
+      agents: [],
+      environment: 'local',
+      session: { externalId: 'sandbox-user', email: 'sandbox@example.com' },
+    });
     assert.deepEqual(
       ps.storedProfiles().map((x) => x.platformUrl),
       ['https://w.example.com/api'],

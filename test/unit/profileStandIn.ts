@@ -40,6 +40,8 @@ export interface ProfileSink {
   items: StatusItemLike[];
   /** The prompter the product's vscodePrompter forwards to. */
   prompter: Prompter | undefined;
+  /** User settings by full key ("http.proxy"). */
+  settings: Record<string, unknown>;
 }
 
 export interface StatusItemLike {
@@ -119,7 +121,10 @@ module.exports = {
   },
   env: { machineId: 'test-machine-id' },
   workspace: {
-    getConfiguration: () => ({ get: (k, d) => d, inspect: () => undefined }),
+    getConfiguration: (section) => ({
+      get: (k, d) => sink().settings[section + '.' + k] ?? d,
+      inspect: (k) => ({ key: section + '.' + k, globalValue: sink().settings[section + '.' + k] }),
+    }),
   },
   commands: {
     registerCommand: (id, fn) => { sink().registered.set(id, fn); return new Disposable(); },
@@ -159,6 +164,7 @@ export function useProfileStandIn(): ProfileStandIn {
     registered: new Map(),
     items: [],
     prompter: undefined,
+    settings: {},
   };
   before(() => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'dp-profile-test-'));
@@ -183,6 +189,7 @@ export function useProfileStandIn(): ProfileStandIn {
     sink.registered.clear();
     sink.items = [];
     sink.prompter = undefined;
+    sink.settings = {};
   });
   after(() => {
     mod._resolveFilename = resolve;
