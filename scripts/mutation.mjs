@@ -301,13 +301,16 @@ export const AREAS = {
   profiles: {
     what: 'profiles: parsing, trust, connection checks',
     mutate: ['src/profiles/**/*.ts'],
-    // roundTrips: the settings round trips of profiles and stored secrets; sandboxWorker: the only
-    // suite of the sandbox loader and profile (sandboxState is the sandbox's own state file).
+    // profile*: also the window-bound files under a `vscode` stand-in (profileCommandsFlows,
+    // profileStatusBar, profileConnectionReview, profileServiceWrites, profileFormRows); roundTrips:
+    // the settings round trips of profiles and stored secrets; sandboxWorker and sandboxState: the
+    // suites of the sandbox loader and SandboxManager (sandboxState restarts it on its state file).
     spec: [
       `${U}/profile*.test.js`,
       `${U}/connectionCheck.test.js`,
       `${U}/roundTrips.test.js`,
       `${U}/sandboxWorker.test.js`,
+      `${U}/sandboxState.test.js`,
     ],
   },
   // The rules of profiles that guard users: the settings parser and the fields' rules, the profile
