@@ -6,50 +6,63 @@ import * as path from 'node:path';
 import { AiClient, redact } from '../../../src/api';
 import { PlatformGateway, type ClientSource } from '../../../src/agents/gateway';
 import { forwardTurn } from '../../../src/agents/participantStream';
-import {
-  AGENT_TOOLS,
-  effectTags,
-  findTool,
-  inputJsonSchema,
-  markdownTable,
-  runTool,
-  type ToolContext,
-} from '../../../src/agents/tools';
+import { findTool, markdownTable, runTool, type ToolContext } from '../../../src/agents/tools';
+import type * as ToolsModule from '../../../src/agents/tools';
 import { unifiedDiff } from '../../../src/agents/tools/diff';
 import { startSandbox, type SandboxHandle } from '../../../src/sandbox';
 
 const root = path.resolve(__dirname, '..', '..', '..', '..');
 
+/**
+ * The tools module and its parts loaded afresh for one test, then the cached copies put back: their
+ * names, descriptions and input schemas are built when the modules load, so a test of them must
+ * load them itself (mutation testing changes them only in a module loaded while the test runs).
+ */
+function withFreshTools<T>(use: (tools: typeof ToolsModule) => T): T {
+  const dir = path.resolve(__dirname, '..', '..', '..', 'src', 'agents', 'tools') + path.sep;
+  const cache = require.cache;
+  const saved = Object.entries(cache).filter(([id]) => id.startsWith(dir));
+  for (const [id] of saved) delete cache[id];
+  try {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    return use(require('../../../src/agents/tools') as typeof ToolsModule);
+  } finally {
+    for (const id of Object.keys(cache)) if (id.startsWith(dir)) delete cache[id];
+    for (const [id, m] of saved) cache[id] = m;
+  }
+}
+
 describe('agent tools (core)', () => {
-  it('package.json contributes exactly the tools, with the same descriptions and input schemas', () => {
-    const pkg = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as {
-      contributes: {
-        languageModelTools: {
-          name: string;
-          modelDescription: string;
-          inputSchema: unknown;
-          tags: string[];
-        }[];
+  it('package.json contributes exactly the tools, with the same descriptions and input schemas', () =>
+    withFreshTools(({ AGENT_TOOLS, inputJsonSchema, effectTags }) => {
+      const pkg = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as {
+        contributes: {
+          languageModelTools: {
+            name: string;
+            modelDescription: string;
+            inputSchema: unknown;
+            tags: string[];
+          }[];
+        };
       };
-    };
-    const contributed = pkg.contributes.languageModelTools;
-    assert.deepEqual(
-      contributed.map((t) => t.name),
-      AGENT_TOOLS.map((t) => t.name),
-    );
-    for (const tool of AGENT_TOOLS) {
-      const c = contributed.find((t) => t.name === tool.name)!;
-      assert.equal(c.modelDescription, tool.description, tool.name);
+      const contributed = pkg.contributes.languageModelTools;
       assert.deepEqual(
-        c.inputSchema,
-        inputJsonSchema(tool),
-        `${tool.name}: regenerate the schema in package.json`,
+        contributed.map((t) => t.name),
+        AGENT_TOOLS.map((t) => t.name),
       );
-      assert.match(tool.name, /^[a-z]+_[a-z_]+$/, 'names are {verb}_{noun}');
-      // The manifest's tags carry the hints (VS Code's contribution has no annotations).
-      assert.deepEqual(c.tags, effectTags(tool.effect), `${tool.name}: tags follow its effect`);
-    }
-  });
+      for (const tool of AGENT_TOOLS) {
+        const c = contributed.find((t) => t.name === tool.name)!;
+        assert.equal(c.modelDescription, tool.description, tool.name);
+        assert.deepEqual(
+          c.inputSchema,
+          inputJsonSchema(tool),
+          `${tool.name}: regenerate the schema in package.json`,
+        );
+        assert.match(tool.name, /^[a-z]+_[a-z_]+$/, 'names are {verb}_{noun}');
+        // The manifest's tags carry the hints (VS Code's contribution has no annotations).
+        assert.deepEqual(c.tags, effectTags(tool.effect), `${tool.name}: tags follow its effect`);
+      }
+    }));
 
   it('redacts secrets from results and from the call log, and logs every call', async () => {
     const secret = 'sk-live-0123456789abcdef';
