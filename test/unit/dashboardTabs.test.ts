@@ -16,7 +16,10 @@ import { GRID_LAYOUT, widgetAt } from './dashboardFixtures';
 import { jsdomWindow, webviewBundle } from './webviewBundle';
 
 const root = path.resolve(__dirname, '..', '..', '..');
-let code: string;
+let code = '';
+const bundle = () => {
+  if (!code) code = webviewBundle({ entry: path.join(root, 'webview', 'dashboard', 'index.ts') });
+};
 
 interface Page {
   window: JSDOM['window'];
@@ -24,16 +27,21 @@ interface Page {
   sent: WebviewToHost[];
   send(state: Partial<HostToWebview>): void;
   edits(): WebviewToHost[];
+  /** The view state the page last saved (restored when its webview is reloaded). */
+  saved(): unknown;
 }
 
 function open(): Page {
   const dom = jsdomWindow('page');
   const win = dom.window as unknown as JSDOM['window'] & Record<string, unknown>;
   const sent: WebviewToHost[] = [];
+  let saved: unknown;
   win.acquireVsCodeApi = () => ({
     postMessage: (m: WebviewToHost) => sent.push(JSON.parse(JSON.stringify(m)) as WebviewToHost),
     getState: () => undefined,
-    setState: () => undefined,
+    setState: (s: unknown) => {
+      saved = JSON.parse(JSON.stringify(s));
+    },
   });
   win.eval(code);
   return {
@@ -47,6 +55,7 @@ function open(): Page {
         }),
       ),
     edits: () => sent.filter((m) => m.type !== 'ready'),
+    saved: () => saved,
   };
 }
 
@@ -123,7 +132,7 @@ describe('dashboard editor page: the Theme and Layout tabs', function () {
   this.timeout(30_000);
 
   before(() => {
-    code = webviewBundle({ entry: path.join(root, 'webview', 'dashboard', 'index.ts') });
+    bundle();
   });
 
   it('offers every widget type the platform knows in the add list, in order', () => {
@@ -473,6 +482,162 @@ describe('dashboard editor page: the Theme and Layout tabs', function () {
       assert.equal(i.validationMessage, '', 'a good value clears the message');
       assert.equal(page.edits().length, 1, `${key} = 3 is sent`);
     }
+  });
+});
+
+describe("dashboard editor page: the inspector's tabs, the widget's buttons and the widget text colour", function () {
+  this.timeout(30_000);
+
+  before(() => {
+    bundle();
+  });
+
+  it('a clicked tab takes the focus and is kept in the view state for a reload', () => {
+    const page = open();
+    page.send({ input: inputWith({}) });
+    assert.deepEqual(
+      [...page.document.querySelectorAll<HTMLButtonElement>('[role="tablist"] button')].map((b) => [
+        b.type,
+        b.className,
+        b.dataset.key,
+      ]),
+      ['widget', 'dashboard', 'theme', 'layout', 'history'].map((t) => ['button', 'tab', `tab:${t}`]),
+    );
+    for (const name of ['theme', 'layout', 'history', 'dashboard']) {
+      tab(page, name);
+      const active = page.document.activeElement as HTMLElement | null;
+      assert.equal(active?.dataset.tab, name, `the ${name} tab has the focus`);
+      assert.equal((page.saved() as { tab?: string }).tab, name);
+    }
+  });
+
+  it('says it is loading while the host has sent neither a dashboard nor problems', () => {
+    const page = open();
+    page.send({ input: null, problems: [] });
+    assert.equal(page.document.querySelector('.canvas')!.textContent, 'Loading…');
+    page.send({ input: inputWith({}) });
+    assert.doesNotMatch(page.document.querySelector('.canvas')!.textContent!, /Loading/);
+  });
+
+  it('a widget the host selects takes the focus, even when the focused field is gone', () => {
+    const page = open();
+    const widgets = [widgetAt('w1', 'CHART', [0, 0, 6, 4]), widgetAt('w2', 'TEXT', [6, 0, 6, 2])];
+    page.send({ input: inputWith({ widgets }) });
+    tab(page, 'theme');
+    byKey<HTMLInputElement>(page, 'theme:fontFamily').focus();
+    page.send({ input: inputWith({ widgets }), select: 'w2' });
+    const active = page.document.activeElement as HTMLElement;
+    assert.equal(active.dataset.id, 'w2');
+    assert.ok(active.classList.contains('widget'));
+  });
+
+  it("keeps a field problem's message whole when it does not start with the value's path", () => {
+    const page = open();
+    page.send({
+      input: inputWith({ theme: { widgets: { padding: 'wide' } } }),
+      problems: [
+        {
+          message: 'Write a length such as 4px: a number and a unit.',
+          line: 3,
+          column: 4,
+          path: ['config', 'theme', 'widgets', 'padding'],
+        },
+      ],
+    });
+    tab(page, 'theme');
+    assert.equal(
+      page.document.querySelector('.field.invalid .field-error')!.textContent,
+      'Write a length such as 4px: a number and a unit.',
+    );
+  });
+
+  it('draws filters, fields and time grains in the controls theme, other widgets in the widgets theme, each with its icon', () => {
+    const types = [
+      'CHART',
+      'FILTER',
+      'FIELD',
+      'TIME_GRAIN',
+      'AI',
+      'PARENT',
+      'CONTAINER',
+      'SPACER',
+      'MYSTERY',
+    ];
+    const page = open();
+    page.send({
+      input: inputWith({
+        theme: { widgets: { backgroundColor: '#111111' }, controls: { backgroundColor: '#222222' } },
+        widgets: types.map((t, i) => widgetAt(`w${i}`, t, [0, i * 2, 4, 2])),
+      }),
+    });
+    const drawn = types.map((t, i) => {
+      const el = page.document.querySelector<HTMLElement>(`.widget[data-id="w${i}"]`)!;
+      return [t, el.style.background, el.querySelector('.wbody .codicon')?.className];
+    });
+    const widgetBg = 'rgb(17, 17, 17)';
+    const controlBg = 'rgb(34, 34, 34)';
+    assert.deepEqual(drawn, [
+      ['CHART', widgetBg, 'codicon codicon-graph wicon'],
+      ['FILTER', controlBg, 'codicon codicon-filter wicon'],
+      ['FIELD', controlBg, 'codicon codicon-symbol-field wicon'],
+      ['TIME_GRAIN', controlBg, 'codicon codicon-calendar wicon'],
+      ['AI', widgetBg, 'codicon codicon-sparkle wicon'],
+      ['PARENT', widgetBg, 'codicon codicon-type-hierarchy wicon'],
+      ['CONTAINER', widgetBg, 'codicon codicon-layout wicon'],
+      ['SPACER', widgetBg, 'codicon codicon-whitespace wicon'],
+      ['MYSTERY', widgetBg, 'codicon codicon-symbol-misc wicon'],
+    ]);
+  });
+
+  it("Discard, a secondary button, clears the config's error; Ctrl+Enter applies the config", () => {
+    const page = open();
+    page.send({ input: inputWith({}), select: 'w1' });
+    const area = byKey<HTMLTextAreaElement>(page, 'config:w1');
+    const panel = area.closest('details')!;
+    area.value = '[1]';
+    area.dispatchEvent(new page.window.Event('input'));
+    byKey<HTMLButtonElement>(page, 'apply:w1').click();
+    const error = () => panel.querySelector('.error')!.textContent;
+    assert.equal(error(), 'The config must be a JSON object ({ … }).');
+    const discard = [...panel.querySelectorAll<HTMLButtonElement>('button')].find(
+      (b) => b.textContent === 'Discard',
+    )!;
+    assert.equal(discard.className, 'secondary');
+    discard.click();
+    assert.equal(error(), '');
+    area.value = '{"title": "Sales"}';
+    area.dispatchEvent(
+      new page.window.KeyboardEvent('keydown', { key: 'Enter', ctrlKey: true, bubbles: true }),
+    );
+    assert.deepEqual(page.edits(), [{ type: 'setWidgetConfig', id: 'w1', config: { title: 'Sales' } }]);
+  });
+
+  it('offers Duplicate and Delete for the selected widget, as secondary buttons with their icons', () => {
+    const page = open();
+    page.send({ input: inputWith({}), select: 'w1' });
+    const buttons = ['dup:w1', 'del:w1'].map((k) => {
+      const b = byKey<HTMLButtonElement>(page, k);
+      return [b.textContent, b.title, b.className, b.querySelector('.codicon')?.className];
+    });
+    assert.deepEqual(buttons, [
+      ['Duplicate', 'Duplicate', 'secondary', 'codicon codicon-copy'],
+      ['Delete', 'Delete', 'secondary', 'codicon codicon-trash'],
+    ]);
+    byKey<HTMLButtonElement>(page, 'del:w1').click();
+    assert.deepEqual(page.edits(), [{ type: 'deleteWidget', id: 'w1' }]);
+  });
+
+  it("draws a widget's body in the theme's secondary text colour, and in the page's colour without one", () => {
+    const body = (theme: Record<string, unknown>) => {
+      const page = open();
+      page.send({ input: inputWith({ theme }) });
+      return page.document.querySelector<HTMLElement>('.widget[data-id="w1"] .wbody')!.style.color;
+    };
+    assert.match(
+      body({ widgets: { text: { secondaryColor: '#336699' } } }),
+      /^(rgb\(51, 102, 153\)|#336699)$/,
+    );
+    assert.equal(body({ widgets: { text: { color: '#000000' } } }), '');
   });
 });
 
