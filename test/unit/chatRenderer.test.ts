@@ -509,6 +509,16 @@ describe('chat webview rendering', () => {
       { type: 'openInNotebook', sql: 'SELECT SUM(amount) FROM orders' },
       { type: 'copy', text: 'SELECT SUM(amount) FROM orders', what: 'sql' },
     ]);
+    const icons = (selector: string) => [...doc.querySelectorAll(selector)].map((i) => i.className);
+    assert.deepEqual(icons('.tool-actions button .codicon'), [
+      'codicon codicon-notebook',
+      'codicon codicon-copy',
+      'codicon codicon-table',
+    ]);
+    assert.deepEqual(icons('.notice > .codicon'), [
+      'codicon codicon-debug-pause',
+      'codicon codicon-debug-stop',
+    ]);
     page.send({ type: 'suspended', reason: 'Waiting for approval.' });
     assert.equal(notices().at(-1)![1], 'Waiting for approval. Resume');
 
