@@ -425,6 +425,34 @@ describe('notebook renderer', () => {
     assert.deepEqual([b(), c()], ['area', 'line'], 'disposing all: none takes a choice');
   });
 
+  it('the Chart button shows the chart, drawn once, and Table shows the rows again', async () => {
+    const drawn: unknown[] = [];
+    const v = lib.renderResult(
+      doc,
+      monthly(),
+      () => undefined,
+      async (_el: HTMLElement, _p: unknown, c: unknown) => {
+        drawn.push(plain(c));
+      },
+    );
+    const [table, chart] = [...v.root.querySelectorAll<HTMLButtonElement>('.dp-bar button')].filter((b) =>
+      ['Table', 'Chart'].includes(b.textContent!),
+    );
+    const pane = v.root.querySelector<HTMLElement>('.dp-chart-pane')!;
+    assert.equal(pane.style.display, 'none');
+    chart!.click();
+    await new Promise((r) => setTimeout(r, 0));
+    assert.deepEqual(
+      [pane.style.display, v.table.el.style.display, chart!.getAttribute('aria-pressed'), drawn.length],
+      ['', 'none', 'true', 1],
+    );
+    table!.click();
+    chart!.click();
+    await new Promise((r) => setTimeout(r, 0));
+    assert.equal(drawn.length, 1, 'shown again, not drawn again');
+    assert.equal(table!.getAttribute('aria-pressed'), 'false');
+  });
+
   it('series colours are opaque and stand out from the background in light and dark themes', () => {
     const dark = lib.seriesPalette(['#3794ff', 'rgba(234, 92, 0, 0.33)', '#89d185'], true, '#1e1e1e');
     assert.equal(dark[1], '#ea5c00', 'a translucent theme colour is used opaque');
