@@ -121,7 +121,12 @@ describe('chat webview rendering', () => {
     const page = open();
     page.send(
       { type: 'init', agentName: 'Analyst', allowRemoteImages: true },
-      { type: 'final', id: 'm1', markdown: '![a](https://cdn.invalid/a.png) ![b](http://cdn.invalid/b.png)' },
+      {
+        type: 'final',
+        id: 'm1',
+        markdown:
+          '![a](https://cdn.invalid/a.png) ![b](http://cdn.invalid/b.png) ![c](http://cdn.invalid/c.png?next=https://x.invalid)',
+      },
     );
     const imgs = Array.from(page.window.document.querySelectorAll('#root img'));
     assert.deepEqual(
