@@ -612,6 +612,29 @@ describe("dashboard editor page: the inspector's tabs, the widget's buttons and 
     assert.deepEqual(page.edits(), [{ type: 'setWidgetConfig', id: 'w1', config: { title: 'Sales' } }]);
   });
 
+  it('names each invalid colour field its own message for assistive technology', () => {
+    const page = open();
+    const problem = (key: string) => ({
+      message: `config.theme.${key}: "banana" is not a CSS colour (${key}).`,
+      line: 1,
+      column: 1,
+      path: ['config', 'theme', ...key.split('.')],
+    });
+    page.send({
+      input: inputWith({ theme: { primaryColor: 'banana', widgets: { backgroundColor: 'banana' } } }),
+      problems: [problem('primaryColor'), problem('widgets.backgroundColor')],
+    });
+    tab(page, 'theme');
+    const described = ['primaryColor', 'widgets.backgroundColor'].map((key) => {
+      const text = byKey<HTMLInputElement>(page, `theme:${key}`);
+      return page.document.getElementById(text.getAttribute('aria-describedby')!)?.textContent;
+    });
+    assert.deepEqual(described, [
+      '"banana" is not a CSS colour (primaryColor).',
+      '"banana" is not a CSS colour (widgets.backgroundColor).',
+    ]);
+  });
+
   it('offers Duplicate and Delete for the selected widget, as secondary buttons with their icons', () => {
     const page = open();
     page.send({ input: inputWith({}), select: 'w1' });
