@@ -392,6 +392,7 @@ export const AREAS = {
       `${U}/chatRenderer.test.js`,
       `${U}/dashboardGrid.test.js`,
       `${U}/dashboardPage.test.js`,
+      `${U}/dashboardTabs.test.js`,
       `${U}/relativeTime.test.js`,
       // What else imports src/shared: the chat, the dashboard file's locating parser, exports.
       `${U}/chatBranch.test.js`,

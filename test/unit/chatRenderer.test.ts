@@ -17,20 +17,25 @@ interface Page {
   sent: WebviewToHost[];
   send(...ops: HostToWebview[]): void;
   pwned(): boolean;
+  /** The panel state the page last saved (what a reload of the webview gets back). */
+  saved(): unknown;
 }
 
 let code: string;
 
-function open(): Page {
+function open(initialState?: unknown): Page {
   // jsdom has no canvas; Vega's text measuring falls back without it.
   const dom = jsdomWindow('page');
   const win = dom.window as unknown as JSDOM['window'] & Record<string, unknown>;
   const sent: WebviewToHost[] = [];
   win.__pwned = false;
+  let saved: unknown = initialState;
   win.acquireVsCodeApi = () => ({
     postMessage: (m: WebviewToHost) => sent.push(JSON.parse(JSON.stringify(m)) as WebviewToHost),
-    getState: () => undefined,
-    setState: () => undefined,
+    getState: () => saved,
+    setState: (state: unknown) => {
+      saved = JSON.parse(JSON.stringify(state));
+    },
   });
   win.HTMLElement.prototype.scrollIntoView = () => undefined;
   win.structuredClone = structuredClone; // Vega uses it at load; jsdom's window lacks it
@@ -42,6 +47,7 @@ function open(): Page {
       for (const op of ops) dom.window.dispatchEvent(new dom.window.MessageEvent('message', { data: op }));
     },
     pwned: () => win.__pwned === true,
+    saved: () => saved,
   };
 }
 
@@ -115,13 +121,50 @@ describe('chat webview rendering', () => {
     const page = open();
     page.send(
       { type: 'init', agentName: 'Analyst', allowRemoteImages: true },
-      { type: 'final', id: 'm1', markdown: '![a](https://cdn.invalid/a.png) ![b](http://cdn.invalid/b.png)' },
+      {
+        type: 'final',
+        id: 'm1',
+        markdown:
+          '![a](https://cdn.invalid/a.png) ![b](http://cdn.invalid/b.png) ![c](http://cdn.invalid/c.png?next=https://x.invalid)',
+      },
     );
     const imgs = Array.from(page.window.document.querySelectorAll('#root img'));
     assert.deepEqual(
       imgs.map((i) => i.getAttribute('src')),
       ['https://cdn.invalid/a.png'],
     );
+  });
+
+  it('drops media, dialogs and the attributes that load, post or style, keeping their text', () => {
+    const page = open();
+    page.send(
+      { type: 'init', agentName: 'Analyst', allowRemoteImages: true },
+      {
+        type: 'final',
+        id: 'm1',
+        markdown: [
+          '<audio src="https://cdn.invalid/a.mp3" controls><source src="https://cdn.invalid/a.ogg">sound</audio>',
+          '<dialog open>Signed out. Sign in again?</dialog>',
+          '<p style="color:red" background="https://t.invalid/bg.png" action="https://t.invalid/a" formaction="https://t.invalid/f">styled</p>',
+          '<a href="https://example.invalid" ping="https://t.invalid/p">pinged</a>',
+          '<img src="https://cdn.invalid/i.png" srcset="https://t.invalid/big.png 2x" alt="chart">',
+        ].join('\n\n'),
+      },
+    );
+    const content = page.window.document.querySelector('.msg.assistant .content')!;
+    assert.deepEqual(
+      ['audio', 'source', 'dialog'].map((t) => content.querySelectorAll(t).length),
+      [0, 0, 0],
+    );
+    const attrs = [...content.querySelectorAll('*')].flatMap((e) =>
+      [...e.attributes]
+        .map((a) => a.name)
+        .filter((n) => ['style', 'srcset', 'formaction', 'action', 'background', 'ping'].includes(n)),
+    );
+    assert.deepEqual(attrs, []);
+    assert.equal(content.querySelector('img')?.getAttribute('src'), 'https://cdn.invalid/i.png');
+    assert.equal(content.querySelector('a')?.textContent, 'pinged');
+    assert.match(content.textContent!, /styled/);
   });
 
   it('shows an image the user did not allow, or not over https, as its alt text', () => {
@@ -365,6 +408,44 @@ describe('chat webview rendering', () => {
     assert.equal(doc.querySelectorAll('.msg.user.failed, .msg.user.pending').length, 0);
   });
 
+  it('empties the composer when a retried question went through, and keeps what was typed since', () => {
+    const composer = (typedSince: string | undefined) => {
+      const page = open();
+      const doc = page.window.document;
+      page.send(
+        { type: 'turnStarted', turnId: 't1', userText: 'Revenue by month?' },
+        { type: 'error', message: 'Network error: connection refused', retryable: true },
+        { type: 'turnEnded' },
+      );
+      const input = doc.querySelector('textarea')!;
+      assert.equal(input.value, 'Revenue by month?', 'the failed question waits in the composer');
+      if (typedSince !== undefined) input.value = typedSince;
+      page.send(
+        { type: 'turnStarted', turnId: 't2', userText: 'Revenue by month?' },
+        { type: 'userMessage', id: 'u1', text: 'Revenue by month?' },
+      );
+      return input.value;
+    };
+    assert.equal(composer(undefined), '');
+    assert.equal(composer('And by city?'), 'And by city?');
+  });
+
+  it('keeps the chat id and agent URL a reload restores, replaced only by those the extension sends', () => {
+    const page = open({ chatId: 'c-1', agentUrl: 'https://agents.invalid/a' });
+    page.send({ type: 'init', agentName: 'Analyst', allowRemoteImages: false });
+    assert.deepEqual(page.saved(), { chatId: 'c-1', agentUrl: 'https://agents.invalid/a' });
+    page.send({
+      type: 'init',
+      agentName: 'Analyst',
+      allowRemoteImages: false,
+      chatId: 'c-2',
+      agentUrl: 'https://agents.invalid/b',
+    });
+    assert.deepEqual(page.saved(), { chatId: 'c-2', agentUrl: 'https://agents.invalid/b' });
+    page.send({ type: 'reset' });
+    assert.deepEqual(page.saved(), { agentUrl: 'https://agents.invalid/b' }, 'a new chat forgets the old id');
+  });
+
   it('names the agent and profile, offers starter prompts, and says when the profile changed', () => {
     const page = open();
     const doc = page.window.document;
@@ -432,6 +513,16 @@ describe('chat webview rendering', () => {
     assert.deepEqual(page.sent.slice(-2), [
       { type: 'openInNotebook', sql: 'SELECT SUM(amount) FROM orders' },
       { type: 'copy', text: 'SELECT SUM(amount) FROM orders', what: 'sql' },
+    ]);
+    const icons = (selector: string) => [...doc.querySelectorAll(selector)].map((i) => i.className);
+    assert.deepEqual(icons('.tool-actions button .codicon'), [
+      'codicon codicon-notebook',
+      'codicon codicon-copy',
+      'codicon codicon-table',
+    ]);
+    assert.deepEqual(icons('.notice > .codicon'), [
+      'codicon codicon-debug-pause',
+      'codicon codicon-debug-stop',
     ]);
     page.send({ type: 'suspended', reason: 'Waiting for approval.' });
     assert.equal(notices().at(-1)![1], 'Waiting for approval. Resume');

@@ -31,6 +31,13 @@ interface Lib {
   parseColour(v: string): number[] | undefined;
   onThemeChange(doc: Document, redraw: () => void): () => void;
   countText(p: ResultPayload): string;
+  activate(ctx: {
+    postMessage(m: unknown): void;
+    onDidReceiveMessage(listener: (m: unknown) => void): { dispose(): void };
+  }): {
+    renderOutputItem(item: { id: string; mime: string; json(): unknown }, element: HTMLElement): void;
+    disposeOutputItem(id?: string): void;
+  };
 }
 
 function load(): { lib: Lib; doc: Document } {
@@ -38,7 +45,7 @@ function load(): { lib: Lib; doc: Document } {
     {
       stdin: {
         contents:
-          "export { renderResult, renderError, countText } from './view'; export { buildSpec, granularityOf } from './chart'; export { chartColours, onThemeChange, seriesPalette, parseColour } from '../shared/chartTheme';",
+          "export { renderResult, renderError, countText } from './view'; export { buildSpec, granularityOf } from './chart'; export { chartColours, onThemeChange, seriesPalette, parseColour } from '../shared/chartTheme'; export { activate } from './index';",
         resolveDir: path.join(root, 'webview', 'renderer'),
         loader: 'ts',
       },
@@ -315,6 +322,135 @@ describe('notebook renderer', () => {
     const single = lib.buildSpec(payload(10))!;
     const y = (single.encoding as { y: { title: string; axis: { format: string } } }).y;
     assert.deepEqual([y.title, y.axis.format], ['amount ($)', '$~s']);
+  });
+
+  it('on two axes, draws each layer by measure: bars over categories beside each other, never lines', () => {
+    const columns: ResultPayload['columns'] = [
+      { name: 'city', kind: 'string' },
+      { name: 'revenue', kind: 'number', measure: true, title: 'Revenue' },
+      { name: 'orders', kind: 'number', measure: true, title: 'Orders' },
+    ];
+    const byCity: ResultPayload = {
+      version: 1,
+      source: 'load',
+      columns,
+      rows: [
+        ['Paris', 250_000, 800],
+        ['Lyon', 120_000, 400],
+      ],
+      totalRows: 2,
+    };
+    type Layer = { mark: { type: string }; encoding: Record<string, Record<string, unknown>> };
+    const layers = (choice: unknown, p = byCity) =>
+      (plain(lib.buildSpec(p, undefined, choice)!.layer) as Layer[]).map((l) => {
+        const { field, type, stack } = l.encoding.y!;
+        return [l.mark.type, { field, type, stack }, l.encoding.color, l.encoding.xOffset ?? 'no offset'];
+      });
+    const measure = { field: 'measure', type: 'nominal', title: 'Measure' };
+    const y = { field: 'v', type: 'quantitative', stack: null };
+    assert.deepEqual(layers({ type: 'bar', x: 'city', y: ['revenue', 'orders'] }), [
+      ['bar', y, measure, { field: 'measure', type: 'nominal' }],
+      ['line', y, measure, 'no offset'],
+    ]);
+    assert.deepEqual(layers({ type: 'line', x: 'city', y: ['revenue', 'orders'] }), [
+      ['line', y, measure, 'no offset'],
+      ['line', y, measure, 'no offset'],
+    ]);
+    const overTime: ResultPayload = {
+      ...byCity,
+      columns: [{ name: 'day', kind: 'time' }, ...columns.slice(1)],
+      rows: [
+        ['2025-01-01T00:00:00.000', 250_000, 800],
+        ['2025-01-02T00:00:00.000', 120_000, 400],
+      ],
+    };
+    assert.deepEqual(
+      layers({ type: 'bar', x: 'day', y: ['revenue', 'orders'] }, overTime),
+      [
+        ['bar', y, measure, 'no offset'],
+        ['line', y, measure, 'no offset'],
+      ],
+      'bars over time are not offset',
+    );
+    // One axis: the y values are counted as quantities too.
+    const one = lib.buildSpec({ ...byCity, columns: columns.slice(0, 2), rows: [['Paris', 1]] })!;
+    assert.equal((one.encoding as Enc).y!.type, 'quantitative');
+  });
+
+  it('applies a chart choice the extension sends to the outputs showing that output, until they are disposed', () => {
+    const posted: unknown[] = [];
+    let fromHost: (m: unknown) => void = () => assert.fail('the renderer listens to the extension');
+    const renderer = lib.activate({
+      postMessage: (m) => posted.push(plain(m)),
+      onDidReceiveMessage: (l) => {
+        fromHost = l;
+        return { dispose: () => undefined };
+      },
+    });
+    const show = (id: string, outputKey: string) => {
+      const el = doc.createElement('div');
+      doc.body.append(el);
+      renderer.renderOutputItem(
+        { id, mime: 'application/json', json: () => ({ ...monthly(), outputKey }) },
+        el,
+      );
+      return () => el.querySelector<HTMLSelectElement>('select[data-key="type"]')!.value;
+    };
+    const chart = (outputKey: string, type: string) =>
+      fromHost({ type: 'chart', outputKey, chart: { type, x: 'month', y: ['orders'] } });
+    const a = show('a', 'k1');
+    const b = show('b', 'k2');
+    const c = show('c', 'k3');
+    assert.deepEqual(posted, [
+      { type: 'hello', outputKey: 'k1' },
+      { type: 'hello', outputKey: 'k2' },
+      { type: 'hello', outputKey: 'k3' },
+    ]);
+    assert.equal(a(), 'line');
+    chart('k1', 'bar');
+    fromHost({ type: 'other', outputKey: 'k2', chart: { type: 'bar', x: 'month', y: ['orders'] } });
+    assert.deepEqual(
+      [a(), b(), c()],
+      ['bar', 'line', 'line'],
+      'only the output it names, only a chart message',
+    );
+    renderer.disposeOutputItem('a');
+    renderer.disposeOutputItem('not shown');
+    chart('k1', 'area');
+    chart('k2', 'area');
+    assert.deepEqual([a(), b(), c()], ['bar', 'area', 'line'], 'a disposed output takes no choice');
+    renderer.disposeOutputItem();
+    chart('k2', 'bar');
+    chart('k3', 'bar');
+    assert.deepEqual([b(), c()], ['area', 'line'], 'disposing all: none takes a choice');
+  });
+
+  it('the Chart button shows the chart, drawn once, and Table shows the rows again', async () => {
+    const drawn: unknown[] = [];
+    const v = lib.renderResult(
+      doc,
+      monthly(),
+      () => undefined,
+      async (_el: HTMLElement, _p: unknown, c: unknown) => {
+        drawn.push(plain(c));
+      },
+    );
+    const [table, chart] = [...v.root.querySelectorAll<HTMLButtonElement>('.dp-bar button')].filter((b) =>
+      ['Table', 'Chart'].includes(b.textContent!),
+    );
+    const pane = v.root.querySelector<HTMLElement>('.dp-chart-pane')!;
+    assert.equal(pane.style.display, 'none');
+    chart!.click();
+    await new Promise((r) => setTimeout(r, 0));
+    assert.deepEqual(
+      [pane.style.display, v.table.el.style.display, chart!.getAttribute('aria-pressed'), drawn.length],
+      ['', 'none', 'true', 1],
+    );
+    table!.click();
+    chart!.click();
+    await new Promise((r) => setTimeout(r, 0));
+    assert.equal(drawn.length, 1, 'shown again, not drawn again');
+    assert.equal(table!.getAttribute('aria-pressed'), 'false');
   });
 
   it('series colours are opaque and stand out from the background in light and dark themes', () => {

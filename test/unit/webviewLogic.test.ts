@@ -269,14 +269,25 @@ describe('webview logic: the chart', function () {
     const months = ['2024-01-01T00:00:00.000', '2024-02-01T00:00:00.000', '2024-03-01T00:00:00.000'];
     const days = ['2024-01-01T00:00:00.000', '2024-01-02T00:00:00.000', '2024-01-03T00:00:00.000'];
     const years = ['2022-01-01T00:00:00.000', '2023-01-01T00:00:00.000', '2024-01-01T00:00:00.000'];
+    const hours = ['2024-01-01T01:00:00.000', '2024-01-01T02:00:00.000', '2024-01-01T03:00:00.000'];
+    const minutes = ['2024-01-01T01:01:00.000', '2024-01-01T01:02:00.000', '2024-01-01T01:03:00.000'];
+    const quarters = ['2024-01-01T00:00:00.000', '2024-04-01T00:00:00.000', '2024-07-01T00:00:00.000'];
+    const weeks = ['2024-01-01T00:00:00.000', '2024-01-08T00:00:00.000', '2024-01-15T00:00:00.000'];
     const bar = (values: string[]) =>
       xOf(lib.buildSpec(monthly(values), undefined, { type: 'bar', x: 'month', y: ['revenue'] }));
     assert.deepEqual(
-      [months, days, years].map((v) => [bar(v).timeUnit, bar(v).bandPosition]),
+      [months, days, years, hours, minutes, quarters, weeks].map((v) => [
+        bar(v).timeUnit,
+        bar(v).bandPosition,
+      ]),
       [
         ['yearmonth', 0],
         ['yearmonthdate', 0],
         ['year', 0],
+        ['yearmonthdatehours', 0],
+        ['yearmonthdatehoursminutes', 0],
+        ['yearquarter', 0],
+        ['yearweek', 0],
       ],
     );
     const line = xOf(lib.buildSpec(monthly(months), undefined, { type: 'line', x: 'month', y: ['revenue'] }));
