@@ -215,10 +215,14 @@ export class ProfileService implements vscode.Disposable {
     if (this.isSandbox(name)) throw new Error(`"${SANDBOX_PROFILE_NAME}" is built in and cannot be removed.`);
     const scope = this.scopeOf(name);
     const { list: raw, target } = this.level(scope);
-    const list = raw.filter((e) => nameOf(e)?.toLowerCase() !== name.trim().toLowerCase());
+    const key = name.trim().toLowerCase();
+    const list = raw.filter((e) => nameOf(e)?.toLowerCase() !== key);
     await vscode.workspace.getConfiguration(SECTION).update('profiles', list, target);
-    await this.secrets.clearSecrets(name, scope);
-    if (this.activeKey?.toLowerCase() === name.toLowerCase()) {
+    // The secrets are kept under the stored name: a name given in another case or with spaces
+    // (a command's argument) must not leave them behind.
+    const stored = raw.map(nameOf).filter((n): n is string => n?.toLowerCase() === key);
+    for (const n of new Set([...stored, name])) await this.secrets.clearSecrets(n, scope);
+    if (this.activeKey?.toLowerCase() === key) {
       await this.context.workspaceState.update(ACTIVE_STATE_KEY, NO_PROFILE);
     }
     this.reload(true);

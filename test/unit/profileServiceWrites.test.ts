@@ -221,6 +221,16 @@ describe('ProfileService: what saving, renaming, removing and switching write', 
     assert.equal(ps.active(), undefined);
     assert.deepEqual(events, ['list', 'active:']);
 
+    // A name given in another case and with spaces removes the stored profile's secrets too.
+    stub.global[KEY] = [p('One'), p('Four')];
+    const cased = service().ps;
+    await cased.switchTo('Four');
+    await cased.setSecret('Four', 'aiApiKey', 'key-remove-4');
+    assert.deepEqual([...secrets.keys()].length, 1);
+    await cased.remove(' four ');
+    assert.deepEqual([...secrets.keys()], [], 'no secret left behind');
+    assert.equal(state.get(ACTIVE), '');
+
     // Removing another profile keeps the active one.
     await ps.switchTo('One');
     stub.global[KEY] = [p('One'), p('Three')];
