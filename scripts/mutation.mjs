@@ -247,6 +247,7 @@ export const AREAS = {
       `${U}/agents/mcpSafety.test.js`,
       `${U}/agents/mcpTransport.test.js`,
       `${U}/agents/hostileInput.test.js`,
+      `${U}/agents/mcpProcess.test.js`,
     ],
   },
   explorer: {
