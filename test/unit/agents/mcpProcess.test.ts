@@ -123,6 +123,22 @@ describe('MCP server process (entry point, bundled from the sources)', function 
     }
   });
 
+  it("reports a line that is not JSON and the SDK's own errors on stderr as errors, and goes on", async () => {
+    const p = run({ DASHBOARD_PLATFORM_PROFILE: 'Team' });
+    await init(p);
+    p.child.stdin!.write('not json at all\n');
+    p.child.stdin!.write(`${JSON.stringify({ jsonrpc: '2.0', id: 999, result: {} })}\n`);
+    const unknown =
+      '[error] [mcp] Received a response for an unknown message ID: {"jsonrpc":"2.0","id":999,"result":{}}\n';
+    const err = await stderrShows(p, unknown);
+    assert.ok(err.includes('[error] [mcp] refused a line that is not JSON (15 characters): '), err);
+    assert.ok(err.includes(unknown), err);
+    const tools = await p.request('tools/list', {});
+    assert.ok(JSON.stringify(tools['result']).includes('list_deployments'), 'the session goes on');
+    p.child.stdin!.end();
+    assert.deepEqual(await p.ended, { code: 0, signal: null });
+  });
+
   it('ends with exit code 0 on SIGTERM and on SIGINT', async () => {
     for (const signal of ['SIGTERM', 'SIGINT'] as const) {
       const p = run({ DASHBOARD_PLATFORM_PROFILE: 'Team' });
