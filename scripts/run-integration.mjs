@@ -114,14 +114,21 @@ async function main() {
   // UI control for the suites: screenshots, keys and clicks through Playwright.
   let page;
   /** The first element matching `selector` in any frame of the page (webviews are nested frames). */
+  // The element in the webview frame where it is on screen: a webview of an editor in another tab
+  // (kept alive while hidden) may hold the same element, so the first frame that has it is used
+  // only when none shows it within the attempts.
   const inWebview = async (selector) => {
+    let hidden;
     for (let attempt = 0; attempt < 50; attempt++) {
       for (const frame of page.frames()) {
         const loc = frame.locator(selector).first();
-        if ((await loc.count().catch(() => 0)) > 0) return loc;
+        if ((await loc.count().catch(() => 0)) === 0) continue;
+        if (await loc.isVisible().catch(() => false)) return loc;
+        hidden ??= loc;
       }
       await new Promise((r) => setTimeout(r, 200));
     }
+    if (hidden) return hidden;
     throw new Error(`no element in any webview matches ${selector}`);
   };
   const control = http.createServer(async (req, res) => {
